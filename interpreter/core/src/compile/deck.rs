@@ -1,0 +1,316 @@
+//! Building the deck: attributes, tags, cards with copies, and derived decks that
+//! add attributes or cards and edit inherited ones. The last deck declared is played.
+
+use std::collections::BTreeMap;
+
+use fuda_grammar::ast::{self, AttrType, CardField, Item, Literal};
+
+use super::{Compiler, Global};
+use crate::diagnostic::Diagnostic;
+use crate::ir::Loc;
+use crate::model::{AttrDef, AttrKind, CardSet, Deck, MAX_CARDS};
+use crate::value::{SymDomain, Type};
+
+pub(super) fn compile_decks(c: &mut Compiler, items: &[(u16, Item)]) {
+    let mut decks: BTreeMap<String, Deck> = BTreeMap::new();
+    let mut last: Option<(Deck, Loc)> = None;
+    for (file, item) in items {
+        let Item::Deck(d) = item else { continue };
+        let loc = Loc { file: *file, span: d.name.span };
+        if !c.declare(&d.name, *file, Global::Deck) {
+            continue;
+        }
+        let mut deck = match &d.base {
+            None => Deck { name: d.name.node.clone(), ..Deck::default() },
+            Some(b) => match decks.get(&b.node) {
+                Some(base) => Deck { name: d.name.node.clone(), ..base.clone() },
+                None => {
+                    let mut diag = Diagnostic::error(
+                        "fuda::unknown-deck",
+                        format!("no deck named `{}` to extend", b.node),
+                        Loc { file: *file, span: b.span },
+                        "unknown deck",
+                    );
+                    if let Some(s) = crate::suggest::closest(&b.node, decks.keys().map(|k| k.as_str())) {
+                        diag = diag.with_help(format!("did you mean `{s}`?"));
+                    } else {
+                        diag = diag.with_help("import the deck first, e.g. `import \"std/hanafuda\"`");
+                    }
+                    c.error(diag);
+                    continue;
+                }
+            },
+        };
+        build(c, *file, d, &mut deck);
+        decks.insert(d.name.node.clone(), deck.clone());
+        last = Some((deck, loc));
+    }
+    match last {
+        Some((deck, _)) => c.program.deck = deck,
+        None => c.error(
+            Diagnostic::error(
+                "fuda::no-deck",
+                "the ruleset declares or imports no deck",
+                Loc { file: 0, span: fuda_grammar::Span::new(0, 0) },
+                "",
+            )
+            .with_help("add `import \"std/hanafuda\"` (or another stdlib deck) at the top"),
+        ),
+    }
+}
+
+fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
+    let at = |span| Loc { file, span };
+    // Attributes first, so cards can be checked against them.
+    let mut defaults: Vec<Option<i64>> = vec![None; deck.attrs.len()];
+    for a in &d.attributes {
+        if deck.attr_named(&a.name.node).is_some() {
+            c.error(Diagnostic::error(
+                "fuda::duplicate-name",
+                format!("attribute `{}` is declared twice", a.name.node),
+                at(a.name.span),
+                "again here",
+            ));
+            continue;
+        }
+        let kind = match &a.ty {
+            AttrType::Int => AttrKind::Int(None),
+            AttrType::Range(lo, hi) => AttrKind::Int(Some((*lo, *hi))),
+            AttrType::Symbols(names) => {
+                let attr_ix = deck.attrs.len() as u16;
+                let syms = names
+                    .iter()
+                    .map(|n| {
+                        let s = c.intern(&n.node);
+                        c.sym_type.entry(s).or_insert(Type::Sym(SymDomain::Attr(attr_ix)));
+                        s
+                    })
+                    .collect();
+                AttrKind::Symbols(syms)
+            }
+        };
+        let mut def = AttrDef { name: a.name.node.clone(), kind, values: vec![0; deck.len()] };
+        let default = a.default.as_ref().and_then(|lit| attr_value(c, file, &def, lit));
+        if let Some(v) = default {
+            def.values.iter_mut().for_each(|x| *x = v);
+        }
+        deck.attrs.push(def);
+        defaults.push(default);
+    }
+    for t in &d.tags {
+        if deck.tag_named(&t.node).is_none() {
+            deck.tag_names.push(t.node.clone());
+            deck.tags.push(CardSet::EMPTY);
+        }
+    }
+    // Inherited cards keep their values for new attributes only through defaults.
+    let inherited = deck.len();
+    for (i, def) in defaults.iter().enumerate() {
+        if def.is_none() && inherited > 0 && deck.attrs[i].values.len() == inherited {
+            if let Some(a) = d.attributes.iter().find(|a| a.name.node == deck.attrs[i].name) {
+                let edited = d.edits.iter().filter(|e| e.fields.iter().any(|f| matches!(f, CardField::Set(n, _) if n.node == a.name.node))).count();
+                if edited < inherited {
+                    c.error(
+                        Diagnostic::error(
+                            "fuda::attribute-unset",
+                            format!("new attribute `{}` has no default, and not every inherited card is given a value", a.name.node),
+                            at(a.name.span),
+                            "needs a default",
+                        )
+                        .with_help(format!("write `attribute {}: … = VALUE`, or `edit` every card", a.name.node)),
+                    );
+                }
+            }
+        }
+    }
+    for card in &d.cards {
+        let copies = card.copies.as_ref().map(|c| c.node).unwrap_or(1);
+        if !(1..=16).contains(&copies) {
+            c.error(Diagnostic::error(
+                "fuda::bad-copies",
+                format!("a card may have 1 to 16 copies, not {copies}"),
+                at(card.copies.as_ref().map(|c| c.span).unwrap_or(card.span)),
+                "copies",
+            ));
+            continue;
+        }
+        if deck.face_named(&card.id.node).is_some() {
+            c.error(Diagnostic::error(
+                "fuda::duplicate-card",
+                format!("card `{}` is declared twice", card.id.node),
+                at(card.id.span),
+                "again here",
+            ));
+            continue;
+        }
+        if deck.len() + copies as usize > MAX_CARDS {
+            c.error(Diagnostic::error(
+                "fuda::deck-too-large",
+                format!("a deck holds at most {MAX_CARDS} cards"),
+                at(card.span),
+                "this card goes past the limit",
+            ));
+            return;
+        }
+        let face = deck.face_cards.len() as u16;
+        let mut ixs = Vec::new();
+        for _ in 0..copies {
+            let ix = deck.len() as u16;
+            deck.ids.push(card.id.node.clone());
+            deck.names.push(card.display.node.clone());
+            deck.faces.push(face);
+            for (a, def) in deck.attrs.iter_mut().enumerate() {
+                def.values.push(defaults.get(a).copied().flatten().unwrap_or(0));
+            }
+            ixs.push(ix);
+        }
+        deck.face_cards.push(ixs.clone());
+        let mut set = vec![false; deck.attrs.len()];
+        apply_fields(c, file, deck, &ixs, &card.fields, &mut set);
+        for (a, was_set) in set.iter().enumerate() {
+            if !was_set && defaults.get(a).copied().flatten().is_none() && a >= defaults.len() - d.attributes.len() {
+                // only attributes declared in this deck without default need a value
+            }
+            if !was_set && defaults.get(a).copied().flatten().is_none() {
+                c.error(
+                    Diagnostic::error(
+                        "fuda::attribute-unset",
+                        format!("card `{}` does not set `{}`", card.id.node, deck.attrs[a].name),
+                        at(card.span),
+                        "missing a value",
+                    )
+                    .with_help(format!("add `{}=…` to this card, or give the attribute a default", deck.attrs[a].name)),
+                );
+            }
+        }
+    }
+    for e in &d.edits {
+        match deck.face_named(&e.id.node) {
+            Some(f) => {
+                let ixs = deck.face_cards[f as usize].clone();
+                let mut set = vec![false; deck.attrs.len()];
+                apply_fields(c, file, deck, &ixs, &e.fields, &mut set);
+            }
+            None => {
+                let mut diag = Diagnostic::error(
+                    "fuda::unknown-card",
+                    format!("no card `{}` to edit", e.id.node),
+                    at(e.id.span),
+                    "unknown card id",
+                );
+                if let Some(s) = deck.suggest(&e.id.node) {
+                    diag = diag.with_help(format!("did you mean `{s}`?"));
+                }
+                c.error(diag);
+            }
+        }
+    }
+}
+
+fn apply_fields(c: &mut Compiler, file: u16, deck: &mut Deck, ixs: &[u16], fields: &[CardField], set: &mut [bool]) {
+    let at = |span| Loc { file, span };
+    for f in fields {
+        match f {
+            CardField::Set(name, lit) => match deck.attr_named(&name.node) {
+                Some(a) => {
+                    if let Some(v) = attr_value(c, file, &deck.attrs[a as usize], lit) {
+                        for ix in ixs {
+                            deck.attrs[a as usize].values[*ix as usize] = v;
+                        }
+                        set[a as usize] = true;
+                    }
+                }
+                None => {
+                    let mut diag = Diagnostic::error(
+                        "fuda::unknown-attribute",
+                        format!("the deck has no attribute `{}`", name.node),
+                        at(name.span),
+                        "unknown attribute",
+                    );
+                    let names: Vec<&str> = deck.attrs.iter().map(|a| a.name.as_str()).collect();
+                    if let Some(s) = crate::suggest::closest(&name.node, names.iter().copied()) {
+                        diag = diag.with_help(format!("did you mean `{s}`?"));
+                    } else {
+                        diag = diag.with_help(format!("declare it: `attribute {}: int`", name.node));
+                    }
+                    c.error(diag);
+                }
+            },
+            CardField::AddTag(t) | CardField::RemoveTag(t) => match deck.tag_named(&t.node) {
+                Some(tag) => {
+                    for ix in ixs {
+                        if matches!(f, CardField::AddTag(_)) {
+                            deck.tags[tag as usize].insert(*ix);
+                        } else {
+                            deck.tags[tag as usize].remove(*ix);
+                        }
+                    }
+                }
+                None => {
+                    let mut diag =
+                        Diagnostic::error("fuda::unknown-tag", format!("the deck has no tag `{}`", t.node), at(t.span), "unknown tag");
+                    if let Some(s) = crate::suggest::closest(&t.node, deck.tag_names.iter().map(|s| s.as_str())) {
+                        diag = diag.with_help(format!("did you mean `{s}`?"));
+                    } else {
+                        diag = diag.with_help(format!("declare it in the deck: `tags {}`", t.node));
+                    }
+                    c.error(diag);
+                }
+            },
+        }
+    }
+}
+
+/// Checks a literal against an attribute's type and returns its stored value.
+fn attr_value(c: &mut Compiler, file: u16, def: &AttrDef, lit: &ast::Spanned<Literal>) -> Option<i64> {
+    let loc = Loc { file, span: lit.span };
+    match (&def.kind, &lit.node) {
+        (AttrKind::Int(range), Literal::Int(v)) => {
+            if let Some((lo, hi)) = range {
+                if v < lo || v > hi {
+                    c.error(Diagnostic::error(
+                        "fuda::out-of-range",
+                        format!("`{}` takes {lo}..{hi}, not {v}", def.name),
+                        loc,
+                        "out of range",
+                    ));
+                    return None;
+                }
+            }
+            Some(*v)
+        }
+        (AttrKind::Symbols(syms), Literal::Name(n)) => {
+            let found = syms.iter().find(|s| c.program.symbols[**s as usize] == *n).copied();
+            match found {
+                Some(s) => Some(s as i64),
+                None => {
+                    let names: Vec<String> = syms.iter().map(|s| c.program.symbols[*s as usize].clone()).collect();
+                    let mut diag = Diagnostic::error(
+                        "fuda::bad-value",
+                        format!("`{}` is not a value of `{}`", n, def.name),
+                        loc,
+                        format!("`{}` is one of {}", def.name, names.join(" | ")),
+                    );
+                    if let Some(s) = crate::suggest::closest(n, names.iter().map(|s| s.as_str())) {
+                        diag = diag.with_help(format!("did you mean `{s}`?"));
+                    }
+                    c.error(diag);
+                    None
+                }
+            }
+        }
+        _ => {
+            let want = match def.kind {
+                AttrKind::Int(_) => "a number".to_string(),
+                AttrKind::Symbols(_) => "one of its symbols".to_string(),
+            };
+            c.error(Diagnostic::error(
+                "fuda::type-mismatch",
+                format!("`{}` takes {want}", def.name),
+                loc,
+                "wrong kind of value",
+            ));
+            None
+        }
+    }
+}

@@ -1,0 +1,307 @@
+//! Compiling patterns (groups, shapes, constraints) and score tables (yaku, factors,
+//! names, bonuses, voids).
+
+use fuda_grammar::ast::{self, Item, NameOrTemplate, Shape, Stage};
+
+use super::expr::Scope;
+use super::{Compiler, Global};
+use crate::diagnostic::Diagnostic;
+use crate::ir::{Loc, NameDef, ScoreDef, ShapeDef, SlotDef, StageDef};
+use crate::value::{SymDomain, Type};
+
+/// Most cards a pattern may split (bounds the matcher's search).
+const MAX_PATTERN_CARDS: i64 = 32;
+
+pub(super) fn compile_patterns_and_scores(c: &mut Compiler, items: &[(u16, Item)]) {
+    for (file, item) in items {
+        if let Item::Pattern(p) = item {
+            pattern(c, *file, p);
+        }
+    }
+    // Yaku names become symbols before any table is compiled, so `yaku == 上五光`
+    // resolves in every table.
+    for (_, item) in items {
+        if let Item::Score(s) = item {
+            for st in &s.stages {
+                let rows: Vec<&ast::Ident> = match st {
+                    Stage::Yaku(_, rows, _) | Stage::Plus(_, rows, _) => rows.iter().map(|r| &r.name).collect(),
+                    Stage::Name(rows, _) => rows
+                        .iter()
+                        .filter_map(|r| if let NameOrTemplate::Name(n) = &r.name { Some(n) } else { None })
+                        .collect(),
+                    _ => vec![],
+                };
+                for n in rows {
+                    let s = c.intern(&n.node);
+                    c.sym_type.entry(s).or_insert(Type::Sym(SymDomain::Yaku));
+                }
+            }
+        }
+    }
+    for (file, item) in items {
+        if let Item::Score(s) = item {
+            score(c, *file, s);
+        }
+    }
+}
+
+fn group_scope(c: &Compiler, file: u16, slots: &[SlotDef], context: &'static str) -> Scope {
+    let mut sc = Scope::pure(file, context);
+    let mut i = 0;
+    while i < slots.len() {
+        let n = slots[i..].iter().take_while(|s| s.name == slots[i].name).count();
+        sc.groups.push((slots[i].name.clone(), i as u16, n as u16));
+        i += n;
+    }
+    let _ = c;
+    sc
+}
+
+fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
+    let Some((Global::Pattern(ix), _)) = c.globals.get(&p.name.node).cloned() else { return };
+    let at = |span| Loc { file, span };
+    let mut slots = Vec::new();
+    let mut total = 0i64;
+    for g in &p.groups {
+        let count = g.count.as_ref().map(|c| c.node).unwrap_or(1);
+        if !(1..=16).contains(&count) || !(1..=MAX_PATTERN_CARDS).contains(&g.size.node) {
+            c.error(Diagnostic::error(
+                "fuda::bad-group",
+                "a group takes 1 to 32 cards, repeated 1 to 16 times",
+                at(g.span),
+                "out of range",
+            ));
+            continue;
+        }
+        if slots.iter().any(|s: &SlotDef| s.name == g.name.node) {
+            c.error(Diagnostic::error("fuda::duplicate-name", format!("group `{}` is declared twice", g.name.node), at(g.name.span), "again here"));
+            continue;
+        }
+        let mut shapes = Vec::new();
+        for s in &g.shapes {
+            let attr = |c: &mut Compiler, id: &ast::Ident| -> Option<u16> {
+                let a = c.program.deck.attr_named(&id.node);
+                if a.is_none() {
+                    let names: Vec<String> = c.program.deck.attrs.iter().map(|a| a.name.clone()).collect();
+                    let mut d = Diagnostic::error("fuda::unknown-attribute", format!("cards have no attribute `{}`", id.node), at(id.span), "unknown attribute");
+                    d = match crate::suggest::closest(&id.node, names.iter().map(|s| s.as_str())) {
+                        Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                        None => d.with_help(format!("the deck's attributes: {}", names.join(", "))),
+                    };
+                    c.error(d);
+                }
+                a
+            };
+            match &s.node {
+                Shape::Same(a) => {
+                    if let Some(a) = attr(c, a) {
+                        shapes.push(ShapeDef::Same(a));
+                    }
+                }
+                Shape::Distinct(a) => {
+                    if let Some(a) = attr(c, a) {
+                        shapes.push(ShapeDef::Distinct(a));
+                    }
+                }
+                Shape::Run(a, by) => {
+                    let a2 = attr(c, a);
+                    let b2 = by.as_ref().map(|b| attr(c, b));
+                    if let Some(a2) = a2 {
+                        if matches!(c.program.deck.attrs[a2 as usize].kind, crate::model::AttrKind::Symbols(_)) {
+                            c.error(Diagnostic::error("fuda::bad-shape", format!("`run` needs a number attribute; `{}` holds symbols", a.node), at(a.span), "not a number"));
+                        } else if !matches!(b2, Some(None)) {
+                            shapes.push(ShapeDef::Run(a2, b2.flatten()));
+                        }
+                    }
+                }
+                Shape::Word(w) => {
+                    c.error(
+                        Diagnostic::error("fuda::unsupported", format!("word lists (`word {}`) are not supported yet", w.node), at(s.span), "not yet")
+                            .with_help("this arrives with the 熟語麻雀 dictionary; see docs/language.md § Missing"),
+                    );
+                }
+            }
+        }
+        total += g.size.node * count;
+        for k in 0..count {
+            slots.push(SlotDef {
+                name: g.name.node.clone(),
+                size: g.size.node as usize,
+                shapes: shapes.clone(),
+                condition: None,
+                copy_of: if k > 0 { Some(slots.len() - k as usize) } else { None },
+            });
+        }
+    }
+    if total > MAX_PATTERN_CARDS {
+        c.error(Diagnostic::error("fuda::bad-group", format!("a pattern takes at most {MAX_PATTERN_CARDS} cards, this one {total}"), at(p.name.span), "too large"));
+    }
+    // Conditions: a group's `where` sees the group by its own name.
+    let mut sc = group_scope(c, file, &slots, "a pattern");
+    let mut gi = 0;
+    for g in &p.groups {
+        let count = g.count.as_ref().map(|c| c.node).unwrap_or(1).clamp(1, 16) as usize;
+        if let Some(cond) = &g.condition {
+            for k in 0..count {
+                // Each copy checks its own cards: the group's name means this slot.
+                let mut gsc = group_scope(c, file, &slots, "a pattern");
+                for entry in gsc.groups.iter_mut().filter(|e| e.0 == g.name.node) {
+                    *entry = (g.name.node.clone(), (gi + k) as u16, 1);
+                }
+                let e = c.expr_of(&mut gsc, cond, &Type::Bool);
+                sc.max = sc.max.max(gsc.max);
+                if let Some(s) = slots.get_mut(gi + k) {
+                    s.condition = Some(e);
+                }
+            }
+        }
+        gi += count;
+    }
+    let requires = p.requires.iter().map(|r| c.expr_of(&mut sc, r, &Type::Bool)).collect();
+    let pd = &mut c.program.patterns[ix as usize];
+    pd.slots = slots;
+    pd.requires = requires;
+    pd.size = total.max(0) as usize;
+    pd.frame = sc.max;
+}
+
+fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
+    let Some((Global::Score(ix), _)) = c.globals.get(&s.name.node).cloned() else { return };
+    let at = |span| Loc { file, span };
+    let sig = c.score_sigs[ix as usize].clone();
+    let mut over = None;
+    let mut sc = Scope::pure(file, "a score table");
+    for (n, t, ..) in &sig {
+        sc.bind(n, t.clone());
+    }
+    if let Some(o) = &s.over {
+        match c.globals.get(&o.pattern.node).cloned() {
+            Some((Global::Pattern(p), _)) => {
+                let arg = c.expr_of(&mut sc, &o.arg, &Type::Cards);
+                over = Some((p, arg, o.best));
+                let slots = c.program.patterns[p as usize].slots.clone();
+                let gs = group_scope(c, file, &slots, "a score table");
+                sc.groups = gs.groups;
+            }
+            _ => {
+                c.unknown_name(&sc, &o.pattern.node, o.pattern.span, "pattern");
+            }
+        }
+    }
+    let yaku_slot = sc.bind("", Type::Error);
+    let factor_slot = sc.bind("", Type::Error);
+    sc.score = Some((yaku_slot, factor_slot));
+    let mut stages = Vec::new();
+    let mut seen_yaku = false;
+    for st in &s.stages {
+        match st {
+            Stage::Yaku(mode, rows, _) | Stage::Plus(mode, rows, _) => {
+                let mut out = Vec::new();
+                for r in rows {
+                    let sym = c.intern(&r.name.node);
+                    let v = c.expr_of(&mut sc, &r.value, &Type::Int);
+                    let w = c.expr_of(&mut sc, &r.when, &Type::Bool);
+                    out.push((sym, v, w));
+                }
+                if matches!(st, Stage::Yaku(..)) {
+                    seen_yaku = true;
+                    stages.push(StageDef::Yaku(*mode, out));
+                } else {
+                    stages.push(StageDef::Plus(*mode, out));
+                }
+            }
+            Stage::Times(mode, rows, _) => {
+                let mut out = Vec::new();
+                for r in rows {
+                    let f = c.expr_of(&mut sc, &r.factor, &Type::Int);
+                    let w = c.expr_of(&mut sc, &r.when, &Type::Bool);
+                    out.push((f, w));
+                }
+                stages.push(StageDef::Times(*mode, out));
+            }
+            Stage::Name(rows, _) => {
+                let mut out = Vec::new();
+                for r in rows {
+                    let n = match &r.name {
+                        NameOrTemplate::Name(n) => NameDef::Fixed(c.intern(&n.node)),
+                        NameOrTemplate::Template(t) => {
+                            check_template(c, file, t);
+                            NameDef::Template(t.node.clone())
+                        }
+                    };
+                    let w = c.expr_of(&mut sc, &r.when, &Type::Bool);
+                    out.push((n, w));
+                }
+                stages.push(StageDef::Name(out));
+            }
+            Stage::Void(rows, span) => {
+                if !seen_yaku {
+                    c.error(Diagnostic::error("fuda::void-before-yaku", "a `void` stage must come after a `yaku` stage", at(*span), "nothing to void yet"));
+                }
+                let mut out = Vec::new();
+                for r in rows {
+                    let sym = c.intern(&r.name.node);
+                    let w = c.expr_of(&mut sc, &r.when, &Type::Bool);
+                    out.push((sym, w));
+                }
+                stages.push(StageDef::Void(out));
+            }
+        }
+    }
+    if !seen_yaku {
+        c.error(
+            Diagnostic::error("fuda::no-yaku", format!("score `{}` has no `yaku` stage", s.name.node), at(s.name.span), "nothing to score")
+                .with_help("add `yaku first { NAME VALUE when CONDITION }`"),
+        );
+    }
+    let params = sig.iter().map(|(n, t, d, f)| {
+        let def = d.as_ref().map(|d| {
+            let mut dsc = Scope::pure(*f, "a default value");
+            c.expr_of(&mut dsc, d, t)
+        });
+        (n.clone(), t.clone(), def)
+    });
+    let params: Vec<_> = params.collect();
+    let def = ScoreDef {
+        name: s.name.node.clone(),
+        params,
+        over,
+        stages,
+        frame: sc.max,
+        yaku_slot,
+        factor_slot,
+        loc: at(s.name.span),
+    };
+    while c.program.scores.len() <= ix as usize {
+        c.program.scores.push(ScoreDef {
+            name: String::new(),
+            params: vec![],
+            over: None,
+            stages: vec![],
+            frame: 0,
+            yaku_slot: 0,
+            factor_slot: 0,
+            loc: Loc::default(),
+        });
+    }
+    c.program.scores[ix as usize] = def;
+}
+
+fn check_template(c: &mut Compiler, file: u16, t: &ast::Spanned<String>) {
+    let mut rest = t.node.as_str();
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else {
+            c.error(Diagnostic::error("fuda::bad-template", "unclosed `{` in a name template", Loc { file, span: t.span }, "here"));
+            return;
+        };
+        let hole = &after[..close];
+        if hole != "yaku" && hole != "factor" {
+            c.error(
+                Diagnostic::error("fuda::bad-template", format!("unknown hole `{{{hole}}}` in a name template"), Loc { file, span: t.span }, "here")
+                    .with_help("templates may use {yaku} and {factor}"),
+            );
+        }
+        rest = &after[close + 1..];
+    }
+}

@@ -1,0 +1,520 @@
+//! Compiling procedure and test bodies into flat code with jumps, so the engine can
+//! stop at a decision and resume there later (the state holds the program counter).
+
+use fuda_grammar::ast::{self, Chooser, Item, Payer, StmtKind};
+
+use super::expr::Scope;
+use super::{Compiler, Global};
+use crate::diagnostic::Diagnostic;
+use crate::ir::{Decide, DecideKind, Expr, Loc, Op, OptionDef, PayFrom, ProcDef, Target, TestDef};
+use crate::model::AttrKind;
+use crate::value::{Type, Value};
+
+/// Code being generated for one body.
+struct Gen {
+    code: Vec<Op>,
+    locs: Vec<Loc>,
+    /// The statement being compiled.
+    cur: Loc,
+    /// Per open loop: (continue target, break jumps to patch).
+    loops: Vec<(u32, Vec<usize>)>,
+    /// Whether `return` may carry a value (never: procs return nothing).
+    in_test: bool,
+}
+
+impl Gen {
+    fn here(&self) -> u32 {
+        self.code.len() as u32
+    }
+
+    fn emit(&mut self, op: Op) -> usize {
+        self.code.push(op);
+        self.locs.push(self.cur);
+        self.code.len() - 1
+    }
+
+    fn patch(&mut self, at: usize, target: u32) {
+        match &mut self.code[at] {
+            Op::Jump(t) | Op::JumpIfNot(_, t) => *t = target,
+            Op::ForNext { exit, .. } => *exit = target,
+            _ => {}
+        }
+    }
+}
+
+pub(super) fn compile_procs_and_tests(c: &mut Compiler, items: &[(u16, Item)]) {
+    for (file, item) in items {
+        match item {
+            Item::Proc(p) => {
+                let Some((Global::Proc(ix), _)) = c.globals.get(&p.name.node).cloned() else { continue };
+                let mut sc = Scope::stateful(*file);
+                for (q, t) in p.params.iter().zip(c.proc_sigs[ix as usize].clone()) {
+                    sc.bind(&q.name.node, t);
+                }
+                let mut g = Gen { code: Vec::new(), locs: Vec::new(), cur: Loc { file: *file, span: p.name.span }, loops: Vec::new(), in_test: false };
+                c.block(&mut sc, &mut g, &p.body);
+                g.emit(Op::Return);
+                let pd = &mut c.program.procs[ix as usize];
+                pd.code = g.code;
+                pd.locs = g.locs;
+                pd.frame = sc.max;
+                if p.name.node == "match" {
+                    c.program.entry = Some(ix);
+                    if !p.params.is_empty() {
+                        c.error(Diagnostic::error("fuda::bad-entry", "`proc match` takes no parameters", Loc { file: *file, span: p.name.span }, "here"));
+                    }
+                }
+            }
+            Item::Test(t) => test(c, *file, t),
+            _ => {}
+        }
+    }
+}
+
+fn test(c: &mut Compiler, file: u16, t: &ast::TestDecl) {
+    let loc = Loc { file, span: t.name.span };
+    let mut with = Vec::new();
+    for (n, v) in &t.with {
+        match c.globals.get(&n.node).cloned() {
+            Some((Global::Param(p), _)) => {
+                let val = match &v.node {
+                    ast::Literal::Int(i) => Value::Int(*i),
+                    ast::Literal::Bool(b) => Value::Bool(*b),
+                    ast::Literal::Str(s) => Value::Str(s.as_str().into()),
+                    ast::Literal::Name(s) => match c.sym_index.get(s) {
+                        Some(x) => Value::Sym(*x),
+                        None => {
+                            c.unknown_name(&Scope::pure(file, "a test"), s, v.span, "value");
+                            continue;
+                        }
+                    },
+                };
+                if let (Some((lo, hi)), Value::Int(i)) = (c.program.params[p as usize].range, &val) {
+                    if *i < lo || *i > hi {
+                        c.error(Diagnostic::error("fuda::out-of-range", format!("`{}` takes {lo}..{hi}", n.node), Loc { file, span: v.span }, "out of range"));
+                    }
+                }
+                with.push((p, val));
+            }
+            _ => c.unknown_name(&Scope::pure(file, "a test"), &n.node, n.span, "parameter"),
+        }
+    }
+    let mut sc = Scope::stateful(file);
+    let mut g = Gen { code: Vec::new(), locs: Vec::new(), cur: loc, loops: Vec::new(), in_test: true };
+    c.block(&mut sc, &mut g, &t.body);
+    g.emit(Op::Return);
+    let body = ProcDef { name: format!("test \"{}\"", t.name.node), arity: 0, frame: sc.max, code: g.code, locs: g.locs, loc };
+    c.program.tests.push(TestDef { name: t.name.node.clone(), with, body, loc });
+}
+
+impl Compiler {
+    fn block(&mut self, sc: &mut Scope, g: &mut Gen, b: &ast::Block) {
+        sc.open();
+        for s in &b.stmts {
+            self.stmt(sc, g, s);
+        }
+        sc.close();
+    }
+
+    fn target(&mut self, sc: &mut Scope, lv: &ast::LValue) -> Option<(Target, Type)> {
+        let n = &lv.name.node;
+        if lv.index.is_none() {
+            if let Some((slot, t)) = sc.local(n) {
+                return Some((Target::Local(slot), t));
+            }
+        }
+        if n == "dealer" {
+            return Some((Target::Dealer, Type::Seat));
+        }
+        match self.globals.get(n).cloned() {
+            Some((Global::Var(v), _)) => {
+                let def = self.program.vars[v as usize].clone();
+                match (&lv.index, def.per_seat) {
+                    (Some(i), true) => {
+                        let s = self.expr_of(sc, i, &Type::Seat);
+                        Some((Target::SeatVar(v, Box::new(s)), def.ty))
+                    }
+                    (None, false) => Some((Target::Var(v), def.ty)),
+                    (None, true) => {
+                        self.error(
+                            Diagnostic::error("fuda::needs-seat", format!("`{n}` is one per seat: say whose"), self.loc(sc, lv.span), "per-seat variable")
+                                .with_help(format!("write `{n}[seat]`")),
+                        );
+                        None
+                    }
+                    (Some(_), false) => {
+                        self.error(Diagnostic::error("fuda::not-per-seat", format!("`{n}` is shared, not one per seat"), self.loc(sc, lv.span), "drop the index"));
+                        None
+                    }
+                }
+            }
+            Some((other, _)) => {
+                self.error(
+                    Diagnostic::error("fuda::not-assignable", format!("`{n}` is {} and cannot be assigned", other.describe()), self.loc(sc, lv.name.span), "not a variable")
+                        .with_help("only `var`s, `let`s and `dealer` can be assigned"),
+                );
+                None
+            }
+            None => {
+                self.unknown_name(sc, n, lv.name.span, "variable");
+                None
+            }
+        }
+    }
+
+    fn stmt(&mut self, sc: &mut Scope, g: &mut Gen, s: &ast::Stmt) {
+        let loc = self.loc(sc, s.span);
+        let outer = g.cur;
+        g.cur = loc;
+        self.stmt_inner(sc, g, s, loc);
+        g.cur = outer;
+    }
+
+    fn stmt_inner(&mut self, sc: &mut Scope, g: &mut Gen, s: &ast::Stmt, loc: Loc) {
+        match &s.node {
+            StmtKind::Let(name, e) => {
+                let (x, t) = self.expr(sc, e);
+                let slot = sc.bind(&name.node, t);
+                g.emit(Op::Let(slot, x));
+            }
+            StmtKind::Assign(lv, op, e) => {
+                if let Some((t, ty)) = self.target(sc, lv) {
+                    if *op != ast::AssignOp::Set {
+                        self.expect_type(sc, lv.span, &ty, &Type::Int);
+                    }
+                    let x = self.expr_of(sc, e, &ty);
+                    g.emit(Op::Assign(t, *op, x, loc));
+                }
+            }
+            StmtKind::If(cond, then, els) => {
+                let c = self.expr_of(sc, cond, &Type::Bool);
+                let jf = g.emit(Op::JumpIfNot(c, 0));
+                self.block(sc, g, then);
+                if let Some(els) = els {
+                    let je = g.emit(Op::Jump(0));
+                    let h = g.here();
+                    g.patch(jf, h);
+                    self.block(sc, g, els);
+                    let h = g.here();
+                    g.patch(je, h);
+                } else {
+                    let h = g.here();
+                    g.patch(jf, h);
+                }
+            }
+            StmtKind::While(cond, body) => {
+                let top = g.here();
+                let c = self.expr_of(sc, cond, &Type::Bool);
+                let jf = g.emit(Op::JumpIfNot(c, 0));
+                g.loops.push((top, vec![jf]));
+                self.block(sc, g, body);
+                g.emit(Op::Jump(top));
+                self.end_loop(g);
+            }
+            StmtKind::Loop(body) => {
+                let top = g.here();
+                g.loops.push((top, vec![]));
+                self.block(sc, g, body);
+                g.emit(Op::Jump(top));
+                self.end_loop(g);
+            }
+            StmtKind::For(x, dom, body) => {
+                let (de, dt) = self.expr(sc, dom);
+                let elem = match &dt {
+                    Type::List(t) => (**t).clone(),
+                    Type::Cards | Type::Zone | Type::Card => Type::Card,
+                    Type::Range => Type::Int,
+                    Type::Error => Type::Error,
+                    other => {
+                        self.error(Diagnostic::error(
+                            "fuda::type-mismatch",
+                            format!("cannot loop over {}", other.describe()),
+                            self.loc(sc, dom.span),
+                            "needs a list, cards, a zone or `lo..hi`",
+                        ));
+                        Type::Error
+                    }
+                };
+                let list = sc.hidden();
+                let index = sc.hidden();
+                g.emit(Op::ForStart { list, index, domain: de });
+                let top = g.here();
+                sc.open();
+                let var = sc.bind(&x.node, elem);
+                let next = g.emit(Op::ForNext { list, index, var, exit: 0 });
+                g.loops.push((top, vec![next]));
+                self.block(sc, g, body);
+                sc.close();
+                g.emit(Op::Jump(top));
+                self.end_loop(g);
+            }
+            StmtKind::Repeat(n, as_name, body) => {
+                // `repeat n as i` is `for i in 1..n`.
+                let ne = self.expr_of(sc, n, &Type::Int);
+                let list = sc.hidden();
+                let index = sc.hidden();
+                g.emit(Op::ForStart { list, index, domain: Expr::Range(Box::new(Expr::Const(Value::Int(1))), Box::new(ne)) });
+                let top = g.here();
+                sc.open();
+                let var = match as_name {
+                    Some(a) => sc.bind(&a.node, Type::Int),
+                    None => sc.hidden(),
+                };
+                let next = g.emit(Op::ForNext { list, index, var, exit: 0 });
+                g.loops.push((top, vec![next]));
+                self.block(sc, g, body);
+                sc.close();
+                g.emit(Op::Jump(top));
+                self.end_loop(g);
+            }
+            StmtKind::Return(v) => {
+                if let Some(v) = v {
+                    self.error(
+                        Diagnostic::error("fuda::return-value", "procedures return no value", self.loc(sc, v.span), "a value")
+                            .with_help("set a variable instead, or use a `def` for a computed value"),
+                    );
+                }
+                g.emit(Op::Return);
+            }
+            StmtKind::Break | StmtKind::Continue => {
+                if g.loops.is_empty() {
+                    self.error(Diagnostic::error("fuda::outside-loop", "`break` and `continue` belong inside a loop", loc, "not in a loop"));
+                    return;
+                }
+                if matches!(s.node, StmtKind::Break) {
+                    let j = g.emit(Op::Jump(0));
+                    g.loops.last_mut().expect("checked").1.push(j);
+                } else {
+                    let top = g.loops.last().expect("checked").0;
+                    g.emit(Op::Jump(top));
+                }
+            }
+            StmtKind::Move(what, to) => {
+                let (w, wt) = self.expr(sc, what);
+                if !matches!(wt, Type::Card | Type::Cards | Type::Zone | Type::Error) {
+                    self.expect_type(sc, what.span, &wt, &Type::Cards);
+                }
+                let z = self.expr_of(sc, to, &Type::Zone);
+                g.emit(Op::Move(w, z, loc));
+            }
+            StmtKind::Shuffle(z) => {
+                let z = self.expr_of(sc, z, &Type::Zone);
+                g.emit(Op::Shuffle(z, loc));
+            }
+            StmtKind::Cut(z, aside) => {
+                let z = self.expr_of(sc, z, &Type::Zone);
+                let a = aside.as_ref().map(|a| self.expr_of(sc, a, &Type::Zone));
+                g.emit(Op::Cut(z, a, loc));
+            }
+            StmtKind::Deal(d) => {
+                let counts = d.counts.iter().map(|n| self.expr_of(sc, n, &Type::Int)).collect();
+                let from = self.expr_of(sc, &d.from, &Type::Zone);
+                let (to, tt) = self.expr(sc, &d.to);
+                if !matches!(tt, Type::Zone | Type::ZoneFamily | Type::Error) {
+                    self.expect_type(sc, d.to.span, &tt, &Type::Zone);
+                }
+                let start = d.start.as_ref().map(|s| self.expr_of(sc, s, &Type::Seat));
+                g.emit(Op::Deal { counts, from, to, start, loc });
+            }
+            StmtKind::Gather(z) => {
+                let z = self.expr_of(sc, z, &Type::Zone);
+                g.emit(Op::Gather(z, loc));
+            }
+            StmtKind::Choose(ch) => {
+                let (kind, who, seat_name) = match &ch.who {
+                    Chooser::Seat(e) => (DecideKind::One, self.expr_of(sc, e, &Type::Seat), None),
+                    Chooser::Each(x, e) => (DecideKind::Each, self.expr_of(sc, e, &Type::List(Box::new(Type::Seat))), Some(x)),
+                };
+                self.decide(sc, g, kind, who, seat_name, &ch.options, loc);
+            }
+            StmtKind::Claim(cl) => {
+                let who = self.expr_of(sc, &cl.seats, &Type::List(Box::new(Type::Seat)));
+                self.decide(sc, g, DecideKind::Claim, who, Some(&cl.seat), &cl.options, loc);
+            }
+            StmtKind::Pay(p) => {
+                let amount = self.expr_of(sc, &p.amount, &Type::Int);
+                let Some((to, tt)) = self.target(sc, &p.to) else { return };
+                self.expect_type(sc, p.to.span, &tt, &Type::Int);
+                let from = match &p.from {
+                    Payer::One(lv) => {
+                        let Some((t, ty)) = self.target(sc, lv) else { return };
+                        self.expect_type(sc, lv.span, &ty, &Type::Int);
+                        PayFrom::One(t)
+                    }
+                    Payer::Each(seats) => {
+                        let seats = self.expr_of(sc, seats, &Type::List(Box::new(Type::Seat)));
+                        match &to {
+                            Target::SeatVar(v, _) => PayFrom::Each(*v, seats),
+                            _ => {
+                                self.error(
+                                    Diagnostic::error("fuda::pay-each", "`pay … from each …` needs a per-seat payee such as `chips[w]`", self.loc(sc, p.to.span), "not per seat")
+                                        .with_help("the payers pay from the same per-seat variable; otherwise write a `for` loop"),
+                                );
+                                return;
+                            }
+                        }
+                    }
+                };
+                g.emit(Op::Pay { amount, from, to, loc });
+            }
+            StmtKind::Outcome(e) => {
+                let (x, t) = self.expr(sc, e);
+                if let Expr::Const(Value::Sym(s)) = &x {
+                    let name = self.program.symbols[*s as usize].clone();
+                    if !self.program.outcomes.contains(&name) {
+                        self.program.outcomes.push(name);
+                    }
+                } else if let Type::Sym(crate::value::SymDomain::Enum(e)) = &t {
+                    for (s, _) in self.program.enums[*e as usize].values.clone() {
+                        let name = self.program.symbols[s as usize].clone();
+                        if !self.program.outcomes.contains(&name) {
+                            self.program.outcomes.push(name);
+                        }
+                    }
+                } else if !matches!(t, Type::Sym(_) | Type::Str | Type::Error) {
+                    self.expect_type(sc, e.span, &t, &Type::Str);
+                }
+                g.emit(Op::Outcome(x));
+            }
+            StmtKind::Record(r, seat) => {
+                let r = self.expr_of(sc, r, &Type::Score);
+                let s = self.expr_of(sc, seat, &Type::Seat);
+                g.emit(Op::Record(r, s));
+            }
+            StmtKind::DealerByDraw(ext, attr) => match self.program.deck.attr_named(&attr.node) {
+                Some(a) if matches!(self.program.deck.attrs[a as usize].kind, AttrKind::Int(_)) => {
+                    g.emit(Op::DealerByDraw { lowest: *ext == ast::Extreme::Lowest, attr: a });
+                }
+                _ => {
+                    let names: Vec<String> = self.program.deck.attrs.iter().filter(|a| matches!(a.kind, AttrKind::Int(_))).map(|a| a.name.clone()).collect();
+                    self.error(
+                        Diagnostic::error("fuda::unknown-attribute", format!("`{}` is not a number attribute of the cards", attr.node), self.loc(sc, attr.span), "needs a number attribute")
+                            .with_help(format!("number attributes: {}", names.join(", "))),
+                    );
+                }
+            },
+            StmtKind::SetDealer(e) => {
+                let x = self.expr_of(sc, e, &Type::Seat);
+                g.emit(Op::Assign(Target::Dealer, ast::AssignOp::Set, x, loc));
+            }
+            StmtKind::Reveal(z) => {
+                let z = self.expr_of(sc, z, &Type::Zone);
+                g.emit(Op::Reveal(z));
+            }
+            StmtKind::Say(e) => {
+                let (x, _) = self.expr(sc, e);
+                g.emit(Op::Say(x));
+            }
+            StmtKind::Expect(e) => {
+                if !g.in_test {
+                    self.error(
+                        Diagnostic::error("fuda::expect-outside-test", "`expect` belongs in a `test` block", loc, "here")
+                            .with_help("in a procedure, use `if` to handle the case"),
+                    );
+                }
+                let x = self.expr_of(sc, e, &Type::Bool);
+                g.emit(Op::Expect(x, loc));
+            }
+            StmtKind::Call(f, args) => self.call_stmt(sc, g, f, args, loc),
+        }
+    }
+
+    fn end_loop(&mut self, g: &mut Gen) {
+        let (_, breaks) = g.loops.pop().expect("loop pushed");
+        let h = g.here();
+        for b in breaks {
+            g.patch(b, h);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn decide(&mut self, sc: &mut Scope, g: &mut Gen, kind: DecideKind, who: Expr, seat_name: Option<&ast::Ident>, options: &[ast::MoveOption], loc: Loc) {
+        sc.open();
+        let seat_slot = seat_name.map(|n| sc.bind(&n.node, Type::Seat));
+        let at = g.emit(Op::Jump(0));
+        let mut opts = Vec::new();
+        let mut names: Vec<&str> = Vec::new();
+        for o in options {
+            if names.contains(&o.name.node.as_str()) {
+                self.error(Diagnostic::error("fuda::duplicate-name", format!("move `{}` is offered twice here", o.name.node), self.loc(sc, o.name.span), "again here"));
+            }
+            names.push(&o.name.node);
+            sc.open();
+            let param = o.param.as_ref().map(|(x, dom)| {
+                let (de, dt) = self.expr(sc, dom);
+                let elem = match &dt {
+                    Type::Cards | Type::Zone | Type::Card => Type::Card,
+                    Type::List(t) => (**t).clone(),
+                    Type::Range => Type::Int,
+                    Type::Error => Type::Error,
+                    other => {
+                        self.error(Diagnostic::error(
+                            "fuda::type-mismatch",
+                            format!("a move ranges over cards, a zone, a list or `lo..hi`, not {}", other.describe()),
+                            self.loc(sc, dom.span),
+                            "bad domain",
+                        ));
+                        Type::Error
+                    }
+                };
+                (sc.bind(&x.node, elem), de)
+            });
+            let guard = o.guard.as_ref().map(|gd| self.expr_of(sc, gd, &Type::Bool));
+            if kind != DecideKind::Claim {
+                if let Some(p) = &o.priority {
+                    self.error(Diagnostic::error("fuda::priority-outside-claim", "`priority` only orders claims", self.loc(sc, p.span), "not a claim").warning());
+                }
+            }
+            let body = g.here();
+            self.block(sc, g, &o.body);
+            g.emit(Op::OptionDone { decide: at as u32 });
+            sc.close();
+            opts.push(OptionDef {
+                name: o.name.node.clone(),
+                label: o.label.as_ref().map(|l| l.node.clone()),
+                param,
+                guard,
+                priority: o.priority.as_ref().map(|p| p.node).unwrap_or(0),
+                body,
+            });
+        }
+        sc.close();
+        // The decision sits at `at`; its option bodies follow and end by returning to
+        // the code after them.
+        let after = g.here();
+        g.code[at] = Op::Decide(Box::new(Decide { kind, who, seat_slot, options: opts, after, loc }));
+    }
+
+    fn call_stmt(&mut self, sc: &mut Scope, g: &mut Gen, f: &ast::Ident, args: &[ast::Arg], loc: Loc) {
+        match self.globals.get(&f.node).cloned() {
+            Some((Global::Proc(p), _)) => {
+                self.called[p as usize] = true;
+                let sig = self.proc_sigs[p as usize].clone();
+                if args.len() != sig.len() {
+                    self.error(Diagnostic::error(
+                        "fuda::arity",
+                        format!("`{}` takes {} argument{}, found {}", f.node, sig.len(), if sig.len() == 1 { "" } else { "s" }, args.len()),
+                        loc,
+                        "wrong number of arguments",
+                    ));
+                    return;
+                }
+                let mut out = Vec::new();
+                for (a, t) in args.iter().zip(sig) {
+                    if let Some(n) = &a.name {
+                        self.error(Diagnostic::error("fuda::named-argument", "procedures take their arguments in order", self.loc(sc, n.span), "named argument").warning());
+                    }
+                    out.push(self.expr_of(sc, &a.value, &t));
+                }
+                g.emit(Op::Call(p, out, loc));
+            }
+            Some((other, _)) => {
+                self.error(
+                    Diagnostic::error("fuda::not-a-proc", format!("`{}` is {}, not a procedure", f.node, other.describe()), self.loc(sc, f.span), "cannot be called as a statement")
+                        .with_help("use its value: `let x = …` or `expect …`"),
+                );
+            }
+            None => self.unknown_name(sc, &f.node, f.span, "procedure"),
+        }
+    }
+}

@@ -1,0 +1,63 @@
+//! Decisions waiting for players: who decides, and the legal moves each may make.
+
+use crate::ir::{DecideKind, Program};
+use crate::value::Value;
+
+/// The option index that stands for "pass" in a claim window.
+pub const PASS: u16 = u16::MAX;
+
+/// One legal move: which option of the decision, with which argument.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Move {
+    /// Option index in the decision ([`PASS`] to let a claim go).
+    pub option: u16,
+    /// The bound argument (a card, an int, a seat), or `Unit`.
+    pub arg: Value,
+}
+
+/// The moves open to one seat.
+#[derive(Clone, Debug)]
+pub struct SeatMoves {
+    /// The seat.
+    pub seat: u8,
+    /// Its legal moves (in a claim window the first is always pass).
+    pub moves: Vec<Move>,
+}
+
+/// A decision waiting for one or more seats.
+#[derive(Clone, Debug)]
+pub struct Pending {
+    /// One seat, several at once, or a claim window.
+    pub kind: DecideKind,
+    /// Code index of the `Decide` op in the top frame.
+    pub at: u32,
+    /// The seats asked, in tie-break order.
+    pub seats: Vec<SeatMoves>,
+}
+
+impl Pending {
+    /// A short description of a move: the option's label or name, and its argument.
+    pub fn describe(&self, p: &Program, code: &[crate::ir::Op], m: &Move) -> String {
+        if m.option == PASS {
+            return "見送り (pass)".into();
+        }
+        let Some(crate::ir::Op::Decide(d)) = code.get(self.at as usize) else { return "?".into() };
+        let Some(o) = d.options.get(m.option as usize) else { return "?".into() };
+        let name = o.label.clone().unwrap_or_else(|| o.name.clone());
+        match &m.arg {
+            Value::Unit => name,
+            v => format!("{name} {}", super::show::value(p, v)),
+        }
+    }
+
+    /// The option's name (its identifier, for typed input and replays).
+    pub fn option_name<'a>(&self, code: &'a [crate::ir::Op], m: &Move) -> &'a str {
+        if m.option == PASS {
+            return "pass";
+        }
+        match code.get(self.at as usize) {
+            Some(crate::ir::Op::Decide(d)) => d.options.get(m.option as usize).map(|o| o.name.as_str()).unwrap_or("?"),
+            _ => "?",
+        }
+    }
+}

@@ -1,0 +1,490 @@
+//! Evaluating compiled expressions against a board, under a step budget.
+
+use std::sync::Arc;
+
+use super::error::RuntimeError;
+use super::state::{Board, Layout};
+use crate::ir::{BinderKind, Builtin, Expr, Loc, Op2, Program, ScoreField};
+use crate::model::{CardSet, GameRng};
+use crate::value::Value;
+
+/// Steps one top-level evaluation may take (quantifier iterations, pattern search nodes).
+pub const EVAL_BUDGET: u64 = 20_000_000;
+
+/// The context of one evaluation.
+pub struct Cx<'a> {
+    /// The program.
+    pub p: &'a Program,
+    /// The table (absent for parameter-only evaluation).
+    pub b: Option<&'a Board>,
+    /// Local slots of the running frame.
+    pub locals: &'a mut [Value],
+    /// Groups of the pattern match in view.
+    pub groups: &'a [CardSet],
+    /// Steps left.
+    pub budget: u64,
+    /// The location charged when the budget runs out.
+    pub at: Loc,
+}
+
+impl Cx<'_> {
+    /// Charges `n` steps.
+    #[inline]
+    pub fn charge(&mut self, n: u64) -> Result<(), RuntimeError> {
+        if self.budget < n {
+            return Err(RuntimeError::new("this rule takes too many steps to evaluate", self.at)
+                .with_help(format!("an evaluation may take at most {EVAL_BUDGET} steps: simplify the pattern or quantifier")));
+        }
+        self.budget -= n;
+        Ok(())
+    }
+
+    fn board(&self, what: &str) -> Result<&Board, RuntimeError> {
+        self.b.ok_or_else(|| RuntimeError::new(format!("{what} needs a game in progress"), self.at))
+    }
+
+    /// The card set a value stands for (a card, a set, or a zone's contents).
+    #[inline]
+    pub fn cards(&self, v: &Value) -> Result<CardSet, RuntimeError> {
+        match v {
+            Value::Cards(s) => Ok(*s),
+            Value::Card(c) => Ok(CardSet::single(*c)),
+            Value::Zone(z) => Ok(self.board("a zone")?.sets[*z as usize]),
+            _ => Err(RuntimeError::new(format!("expected cards, found {v:?}"), self.at)),
+        }
+    }
+
+    fn seat(&self, v: &Value) -> Result<u8, RuntimeError> {
+        let n = self.b.map(|b| b.seats).unwrap_or(u8::MAX);
+        let s = match v {
+            Value::Seat(s) => *s as i64,
+            Value::Int(i) => *i,
+            _ => -1,
+        };
+        if s < 0 || s >= n as i64 {
+            return Err(RuntimeError::new(format!("seat {s} does not exist (seats are 0..{})", n.saturating_sub(1)), self.at));
+        }
+        Ok(s as u8)
+    }
+
+    /// Evaluates an expression.
+    pub fn eval(&mut self, e: &Expr) -> Result<Value, RuntimeError> {
+        Ok(match e {
+            Expr::Const(v) => v.clone(),
+            Expr::Local(s) => self.locals.get(*s as usize).cloned().unwrap_or(Value::Unit),
+            Expr::Param(i) => match self.b {
+                Some(b) => b.params[*i as usize].clone(),
+                None => self.p.params[*i as usize].default.clone(),
+            },
+            Expr::Var(v) => {
+                let b = self.board("a variable")?;
+                b.vars[b.var_slot(*v, None)].clone()
+            }
+            Expr::SeatVar(v, s) => {
+                let seat = self.eval(s)?;
+                let seat = self.seat(&seat)?;
+                let b = self.board("a variable")?;
+                b.vars[b.var_slot(*v, Some(seat))].clone()
+            }
+            Expr::Dealer => Value::Seat(self.board("the dealer")?.dealer),
+            Expr::Zone(z) => Value::Zone(self.board("a zone")?.zone_instance(*z, None)),
+            Expr::SeatZone(z, s) => {
+                let seat = self.eval(s)?;
+                let seat = self.seat(&seat)?;
+                Value::Zone(self.board("a zone")?.zone_instance(*z, Some(seat)))
+            }
+            Expr::ZoneFamily(z) => Value::ZoneFamily(*z),
+            Expr::Cards(s) => Value::Cards(*s),
+            Expr::Group(g) => Value::Cards(self.groups.get(*g as usize).copied().unwrap_or(CardSet::EMPTY)),
+            Expr::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for i in items {
+                    out.push(self.eval(i)?);
+                }
+                Value::List(out.into())
+            }
+            Expr::Range(a, b) => {
+                let a = self.eval(a)?.int();
+                let b = self.eval(b)?.int();
+                Value::Range(a, b)
+            }
+            Expr::Neg(x) => Value::Int(self.eval(x)?.int().wrapping_neg()),
+            Expr::Not(x) => Value::Bool(!self.eval(x)?.truthy()),
+            Expr::And(a, b) => Value::Bool(self.eval(a)?.truthy() && self.eval(b)?.truthy()),
+            Expr::Or(a, b) => Value::Bool(self.eval(a)?.truthy() || self.eval(b)?.truthy()),
+            Expr::Bin(op, a, b) => {
+                let x = self.eval(a)?;
+                let y = self.eval(b)?;
+                self.binary(*op, x, y)?
+            }
+            Expr::Attr(a, c) => match self.eval(c)? {
+                Value::Card(c) => attr_value(self.p, *a, self.p.deck.attr(*a, c)),
+                other => return Err(RuntimeError::new(format!("expected a card, found {other:?}"), self.at)),
+            },
+            Expr::GroupAttr(a, g) => {
+                let v = self.eval(g)?;
+                let s = self.cards(&v)?;
+                match s.first() {
+                    Some(c) => attr_value(self.p, *a, self.p.deck.attr(*a, c)),
+                    None => Value::Unit,
+                }
+            }
+            Expr::HasTag(t, c) => match self.eval(c)? {
+                Value::Card(c) => Value::Bool(self.p.deck.tags[*t as usize].contains(c)),
+                _ => Value::Bool(false),
+            },
+            Expr::ScoreField(f, r) => match self.eval(r)? {
+                Value::Score(r) => match f {
+                    ScoreField::Total => Value::Int(r.total),
+                    ScoreField::Name => Value::Str(r.name.as_str().into()),
+                    ScoreField::Factor => Value::Int(r.factor),
+                    ScoreField::Base => Value::Int(r.base),
+                    ScoreField::Count => Value::Int(r.yaku.len() as i64),
+                },
+                other => return Err(RuntimeError::new(format!("expected a score result, found {other:?}"), self.at)),
+            },
+            Expr::Index(l, i) => {
+                let l = self.eval(l)?;
+                let i = self.eval(i)?.int();
+                match l {
+                    Value::List(items) => match usize::try_from(i).ok().and_then(|i| items.get(i)) {
+                        Some(v) => v.clone(),
+                        None => return Err(RuntimeError::new(format!("index {i} is outside a list of {}", items.len()), self.at)),
+                    },
+                    other => return Err(RuntimeError::new(format!("expected a list, found {other:?}"), self.at)),
+                }
+            }
+            Expr::Call(b, args, loc) => {
+                let saved = self.at;
+                self.at = *loc;
+                let v = self.builtin(*b, args);
+                self.at = saved;
+                v?
+            }
+            Expr::PatternTest(p, x) => {
+                let v = self.eval(x)?;
+                let cards = self.cards(&v)?;
+                let pat = &self.p.patterns[*p as usize];
+                let mut found = false;
+                crate::pattern::for_each_match(self, pat, cards, &mut |_, _| {
+                    found = true;
+                    Ok(false)
+                })?;
+                Value::Bool(found)
+            }
+            Expr::Score(s, args, loc) => {
+                let saved = self.at;
+                self.at = *loc;
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(self.eval(a)?);
+                }
+                let r = crate::score::evaluate(self, *s, vals);
+                self.at = saved;
+                Value::Score(Arc::new(r?))
+            }
+            Expr::Binder(kind, slot, dom, body) => self.binder(*kind, *slot, dom, body)?,
+            Expr::LetIn(slot, v, body) => {
+                let v = self.eval(v)?;
+                self.set_local(*slot, v);
+                self.eval(body)?
+            }
+            Expr::If(c, a, b) => {
+                if self.eval(c)?.truthy() {
+                    self.eval(a)?
+                } else {
+                    self.eval(b)?
+                }
+            }
+        })
+    }
+
+    fn set_local(&mut self, slot: u16, v: Value) {
+        if let Some(s) = self.locals.get_mut(slot as usize) {
+            *s = v;
+        }
+    }
+
+    fn binary(&mut self, op: Op2, x: Value, y: Value) -> Result<Value, RuntimeError> {
+        Ok(match op {
+            Op2::Add => Value::Int(x.int().wrapping_add(y.int())),
+            Op2::Sub => Value::Int(x.int().wrapping_sub(y.int())),
+            Op2::Mul => Value::Int(x.int().wrapping_mul(y.int())),
+            Op2::Div | Op2::Rem => {
+                let (a, b) = (x.int(), y.int());
+                if b == 0 {
+                    return Err(RuntimeError::new("division by zero", self.at));
+                }
+                if op == Op2::Div {
+                    Value::Int(a.wrapping_div_euclid(b))
+                } else {
+                    Value::Int(a.wrapping_rem_euclid(b))
+                }
+            }
+            Op2::Eq | Op2::Ne => {
+                let eq = self.equal(&x, &y)?;
+                Value::Bool(eq == (op == Op2::Eq))
+            }
+            Op2::Lt => Value::Bool(x.int() < y.int()),
+            Op2::Le => Value::Bool(x.int() <= y.int()),
+            Op2::Gt => Value::Bool(x.int() > y.int()),
+            Op2::Ge => Value::Bool(x.int() >= y.int()),
+            Op2::In => match (&x, &y) {
+                (_, Value::List(items)) => {
+                    let mut found = false;
+                    for i in items.iter() {
+                        if self.equal(&x, i)? {
+                            found = true;
+                            break;
+                        }
+                    }
+                    Value::Bool(found)
+                }
+                (Value::Int(i), Value::Range(a, b)) => Value::Bool(a <= i && i <= b),
+                (Value::Card(c), s) => Value::Bool(self.cards(s)?.contains(*c)),
+                (Value::Unit, _) => Value::Bool(false),
+                _ => return Err(RuntimeError::new("`in` needs a card and cards, or a value and a list", self.at)),
+            },
+            Op2::Union => Value::Cards(self.cards(&x)?.union(self.cards(&y)?)),
+            Op2::Minus => Value::Cards(self.cards(&x)?.minus(self.cards(&y)?)),
+            Op2::Concat => Value::Str(format!("{}{}", super::show::value(self.p, &x), super::show::value(self.p, &y)).into()),
+        })
+    }
+
+    fn equal(&self, x: &Value, y: &Value) -> Result<bool, RuntimeError> {
+        let setlike = |v: &Value| matches!(v, Value::Cards(_) | Value::Zone(_));
+        Ok(match (x, y) {
+            (a, b) if setlike(a) || setlike(b) => self.cards(a)? == self.cards(b)?,
+            (Value::Str(a), Value::Sym(s)) | (Value::Sym(s), Value::Str(a)) => **a == *self.p.sym(*s),
+            (Value::Seat(a), Value::Int(b)) | (Value::Int(b), Value::Seat(a)) => *a as i64 == *b,
+            (a, b) => a == b,
+        })
+    }
+
+    fn binder(&mut self, kind: BinderKind, slot: u16, dom: &Expr, body: &Expr) -> Result<Value, RuntimeError> {
+        let d = self.eval(dom)?;
+        let items: Vec<Value> = match &d {
+            Value::List(l) => l.to_vec(),
+            Value::Range(a, b) => {
+                let n = (b - a + 1).max(0) as u64;
+                self.charge(n)?;
+                (*a..=*b).map(Value::Int).collect()
+            }
+            other => self.cards(other)?.iter().map(Value::Card).collect(),
+        };
+        self.charge(items.len() as u64)?;
+        let mut acc: i64 = 0;
+        let mut best: Option<i64> = None;
+        let mut set = CardSet::EMPTY;
+        for it in items {
+            self.set_local(slot, it.clone());
+            let v = self.eval(body)?;
+            match kind {
+                BinderKind::Count => acc += v.truthy() as i64,
+                BinderKind::Sum => acc = acc.wrapping_add(v.int()),
+                BinderKind::All => {
+                    if !v.truthy() {
+                        return Ok(Value::Bool(false));
+                    }
+                }
+                BinderKind::Any => {
+                    if v.truthy() {
+                        return Ok(Value::Bool(true));
+                    }
+                }
+                BinderKind::Filter => {
+                    if v.truthy() {
+                        if let Value::Card(c) = it {
+                            set.insert(c);
+                        }
+                    }
+                }
+                BinderKind::Max => best = Some(best.map_or(v.int(), |b| b.max(v.int()))),
+                BinderKind::Min => best = Some(best.map_or(v.int(), |b| b.min(v.int()))),
+            }
+        }
+        Ok(match kind {
+            BinderKind::Count | BinderKind::Sum => Value::Int(acc),
+            BinderKind::All => Value::Bool(true),
+            BinderKind::Any => Value::Bool(false),
+            BinderKind::Filter => Value::Cards(set),
+            BinderKind::Max | BinderKind::Min => Value::Int(best.unwrap_or(0)),
+        })
+    }
+
+    fn builtin(&mut self, b: Builtin, args: &[Expr]) -> Result<Value, RuntimeError> {
+        let mut vals = Vec::with_capacity(args.len());
+        for a in args {
+            vals.push(self.eval(a)?);
+        }
+        let arg = |i: usize| vals.get(i).cloned().unwrap_or(Value::Unit);
+        Ok(match b {
+            Builtin::Count | Builtin::Len => match arg(0) {
+                Value::List(l) => Value::Int(l.len() as i64),
+                v => Value::Int(self.cards(&v)?.len() as i64),
+            },
+            Builtin::Top => {
+                let Value::Zone(z) = arg(0) else { return Err(RuntimeError::new("`top` needs a zone", self.at)) };
+                match self.board("a zone")?.zones[z as usize].last() {
+                    Some(c) => Value::Card(*c),
+                    None => return Err(RuntimeError::new("`top` of an empty zone", self.at).with_help("check `count(zone) > 0` first")),
+                }
+            }
+            Builtin::Empty => Value::Bool(self.cards(&arg(0))?.is_empty()),
+            Builtin::Next | Builtin::Prev => {
+                let s = self.seat(&arg(0))?;
+                let n = self.board("seats")?.seats;
+                Value::Seat(if b == Builtin::Next { (s + 1) % n } else { (s + n - 1) % n })
+            }
+            Builtin::Others => {
+                let s = self.seat(&arg(0))?;
+                let n = self.board("seats")?.seats;
+                Value::List((1..n).map(|k| Value::Seat((s + k) % n)).collect::<Vec<_>>().into())
+            }
+            Builtin::Seats => {
+                let b = self.board("seats")?;
+                Value::List((0..b.seats).map(|k| Value::Seat((b.dealer + k) % b.seats)).collect::<Vec<_>>().into())
+            }
+            Builtin::Players => Value::Int(self.board("seats")?.seats as i64),
+            Builtin::Leaders => {
+                let v = arg(0).int() as u16;
+                let b = self.board("a variable")?;
+                let order: Vec<u8> = (0..b.seats).map(|k| (b.dealer + k) % b.seats).collect();
+                let val = |s: u8| b.vars[b.var_slot(v, Some(s))].int();
+                let top = order.iter().map(|s| val(*s)).max().unwrap_or(0);
+                Value::List(order.into_iter().filter(|s| val(*s) == top).map(Value::Seat).collect::<Vec<_>>().into())
+            }
+            Builtin::Role => {
+                let s = self.seat(&arg(0))?;
+                let b = self.board("seats")?;
+                let rel = ((s as i64 - b.dealer as i64).rem_euclid(b.seats as i64)) as usize;
+                let name = self
+                    .p
+                    .seats
+                    .roles
+                    .iter()
+                    .find(|(n, _)| *n == b.seats as usize)
+                    .and_then(|(_, r)| r.get(rel).cloned())
+                    .unwrap_or_else(|| format!("seat {s}"));
+                Value::Str(name.into())
+            }
+            Builtin::Pairs => {
+                let s = self.cards(&arg(0))?;
+                let a = arg(1).int() as u16;
+                let mut vals: Vec<i64> = s.iter().map(|c| self.p.deck.attr(a, c)).collect();
+                vals.sort_unstable();
+                let mut pairs = 0;
+                let mut i = 0;
+                while i < vals.len() {
+                    let j = vals[i..].iter().take_while(|v| **v == vals[i]).count();
+                    pairs += j / 2;
+                    i += j;
+                }
+                Value::Int(pairs as i64)
+            }
+            Builtin::Min => Value::Int(arg(0).int().min(arg(1).int())),
+            Builtin::Max => Value::Int(arg(0).int().max(arg(1).int())),
+            Builtin::Abs => Value::Int(arg(0).int().wrapping_abs()),
+            Builtin::CeilDiv => {
+                let (a, d) = (arg(0).int(), arg(1).int());
+                if d == 0 {
+                    return Err(RuntimeError::new("division by zero", self.at));
+                }
+                Value::Int(-((-a).div_euclid(d)))
+            }
+            Builtin::Tagged => {
+                let s = self.cards(&arg(0))?;
+                Value::Cards(s.inter(self.p.deck.tags[arg(1).int() as usize]))
+            }
+            Builtin::Matches => Value::Bool(false),
+        })
+    }
+}
+
+/// An attribute value as a run-time value (symbols for symbol attributes).
+#[inline]
+pub fn attr_value(p: &Program, a: u16, v: i64) -> Value {
+    match p.deck.attrs[a as usize].kind {
+        crate::model::AttrKind::Int(_) => Value::Int(v),
+        crate::model::AttrKind::Symbols(_) => Value::Sym(v as u32),
+    }
+}
+
+/// Evaluates with the board but no locals (variable initial values).
+pub fn eval_pure(p: &Program, b: &Board, e: &Expr) -> Result<Value, RuntimeError> {
+    let mut locals = vec![Value::Unit; 64];
+    let mut cx = Cx { p, b: Some(b), locals: &mut locals, groups: &[], budget: EVAL_BUDGET, at: Loc::default() };
+    cx.eval(e)
+}
+
+/// The number of seats for these parameter values.
+pub fn seat_count(p: &Program, params: &[Value]) -> Result<u8, RuntimeError> {
+    let board = Board {
+        seats: 0,
+        dealer: 0,
+        params: params.to_vec(),
+        vars: vec![],
+        zones: vec![],
+        sets: vec![],
+        card_zone: vec![],
+        revealed: vec![],
+        rng: GameRng::new(0),
+        layout: Arc::new(Layout { zone_base: vec![], zone_of: vec![], var_base: vec![] }),
+    };
+    let n = eval_pure(p, &board, &p.seats.count)?.int();
+    if !(1..=16).contains(&n) {
+        return Err(RuntimeError::new(format!("{n} seats: a game has 1 to 16"), Loc::default()));
+    }
+    Ok(n as u8)
+}
+
+/// Evaluates an expression that depends on parameter defaults only.
+pub fn const_eval(p: &Program, e: &Expr) -> Option<Value> {
+    let mut locals = vec![Value::Unit; 64];
+    let mut cx = Cx { p, b: None, locals: &mut locals, groups: &[], budget: 100_000, at: Loc::default() };
+    cx.eval(e).ok()
+}
+
+/// Like [`const_eval`], with the seat-count parameter forced so deal sizes can be
+/// checked for every allowed seat count.
+pub fn const_eval_with(p: &Program, e: &Expr, seats: usize) -> Option<Value> {
+    let params: Vec<Value> = p
+        .params
+        .iter()
+        .enumerate()
+        .map(|(i, d)| if matches!(p.seats.count, Expr::Param(j) if j as usize == i) { Value::Int(seats as i64) } else { d.default.clone() })
+        .collect();
+    let board = Board {
+        seats: seats as u8,
+        dealer: 0,
+        params,
+        vars: vec![],
+        zones: vec![],
+        sets: vec![],
+        card_zone: vec![],
+        revealed: vec![],
+        rng: GameRng::new(0),
+        layout: Arc::new(Layout { zone_base: vec![], zone_of: vec![], var_base: vec![] }),
+    };
+    let mut locals = vec![Value::Unit; 64];
+    let mut cx = Cx { p, b: Some(&board), locals: &mut locals, groups: &[], budget: 100_000, at: Loc::default() };
+    cx.eval(e).ok()
+}
+
+/// The seat counts a `seats` expression allows: every value of the parameter it names
+/// (within its range), or its constant value.
+pub fn seat_counts(p: &Program, count: &Expr) -> Vec<usize> {
+    match count {
+        Expr::Param(i) => {
+            let d = &p.params[*i as usize];
+            match d.range {
+                Some((lo, hi)) if hi - lo < 64 => (lo..=hi).filter(|n| *n >= 0).map(|n| n as usize).collect(),
+                _ => vec![d.default.int().max(0) as usize],
+            }
+        }
+        e => match const_eval(p, e) {
+            Some(Value::Int(n)) if n >= 0 => vec![n as usize],
+            _ => vec![],
+        },
+    }
+}

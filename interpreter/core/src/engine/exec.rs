@@ -1,0 +1,596 @@
+//! Running procedure code: `advance` executes until a decision or the end of the game;
+//! `apply` takes the players' choices and resumes.
+
+use std::sync::Arc;
+
+use super::decision::{Move, Pending, SeatMoves, PASS};
+use super::error::RuntimeError;
+use super::eval::{Cx, EVAL_BUDGET};
+use super::state::{Board, CodeRef, Event, State};
+use crate::ir::{DecideKind, Decide, Expr, Loc, Op, PayFrom, Program, Target};
+use crate::model::{CardIx, CardSet};
+use crate::value::Value;
+
+/// Ops one `advance` may run without reaching a decision before it is stopped as a loop.
+pub const OP_LIMIT: u64 = 5_000_000;
+/// Deepest procedure nesting.
+const MAX_DEPTH: usize = 200;
+
+/// The code and source locations of a frame's body.
+fn body(p: &Program, c: CodeRef) -> (&[Op], &[Loc]) {
+    match c {
+        CodeRef::Proc(i) => (&p.procs[i as usize].code, &p.procs[i as usize].locs),
+        CodeRef::Test(i) => (&p.tests[i as usize].body.code, &p.tests[i as usize].body.locs),
+    }
+}
+
+/// Evaluates `e` with the board and a frame's locals.
+#[inline]
+fn eval(p: &Program, b: &Board, locals: &mut [Value], e: &Expr, at: Loc) -> Result<Value, RuntimeError> {
+    let mut cx = Cx { p, b: Some(b), locals, groups: &[], budget: EVAL_BUDGET, at };
+    cx.eval(e)
+}
+
+fn cards_of(b: &Board, v: &Value, at: Loc) -> Result<Vec<CardIx>, RuntimeError> {
+    Ok(match v {
+        Value::Card(c) => vec![*c],
+        Value::Cards(s) => s.iter().collect(),
+        Value::Zone(z) => b.zones[*z as usize].clone(),
+        other => return Err(RuntimeError::new(format!("expected cards, found {other:?}"), at)),
+    })
+}
+
+fn zone_of(v: &Value, at: Loc) -> Result<u16, RuntimeError> {
+    match v {
+        Value::Zone(z) => Ok(*z),
+        other => Err(RuntimeError::new(format!("expected a zone, found {other:?}"), at)),
+    }
+}
+
+fn seat_list(v: &Value, n: u8, at: Loc) -> Result<Vec<u8>, RuntimeError> {
+    match v {
+        Value::List(l) => l.iter().map(|x| seat_of(x, n, at)).collect(),
+        other => Err(RuntimeError::new(format!("expected a list of seats, found {other:?}"), at)),
+    }
+}
+
+fn seat_of(v: &Value, n: u8, at: Loc) -> Result<u8, RuntimeError> {
+    let s = match v {
+        Value::Seat(s) => *s as i64,
+        Value::Int(i) => *i,
+        _ => -1,
+    };
+    if s < 0 || s >= n as i64 {
+        return Err(RuntimeError::new(format!("seat {s} does not exist"), at));
+    }
+    Ok(s as u8)
+}
+
+impl State {
+    /// Runs until a decision is waiting (returns false) or the game ends (true).
+    pub fn advance(&mut self, p: &Program) -> Result<bool, RuntimeError> {
+        let mut steps: u64 = 0;
+        while self.pending.is_none() {
+            let Some(frame) = self.frames.last() else { return Ok(true) };
+            let (code, locs) = body(p, frame.code);
+            let pc = frame.pc as usize;
+            let base = frame.base as usize;
+            let Some(op) = code.get(pc) else {
+                self.pop_frame();
+                continue;
+            };
+            let at = locs.get(pc).copied().unwrap_or_default();
+            steps += 1;
+            if steps > OP_LIMIT {
+                return Err(RuntimeError::new(format!("the rules ran {OP_LIMIT} steps without a decision: this looks like an endless loop"), at)
+                    .with_help("make sure every loop ends or offers a decision"));
+            }
+            self.frames.last_mut().expect("frame").pc += 1;
+            self.step(p, op, base, at)?;
+        }
+        Ok(false)
+    }
+
+    fn pop_frame(&mut self) {
+        if let Some(f) = self.frames.pop() {
+            self.locals.truncate(f.base as usize);
+        }
+    }
+
+    fn jump(&mut self, to: u32) {
+        if let Some(f) = self.frames.last_mut() {
+            f.pc = to;
+        }
+    }
+
+    fn set_local(&mut self, base: usize, slot: u16, v: Value) {
+        if let Some(s) = self.locals.get_mut(base + slot as usize) {
+            *s = v;
+        }
+    }
+
+    fn step(&mut self, p: &Program, op: &Op, base: usize, at: Loc) -> Result<(), RuntimeError> {
+        macro_rules! ev {
+            ($e:expr) => {
+                eval(p, &self.board, &mut self.locals[base..], $e, at)?
+            };
+        }
+        match op {
+            Op::Let(slot, e) => {
+                let v = ev!(e);
+                self.set_local(base, *slot, v);
+            }
+            Op::Assign(t, aop, e, _) => {
+                let v = ev!(e);
+                self.assign(p, base, t, *aop, v, at)?;
+            }
+            Op::Jump(t) => self.jump(*t),
+            Op::JumpIfNot(c, t) => {
+                if !ev!(c).truthy() {
+                    self.jump(*t);
+                }
+            }
+            Op::ForStart { list, index, domain } => {
+                let d = ev!(domain);
+                let items: Arc<[Value]> = match d {
+                    Value::List(l) => l,
+                    Value::Range(a, b) => {
+                        if b - a > 1_000_000 {
+                            return Err(RuntimeError::new(format!("a loop over {a}..{b} is too long"), at));
+                        }
+                        (a..=b).map(Value::Int).collect::<Vec<_>>().into()
+                    }
+                    other => cards_of(&self.board, &other, at)?.into_iter().map(Value::Card).collect::<Vec<_>>().into(),
+                };
+                self.set_local(base, *list, Value::List(items));
+                self.set_local(base, *index, Value::Int(0));
+            }
+            Op::ForNext { list, index, var, exit } => {
+                let i = self.locals[base + *index as usize].int() as usize;
+                let next = match &self.locals[base + *list as usize] {
+                    Value::List(l) => l.get(i).cloned(),
+                    _ => None,
+                };
+                match next {
+                    Some(v) => {
+                        self.set_local(base, *var, v);
+                        self.set_local(base, *index, Value::Int(i as i64 + 1));
+                    }
+                    None => self.jump(*exit),
+                }
+            }
+            Op::Move(what, to, _) => {
+                let w = ev!(what);
+                let z = zone_of(&ev!(to), at)?;
+                for c in cards_of(&self.board, &w, at)? {
+                    self.board.move_card(c, z);
+                }
+            }
+            Op::Shuffle(z, _) => {
+                let z = zone_of(&ev!(z), at)? as usize;
+                let b = &mut self.board;
+                b.rng.shuffle(&mut b.zones[z]);
+            }
+            Op::Cut(z, aside, _) => {
+                let z = zone_of(&ev!(z), at)?;
+                let aside = match aside {
+                    Some(a) => Some(zone_of(&ev!(a), at)?),
+                    None => None,
+                };
+                self.cut(z, aside);
+            }
+            Op::Deal { counts, from, to, start, .. } => {
+                let mut ns = Vec::new();
+                for c in counts {
+                    ns.push(ev!(c).int());
+                }
+                let from = zone_of(&ev!(from), at)?;
+                let to = ev!(to);
+                let start = match start {
+                    Some(s) => seat_of(&ev!(s), self.board.seats, at)?,
+                    None => (self.board.dealer + 1) % self.board.seats,
+                };
+                self.deal(&ns, from, &to, start, at)?;
+            }
+            Op::Gather(z, _) => {
+                let z = zone_of(&ev!(z), at)?;
+                for i in 0..self.board.zones.len() {
+                    if i as u16 != z {
+                        let cards = self.board.zones[i].clone();
+                        for c in cards {
+                            self.board.move_card(c, z);
+                        }
+                    }
+                }
+                self.board.revealed.iter_mut().for_each(|r| *r = false);
+            }
+            Op::Decide(d) => self.decide(p, d, base, at)?,
+            Op::OptionDone { decide } => {
+                let (code, _) = body(p, self.frames.last().expect("frame").code);
+                let Some(Op::Decide(d)) = code.get(*decide as usize) else {
+                    return Err(RuntimeError::new("internal: option without its decision", at));
+                };
+                let next = self.frames.last_mut().expect("frame").queue.pop();
+                match next {
+                    Some((seat, option, arg, _)) => self.start_option(d, base, seat, option, arg),
+                    None => self.jump(d.after),
+                }
+            }
+            Op::Pay { amount, from, to, .. } => {
+                let n = ev!(amount).int();
+                match from {
+                    PayFrom::One(t) => {
+                        self.assign(p, base, t, fuda_grammar::ast::AssignOp::Sub, Value::Int(n), at)?;
+                        self.assign(p, base, to, fuda_grammar::ast::AssignOp::Add, Value::Int(n), at)?;
+                    }
+                    PayFrom::Each(v, seats) => {
+                        let seats = seat_list(&ev!(seats), self.board.seats, at)?;
+                        for s in seats {
+                            let slot = self.board.var_slot(*v, Some(s));
+                            let cur = self.board.vars[slot].int();
+                            self.board.vars[slot] = Value::Int(cur.wrapping_sub(n));
+                            self.assign(p, base, to, fuda_grammar::ast::AssignOp::Add, Value::Int(n), at)?;
+                        }
+                    }
+                }
+            }
+            Op::Outcome(e) => {
+                let v = ev!(e);
+                let text: Arc<str> = match &v {
+                    Value::Sym(s) => p.sym(*s).into(),
+                    Value::Str(s) => s.clone(),
+                    other => super::show::value(p, other).into(),
+                };
+                self.events.push(Event::Outcome(text));
+            }
+            Op::Record(r, s) => {
+                let r = ev!(r);
+                let s = seat_of(&ev!(s), self.board.seats, at)?;
+                if let Value::Score(r) = r {
+                    self.events.push(Event::Record(s, r));
+                }
+            }
+            Op::DealerByDraw { lowest, attr } => self.dealer_by_draw(p, *lowest, *attr),
+            Op::Reveal(z) => {
+                let z = zone_of(&ev!(z), at)?;
+                self.board.revealed[z as usize] = true;
+            }
+            Op::Say(e) => {
+                if self.keep_log {
+                    let v = ev!(e);
+                    self.events.push(Event::Say(super::show::value(p, &v)));
+                }
+            }
+            Op::Expect(e, loc) => {
+                if !ev!(e).truthy() {
+                    return Err(RuntimeError::new("expectation failed", *loc));
+                }
+            }
+            Op::Call(q, args, _) => {
+                if self.frames.len() >= MAX_DEPTH {
+                    return Err(RuntimeError::new(format!("procedures nest deeper than {MAX_DEPTH}: endless recursion?"), at));
+                }
+                let mut vals = Vec::with_capacity(args.len());
+                for a in args {
+                    vals.push(ev!(a));
+                }
+                self.push_frame(p, CodeRef::Proc(*q), vals);
+            }
+            Op::Return => self.pop_frame(),
+        }
+        Ok(())
+    }
+
+    fn assign(&mut self, p: &Program, base: usize, t: &Target, op: fuda_grammar::ast::AssignOp, v: Value, at: Loc) -> Result<(), RuntimeError> {
+        use fuda_grammar::ast::AssignOp;
+        let slot: &mut Value = match t {
+            Target::Local(s) => &mut self.locals[base + *s as usize],
+            Target::Var(v) => {
+                let i = self.board.var_slot(*v, None);
+                &mut self.board.vars[i]
+            }
+            Target::SeatVar(v, s) => {
+                let seat = eval(p, &self.board, &mut self.locals[base..], s, at)?;
+                let seat = seat_of(&seat, self.board.seats, at)?;
+                let i = self.board.var_slot(*v, Some(seat));
+                &mut self.board.vars[i]
+            }
+            Target::Dealer => {
+                self.board.dealer = seat_of(&v, self.board.seats, at)?;
+                return Ok(());
+            }
+        };
+        *slot = match op {
+            AssignOp::Set => match (&*slot, v) {
+                // Keep the declared type when a zone's contents are stored.
+                (_, Value::Zone(z)) => Value::Cards(self.board.sets[z as usize]),
+                (_, v) => v,
+            },
+            AssignOp::Add => Value::Int(slot.int().wrapping_add(v.int())),
+            AssignOp::Sub => Value::Int(slot.int().wrapping_sub(v.int())),
+        };
+        Ok(())
+    }
+
+    fn cut(&mut self, z: u16, aside: Option<u16>) {
+        let n = self.board.zones[z as usize].len();
+        if n < 2 {
+            return;
+        }
+        // The top `k` cards are lifted; the lower half's top card may be set aside.
+        let k = 1 + self.board.rng.below(n as u32 - 1) as usize;
+        if let Some(a) = aside {
+            let c = self.board.zones[z as usize][n - k - 1];
+            self.board.move_card(c, a);
+        }
+        let zone = &mut self.board.zones[z as usize];
+        let len = zone.len();
+        zone.rotate_right(k.min(len));
+    }
+
+    fn deal(&mut self, counts: &[i64], from: u16, to: &Value, start: u8, at: Loc) -> Result<(), RuntimeError> {
+        let n = self.board.seats;
+        let mut take = |b: &mut Board, k: i64, dest: u16| -> Result<(), RuntimeError> {
+            for _ in 0..k.max(0) {
+                let Some(&c) = b.zones[from as usize].last() else {
+                    return Err(RuntimeError::new("the deal runs out of cards", at).with_help("deal fewer cards or use a larger deck"));
+                };
+                b.move_card(c, dest);
+            }
+            Ok(())
+        };
+        match to {
+            Value::ZoneFamily(z) => {
+                for &k in counts {
+                    for i in 0..n {
+                        let seat = (start + i) % n;
+                        let dest = self.board.zone_instance(*z, Some(seat));
+                        take(&mut self.board, k, dest)?;
+                    }
+                }
+            }
+            Value::Zone(dest) => {
+                for &k in counts {
+                    take(&mut self.board, k, *dest)?;
+                }
+            }
+            other => return Err(RuntimeError::new(format!("cannot deal to {other:?}"), at)),
+        }
+        Ok(())
+    }
+
+    fn dealer_by_draw(&mut self, p: &Program, lowest: bool, attr: u16) {
+        let mut order: Vec<CardIx> = (0..p.deck.len() as CardIx).collect();
+        self.board.rng.shuffle(&mut order);
+        let mut contenders: Vec<u8> = (0..self.board.seats).collect();
+        let mut next = order.into_iter();
+        while contenders.len() > 1 {
+            let mut draws = Vec::new();
+            for s in &contenders {
+                match next.next() {
+                    Some(c) => draws.push((*s, p.deck.attr(attr, c))),
+                    None => break,
+                }
+            }
+            if draws.len() < contenders.len() {
+                break;
+            }
+            let best = if lowest { draws.iter().map(|d| d.1).min() } else { draws.iter().map(|d| d.1).max() }.unwrap_or(0);
+            contenders = draws.into_iter().filter(|d| d.1 == best).map(|d| d.0).collect();
+        }
+        self.board.dealer = contenders.first().copied().unwrap_or(0);
+    }
+
+    /// Legal moves of one seat for a decision.
+    fn moves_for(&mut self, p: &Program, d: &Decide, base: usize, seat: u8, at: Loc) -> Result<Vec<Move>, RuntimeError> {
+        if let Some(s) = d.seat_slot {
+            self.set_local(base, s, Value::Seat(seat));
+        }
+        let mut out = Vec::new();
+        for (i, o) in d.options.iter().enumerate() {
+            match &o.param {
+                None => {
+                    let ok = match &o.guard {
+                        Some(g) => eval(p, &self.board, &mut self.locals[base..], g, at)?.truthy(),
+                        None => true,
+                    };
+                    if ok {
+                        out.push(Move { option: i as u16, arg: Value::Unit });
+                    }
+                }
+                Some((slot, dom)) => {
+                    let dv = eval(p, &self.board, &mut self.locals[base..], dom, at)?;
+                    let items: Vec<Value> = match dv {
+                        Value::List(l) => l.to_vec(),
+                        Value::Range(a, b) if b - a <= 10_000 => (a..=b).map(Value::Int).collect(),
+                        Value::Range(..) => return Err(RuntimeError::new("a move's range is too large (over 10,000)", at)),
+                        other => {
+                            // Cards in a stack are offered top first; others by card order.
+                            let mut cs = cards_of(&self.board, &other, at)?;
+                            if matches!(other, Value::Zone(_)) {
+                                cs.sort_unstable();
+                            }
+                            cs.into_iter().map(Value::Card).collect()
+                        }
+                    };
+                    for it in items {
+                        self.set_local(base, *slot, it.clone());
+                        let ok = match &o.guard {
+                            Some(g) => eval(p, &self.board, &mut self.locals[base..], g, at)?.truthy(),
+                            None => true,
+                        };
+                        if ok {
+                            out.push(Move { option: i as u16, arg: it });
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn decide(&mut self, p: &Program, d: &Decide, base: usize, at: Loc) -> Result<(), RuntimeError> {
+        let pc = self.frames.last().expect("frame").pc - 1;
+        let who = eval(p, &self.board, &mut self.locals[base..], &d.who, at)?;
+        let n = self.board.seats;
+        let mut seats = Vec::new();
+        match d.kind {
+            DecideKind::One => {
+                let s = seat_of(&who, n, at)?;
+                let moves = self.moves_for(p, d, base, s, at)?;
+                if moves.is_empty() {
+                    return Err(RuntimeError::new(format!("seat {s} has no legal move here"), d.loc)
+                        .with_help("every decision needs at least one move whose guard holds"));
+                }
+                seats.push(SeatMoves { seat: s, moves });
+            }
+            DecideKind::Each | DecideKind::Claim => {
+                for s in seat_list(&who, n, at)? {
+                    let mut moves = self.moves_for(p, d, base, s, at)?;
+                    if d.kind == DecideKind::Claim {
+                        if moves.is_empty() {
+                            continue;
+                        }
+                        moves.insert(0, Move { option: PASS, arg: Value::Unit });
+                    } else if moves.is_empty() {
+                        return Err(RuntimeError::new(format!("seat {s} has no legal move here"), d.loc));
+                    }
+                    seats.push(SeatMoves { seat: s, moves });
+                }
+                if seats.is_empty() {
+                    self.jump(d.after);
+                    return Ok(());
+                }
+            }
+        }
+        self.pending = Some(Pending { kind: d.kind, at: pc, seats });
+        // A decision with a single possible move is taken at once.
+        if d.kind == DecideKind::One && self.pending.as_ref().map(|pd| pd.seats[0].moves.len() == 1).unwrap_or(false) {
+            self.apply(p, &[0])?;
+        }
+        Ok(())
+    }
+
+    fn start_option(&mut self, d: &Decide, base: usize, seat: u8, option: u16, arg: Value) {
+        if let Some(s) = d.seat_slot {
+            self.set_local(base, s, Value::Seat(seat));
+        }
+        let o = &d.options[option as usize];
+        if let Some((slot, _)) = &o.param {
+            self.set_local(base, *slot, arg);
+        }
+        self.jump(o.body);
+    }
+
+    /// Takes the players' choices for the waiting decision: one index into each asked
+    /// seat's moves, in the order of `pending().seats`.
+    pub fn apply(&mut self, p: &Program, choices: &[usize]) -> Result<(), RuntimeError> {
+        let Some(pending) = self.pending.take() else {
+            return Err(RuntimeError::new("no decision is waiting", Loc::default()));
+        };
+        let frame = self.frames.last().expect("a decision lives in a frame");
+        let base = frame.base as usize;
+        let (code, _) = body(p, frame.code);
+        let Some(Op::Decide(d)) = code.get(pending.at as usize) else {
+            return Err(RuntimeError::new("internal: decision lost", Loc::default()));
+        };
+        if choices.len() != pending.seats.len() || choices.iter().zip(&pending.seats).any(|(c, s)| *c >= s.moves.len()) {
+            let err = RuntimeError::new("those choices do not fit the decision", d.loc);
+            self.pending = Some(pending);
+            return Err(err);
+        }
+        self.decisions += 1;
+        if self.decisions > self.decision_limit {
+            return Err(RuntimeError::new(format!("the game passed {} decisions without ending", self.decision_limit), d.loc)
+                .with_help("check that rounds and the match end"));
+        }
+        match pending.kind {
+            DecideKind::One => {
+                let m = &pending.seats[0].moves[choices[0]];
+                self.start_option(d, base, pending.seats[0].seat, m.option, m.arg.clone());
+            }
+            DecideKind::Each => {
+                let mut queue: Vec<(u8, u16, Value, u32)> =
+                    pending.seats.iter().zip(choices).map(|(s, c)| (s.seat, s.moves[*c].option, s.moves[*c].arg.clone(), pending.at)).collect();
+                queue.reverse();
+                let (seat, option, arg, _) = queue.pop().expect("at least one seat");
+                self.frames.last_mut().expect("frame").queue = queue;
+                self.start_option(d, base, seat, option, arg);
+            }
+            DecideKind::Claim => {
+                let mut best: Option<(i64, u8, &Move)> = None;
+                for (s, c) in pending.seats.iter().zip(choices) {
+                    let m = &s.moves[*c];
+                    if m.option == PASS {
+                        continue;
+                    }
+                    let pr = d.options[m.option as usize].priority;
+                    if best.map(|(bp, ..)| pr > bp).unwrap_or(true) {
+                        best = Some((pr, s.seat, m));
+                    }
+                }
+                match best {
+                    Some((_, seat, m)) => self.start_option(d, base, seat, m.option, m.arg.clone()),
+                    None => self.jump(d.after),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The decision waiting, if any.
+    pub fn pending(&self) -> Option<&Pending> {
+        self.pending.as_ref()
+    }
+
+    /// The code of the frame a pending decision belongs to (for describing moves).
+    pub fn pending_code<'p>(&self, p: &'p Program) -> &'p [Op] {
+        match self.frames.last() {
+            Some(f) => body(p, f.code).0,
+            None => &[],
+        }
+    }
+
+    /// Runs test `t` to its end; decisions inside a test are an error.
+    pub fn run_test(p: &Program, t: usize) -> Result<(), RuntimeError> {
+        let test = &p.tests[t];
+        let mut params: Vec<Option<Value>> = vec![None; p.params.len()];
+        for (i, v) in &test.with {
+            params[*i as usize] = Some(v.clone());
+        }
+        let mut st = State::blank(p, &params, 0)?;
+        st.push_frame(p, CodeRef::Test(t as u16), Vec::new());
+        if !st.advance(p)? {
+            let at = st.pending.as_ref().map(|pd| pd.at).unwrap_or(0);
+            let loc = st.frames.last().map(|f| body(p, f.code).1.get(at as usize).copied().unwrap_or_default()).unwrap_or_default();
+            return Err(RuntimeError::new("a test reached a decision; tests run rules that need no choices", loc));
+        }
+        Ok(())
+    }
+
+    /// Cards a seat can see: its own zones, public zones, revealed zones, stack tops.
+    pub fn visible_to(&self, p: &Program, seat: u8) -> CardSet {
+        use crate::ir::Visibility;
+        let b = &self.board;
+        let mut out = CardSet::EMPTY;
+        for (i, (z, owner)) in b.layout.zone_of.iter().enumerate() {
+            let vis = p.zones[*z as usize].visibility;
+            let seen = b.revealed[i]
+                || match vis {
+                    Visibility::Public => true,
+                    Visibility::Owner => *owner == Some(seat),
+                    Visibility::Hidden => false,
+                    Visibility::Top => {
+                        if let Some(c) = b.zones[i].last() {
+                            out.insert(*c);
+                        }
+                        false
+                    }
+                };
+            if seen {
+                out = out.union(b.sets[i]);
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,15 @@
+//! The engine: game state, expression evaluation, running procedure code to the next
+//! decision, and applying the players' choices. It names no game.
+
+mod decision;
+mod error;
+mod eval;
+mod exec;
+pub mod show;
+mod state;
+
+pub use decision::{Move, Pending, SeatMoves, PASS};
+pub use error::RuntimeError;
+pub use eval::{attr_value, const_eval, const_eval_with, seat_count, seat_counts, Cx, EVAL_BUDGET};
+pub use exec::OP_LIMIT;
+pub use state::{Board, CodeRef, Event, Frame, Layout, State, DEFAULT_DECISION_LIMIT};

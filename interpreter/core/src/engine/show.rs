@@ -1,0 +1,32 @@
+//! Showing values to people: cards by their Japanese names, seats by role.
+
+use crate::ir::Program;
+use crate::value::Value;
+
+/// A value as text: cards by display name and id, symbols by name.
+pub fn value(p: &Program, v: &Value) -> String {
+    match v {
+        Value::Int(i) => i.to_string(),
+        Value::Bool(b) => b.to_string(),
+        Value::Seat(s) => format!("seat {s}"),
+        Value::Card(c) => card(p, *c),
+        Value::Cards(s) => s.iter().map(|c| card(p, c)).collect::<Vec<_>>().join(" "),
+        Value::Sym(s) => p.sym(*s).to_string(),
+        Value::Str(s) => s.to_string(),
+        Value::List(l) => format!("[{}]", l.iter().map(|x| value(p, x)).collect::<Vec<_>>().join(", ")),
+        Value::Zone(z) => format!("zone {z}"),
+        Value::ZoneFamily(z) => p.zones.get(*z as usize).map(|z| z.name.clone()).unwrap_or_default(),
+        Value::Score(r) => format!("{} {}", r.name, r.total),
+        Value::Range(a, b) => format!("{a}..{b}"),
+        Value::Unit => "()".into(),
+    }
+}
+
+/// A card as `名 (id)`.
+pub fn card(p: &Program, c: crate::model::CardIx) -> String {
+    let d = &p.deck;
+    match (d.names.get(c as usize), d.ids.get(c as usize)) {
+        (Some(n), Some(i)) => format!("{n}({i})"),
+        _ => format!("#{c}"),
+    }
+}

@@ -1,0 +1,276 @@
+//! A game's state: the board (zones, variables, dealer, generator) and the call stack
+//! that says where in the rules play stands. Cloning it is cheap enough for search.
+
+use std::sync::Arc;
+
+use super::decision::Pending;
+use super::error::RuntimeError;
+use crate::ir::{Loc, Owner, Program};
+use crate::model::{CardIx, CardSet, GameRng};
+use crate::value::{ScoreResult, Value};
+
+/// Where each zone and variable lives for a given seat count.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// First instance index of each declared zone.
+    pub zone_base: Vec<u16>,
+    /// Declared zone of each instance, and its seat for per-seat zones.
+    pub zone_of: Vec<(u16, Option<u8>)>,
+    /// First slot of each declared variable.
+    pub var_base: Vec<u16>,
+}
+
+impl Layout {
+    fn new(p: &Program, seats: u8) -> Layout {
+        let mut zone_base = Vec::new();
+        let mut zone_of = Vec::new();
+        for (i, z) in p.zones.iter().enumerate() {
+            zone_base.push(zone_of.len() as u16);
+            match z.owner {
+                Owner::Shared => zone_of.push((i as u16, None)),
+                Owner::PerSeat => (0..seats).for_each(|s| zone_of.push((i as u16, Some(s)))),
+            }
+        }
+        let mut var_base = Vec::new();
+        let mut n = 0u16;
+        for v in &p.vars {
+            var_base.push(n);
+            n += if v.per_seat { seats as u16 } else { 1 };
+        }
+        Layout { zone_base, zone_of, var_base }
+    }
+}
+
+/// Everything on the table: what expressions read.
+#[derive(Clone, Debug)]
+pub struct Board {
+    /// Number of seats.
+    pub seats: u8,
+    /// The dealer's seat.
+    pub dealer: u8,
+    /// Parameter values.
+    pub params: Vec<Value>,
+    /// Variable values (per-seat variables take one slot per seat).
+    pub vars: Vec<Value>,
+    /// Cards in each zone instance, bottom first (the top is last).
+    pub zones: Vec<Vec<CardIx>>,
+    /// The same as sets, for fast tests.
+    pub sets: Vec<CardSet>,
+    /// Zone instance of each card.
+    pub card_zone: Vec<u16>,
+    /// Zone instances revealed to everyone.
+    pub revealed: Vec<bool>,
+    /// The game's generator.
+    pub rng: GameRng,
+    /// Zone and variable placement.
+    pub layout: Arc<Layout>,
+}
+
+impl Board {
+    /// Moves one card to the top of a zone instance.
+    #[inline]
+    pub fn move_card(&mut self, c: CardIx, to: u16) {
+        let from = self.card_zone[c as usize];
+        if from == to {
+            return;
+        }
+        let z = &mut self.zones[from as usize];
+        if let Some(pos) = z.iter().rposition(|x| *x == c) {
+            z.remove(pos);
+        }
+        self.sets[from as usize].remove(c);
+        self.zones[to as usize].push(c);
+        self.sets[to as usize].insert(c);
+        self.card_zone[c as usize] = to;
+    }
+
+    /// The slot of a variable for a seat (or the variable itself).
+    #[inline]
+    pub fn var_slot(&self, v: u16, seat: Option<u8>) -> usize {
+        self.layout.var_base[v as usize] as usize + seat.unwrap_or(0) as usize
+    }
+
+    /// The zone instance of a declared zone (for a seat, if per seat).
+    #[inline]
+    pub fn zone_instance(&self, z: u16, seat: Option<u8>) -> u16 {
+        self.layout.zone_base[z as usize] + seat.unwrap_or(0) as u16
+    }
+}
+
+/// Something that happened, for statistics and logs.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// A round ended this way.
+    Outcome(Arc<str>),
+    /// A scored result was recorded for a seat.
+    Record(u8, Arc<ScoreResult>),
+    /// A message.
+    Say(String),
+}
+
+/// Which body a frame runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CodeRef {
+    /// A procedure.
+    Proc(u16),
+    /// An in-file test.
+    Test(u16),
+}
+
+/// One active call.
+#[derive(Clone, Debug)]
+pub struct Frame {
+    /// The code.
+    pub code: CodeRef,
+    /// Next op.
+    pub pc: u32,
+    /// First local slot.
+    pub base: u32,
+    /// Moves chosen at once (`choose each`) still to run: seat, option, argument, decide op.
+    pub queue: Vec<(u8, u16, Value, u32)>,
+}
+
+/// A whole game in progress.
+#[derive(Clone, Debug)]
+pub struct State {
+    /// The table.
+    pub board: Board,
+    /// The call stack.
+    pub frames: Vec<Frame>,
+    /// Local slots of every frame.
+    pub locals: Vec<Value>,
+    /// The decision waiting for players, if any.
+    pub pending: Option<Pending>,
+    /// What happened (outcomes, recorded results, messages).
+    pub events: Vec<Event>,
+    /// Whether `say` messages are kept.
+    pub keep_log: bool,
+    /// Decisions taken so far.
+    pub decisions: u64,
+    /// Most decisions a game may take before it is stopped as runaway.
+    pub decision_limit: u64,
+}
+
+/// Default decision limit per game.
+pub const DEFAULT_DECISION_LIMIT: u64 = 1_000_000;
+
+impl State {
+    /// A new game of `program` with parameter values `params` (defaults where `None`)
+    /// and generator seed `seed`, positioned at the start of `proc match`.
+    pub fn new(p: &Program, params: &[Option<Value>], seed: u64) -> Result<State, RuntimeError> {
+        let mut st = State::blank(p, params, seed)?;
+        let entry = p.entry.ok_or_else(|| RuntimeError::new("the ruleset has no `proc match` to start from", Loc::default()))?;
+        st.push_frame(p, CodeRef::Proc(entry), Vec::new());
+        Ok(st)
+    }
+
+    /// A board with every card in the first shared zone and no frame running.
+    pub fn blank(p: &Program, params: &[Option<Value>], seed: u64) -> Result<State, RuntimeError> {
+        let param_values: Vec<Value> =
+            p.params.iter().enumerate().map(|(i, d)| params.get(i).cloned().flatten().unwrap_or_else(|| d.default.clone())).collect();
+        let seats = super::eval::seat_count(p, &param_values)?;
+        let layout = Arc::new(Layout::new(p, seats));
+        let n_inst = layout.zone_of.len();
+        let start = p.zones.iter().position(|z| z.owner == Owner::Shared).map(|z| layout.zone_base[z]).unwrap_or(0);
+        let mut zones = vec![Vec::new(); n_inst.max(1)];
+        let mut sets = vec![CardSet::EMPTY; n_inst.max(1)];
+        let deck_len = p.deck.len();
+        zones[start as usize] = (0..deck_len as CardIx).collect();
+        sets[start as usize] = p.deck.all();
+        let mut board = Board {
+            seats,
+            dealer: 0,
+            params: param_values,
+            vars: Vec::new(),
+            zones,
+            sets,
+            card_zone: vec![start; deck_len],
+            revealed: vec![false; n_inst.max(1)],
+            rng: GameRng::new(seed),
+            layout,
+        };
+        // Initial values may depend on parameters only.
+        let mut vars = Vec::new();
+        for v in &p.vars {
+            let val = super::eval::eval_pure(p, &board, &v.init)?;
+            let n = if v.per_seat { seats as usize } else { 1 };
+            vars.extend(std::iter::repeat_n(val, n));
+        }
+        board.vars = vars;
+        Ok(State {
+            board,
+            frames: Vec::new(),
+            locals: Vec::new(),
+            pending: None,
+            events: Vec::new(),
+            keep_log: false,
+            decisions: 0,
+            decision_limit: DEFAULT_DECISION_LIMIT,
+        })
+    }
+
+    /// Pushes a call frame with its arguments in the first slots.
+    pub fn push_frame(&mut self, p: &Program, code: CodeRef, args: Vec<Value>) {
+        let frame_size = match code {
+            CodeRef::Proc(i) => p.procs[i as usize].frame,
+            CodeRef::Test(i) => p.tests[i as usize].body.frame,
+        } as usize;
+        let base = self.locals.len();
+        self.locals.resize(base + frame_size.max(args.len()), Value::Unit);
+        for (i, a) in args.into_iter().enumerate() {
+            self.locals[base + i] = a;
+        }
+        self.frames.push(Frame { code, pc: 0, base: base as u32, queue: Vec::new() });
+    }
+
+    /// Whether the game is over.
+    pub fn finished(&self) -> bool {
+        self.frames.is_empty() && self.pending.is_none()
+    }
+
+    /// The sum of the ledger variables (constant over a game when payments balance).
+    pub fn ledger_sum(&self, p: &Program) -> i64 {
+        p.ledger
+            .iter()
+            .map(|v| {
+                let def = &p.vars[*v as usize];
+                let n = if def.per_seat { self.board.seats as usize } else { 1 };
+                let base = self.board.layout.var_base[*v as usize] as usize;
+                (0..n).map(|i| self.board.vars[base + i].int()).sum::<i64>()
+            })
+            .sum()
+    }
+
+    /// Checks that every card is in exactly one zone and the zone tables agree.
+    pub fn check_cards(&self) -> Result<(), String> {
+        let b = &self.board;
+        let mut seen = CardSet::EMPTY;
+        for (i, z) in b.zones.iter().enumerate() {
+            let mut set = CardSet::EMPTY;
+            for c in z {
+                if seen.contains(*c) || set.contains(*c) {
+                    return Err(format!("card {c} is in two places"));
+                }
+                set.insert(*c);
+                if b.card_zone[*c as usize] as usize != i {
+                    return Err(format!("card {c} is in zone {i} but recorded in zone {}", b.card_zone[*c as usize]));
+                }
+            }
+            if set != b.sets[i] {
+                return Err(format!("zone {i}'s set and list disagree"));
+            }
+            seen = seen.union(set);
+        }
+        if seen.len() != b.card_zone.len() {
+            return Err(format!("{} cards are in zones, the deck has {}", seen.len(), b.card_zone.len()));
+        }
+        Ok(())
+    }
+
+    /// Per-seat values of an int variable by name.
+    pub fn seat_ints(&self, p: &Program, name: &str) -> Option<Vec<i64>> {
+        let v = p.vars.iter().position(|v| v.name == name && v.per_seat)?;
+        let base = self.board.layout.var_base[v] as usize;
+        Some((0..self.board.seats as usize).map(|i| self.board.vars[base + i].int()).collect())
+    }
+}

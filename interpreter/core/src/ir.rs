@@ -1,0 +1,555 @@
+//! The compiled forms the engine runs: interned names, card indices, slot-resolved
+//! expressions and flat procedure code. Nothing here refers back to the syntax tree.
+
+use std::sync::Arc;
+
+use crate::model::{CardIx, CardSet, Deck};
+use crate::value::{Type, Value};
+use fuda_grammar::Span;
+
+/// A place in a source file: which file of the program, and where.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Loc {
+    /// Index into [`Program::sources`].
+    pub file: u16,
+    /// Byte span.
+    pub span: Span,
+}
+
+/// One source file that went into a program (the ruleset, its bases, its imports).
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// The name shown in diagnostics.
+    pub name: String,
+    /// The text.
+    pub text: Arc<str>,
+}
+
+/// A compiled ruleset, ready to run.
+#[derive(Clone, Debug)]
+pub struct Program {
+    /// Title from `ruleset "…"`.
+    pub title: String,
+    /// Every source file, for diagnostics.
+    pub sources: Vec<Source>,
+    /// The cards.
+    pub deck: Deck,
+    /// Interned symbols (enum values, attribute symbols, yaku names).
+    pub symbols: Vec<String>,
+    /// Enums: name and their symbols (with ASCII aliases).
+    pub enums: Vec<EnumDef>,
+    /// Parameters with defaults.
+    pub params: Vec<ParamDef>,
+    /// Seat count expression (over params) and role names per seat count.
+    pub seats: SeatsDef,
+    /// Zones; a per-seat zone takes `seats` consecutive indices at run time.
+    pub zones: Vec<ZoneDef>,
+    /// Game variables (global or per seat).
+    pub vars: Vec<VarDef>,
+    /// Variables whose sum is conserved (`ledger`).
+    pub ledger: Vec<u16>,
+    /// Patterns.
+    pub patterns: Vec<PatternDef>,
+    /// Score tables.
+    pub scores: Vec<ScoreDef>,
+    /// Procedures; `entry` is `match`.
+    pub procs: Vec<ProcDef>,
+    /// Index of `proc match`.
+    pub entry: Option<u16>,
+    /// In-file tests.
+    pub tests: Vec<TestDef>,
+    /// Named outcome labels seen in `outcome` statements, for statistics.
+    pub outcomes: Vec<String>,
+}
+
+impl Program {
+    /// The text of a symbol.
+    pub fn sym(&self, s: u32) -> &str {
+        self.symbols.get(s as usize).map(|s| s.as_str()).unwrap_or("?")
+    }
+
+    /// The index of a proc by name.
+    pub fn proc_named(&self, name: &str) -> Option<u16> {
+        self.procs.iter().position(|p| p.name == name).map(|i| i as u16)
+    }
+
+    /// The index of a score table by name.
+    pub fn score_named(&self, name: &str) -> Option<u16> {
+        self.scores.iter().position(|p| p.name == name).map(|i| i as u16)
+    }
+}
+
+/// An enum type.
+#[derive(Clone, Debug)]
+pub struct EnumDef {
+    /// Name.
+    pub name: String,
+    /// Its values as symbols, with their aliases.
+    pub values: Vec<(u32, Vec<String>)>,
+}
+
+/// A parameter.
+#[derive(Clone, Debug)]
+pub struct ParamDef {
+    /// Name.
+    pub name: String,
+    /// Type.
+    pub ty: Type,
+    /// Default value.
+    pub default: Value,
+    /// Allowed range.
+    pub range: Option<(i64, i64)>,
+    /// Documentation.
+    pub doc: String,
+    /// Where declared.
+    pub loc: Loc,
+}
+
+/// Seats: how many and their role names.
+#[derive(Clone, Debug)]
+pub struct SeatsDef {
+    /// Seat count (evaluated with parameters only).
+    pub count: Expr,
+    /// Role names from the dealer on, per seat count.
+    pub roles: Vec<(usize, Vec<String>)>,
+}
+
+pub use fuda_grammar::ast::{Order, Owner, Visibility};
+
+/// A zone (or a family of per-seat zones).
+#[derive(Clone, Debug)]
+pub struct ZoneDef {
+    /// Name.
+    pub name: String,
+    /// Shared or per seat.
+    pub owner: Owner,
+    /// Stack or pile.
+    pub order: Order,
+    /// Who sees it.
+    pub visibility: Visibility,
+}
+
+/// A game variable.
+#[derive(Clone, Debug)]
+pub struct VarDef {
+    /// Name.
+    pub name: String,
+    /// Type.
+    pub ty: Type,
+    /// One per seat?
+    pub per_seat: bool,
+    /// Initial value (evaluated at game start).
+    pub init: Expr,
+}
+
+/// A compiled pattern: an exact split of a multiset into groups.
+#[derive(Clone, Debug)]
+pub struct PatternDef {
+    /// Name.
+    pub name: String,
+    /// Groups; a `*N` group appears as N consecutive slots with `copy_of` set.
+    pub slots: Vec<SlotDef>,
+    /// Whole-match constraints (see groups through [`Expr::Group`]).
+    pub requires: Vec<Expr>,
+    /// Total cards a match takes.
+    pub size: usize,
+    /// Local slots the constraints need.
+    pub frame: u16,
+    /// Where declared.
+    pub loc: Loc,
+}
+
+/// One group slot of a pattern.
+#[derive(Clone, Debug)]
+pub struct SlotDef {
+    /// Group name.
+    pub name: String,
+    /// Cards in the group.
+    pub size: usize,
+    /// Alternative shapes (empty: any).
+    pub shapes: Vec<ShapeDef>,
+    /// Extra condition.
+    pub condition: Option<Expr>,
+    /// For the 2nd.. copies of a `*N` group: the first slot's index (copies are unordered).
+    pub copy_of: Option<usize>,
+}
+
+/// A compiled group shape.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ShapeDef {
+    /// All cards share attribute `attr`.
+    Same(u16),
+    /// Consecutive values of `attr`, all sharing `by` (if any).
+    Run(u16, Option<u16>),
+    /// All values of `attr` differ.
+    Distinct(u16),
+}
+
+/// A compiled score table.
+#[derive(Clone, Debug)]
+pub struct ScoreDef {
+    /// Name.
+    pub name: String,
+    /// Parameters: name, type and default (the first is usually the cards).
+    pub params: Vec<(String, Type, Option<Expr>)>,
+    /// `over PATTERN(arg) best`.
+    pub over: Option<(u16, Expr, bool)>,
+    /// Stages in order.
+    pub stages: Vec<StageDef>,
+    /// Local slots: params first, then `yaku`, `factor`, then binders.
+    pub frame: u16,
+    /// Slot holding the current yaku name (a symbol) during later stages.
+    pub yaku_slot: u16,
+    /// Slot holding the running factor.
+    pub factor_slot: u16,
+    /// Where declared.
+    pub loc: Loc,
+}
+
+pub use fuda_grammar::ast::StageMode;
+
+/// A compiled score stage.
+#[derive(Clone, Debug)]
+pub enum StageDef {
+    /// Yaku rows: name symbol, value, condition.
+    Yaku(StageMode, Vec<(u32, Expr, Expr)>),
+    /// Factor rows: factor, condition.
+    Times(StageMode, Vec<(Expr, Expr)>),
+    /// Additions after multiplying: name symbol, value, condition.
+    Plus(StageMode, Vec<(u32, Expr, Expr)>),
+    /// Naming rows: a fixed name symbol or a template, and a condition.
+    Name(Vec<(NameDef, Expr)>),
+    /// Cancellations: yaku symbol, condition.
+    Void(Vec<(u32, Expr)>),
+}
+
+/// A result name: fixed, or a template with `{yaku}` and `{factor}`.
+#[derive(Clone, Debug)]
+pub enum NameDef {
+    /// A symbol.
+    Fixed(u32),
+    /// A template string.
+    Template(String),
+}
+
+/// A compiled procedure.
+#[derive(Clone, Debug)]
+pub struct ProcDef {
+    /// Name.
+    pub name: String,
+    /// Parameter count (they take the first local slots).
+    pub arity: u16,
+    /// Total local slots.
+    pub frame: u16,
+    /// Flat code.
+    pub code: Vec<Op>,
+    /// The source statement of each op, for run-time errors.
+    pub locs: Vec<Loc>,
+    /// Where declared.
+    pub loc: Loc,
+}
+
+/// A compiled in-file test.
+#[derive(Clone, Debug)]
+pub struct TestDef {
+    /// Its name.
+    pub name: String,
+    /// Parameter overrides.
+    pub with: Vec<(u16, Value)>,
+    /// Its body, run like a proc.
+    pub body: ProcDef,
+    /// Where declared.
+    pub loc: Loc,
+}
+
+/// A seat-indexed or plain variable target.
+#[derive(Clone, Debug)]
+pub enum Target {
+    /// A local slot.
+    Local(u16),
+    /// A global variable.
+    Var(u16),
+    /// A per-seat variable at a seat.
+    SeatVar(u16, Box<Expr>),
+    /// The dealer.
+    Dealer,
+}
+
+/// One step of procedure code.
+#[derive(Clone, Debug)]
+pub enum Op {
+    /// Evaluate into a local slot.
+    Let(u16, Expr),
+    /// Assign (`=`, `+=`, `-=`) to a target.
+    Assign(Target, fuda_grammar::ast::AssignOp, Expr, Loc),
+    /// Unconditional jump.
+    Jump(u32),
+    /// Jump when the condition is false.
+    JumpIfNot(Expr, u32),
+    /// Start a `for`: evaluate the domain into `list` slot and reset `index` slot.
+    ForStart { list: u16, index: u16, domain: Expr },
+    /// Next `for` element into `var`, or jump to `exit`.
+    ForNext { list: u16, index: u16, var: u16, exit: u32 },
+    /// Move cards (a card, a set, or a zone's contents) to a zone.
+    Move(Expr, Expr, Loc),
+    /// Shuffle a zone.
+    Shuffle(Expr, Loc),
+    /// Cut a zone at a random point, optionally setting aside the lower half's top card.
+    Cut(Expr, Option<Expr>, Loc),
+    /// Deal rounds of cards.
+    Deal { counts: Vec<Expr>, from: Expr, to: Expr, start: Option<Expr>, loc: Loc },
+    /// Every card into one zone.
+    Gather(Expr, Loc),
+    /// A decision (see [`Decide`]).
+    Decide(Box<Decide>),
+    /// The end of an option body of the decision at code index `decide`.
+    OptionDone { decide: u32 },
+    /// Transfer an amount between targets.
+    Pay { amount: Expr, from: PayFrom, to: Target, loc: Loc },
+    /// Label the round's outcome.
+    Outcome(Expr),
+    /// Count a score result for a seat in statistics.
+    Record(Expr, Expr),
+    /// Choose the dealer by drawing cards.
+    DealerByDraw { lowest: bool, attr: u16 },
+    /// Reveal a zone to everyone.
+    Reveal(Expr),
+    /// A message for the game log.
+    Say(Expr),
+    /// A test assertion.
+    Expect(Expr, Loc),
+    /// Call a procedure with arguments.
+    Call(u16, Vec<Expr>, Loc),
+    /// Return from the procedure.
+    Return,
+}
+
+/// Who pays in a `pay`.
+#[derive(Clone, Debug)]
+pub enum PayFrom {
+    /// One target.
+    One(Target),
+    /// Each seat of a list pays from per-seat variable `var`.
+    Each(u16, Expr),
+}
+
+/// The kind of decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecideKind {
+    /// One seat chooses.
+    One,
+    /// Every listed seat chooses at once; bodies run in list order.
+    Each,
+    /// Listed seats may claim or pass; the highest priority, then list order, wins.
+    Claim,
+}
+
+/// A compiled decision point.
+#[derive(Clone, Debug)]
+pub struct Decide {
+    /// One, each, or claim.
+    pub kind: DecideKind,
+    /// The deciding seat (`One`) or the seat list (`Each`, `Claim`).
+    pub who: Expr,
+    /// Slot bound to the deciding seat (`Each`, `Claim`).
+    pub seat_slot: Option<u16>,
+    /// The moves on offer.
+    pub options: Vec<OptionDef>,
+    /// Code index after the whole decision.
+    pub after: u32,
+    /// Where written.
+    pub loc: Loc,
+}
+
+/// One move of a decision.
+#[derive(Clone, Debug)]
+pub struct OptionDef {
+    /// Name.
+    pub name: String,
+    /// Display label.
+    pub label: Option<String>,
+    /// Parameter slot and domain (a card set/zone, a list or an int range).
+    pub param: Option<(u16, Expr)>,
+    /// Guard.
+    pub guard: Option<Expr>,
+    /// Claim priority.
+    pub priority: i64,
+    /// Code index of the body.
+    pub body: u32,
+}
+
+/// Builtin functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    /// Number of cards / elements.
+    Count,
+    /// Same as count, for lists.
+    Len,
+    /// Top card of a zone.
+    Top,
+    /// Whether a zone or set is empty.
+    Empty,
+    /// The seat after.
+    Next,
+    /// The seat before.
+    Prev,
+    /// All seats except one, from the next on.
+    Others,
+    /// All seats from the dealer on.
+    Seats,
+    /// Number of seats.
+    Players,
+    /// Seats with the highest value of a per-seat int variable, from the dealer on.
+    Leaders,
+    /// The role name of a seat.
+    Role,
+    /// Same-attribute pairs in a set: Σ ⌊n/2⌋ over attribute values.
+    Pairs,
+    /// Smaller of two ints.
+    Min,
+    /// Larger of two ints.
+    Max,
+    /// Absolute value.
+    Abs,
+    /// Integer division rounding up.
+    CeilDiv,
+    /// Whether a pattern matches a set.
+    Matches,
+    /// Cards of a set with a tag.
+    Tagged,
+}
+
+/// Quantifier/comprehension kinds (`count(x in D: P)` …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinderKind {
+    /// How many elements satisfy.
+    Count,
+    /// Sum of the body.
+    Sum,
+    /// Every element satisfies.
+    All,
+    /// Some element satisfies.
+    Any,
+    /// The cards that satisfy (domain must be cards).
+    Filter,
+    /// Largest body value (0 when empty).
+    Max,
+    /// Smallest body value (0 when empty).
+    Min,
+}
+
+/// Typed operators, chosen by the compiler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op2 {
+    /// Integer arithmetic.
+    Add,
+    /// Integer arithmetic.
+    Sub,
+    /// Integer arithmetic.
+    Mul,
+    /// Floor division (error on zero).
+    Div,
+    /// Euclidean remainder (error on zero).
+    Rem,
+    /// Equality of any two values of one type.
+    Eq,
+    /// Inequality.
+    Ne,
+    /// Int comparison.
+    Lt,
+    /// Int comparison.
+    Le,
+    /// Int comparison.
+    Gt,
+    /// Int comparison.
+    Ge,
+    /// Card in a set, value in a list.
+    In,
+    /// Card set union (or adding a card).
+    Union,
+    /// Card set difference (or removing a card).
+    Minus,
+    /// String or symbol concatenation for `say`.
+    Concat,
+}
+
+/// A compiled expression.
+#[derive(Clone, Debug)]
+pub enum Expr {
+    /// A constant.
+    Const(Value),
+    /// A local slot.
+    Local(u16),
+    /// A parameter's value.
+    Param(u16),
+    /// A global variable.
+    Var(u16),
+    /// A per-seat variable at a seat.
+    SeatVar(u16, Box<Expr>),
+    /// The dealer seat.
+    Dealer,
+    /// A shared zone.
+    Zone(u16),
+    /// A per-seat zone at a seat.
+    SeatZone(u16, Box<Expr>),
+    /// A per-seat zone family (for `deal … to 手札`).
+    ZoneFamily(u16),
+    /// A named card set.
+    Cards(CardSet),
+    /// A group of the pattern match being scored.
+    Group(u16),
+    /// A list.
+    List(Vec<Expr>),
+    /// `lo..hi`.
+    Range(Box<Expr>, Box<Expr>),
+    /// Unary minus.
+    Neg(Box<Expr>),
+    /// `not`.
+    Not(Box<Expr>),
+    /// Short-circuit `and`.
+    And(Box<Expr>, Box<Expr>),
+    /// Short-circuit `or`.
+    Or(Box<Expr>, Box<Expr>),
+    /// Binary typed op.
+    Bin(Op2, Box<Expr>, Box<Expr>),
+    /// `card.attr`.
+    Attr(u16, Box<Expr>),
+    /// The common value of `attr` over a group (for `same attr` groups).
+    GroupAttr(u16, Box<Expr>),
+    /// `card is tag`.
+    HasTag(u16, Box<Expr>),
+    /// A score result's field.
+    ScoreField(ScoreField, Box<Expr>),
+    /// `list[i]`.
+    Index(Box<Expr>, Box<Expr>),
+    /// A builtin call.
+    Call(Builtin, Vec<Expr>, Loc),
+    /// A pattern test: `matches(P, cards)`.
+    PatternTest(u16, Box<Expr>),
+    /// A score table call: table index and arguments (all params, defaults filled in).
+    Score(u16, Vec<Expr>, Loc),
+    /// A quantifier over a domain with the element bound to a local slot.
+    Binder(BinderKind, u16, Box<Expr>, Box<Expr>),
+    /// `let slot = value in body` (from inlined `def` calls).
+    LetIn(u16, Box<Expr>, Box<Expr>),
+    /// `if c then a else b`.
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+}
+
+/// Fields of a score result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreField {
+    /// The amount.
+    Total,
+    /// The display name.
+    Name,
+    /// The factor applied.
+    Factor,
+    /// The base value before factors.
+    Base,
+    /// Number of yaku.
+    Count,
+}
+
+/// A card id resolved to a card index, kept for messages.
+pub type CardRef = (CardIx, String);

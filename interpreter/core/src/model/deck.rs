@@ -1,0 +1,151 @@
+//! A compiled deck: every physical card as a small integer with attribute and tag tables.
+
+use super::{CardIx, CardSet};
+
+/// The values an attribute may take.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AttrKind {
+    /// Integers (optionally within a range).
+    Int(Option<(i64, i64)>),
+    /// Symbols (interned ids).
+    Symbols(Vec<u32>),
+}
+
+/// A card attribute.
+#[derive(Clone, Debug)]
+pub struct AttrDef {
+    /// Name.
+    pub name: String,
+    /// Its values.
+    pub kind: AttrKind,
+    /// Value per card (ints as is, symbols as their interned id).
+    pub values: Vec<i64>,
+}
+
+/// A compiled deck.
+#[derive(Clone, Debug, Default)]
+pub struct Deck {
+    /// Deck name.
+    pub name: String,
+    /// ASCII id per card (copies share it).
+    pub ids: Vec<String>,
+    /// Display name per card.
+    pub names: Vec<String>,
+    /// Face index per card: copies of one tile share a face.
+    pub faces: Vec<u16>,
+    /// Attributes.
+    pub attrs: Vec<AttrDef>,
+    /// Tag names.
+    pub tag_names: Vec<String>,
+    /// Cards holding each tag.
+    pub tags: Vec<CardSet>,
+    /// Cards sharing each face, in order.
+    pub face_cards: Vec<Vec<CardIx>>,
+}
+
+impl Deck {
+    /// Number of physical cards.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// True for a deck with no cards.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// Every card.
+    pub fn all(&self) -> CardSet {
+        CardSet::first_n(self.len())
+    }
+
+    /// The attribute value of a card.
+    #[inline]
+    pub fn attr(&self, attr: u16, card: CardIx) -> i64 {
+        self.attrs[attr as usize].values[card as usize]
+    }
+
+    /// The attribute index by name.
+    pub fn attr_named(&self, name: &str) -> Option<u16> {
+        self.attrs.iter().position(|a| a.name == name).map(|i| i as u16)
+    }
+
+    /// The tag index by name.
+    pub fn tag_named(&self, name: &str) -> Option<u16> {
+        self.tag_names.iter().position(|a| a == name).map(|i| i as u16)
+    }
+
+    /// The face index for an id.
+    pub fn face_named(&self, id: &str) -> Option<u16> {
+        self.face_cards
+            .iter()
+            .position(|cs| cs.first().map(|c| self.ids[*c as usize] == id).unwrap_or(false))
+            .map(|i| i as u16)
+    }
+
+    /// Resolves card ids (copies are taken in order: `1m 1m` is two different tiles),
+    /// also accepting display names and compact mahjong notation (`123m`).
+    /// Returns the unknown word on failure.
+    pub fn parse_cards(&self, words: &[&str]) -> Result<Vec<CardIx>, CardParseError> {
+        let mut used = CardSet::EMPTY;
+        let mut out = Vec::new();
+        for w in words {
+            let faces = self.faces_for_word(w)?;
+            for f in faces {
+                let pick = self.face_cards[f as usize].iter().find(|c| !used.contains(**c)).copied();
+                match pick {
+                    Some(c) => {
+                        used.insert(c);
+                        out.push(c);
+                    }
+                    None => return Err(CardParseError::TooMany((*w).to_string())),
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Splits a string of ids on spaces and commas and resolves them.
+    pub fn parse_card_list(&self, text: &str) -> Result<Vec<CardIx>, CardParseError> {
+        let words: Vec<&str> = text.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).collect();
+        self.parse_cards(&words)
+    }
+
+    fn faces_for_word(&self, w: &str) -> Result<Vec<u16>, CardParseError> {
+        if let Some(f) = self.face_named(w) {
+            return Ok(vec![f]);
+        }
+        if let Some(c) = self.names.iter().position(|n| n == w) {
+            return Ok(vec![self.faces[c]]);
+        }
+        // Compact notation: digits followed by a suit letter, e.g. `123m` = 1m 2m 3m.
+        let bytes = w.as_bytes();
+        if bytes.len() > 2 && bytes[..bytes.len() - 1].iter().all(|b| b.is_ascii_digit()) {
+            let suit = &w[w.len() - 1..];
+            let mut faces = Vec::new();
+            for d in w[..w.len() - 1].chars() {
+                let id = format!("{d}{suit}");
+                match self.face_named(&id) {
+                    Some(f) => faces.push(f),
+                    None => return Err(CardParseError::Unknown(w.to_string())),
+                }
+            }
+            return Ok(faces);
+        }
+        Err(CardParseError::Unknown(w.to_string()))
+    }
+
+    /// Ids closest to an unknown word, for "did you mean".
+    pub fn suggest(&self, word: &str) -> Option<String> {
+        crate::suggest::closest(word, self.face_cards.iter().map(|cs| self.ids[cs[0] as usize].as_str()))
+    }
+}
+
+/// Why a card list did not resolve.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CardParseError {
+    /// No card has this id or name.
+    Unknown(String),
+    /// More copies asked for than the deck holds.
+    TooMany(String),
+}

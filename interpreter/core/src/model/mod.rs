@@ -1,0 +1,9 @@
+//! The common card-and-tile model: card sets, decks, the seeded generator.
+
+mod cardset;
+mod deck;
+mod rng;
+
+pub use cardset::{CardIx, CardSet, CardSetIter, MAX_CARDS};
+pub use deck::{AttrDef, AttrKind, CardParseError, Deck};
+pub use rng::{splitmix64, GameRng};

@@ -1,0 +1,112 @@
+//! How far a set of cards is from matching a pattern: the fewest cards still missing
+//! when the cards are spread over the pattern's groups as far as their shapes allow.
+//! Computer players use it as a generic measure of closeness to a win.
+
+use crate::engine::{Cx, RuntimeError};
+use crate::ir::{PatternDef, ShapeDef, SlotDef};
+use crate::model::{CardIx, CardSet};
+
+/// The result of a distance search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Distance {
+    /// Cards still missing from the best partial split.
+    pub missing: usize,
+}
+
+/// The fewest cards missing for `cards` to fill the pattern (0 when a subset of the cards
+/// fits every group's shape; whole-match constraints are not considered).
+pub fn distance(cx: &mut Cx<'_>, pat: &PatternDef, cards: CardSet) -> Result<Distance, RuntimeError> {
+    let mut best = pat.size;
+    let mut groups = vec![CardSet::EMPTY; pat.slots.len()];
+    go(cx, pat, 0, cards, 0, &mut groups, &mut best)?;
+    Ok(Distance { missing: best })
+}
+
+fn go(cx: &mut Cx<'_>, pat: &PatternDef, i: usize, rest: CardSet, missing: usize, groups: &mut [CardSet], best: &mut usize) -> Result<(), RuntimeError> {
+    if missing >= *best {
+        return Ok(());
+    }
+    if i == pat.slots.len() {
+        *best = missing;
+        return Ok(());
+    }
+    cx.charge(1)?;
+    let slot = &pat.slots[i];
+    let floor = slot.copy_of.map(|_| groups[i - 1].first().unwrap_or(0));
+    let mut subsets = Vec::new();
+    partial_fits(cx, slot, rest, floor, &mut subsets);
+    // Larger partial groups first, so good bounds come early.
+    subsets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+    for s in subsets {
+        groups[i] = s;
+        go(cx, pat, i + 1, rest.minus(s), missing + slot.size - s.len(), groups, best)?;
+        if *best == 0 {
+            break;
+        }
+    }
+    groups[i] = CardSet::EMPTY;
+    Ok(())
+}
+
+/// Maximal-ish subsets of `rest` that could grow into the slot: within one class for
+/// `same`, distinct and close for `run`, distinct for `distinct`. Includes the empty set.
+fn partial_fits(cx: &Cx<'_>, slot: &SlotDef, rest: CardSet, floor: Option<CardIx>, out: &mut Vec<CardSet>) {
+    let deck = &cx.p.deck;
+    let pool: Vec<CardIx> = rest.iter().filter(|c| floor.map(|f| *c > f).unwrap_or(true)).collect();
+    out.push(CardSet::EMPTY);
+    let k = slot.size;
+    if slot.shapes.is_empty() {
+        out.push(pool.iter().take(k).copied().collect());
+        return;
+    }
+    for shape in &slot.shapes {
+        match shape {
+            ShapeDef::Same(a) => {
+                let mut classes: Vec<(i64, Vec<CardIx>)> = Vec::new();
+                for c in &pool {
+                    let v = deck.attr(*a, *c);
+                    match classes.iter_mut().find(|(x, _)| *x == v) {
+                        Some((_, cs)) => cs.push(*c),
+                        None => classes.push((v, vec![*c])),
+                    }
+                }
+                for (_, cs) in classes {
+                    // Any k of a class serve alike for the bound; when the class is larger,
+                    // which ones stay out matters for the other groups, so try each choice.
+                    if cs.len() <= k {
+                        out.push(cs.iter().copied().collect());
+                    } else {
+                        let mut all = Vec::new();
+                        super::combos(&cs, k, &mut all);
+                        out.extend(all);
+                    }
+                }
+            }
+            ShapeDef::Distinct(a) => {
+                let mut seen: Vec<i64> = Vec::new();
+                let mut s = CardSet::EMPTY;
+                for c in &pool {
+                    let v = deck.attr(*a, *c);
+                    if !seen.contains(&v) && s.len() < k {
+                        seen.push(v);
+                        s.insert(*c);
+                    }
+                }
+                out.push(s);
+            }
+            ShapeDef::Run(a, by) => {
+                for &start in &pool {
+                    let v0 = deck.attr(*a, start);
+                    let suit = by.map(|b| deck.attr(b, start));
+                    let mut s = CardSet::EMPTY;
+                    for d in 0..k as i64 {
+                        if let Some(c) = pool.iter().find(|c| deck.attr(*a, **c) == v0 + d && by.map(|b| Some(deck.attr(b, **c)) == suit).unwrap_or(true)) {
+                            s.insert(*c);
+                        }
+                    }
+                    out.push(s);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! Score tables: yaku rows, factors, names and bonuses, evaluated over each split of a
+//! pattern (keeping the most valuable) or once over the arguments.
+
+use crate::engine::{Cx, RuntimeError};
+use crate::ir::{NameDef, ScoreDef, StageDef, StageMode};
+use crate::model::CardSet;
+use crate::value::{ScoreResult, Value, YakuLine};
+
+/// Evaluates score table `s` with argument values `args` (every parameter, in order).
+pub fn evaluate(cx: &mut Cx<'_>, s: u16, args: Vec<Value>) -> Result<ScoreResult, RuntimeError> {
+    let p = cx.p;
+    let def = &p.scores[s as usize];
+    let mut locals = vec![Value::Unit; (def.frame as usize).max(args.len())];
+    for (i, a) in args.into_iter().enumerate() {
+        locals[i] = a;
+    }
+    let mut inner = Cx { p, b: cx.b, locals: &mut locals, groups: &[], budget: cx.budget, at: cx.at };
+    let result = match &def.over {
+        None => stages(&mut inner, def),
+        Some((pat, arg, best)) => {
+            let v = inner.eval(arg)?;
+            let cards = inner.cards(&v)?;
+            let pattern = &p.patterns[*pat as usize];
+            let mut chosen: Option<ScoreResult> = None;
+            crate::pattern::for_each_match(&mut inner, pattern, cards, &mut |cx2, gs| {
+                let mut m = Cx { p: cx2.p, b: cx2.b, locals: &mut *cx2.locals, groups: gs, budget: cx2.budget, at: cx2.at };
+                let mut r = stages(&mut m, def);
+                cx2.budget = m.budget;
+                if let Ok(r) = &mut r {
+                    r.groups = group_list(cx2, pattern, gs);
+                }
+                let r = r?;
+                if chosen.as_ref().map(|c| r.total > c.total).unwrap_or(true) {
+                    chosen = Some(r);
+                }
+                Ok(*best)
+            })?;
+            Ok(chosen.unwrap_or(ScoreResult { factor: 1, ..ScoreResult::default() }))
+        }
+    };
+    cx.budget = inner.budget;
+    result
+}
+
+fn group_list(cx: &Cx<'_>, pat: &crate::ir::PatternDef, gs: &[CardSet]) -> Vec<(String, Vec<u16>)> {
+    let _ = cx;
+    pat.slots.iter().zip(gs).map(|(s, g)| (s.name.clone(), g.iter().collect())).collect()
+}
+
+/// Runs the stages of a table in order with the groups (if any) already in view.
+fn stages(cx: &mut Cx<'_>, def: &ScoreDef) -> Result<ScoreResult, RuntimeError> {
+    let p = cx.p;
+    let mut yaku: Vec<(u32, i64)> = Vec::new();
+    let mut bonus: Vec<(u32, i64)> = Vec::new();
+    let mut factor: i64 = 1;
+    let mut name: Option<String> = None;
+    let set = |cx: &mut Cx<'_>, slot: u16, v: Value| {
+        if let Some(s) = cx.locals.get_mut(slot as usize) {
+            *s = v;
+        }
+    };
+    set(cx, def.factor_slot, Value::Int(1));
+    set(cx, def.yaku_slot, Value::Unit);
+    for st in &def.stages {
+        match st {
+            StageDef::Yaku(mode, rows) => {
+                let hits = rows_that_hold(cx, *mode, rows)?;
+                yaku.extend(hits);
+                let first = yaku.first().map(|(s, _)| Value::Sym(*s)).unwrap_or(Value::Unit);
+                set(cx, def.yaku_slot, first);
+            }
+            StageDef::Void(rows) => {
+                for (sym, cond) in rows {
+                    if yaku.iter().any(|(s, _)| s == sym) && cx.eval(cond)?.truthy() {
+                        yaku.retain(|(s, _)| s != sym);
+                    }
+                }
+                let first = yaku.first().map(|(s, _)| Value::Sym(*s)).unwrap_or(Value::Unit);
+                set(cx, def.yaku_slot, first);
+            }
+            StageDef::Times(mode, rows) => {
+                if yaku.is_empty() {
+                    continue;
+                }
+                let mut hits = Vec::new();
+                for (f, cond) in rows {
+                    if cx.eval(cond)?.truthy() {
+                        hits.push(cx.eval(f)?.int());
+                        if *mode == StageMode::First {
+                            break;
+                        }
+                    }
+                }
+                let f = match mode {
+                    StageMode::All => hits.iter().product::<i64>(),
+                    _ => hits.iter().copied().max().unwrap_or(1),
+                };
+                factor = factor.saturating_mul(f);
+                set(cx, def.factor_slot, Value::Int(factor));
+            }
+            StageDef::Name(rows) => {
+                if yaku.is_empty() || name.is_some() {
+                    continue;
+                }
+                for (n, cond) in rows {
+                    if cx.eval(cond)?.truthy() {
+                        name = Some(match n {
+                            NameDef::Fixed(s) => p.sym(*s).to_string(),
+                            NameDef::Template(t) => {
+                                let y = yaku.first().map(|(s, _)| p.sym(*s)).unwrap_or("");
+                                t.replace("{yaku}", y).replace("{factor}", &factor.to_string())
+                            }
+                        });
+                        break;
+                    }
+                }
+            }
+            StageDef::Plus(mode, rows) => {
+                if yaku.is_empty() {
+                    continue;
+                }
+                let hits = rows_that_hold(cx, *mode, rows)?;
+                bonus.extend(hits);
+            }
+        }
+    }
+    let base: i64 = yaku.iter().map(|(_, v)| v).sum();
+    let extra: i64 = bonus.iter().map(|(_, v)| v).sum();
+    let name = name.unwrap_or_else(|| yaku.iter().map(|(s, _)| p.sym(*s)).collect::<Vec<_>>().join("・"));
+    let mut lines: Vec<YakuLine> = yaku.iter().map(|(s, v)| YakuLine { name: p.sym(*s).to_string(), value: *v }).collect();
+    lines.extend(bonus.iter().map(|(s, v)| YakuLine { name: p.sym(*s).to_string(), value: *v }));
+    let total = if yaku.is_empty() { 0 } else { base.saturating_mul(factor).saturating_add(extra) };
+    Ok(ScoreResult { name, yaku: lines, base, factor: if yaku.is_empty() { 1 } else { factor }, bonus: extra, total, groups: Vec::new() })
+}
+
+/// The rows of a yaku or bonus stage that hold, per the stage's mode.
+fn rows_that_hold(cx: &mut Cx<'_>, mode: StageMode, rows: &[(u32, crate::ir::Expr, crate::ir::Expr)]) -> Result<Vec<(u32, i64)>, RuntimeError> {
+    let mut hits = Vec::new();
+    for (sym, value, cond) in rows {
+        if cx.eval(cond)?.truthy() {
+            hits.push((*sym, cx.eval(value)?.int()));
+            if mode == StageMode::First {
+                break;
+            }
+        }
+    }
+    if mode == StageMode::Largest {
+        if let Some(best) = hits.iter().max_by_key(|(_, v)| *v).copied() {
+            hits = vec![best];
+        }
+    }
+    Ok(hits)
+}
+
+/// Scores outside a game (for `fuda score` and tests): `args` holds a value or `None`
+/// (take the default) for each parameter of table `s`, in order.
+pub fn score_with(p: &crate::ir::Program, s: u16, args: Vec<Option<Value>>) -> Result<ScoreResult, RuntimeError> {
+    let def = &p.scores[s as usize];
+    let mut vals = Vec::with_capacity(def.params.len());
+    for (i, (name, _, default)) in def.params.iter().enumerate() {
+        match (args.get(i).cloned().flatten(), default) {
+            (Some(v), _) => vals.push(v),
+            (None, Some(d)) => vals.push(crate::engine::const_eval(p, d).unwrap_or(Value::Unit)),
+            (None, None) => return Err(RuntimeError::new(format!("score `{}` needs `{name}`", def.name), def.loc)),
+        }
+    }
+    let mut locals: Vec<Value> = Vec::new();
+    let mut cx = Cx { p, b: None, locals: &mut locals, groups: &[], budget: crate::engine::EVAL_BUDGET, at: def.loc };
+    evaluate(&mut cx, s, vals)
+}
