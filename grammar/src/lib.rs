@@ -1,0 +1,12 @@
+//! The fuda rule language's syntax: the pest grammar, the syntax tree and syntax diagnostics.
+//!
+//! [`parse`] turns source text into an [`ast::File`]; nothing downstream sees pest.
+
+pub mod ast;
+mod error;
+mod parse;
+mod span;
+
+pub use error::{SyntaxError, SyntaxErrorKind};
+pub use parse::{parse, MAX_DEPTH, MAX_NESTING, MAX_SOURCE_BYTES};
+pub use span::Span;
