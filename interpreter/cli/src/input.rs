@@ -1,0 +1,164 @@
+//! Understanding what a person types at a decision: a move number, an option name, an
+//! option name with its card, or a card that identifies one move.
+
+use fuda_core::engine::{show, Move, Pending, PASS};
+use fuda_core::ir::Op;
+use fuda_core::suggest::closest;
+use fuda_core::value::Value;
+use fuda_core::Program;
+
+/// What a line of input asks for.
+#[derive(Debug, PartialEq)]
+pub enum Reply {
+    /// Take the move at this index.
+    Move(usize),
+    /// Show the table and the moves again.
+    Help,
+    /// Leave the game.
+    Quit,
+    /// Not a legal move: why.
+    Invalid(String),
+}
+
+/// The words that name a move's option: its identifier and its label.
+fn option_words(pending: &Pending, p: &Program, code: &[Op], m: &Move) -> Vec<String> {
+    if m.option == PASS {
+        return vec!["pass".into(), "見送り".into()];
+    }
+    let name = pending.option_name(code, m).to_string();
+    let label = pending.describe(
+        p,
+        code,
+        &Move {
+            option: m.option,
+            arg: Value::Unit,
+        },
+    );
+    if label == name {
+        vec![name]
+    } else {
+        vec![name, label]
+    }
+}
+
+/// Whether `word` names a move's argument (a card by id, display name or both).
+fn arg_matches(p: &Program, arg: &Value, word: &str) -> bool {
+    match arg {
+        Value::Unit => false,
+        Value::Card(c) => {
+            let d = &p.deck;
+            let i = *c as usize;
+            d.ids.get(i).is_some_and(|id| id.eq_ignore_ascii_case(word))
+                || d.names.get(i).is_some_and(|n| n == word)
+                || show::card(p, *c) == word
+        }
+        v => show::value(p, v) == word,
+    }
+}
+
+/// A short name for an argument, as a person would type it (a card's id).
+fn arg_word(p: &Program, arg: &Value) -> String {
+    match arg {
+        Value::Card(c) => p.deck.ids.get(*c as usize).cloned().unwrap_or_default(),
+        v => show::value(p, v),
+    }
+}
+
+/// Interprets a line of input against the legal moves.
+pub fn parse(p: &Program, pending: &Pending, code: &[Op], moves: &[Move], line: &str) -> Reply {
+    let text = line.trim();
+    match text {
+        "" => {
+            return Reply::Invalid(
+                "type the number of a move (or `?` to see the table again)".into(),
+            )
+        }
+        "?" | "help" => return Reply::Help,
+        "quit" | "exit" => return Reply::Quit,
+        _ => {}
+    }
+    if let Ok(n) = text.parse::<i64>() {
+        return if n >= 1 && (n as usize) <= moves.len() {
+            Reply::Move(n as usize - 1)
+        } else {
+            Reply::Invalid(format!("there is no move {n}: choose 1 to {}", moves.len()))
+        };
+    }
+    if let Some(i) = moves
+        .iter()
+        .position(|m| pending.describe(p, code, m) == text)
+    {
+        return Reply::Move(i);
+    }
+    let (head, rest) = match text.split_once(char::is_whitespace) {
+        Some((h, r)) => (h, r.trim()),
+        None => (text, ""),
+    };
+    let named: Vec<usize> = (0..moves.len())
+        .filter(|i| {
+            option_words(pending, p, code, &moves[*i])
+                .iter()
+                .any(|w| w == head)
+        })
+        .collect();
+    if !named.is_empty() {
+        if rest.is_empty() {
+            return match named.as_slice() {
+                [i] => Reply::Move(*i),
+                [i, ..] => Reply::Invalid(format!(
+                    "`{head}` needs a card: {} moves fit, e.g. `{head} {}`",
+                    named.len(),
+                    arg_word(p, &moves[*i].arg)
+                )),
+                [] => unreachable!("checked non-empty"),
+            };
+        }
+        let fit: Vec<usize> = named
+            .iter()
+            .copied()
+            .filter(|i| arg_matches(p, &moves[*i].arg, rest))
+            .collect();
+        return match fit.as_slice() {
+            [i] => Reply::Move(*i),
+            [] => {
+                let args: Vec<String> = named.iter().map(|i| arg_word(p, &moves[*i].arg)).collect();
+                let hint = closest(rest, args.iter().map(String::as_str))
+                    .map(|s| format!(" (did you mean `{head} {s}`?)"))
+                    .unwrap_or_default();
+                Reply::Invalid(format!("you cannot `{head}` with `{rest}` now{hint}"))
+            }
+            _ => Reply::Invalid(format!(
+                "`{text}` fits {} moves: type its number",
+                fit.len()
+            )),
+        };
+    }
+    // A card alone, when it identifies one move.
+    let by_card: Vec<usize> = (0..moves.len())
+        .filter(|i| arg_matches(p, &moves[*i].arg, text))
+        .collect();
+    match by_card.as_slice() {
+        [i] => Reply::Move(*i),
+        [_, ..] => Reply::Invalid(format!(
+            "`{text}` fits {} moves: say which, e.g. `{} {text}`",
+            by_card.len(),
+            pending.option_name(code, &moves[by_card[0]])
+        )),
+        [] => {
+            let mut words: Vec<String> = moves
+                .iter()
+                .flat_map(|m| option_words(pending, p, code, m))
+                .collect();
+            words.extend(
+                moves
+                    .iter()
+                    .filter(|m| m.arg != Value::Unit)
+                    .map(|m| arg_word(p, &m.arg)),
+            );
+            let hint = closest(text, words.iter().map(String::as_str))
+                .map(|s| format!(" (did you mean `{s}`?)"))
+                .unwrap_or_default();
+            Reply::Invalid(format!("`{text}` is not a move you can make now{hint}"))
+        }
+    }
+}

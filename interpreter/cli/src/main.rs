@@ -1,0 +1,102 @@
+//! The `fuda` command: parses the command line and hands each subcommand to its module.
+//! Exit codes: 0 success, 1 a problem found (or a user error, shown as a diagnostic),
+//! 2 a usage error (clap) or a `play` session left before the game ended.
+
+mod check;
+mod input;
+mod load;
+mod params;
+mod play;
+mod render;
+mod score;
+mod simulate;
+mod stats;
+mod test_cmd;
+mod values;
+mod view;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// fuda: check, test, score, simulate and play traditional card and tile games written
+/// as `.fuda` rule files.
+#[derive(Parser, Debug)]
+#[command(
+    name = "fuda",
+    version,
+    about,
+    propagate_version = true,
+    after_help = "Examples:
+  fuda check rulesets/sangohana.fuda
+  fuda test rulesets/sangohana.fuda
+  fuda score rulesets/sangohana.fuda --hand \"1-ribbon 2-ribbon 3-ribbon 1-crane 3-curtain 8-moon 11-rainman 12-phoenix\"
+  fuda simulate rulesets/sangohana.fuda --games 1000
+  fuda play rulesets/sangohana.fuda"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Check rulesets for errors and print a one-line summary of each.
+    #[command(after_help = "Examples:
+  fuda check rulesets/sangohana.fuda
+  fuda check rulesets/*.fuda
+
+Exit code 0 when every file compiles, 1 otherwise.")]
+    Check(check::Args),
+    /// Run the `test` blocks written in rulesets.
+    #[command(after_help = "Examples:
+  fuda test rulesets/sangohana.fuda
+  fuda test rulesets/sangohana.fuda --filter 五光
+
+The last line is `N passed, N failed`; exit code 1 on any failure.")]
+    Test(test_cmd::Args),
+    /// Score a hand with one of the ruleset's score tables.
+    #[command(after_help = "Examples:
+  fuda score rulesets/sangohana.fuda --hand \"1-ribbon 2-ribbon 3-ribbon 1-crane 3-curtain 8-moon 11-rainman 12-phoenix\"
+  fuda score rulesets/sangohana.fuda --set win=tsumo --set first_turn=true \\
+      --hand \"4-cuckoo 5-bridge 6-butterflies 1-kasu-a 1-kasu-b 2-kasu-a 2-kasu-b 5-kasu-a\" --json
+  fuda score rulesets/sangohana.fuda --batch hands.jsonl
+
+A batch line is a JSON object: {\"hand\": \"1-crane …\", \"win\": \"ron\", \"first_turn\": true}.")]
+    Score(score::Args),
+    /// Play many games with computer players and report statistics.
+    #[command(after_help = "Examples:
+  fuda simulate rulesets/sangohana.fuda
+  fuda simulate rulesets/sangohana.fuda --games 200 --seed 7 --players 4 --agents greedy,random --json
+  fuda simulate rulesets/sangohana.fuda --set deals=1 --threads 1
+
+The same seed gives the same report for any number of threads.")]
+    Simulate(simulate::Args),
+    /// Play a game in the terminal against computer players.
+    #[command(after_help = "Examples:
+  fuda play rulesets/sangohana.fuda
+  fuda play rulesets/sangohana.fuda --seat 1 --seed 42 --agents random --set deals=1
+
+At each decision type a move's number, its name, or `name card-id` (e.g. `捨てる 1-crane`).
+Exit code 2 when input ends before the game does.")]
+    Play(play::Args),
+}
+
+fn main() -> ExitCode {
+    render::install_hook();
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Check(a) => check::run(a),
+        Command::Test(a) => test_cmd::run(a),
+        Command::Score(a) => score::run(a),
+        Command::Simulate(a) => simulate::run(a),
+        Command::Play(a) => play::run(a),
+    };
+    match result {
+        Ok(code) => ExitCode::from(code),
+        Err(report) => {
+            errln!("{report:?}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,299 @@
+//! `fuda play`: a person plays one seat against computer players, reading plain lines
+//! from stdin (so it works piped), and sees only what that seat may see.
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use fuda_core::agents::{by_name, Agent};
+use fuda_core::engine::{Event, Move, Pending, PASS};
+use fuda_core::ir::DecideKind;
+use fuda_core::model::CardSet;
+use fuda_core::play::{agent_seed, chips_of};
+use fuda_core::value::Value;
+use fuda_core::{Program, RuntimeError, State};
+use miette::miette;
+
+use crate::input::{self, Reply};
+use crate::params;
+use crate::view;
+use crate::{errln, outln};
+
+/// Exit code when input ends (or the person quits) before the game does.
+const LEFT: u8 = 2;
+
+/// Arguments of `fuda play`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The ruleset file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The seat you play (0 deals first only if the draw for dealer says so).
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub seat: u8,
+    /// Seed for the shuffle (default: from the clock; it is printed so a game can be replayed).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Computer players by seat, comma-separated and reused in turn (random, greedy).
+    #[arg(long, default_value = "greedy", value_name = "A,B,C")]
+    pub agents: String,
+    /// Number of players (sets the ruleset's `players` parameter).
+    #[arg(long, value_name = "P")]
+    pub players: Option<i64>,
+    /// Set a game parameter, e.g. `deals=1`.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+}
+
+/// A computer's move, announced once the rules have carried it out (so we know
+/// whether its card ended up where the person can see it).
+struct Announcement {
+    who: String,
+    label: String,
+    card: Option<u16>,
+}
+
+/// Plays one game; 0 at its end, 2 if input ends first, 1 on a rules error.
+pub fn run(args: &Args) -> miette::Result<u8> {
+    let p = crate::load::program(&args.file)?;
+    let game_params = params::game_params(&p, &args.set, args.players)?;
+    let seats = params::seat_count(&p, &game_params)?;
+    let me = args.seat;
+    if me >= seats {
+        return Err(miette!(
+            code = "fuda::cli::no-such-seat",
+            help = format!("seats are 0 to {}", seats - 1),
+            "there is no seat {me}"
+        ));
+    }
+    let names = params::agent_names(&args.agents)?;
+    let seed = args.seed.unwrap_or_else(clock_seed);
+    let mut bots: Vec<Option<Box<dyn Agent>>> = (0..seats as usize)
+        .map(|s| {
+            if s == me as usize {
+                None
+            } else {
+                by_name(&names[s % names.len()], agent_seed(seed, s))
+            }
+        })
+        .collect();
+    let mut st = State::new(&p, &game_params, seed).map_err(|e| runtime(&p, &e))?;
+    st.keep_log = true;
+    outln!(
+        "{} — you play seat {me} of {seats}; seed {seed} (replay with --seed {seed})",
+        p.title
+    );
+    outln!("type a move's number, its name (`name card` for a card), `?` for the table, `quit` to leave");
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines();
+    let mut session = Session {
+        p: &p,
+        me,
+        events_seen: 0,
+        deal: 1,
+        announced: Vec::new(),
+        mine: CardSet::EMPTY,
+    };
+    loop {
+        let finished = st.advance(&p).map_err(|e| runtime(&p, &e))?;
+        session.report(&st);
+        if finished {
+            break;
+        }
+        let pending = st
+            .pending()
+            .expect("a decision waits when the game is not over")
+            .clone();
+        let mut choices = Vec::with_capacity(pending.seats.len());
+        for sm in &pending.seats {
+            let choice = match bots[sm.seat as usize].as_mut() {
+                Some(bot) => bot
+                    .choose(&p, &st, sm.seat, &sm.moves)
+                    .min(sm.moves.len() - 1),
+                None => match session.ask(&st, &pending, &sm.moves, &mut lines) {
+                    Ok(i) => i,
+                    Err(why) => {
+                        errln!("{why} before the game ended: leaving the game");
+                        return Ok(LEFT);
+                    }
+                },
+            };
+            choices.push(choice);
+        }
+        session.remember_moves(&st, &pending, &choices);
+        st.apply(&p, &choices).map_err(|e| runtime(&p, &e))?;
+    }
+    outln!("\ngame over");
+    let chips = chips_of(&p, &st);
+    for (s, c) in chips.iter().enumerate() {
+        outln!("  {}  {c:+}", view::seat(&p, &st, s as u8, Some(me)));
+    }
+    Ok(0)
+}
+
+/// What the loop keeps between decisions.
+struct Session<'p> {
+    p: &'p Program,
+    me: u8,
+    /// Events already shown.
+    events_seen: usize,
+    /// The deal in progress, from 1.
+    deal: usize,
+    /// Computer moves waiting to be shown.
+    announced: Vec<Announcement>,
+    /// The cards in the person's own zones at their last decision, to point out
+    /// what came in since (a drawn card, a new deal).
+    mine: CardSet,
+}
+
+impl Session<'_> {
+    /// Shows what happened since the last decision: computer moves, then events.
+    fn report(&mut self, st: &State) {
+        let visible = st.visible_to(self.p, self.me);
+        for a in self.announced.drain(..) {
+            match a.card.filter(|c| visible.contains(*c)) {
+                Some(c) => outln!(
+                    "{}: {} {}",
+                    a.who,
+                    a.label,
+                    fuda_core::engine::show::card(self.p, c)
+                ),
+                None => outln!("{}: {}", a.who, a.label),
+            }
+        }
+        for e in &st.events[self.events_seen..] {
+            match e {
+                Event::Outcome(o) => {
+                    outln!("── deal {} ends: {o}", self.deal);
+                    self.deal += 1;
+                    render_ledger(self.p, st, self.me);
+                }
+                Event::Record(s, r) => outln!(
+                    "{} scores {} for {}",
+                    view::seat(self.p, st, *s, Some(self.me)),
+                    r.name,
+                    r.total
+                ),
+                Event::Say(m) => outln!("{m}"),
+            }
+        }
+        self.events_seen = st.events.len();
+    }
+
+    /// Keeps the computers' moves (not their passes) to announce after they run.
+    fn remember_moves(&mut self, st: &State, pending: &Pending, choices: &[usize]) {
+        let code = st.pending_code(self.p);
+        for (sm, c) in pending.seats.iter().zip(choices) {
+            let m = &sm.moves[*c];
+            if sm.seat == self.me || m.option == PASS {
+                continue;
+            }
+            let label = pending.describe(
+                self.p,
+                code,
+                &Move {
+                    option: m.option,
+                    arg: Value::Unit,
+                },
+            );
+            let card = if let Value::Card(c) = m.arg {
+                Some(c)
+            } else {
+                None
+            };
+            self.announced.push(Announcement {
+                who: view::seat(self.p, st, sm.seat, Some(self.me)),
+                label,
+                card,
+            });
+        }
+    }
+
+    /// Asks the person for a move until the input names a legal one; `Err` says why
+    /// the person left (end of input or `quit`).
+    fn ask(
+        &mut self,
+        st: &State,
+        pending: &Pending,
+        moves: &[Move],
+        lines: &mut impl Iterator<Item = std::io::Result<String>>,
+    ) -> Result<usize, &'static str> {
+        let p = self.p;
+        let code = st.pending_code(p);
+        let what = if pending.kind == DecideKind::Claim {
+            "you may claim"
+        } else {
+            "your move"
+        };
+        outln!("\n── deal {}, {what} ──", self.deal);
+        let mine = own_cards(st, self.me);
+        let new: Vec<u16> = mine.minus(self.mine).iter().collect();
+        if !new.is_empty() {
+            outln!("new to you: {}", view::cards(p, &new));
+        }
+        self.mine = mine;
+        crate::render::out(&view::table(p, st, self.me));
+        show_moves(p, pending, code, moves);
+        loop {
+            crate::render::out("> ");
+            let _ = std::io::stdout().flush();
+            let line = match lines.next() {
+                Some(Ok(l)) => l,
+                Some(Err(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+                    outln!("that line is not UTF-8 text");
+                    continue;
+                }
+                Some(Err(_)) | None => return Err("input ended"),
+            };
+            match input::parse(p, pending, code, moves, &line) {
+                Reply::Move(i) => {
+                    outln!("you: {}", pending.describe(p, code, &moves[i]));
+                    return Ok(i);
+                }
+                Reply::Help => {
+                    crate::render::out(&view::table(p, st, self.me));
+                    show_moves(p, pending, code, moves);
+                }
+                Reply::Quit => return Err("you quit"),
+                Reply::Invalid(why) => {
+                    outln!("{why}");
+                    show_moves(p, pending, code, moves);
+                }
+            }
+        }
+    }
+}
+
+/// The cards in the zones `me` owns.
+fn own_cards(st: &State, me: u8) -> CardSet {
+    let b = &st.board;
+    b.layout
+        .zone_of
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, owner))| *owner == Some(me))
+        .fold(CardSet::EMPTY, |acc, (i, _)| acc.union(b.sets[i]))
+}
+
+fn show_moves(p: &Program, pending: &Pending, code: &[fuda_core::ir::Op], moves: &[Move]) {
+    for (i, m) in moves.iter().enumerate() {
+        outln!("  {:>2}. {}", i + 1, pending.describe(p, code, m));
+    }
+}
+
+fn render_ledger(p: &Program, st: &State, me: u8) {
+    crate::render::out(&view::ledger(p, st, me));
+}
+
+/// A run-time error of the rules, as a diagnostic pointing at the rule.
+fn runtime(p: &Program, e: &RuntimeError) -> miette::Report {
+    miette::Report::new(e.to_diagnostic().render_with(&p.sources))
+}
+
+/// A seed from the clock, for games nobody asked to replay.
+fn clock_seed() -> u64 {
+    let t = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    t ^ (std::process::id() as u64).rotate_left(32)
+}

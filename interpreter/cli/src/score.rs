@@ -1,0 +1,330 @@
+//! `fuda score`: score one hand (or a JSON-lines batch of hands) with a score table.
+
+use std::path::PathBuf;
+
+use fuda_core::model::CardIx;
+use fuda_core::value::{ScoreResult, Type, Value};
+use fuda_core::Program;
+use miette::miette;
+use serde::Serialize;
+
+use crate::outln;
+use crate::render;
+use crate::values;
+use crate::view;
+
+/// Arguments of `fuda score`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The ruleset file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// The hand: card ids (or display names) separated by spaces or commas.
+    #[arg(long, value_name = "IDS", required_unless_present = "batch")]
+    pub hand: Option<String>,
+    /// The score table to use (default: the first one declared).
+    #[arg(long, value_name = "NAME")]
+    pub table: Option<String>,
+    /// Set another parameter of the table, e.g. `win=tsumo` or `first_turn=true`.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Score every line of a JSON-lines file (`{"hand": "…", "win": "ron"}`), one JSON
+    /// result per line.
+    #[arg(long, value_name = "FILE.jsonl", conflicts_with = "hand")]
+    pub batch: Option<PathBuf>,
+}
+
+/// Scores; 0 on success, 1 when a hand (or any batch line) is malformed.
+pub fn run(args: &Args) -> miette::Result<u8> {
+    let p = crate::load::program(&args.file)?;
+    let table = Table::new(&p, args.table.as_deref())?;
+    let mut base = vec![None; p.scores[table.index as usize].params.len()];
+    for s in &args.set {
+        let (name, text) = values::split_assignment(s)?;
+        let i = table.param(name)?;
+        base[i] = Some(values::from_text(&p, &table.def_params()[i].1, text, name)?);
+    }
+    if let Some(batch) = &args.batch {
+        return batch_run(&table, &base, batch);
+    }
+    let hand = values::cards(&p, args.hand.as_deref().unwrap_or_default())?;
+    let scored = table.score(hand, base)?;
+    if args.json {
+        outln!("{}", to_json(&p, &scored));
+    } else {
+        render::out(&human(&p, &scored));
+    }
+    Ok(0)
+}
+
+/// A score table and where its hand goes.
+struct Table<'p> {
+    p: &'p Program,
+    index: u16,
+    /// The parameter that takes the hand: the first of type `cards`.
+    hand_param: usize,
+}
+
+impl<'p> Table<'p> {
+    fn new(p: &'p Program, name: Option<&str>) -> miette::Result<Table<'p>> {
+        let names = || p.scores.iter().map(|s| s.name.as_str());
+        let index = match name {
+            Some(n) => p
+                .score_named(n)
+                .ok_or_else(|| values::unknown_name("score table", n, names()))?,
+            None => {
+                if p.scores.is_empty() {
+                    return Err(miette!(
+                        code = "fuda::cli::no-score",
+                        "`{}` declares no score table",
+                        p.title
+                    ));
+                }
+                0
+            }
+        };
+        let def = &p.scores[index as usize];
+        let hand_param = def
+            .params
+            .iter()
+            .position(|(_, ty, _)| *ty == Type::Cards)
+            .ok_or_else(|| {
+                miette!(
+                    code = "fuda::cli::no-hand",
+                    "score table `{}` takes no cards, so it cannot score a hand",
+                    def.name
+                )
+            })?;
+        Ok(Table {
+            p,
+            index,
+            hand_param,
+        })
+    }
+
+    fn def_params(&self) -> &'p [(String, Type, Option<fuda_core::ir::Expr>)] {
+        &self.p.scores[self.index as usize].params
+    }
+
+    /// The index of a parameter other than the hand, by name.
+    fn param(&self, name: &str) -> miette::Result<usize> {
+        let ps = self.def_params();
+        match ps.iter().position(|(n, ..)| n == name) {
+            Some(i) if i == self.hand_param => Err(miette!(
+                help = "give the hand with `--hand` (or `hand` in a batch line)",
+                "`{name}` is the hand"
+            )),
+            Some(i) => Ok(i),
+            None => Err(values::unknown_name(
+                &format!("parameter of `{}`", self.p.scores[self.index as usize].name),
+                name,
+                ps.iter()
+                    .enumerate()
+                    .filter(|(i, _)| *i != self.hand_param)
+                    .map(|(_, (n, ..))| n.as_str()),
+            )),
+        }
+    }
+
+    /// Checks the hand's size and scores it with the other arguments.
+    fn score(&self, hand: Vec<CardIx>, mut args: Vec<Option<Value>>) -> miette::Result<Scored> {
+        let p = self.p;
+        if let Some((pat, ..)) = &p.scores[self.index as usize].over {
+            let want = p.patterns[*pat as usize].size;
+            if hand.len() != want {
+                let game = p.title.split_whitespace().next().unwrap_or("");
+                return Err(miette!(
+                    code = "fuda::cli::hand-size",
+                    "a {game} hand has {want} cards, got {}",
+                    hand.len()
+                ));
+            }
+        }
+        args[self.hand_param] = Some(Value::Cards(hand.iter().copied().collect()));
+        let result = fuda_core::score::score_with(p, self.index, args)
+            .map_err(|e| miette::Report::new(e.to_diagnostic().render_with(&p.sources)))?;
+        let players = players(p);
+        Ok(Scored {
+            hand,
+            result,
+            players,
+        })
+    }
+}
+
+/// The number of players payments are shown for: the `players` parameter's default,
+/// else the default seat count.
+fn players(p: &Program) -> i64 {
+    match p.params.iter().find(|d| d.name == "players") {
+        Some(d) => d.default.int(),
+        None => crate::params::seat_count(p, &vec![None; p.params.len()])
+            .map(i64::from)
+            .unwrap_or(2),
+    }
+}
+
+/// A scored hand.
+struct Scored {
+    hand: Vec<CardIx>,
+    result: ScoreResult,
+    players: i64,
+}
+
+/// The JSON shape of a result (field order as documented).
+#[derive(Serialize)]
+struct JsonOut<'a> {
+    hand: Vec<String>,
+    name: &'a str,
+    yaku: &'a [fuda_core::value::YakuLine],
+    base: i64,
+    factor: i64,
+    bonus: i64,
+    total: i64,
+    groups: Groups,
+    payments: Payments,
+}
+
+/// Group name → card ids, kept in the pattern's order.
+struct Groups(Vec<(String, Vec<String>)>);
+
+impl Serialize for Groups {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+#[derive(Serialize)]
+struct Payments {
+    each_other_pays: i64,
+    players: i64,
+    winner_receives: i64,
+}
+
+/// The documented JSON object, on one line (fields in the documented order).
+fn to_json(p: &Program, s: &Scored) -> String {
+    let r = &s.result;
+    let out = JsonOut {
+        hand: values::ids(p, &s.hand),
+        name: &r.name,
+        yaku: &r.yaku,
+        base: r.base,
+        factor: r.factor,
+        bonus: r.bonus,
+        total: r.total,
+        groups: Groups(
+            r.groups
+                .iter()
+                .map(|(g, cs)| (g.clone(), values::ids(p, cs)))
+                .collect(),
+        ),
+        payments: Payments {
+            each_other_pays: r.total,
+            players: s.players,
+            winner_receives: r.total * (s.players - 1),
+        },
+    };
+    serde_json::to_string(&out).unwrap_or_default()
+}
+
+/// The text report of a scored hand.
+fn human(p: &Program, s: &Scored) -> String {
+    let r = &s.result;
+    let mut out = format!("hand: {}\n", view::cards(p, &s.hand));
+    if r.yaku.is_empty() {
+        out.push_str("no yaku: total 0\n");
+        return out;
+    }
+    out.push_str(&format!("{}: {}\n", r.name, r.total));
+    let width = r
+        .yaku
+        .iter()
+        .map(|y| view::width(&y.name))
+        .max()
+        .unwrap_or(0);
+    for y in &r.yaku {
+        out.push_str(&format!(
+            "  {}  {:>3}\n",
+            view::pad(&y.name, width),
+            y.value
+        ));
+    }
+    out.push_str(&format!(
+        "  base {} × factor {} + bonus {} = total {}\n",
+        r.base, r.factor, r.bonus, r.total
+    ));
+    for (g, cs) in &r.groups {
+        out.push_str(&format!("  {g}: {}\n", view::cards(p, cs)));
+    }
+    let others = s.players - 1;
+    out.push_str(&format!(
+        "each other player pays {} (the winner receives {}×{others} = {} with {} players)\n",
+        r.total,
+        r.total,
+        r.total * others,
+        s.players
+    ));
+    out
+}
+
+/// Scores each line of a JSON-lines file; a bad line gives an error object and the
+/// run goes on.
+fn batch_run(
+    table: &Table<'_>,
+    base: &[Option<Value>],
+    path: &std::path::Path,
+) -> miette::Result<u8> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        miette!(
+            code = "fuda::cli::read",
+            "cannot read `{}`: {}",
+            path.display(),
+            crate::load::io_reason(&e)
+        )
+    })?;
+    let mut failed = false;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match batch_line(table, base, line) {
+            Ok(s) => outln!("{}", to_json(table.p, &s)),
+            Err(e) => {
+                failed = true;
+                outln!(
+                    "{}",
+                    serde_json::json!({"error": render::one_line(&e), "line": i + 1})
+                );
+            }
+        }
+    }
+    Ok(u8::from(failed))
+}
+
+fn batch_line(table: &Table<'_>, base: &[Option<Value>], line: &str) -> miette::Result<Scored> {
+    let v: serde_json::Value = serde_json::from_str(line).map_err(|e| miette!("not JSON: {e}"))?;
+    let serde_json::Value::Object(obj) = v else {
+        return Err(miette!(
+            "each line is a JSON object like {{\"hand\": \"…\"}}"
+        ));
+    };
+    let mut args = base.to_vec();
+    let mut hand = None;
+    for (k, v) in &obj {
+        if k == "hand" {
+            hand = Some(values::cards_json(table.p, v)?);
+            continue;
+        }
+        let i = table.param(k)?;
+        args[i] = Some(values::from_json(table.p, &table.def_params()[i].1, v, k)?);
+    }
+    let hand = hand.ok_or_else(|| miette!("the line has no `hand`"))?;
+    table.score(hand, args)
+}

@@ -1,0 +1,287 @@
+//! `fuda simulate`: play many games with computer players in parallel and report
+//! statistics. Game `i` always gets seed `game_seed(S, i)` and its agents are seeded
+//! from that, so the report is the same for any thread count.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use fuda_core::agents::{by_name, Agent};
+use fuda_core::play::{agent_seed, game_seed, play_game, GameError, GameRecord, PlayOptions};
+use fuda_core::Program;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use miette::miette;
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::params::{self, GameParams};
+use crate::render::{self, Stream};
+use crate::stats::{self, Summary};
+use crate::view;
+use crate::{errln, outln};
+
+/// Arguments of `fuda simulate`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The ruleset file.
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+    /// How many games (matches) to play.
+    #[arg(long, default_value_t = 1000, value_name = "N")]
+    pub games: u64,
+    /// The master seed: the same seed gives the same games.
+    #[arg(long, default_value_t = 1, value_name = "S")]
+    pub seed: u64,
+    /// Number of players (sets the ruleset's `players` parameter).
+    #[arg(long, value_name = "P")]
+    pub players: Option<i64>,
+    /// Set a game parameter, e.g. `deals=4`.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+    /// Computer players by seat, comma-separated and reused in turn (random, greedy).
+    #[arg(long, default_value = "greedy", value_name = "A,B,C")]
+    pub agents: String,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long, value_name = "T")]
+    pub threads: Option<usize>,
+}
+
+/// A game that failed: its index, seed and the error, rendered.
+#[derive(Debug, Serialize)]
+struct Failure {
+    game: u64,
+    seed: u64,
+    error: String,
+}
+
+/// The whole report, as printed with `--json`.
+#[derive(Serialize)]
+struct Report {
+    ruleset: String,
+    seed: u64,
+    players: u8,
+    agents: Vec<String>,
+    games_requested: u64,
+    failed: u64,
+    failures: Vec<Failure>,
+    #[serde(flatten)]
+    summary: Summary,
+    /// Wall-clock time: the only fields that change between identical runs.
+    seconds: f64,
+    deals_per_second: f64,
+    games_per_second: f64,
+}
+
+/// Runs the games; 0 when all finished cleanly, 1 when any failed.
+pub fn run(args: &Args) -> miette::Result<u8> {
+    let p = crate::load::program(&args.file)?;
+    let game_params = params::game_params(&p, &args.set, args.players)?;
+    let seats = params::seat_count(&p, &game_params)?;
+    let agents = params::agent_names(&args.agents)?;
+    if p.entry.is_none() {
+        return Err(miette!(
+            code = "fuda::cli::no-match",
+            help = "declare `proc match { … }`",
+            "`{}` has no `proc match` to play",
+            p.title
+        ));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.unwrap_or(0))
+        .build()
+        .map_err(|e| miette!("cannot start {} threads: {e}", args.threads.unwrap_or(0)))?;
+    let bar = progress(args.games);
+    let started = Instant::now();
+    let results: Vec<Result<GameRecord, GameError>> = pool.install(|| {
+        (0..args.games)
+            .into_par_iter()
+            .map(|i| {
+                let r = one_game(&p, &game_params, &agents, game_seed(args.seed, i), seats);
+                bar.inc(1);
+                r
+            })
+            .collect()
+    });
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    let mut failures = Vec::new();
+    let mut ok = Vec::with_capacity(results.len());
+    for (i, r) in results.iter().enumerate() {
+        match r {
+            Ok(rec) => ok.push(rec),
+            Err(e) => {
+                let seed = game_seed(args.seed, i as u64);
+                errln!("game {i} (seed {seed}) failed:\n{}", rendered_error(&p, e));
+                failures.push(Failure {
+                    game: i as u64,
+                    seed,
+                    error: short_error(&p, e),
+                });
+            }
+        }
+    }
+    let summary = stats::summarize(&ok, &agents);
+    let rate = |n: u64| {
+        if seconds > 0.0 {
+            (n as f64 / seconds * 10.0).round() / 10.0
+        } else {
+            0.0
+        }
+    };
+    let report = Report {
+        ruleset: p.title.clone(),
+        seed: args.seed,
+        players: seats,
+        agents: (0..seats as usize)
+            .map(|s| agents[s % agents.len()].clone())
+            .collect(),
+        games_requested: args.games,
+        failed: failures.len() as u64,
+        failures,
+        seconds: (seconds * 1000.0).round() / 1000.0,
+        deals_per_second: rate(summary.deals),
+        games_per_second: rate(summary.games),
+        summary,
+    };
+    if args.json {
+        outln!("{}", serde_json::to_string(&report).unwrap_or_default());
+    } else {
+        render::out(&human(&p, &report));
+    }
+    Ok(u8::from(report.failed > 0))
+}
+
+/// Plays game with seed `seed`, each seat's agent seeded from it.
+fn one_game(
+    p: &Program,
+    params: &GameParams,
+    agents: &[String],
+    seed: u64,
+    seats: u8,
+) -> Result<GameRecord, GameError> {
+    let mut players: Vec<Box<dyn Agent>> = (0..seats as usize)
+        .map(|s| {
+            by_name(&agents[s % agents.len()], agent_seed(seed, s))
+                .expect("agent names are checked before play")
+        })
+        .collect();
+    play_game(
+        p,
+        params,
+        seed,
+        &mut players,
+        &PlayOptions {
+            check_invariants: true,
+            keep_moves: false,
+        },
+    )
+}
+
+/// A failed game's error drawn for stderr.
+fn rendered_error(p: &Program, e: &GameError) -> String {
+    match e {
+        GameError::Runtime(r) => {
+            render::program_diagnostic(&r.to_diagnostic(), &p.sources, Stream::Err)
+        }
+        GameError::Invariant(_) => short_error(p, e),
+    }
+}
+
+/// A failed game's error on one line, with the rule's file and line.
+fn short_error(p: &Program, e: &GameError) -> String {
+    match e {
+        GameError::Runtime(r) => match p.sources.get(r.loc.file as usize) {
+            Some(src) => format!(
+                "{} ({}:{})",
+                r.message,
+                src.name,
+                fuda_core::diagnostic::line_of(&src.text, r.loc.span.start as usize)
+            ),
+            None => r.message.clone(),
+        },
+        GameError::Invariant(i) => format!(
+            "invariant broken after {} decisions: {}",
+            i.decision, i.message
+        ),
+    }
+}
+
+/// A progress bar on stderr, drawn only when stderr is a terminal.
+fn progress(n: u64) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::hidden());
+    if std::io::stderr().is_terminal() {
+        bar.set_draw_target(ProgressDrawTarget::stderr());
+        if let Ok(style) =
+            ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  eta {eta}")
+        {
+            bar.set_style(style);
+        }
+    }
+    bar
+}
+
+fn human(p: &Program, r: &Report) -> String {
+    let s = &r.summary;
+    let mut out = format!(
+        "{}: {} games, {} deals in {:.2} s ({} deals/s), seed {}, {} players\n",
+        p.title, s.games, s.deals, r.seconds, r.deals_per_second, r.seed, r.players
+    );
+    if r.failed > 0 {
+        out.push_str(&format!(
+            "FAILED: {} of {} games (see above)\n",
+            r.failed, r.games_requested
+        ));
+    }
+    out.push_str("outcomes\n");
+    let w = s
+        .outcomes
+        .iter()
+        .map(|o| view::width(&o.label))
+        .max()
+        .unwrap_or(0);
+    for o in &s.outcomes {
+        out.push_str(&format!(
+            "  {}  {:>8}  {:>6.2}%\n",
+            view::pad(&o.label, w),
+            o.count,
+            o.percent
+        ));
+    }
+    out.push_str("results           per deal   mean value\n");
+    let w = s
+        .results
+        .iter()
+        .map(|x| view::width(&x.name))
+        .max()
+        .unwrap_or(0)
+        .max(14);
+    for x in &s.results {
+        out.push_str(&format!(
+            "  {}  {:>8.4}   {:>8.2}\n",
+            view::pad(&x.name, w),
+            x.per_deal,
+            x.mean_value
+        ));
+    }
+    out.push_str("seats   agent    win rate (95%)              final chips (95%)\n");
+    for seat in &s.seats {
+        let wr = seat.win_rate;
+        let ch = seat.chips;
+        out.push_str(&format!(
+            "  {:<5} {:<8} {:>6.2}% [{:>6.2}, {:>6.2}]    {:>+8.2} [{:>+8.2}, {:>+8.2}]\n",
+            seat.seat,
+            seat.agent,
+            wr.mean * 100.0,
+            wr.low * 100.0,
+            wr.high * 100.0,
+            ch.mean,
+            ch.low,
+            ch.high
+        ));
+    }
+    out.push_str(&format!("decisions per game: {:.1}\n", s.decisions.mean));
+    out
+}

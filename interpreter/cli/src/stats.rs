@@ -1,0 +1,267 @@
+//! Statistics over finished games: outcome shares, result frequencies, and per-seat
+//! win rates and chips with 95% intervals. Aggregation is sequential, in game order,
+//! so the numbers do not depend on how many threads played the games.
+
+use std::collections::BTreeMap;
+
+use fuda_core::play::GameRecord;
+use serde::Serialize;
+
+/// A running mean with its spread.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Mean {
+    n: u64,
+    sum: f64,
+    sum_sq: f64,
+}
+
+impl Mean {
+    /// Adds one observation.
+    pub fn add(&mut self, x: f64) {
+        self.n += 1;
+        self.sum += x;
+        self.sum_sq += x * x;
+    }
+
+    /// The mean (0 with no observations).
+    pub fn mean(&self) -> f64 {
+        if self.n == 0 {
+            0.0
+        } else {
+            self.sum / self.n as f64
+        }
+    }
+
+    /// The sample standard deviation (0 with fewer than two observations).
+    pub fn sd(&self) -> f64 {
+        if self.n < 2 {
+            return 0.0;
+        }
+        let n = self.n as f64;
+        let var = (self.sum_sq - self.sum * self.sum / n) / (n - 1.0);
+        var.max(0.0).sqrt()
+    }
+
+    /// The mean with a 95% interval by the normal approximation: mean ± 1.96·sd/√n.
+    pub fn interval(&self) -> Interval {
+        let m = self.mean();
+        let half = if self.n == 0 {
+            0.0
+        } else {
+            1.96 * self.sd() / (self.n as f64).sqrt()
+        };
+        Interval {
+            mean: round(m),
+            low: round(m - half),
+            high: round(m + half),
+            n: self.n,
+        }
+    }
+}
+
+/// Rounds to 6 decimals so JSON stays readable and exact comparisons are stable.
+fn round(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6
+}
+
+/// A mean with its 95% interval.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct Interval {
+    /// The mean.
+    pub mean: f64,
+    /// Lower end of the 95% interval.
+    pub low: f64,
+    /// Upper end.
+    pub high: f64,
+    /// Observations.
+    pub n: u64,
+}
+
+/// How often one outcome label ended a deal.
+#[derive(Clone, Debug, Serialize)]
+pub struct OutcomeShare {
+    /// The label (上がり, 当たり, 流れ…).
+    pub label: String,
+    /// Deals that ended this way.
+    pub count: u64,
+    /// Share of all deals, in percent.
+    pub percent: f64,
+}
+
+/// How often a recorded result name occurred and what it was worth.
+#[derive(Clone, Debug, Serialize)]
+pub struct ResultStat {
+    /// The result's name (素役, 赤五光…).
+    pub name: String,
+    /// Times recorded.
+    pub count: u64,
+    /// Times per deal.
+    pub per_deal: f64,
+    /// Mean total.
+    pub mean_value: f64,
+}
+
+/// One seat's results.
+#[derive(Clone, Debug, Serialize)]
+pub struct SeatStat {
+    /// Seat index.
+    pub seat: u8,
+    /// The agent that played it.
+    pub agent: String,
+    /// Share of deals in which this seat recorded a result (its wins).
+    pub win_rate: Interval,
+    /// Final chips per game.
+    pub chips: Interval,
+}
+
+/// Everything the statistics say about a batch of games.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// Finished games.
+    pub games: u64,
+    /// Deals (outcomes) over all finished games.
+    pub deals: u64,
+    /// Outcome shares, most frequent first.
+    pub outcomes: Vec<OutcomeShare>,
+    /// Result names, most frequent first.
+    pub results: Vec<ResultStat>,
+    /// Per seat.
+    pub seats: Vec<SeatStat>,
+    /// Decisions per game.
+    pub decisions: Interval,
+}
+
+/// Aggregates finished games, in the order given.
+pub fn summarize(records: &[&GameRecord], agents: &[String]) -> Summary {
+    let seats = records.iter().map(|r| r.seats as usize).max().unwrap_or(0);
+    let mut deals = 0u64;
+    let mut outcomes: BTreeMap<&str, u64> = BTreeMap::new();
+    let mut results: BTreeMap<&str, (u64, Mean)> = BTreeMap::new();
+    let mut wins = vec![Mean::default(); seats];
+    let mut chips = vec![Mean::default(); seats];
+    let mut decisions = Mean::default();
+    for r in records {
+        let n = r.outcomes.len() as u64;
+        deals += n;
+        for o in &r.outcomes {
+            *outcomes.entry(o).or_default() += 1;
+        }
+        let mut won = vec![0u64; seats];
+        for (s, res) in &r.records {
+            let e = results.entry(res.name.as_str()).or_default();
+            e.0 += 1;
+            e.1.add(res.total as f64);
+            if let Some(w) = won.get_mut(*s as usize) {
+                *w += 1;
+            }
+        }
+        // A win rate is a mean of 0/1 per deal: each deal of this game adds one
+        // observation per seat (1 for each deal the seat recorded a result in).
+        for (s, m) in wins.iter_mut().enumerate() {
+            let k = won[s].min(n);
+            (0..k).for_each(|_| m.add(1.0));
+            (k..n).for_each(|_| m.add(0.0));
+        }
+        for (s, c) in r.chips.iter().enumerate() {
+            if let Some(m) = chips.get_mut(s) {
+                m.add(*c as f64);
+            }
+        }
+        decisions.add(r.decisions as f64);
+    }
+    let pct = |c: u64| {
+        if deals == 0 {
+            0.0
+        } else {
+            round(100.0 * c as f64 / deals as f64)
+        }
+    };
+    let mut outcomes: Vec<OutcomeShare> = outcomes
+        .into_iter()
+        .map(|(l, c)| OutcomeShare {
+            label: l.to_string(),
+            count: c,
+            percent: pct(c),
+        })
+        .collect();
+    outcomes.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.label.cmp(&b.label)));
+    let mut results: Vec<ResultStat> = results
+        .into_iter()
+        .map(|(name, (count, m))| ResultStat {
+            name: name.to_string(),
+            count,
+            per_deal: if deals == 0 {
+                0.0
+            } else {
+                round(count as f64 / deals as f64)
+            },
+            mean_value: round(m.mean()),
+        })
+        .collect();
+    results.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
+    let seats = (0..seats)
+        .map(|s| SeatStat {
+            seat: s as u8,
+            agent: agents
+                .get(s % agents.len().max(1))
+                .cloned()
+                .unwrap_or_default(),
+            win_rate: wins[s].interval(),
+            chips: chips[s].interval(),
+        })
+        .collect();
+    Summary {
+        games: records.len() as u64,
+        deals,
+        outcomes,
+        results,
+        seats,
+        decisions: decisions.interval(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mean_and_interval() {
+        let mut m = Mean::default();
+        for x in [1.0, 2.0, 3.0, 4.0] {
+            m.add(x);
+        }
+        assert_eq!(m.mean(), 2.5);
+        let sd = (5.0f64 / 3.0).sqrt();
+        assert!((m.sd() - sd).abs() < 1e-12);
+        let i = m.interval();
+        assert!((i.high - i.mean - 1.96 * sd / 2.0).abs() < 1e-5);
+        assert_eq!(Mean::default().interval().mean, 0.0);
+    }
+
+    #[test]
+    fn shares_and_win_rates() {
+        use std::sync::Arc;
+        let res = |name: &str, total| {
+            Arc::new(fuda_core::value::ScoreResult {
+                name: name.into(),
+                total,
+                ..Default::default()
+            })
+        };
+        let g = GameRecord {
+            seats: 2,
+            outcomes: vec!["上がり".into(), "流れ".into()],
+            records: vec![(1, res("素役", 1))],
+            chips: vec![-1, 1],
+            ..Default::default()
+        };
+        let s = summarize(&[&g], &["greedy".to_string()]);
+        assert_eq!(s.deals, 2);
+        assert_eq!(s.outcomes[0].percent, 50.0);
+        assert_eq!(s.results[0].per_deal, 0.5);
+        assert_eq!(s.seats[1].win_rate.mean, 0.5);
+        assert_eq!(s.seats[0].win_rate.mean, 0.0);
+        assert_eq!(s.seats[1].chips.mean, 1.0);
+        assert_eq!(s.seats[1].agent, "greedy");
+    }
+}

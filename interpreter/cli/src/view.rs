@@ -1,0 +1,123 @@
+//! Showing cards, seats and the table to a person: Japanese names with ids, columns
+//! aligned by display width, and only what a seat is allowed to see.
+
+use fuda_core::engine::show;
+use fuda_core::ir::{Order, Owner};
+use fuda_core::model::CardIx;
+use fuda_core::{Program, State};
+use unicode_width::UnicodeWidthStr;
+
+/// Cards as `松に鶴(1-crane) 桜に幕(3-curtain)`.
+pub fn cards(p: &Program, cs: &[CardIx]) -> String {
+    cs.iter()
+        .map(|c| show::card(p, *c))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Display width (a kanji takes two columns).
+pub fn width(s: &str) -> usize {
+    UnicodeWidthStr::width(s)
+}
+
+/// Pads to a display width.
+pub fn pad(s: &str, w: usize) -> String {
+    format!("{s}{}", " ".repeat(w.saturating_sub(width(s))))
+}
+
+/// `seat 1 (胴二)`, or `you (seat 0, 親)` for the person's own seat.
+pub fn seat(p: &Program, st: &State, s: u8, me: Option<u8>) -> String {
+    let role = crate::params::role(p, st.board.seats, st.board.dealer, s);
+    match (me == Some(s), role) {
+        (true, Some(r)) => format!("you (seat {s}, {r})"),
+        (true, None) => format!("you (seat {s})"),
+        (false, Some(r)) => format!("seat {s} ({r})"),
+        (false, None) => format!("seat {s}"),
+    }
+}
+
+/// Everything `me` may see: each zone by name with its cards (a count for what is
+/// hidden), and the ledger variables (chips, pot), which are public.
+pub fn table(p: &Program, st: &State, me: u8) -> String {
+    let b = &st.board;
+    let visible = st.visible_to(p, me);
+    let mut rows: Vec<(String, String)> = Vec::new();
+    for (i, (z, owner)) in b.layout.zone_of.iter().enumerate() {
+        let def = &p.zones[*z as usize];
+        let name = match (def.owner, owner) {
+            (Owner::PerSeat, Some(s)) => format!("{} of {}", def.name, seat(p, st, *s, Some(me))),
+            _ => def.name.clone(),
+        };
+        let mut cs = b.zones[i].clone();
+        // Stacks read top first (the top is what is taken); piles in deck order.
+        match def.order {
+            Order::Stack => cs.reverse(),
+            Order::Pile => cs.sort_unstable(),
+        }
+        let shown: Vec<CardIx> = cs
+            .iter()
+            .copied()
+            .filter(|c| visible.contains(*c))
+            .collect();
+        let n = cs.len();
+        let text = if n == 0 {
+            "empty".to_string()
+        } else if shown.len() == n {
+            let top = if def.order == Order::Stack && n > 1 {
+                "top first: "
+            } else {
+                ""
+            };
+            format!("{top}{}", cards(p, &shown))
+        } else if shown.is_empty() {
+            format!("{} face down", count(n))
+        } else {
+            format!("{}, you see {}", count(n), cards(p, &shown))
+        };
+        rows.push((name, text));
+    }
+    let w = rows.iter().map(|(n, _)| width(n)).max().unwrap_or(0);
+    let mut out = String::new();
+    for (n, t) in rows {
+        out.push_str(&format!("  {}  {t}\n", pad(&n, w)));
+    }
+    out.push_str(&ledger(p, st, me));
+    out
+}
+
+fn count(n: usize) -> String {
+    if n == 1 {
+        "1 card".into()
+    } else {
+        format!("{n} cards")
+    }
+}
+
+/// The ledger variables on one line: `chips: you 3, seat 1 (胴二) -2 …  pot: 0`.
+pub fn ledger(p: &Program, st: &State, me: u8) -> String {
+    let b = &st.board;
+    let mut parts = Vec::new();
+    for v in &p.ledger {
+        let def = &p.vars[*v as usize];
+        let base = b.layout.var_base[*v as usize] as usize;
+        if def.per_seat {
+            let per: Vec<String> = (0..b.seats)
+                .map(|s| {
+                    format!(
+                        "{} {}",
+                        seat(p, st, s, Some(me)),
+                        b.vars[base + s as usize].int()
+                    )
+                })
+                .collect();
+            parts.push(format!("{}: {}", def.name, per.join(", ")));
+        } else {
+            parts.push(format!("{}: {}", def.name, show::value(p, &b.vars[base])));
+        }
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("  {}\n", parts.join("   "))
+    }
+}

@@ -1,0 +1,60 @@
+//! Running the built `fuda` binary from end-to-end tests.
+
+#![allow(dead_code)] // each test file uses a different part of this helper
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+/// What a run of `fuda` produced.
+pub struct Run {
+    /// The exit code.
+    pub code: i32,
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error.
+    pub stderr: String,
+}
+
+impl Run {
+    /// Both streams, for messages that may go to either.
+    pub fn all(&self) -> String {
+        format!("{}\n{}", self.stdout, self.stderr)
+    }
+}
+
+/// The bundled 珊瑚花 ruleset.
+pub fn sangohana() -> String {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../rulesets/sangohana.fuda");
+    p.to_string_lossy().into_owned()
+}
+
+/// Runs `fuda` with arguments and no input.
+pub fn fuda(args: &[&str]) -> Run {
+    fuda_with_input(args, "")
+}
+
+/// Runs `fuda` with arguments, feeding `input` on stdin.
+pub fn fuda_with_input(args: &[&str], input: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fuda"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fuda starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_string();
+    // Write from a thread: the child may stop reading early (and a full pipe must not
+    // block us while it waits for us to read its output).
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().expect("fuda runs");
+    let _ = writer.join();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
