@@ -1,0 +1,106 @@
+//! End to end: `fuda check`, `fuda test` and the top-level flags.
+
+mod common;
+
+use common::{fuda, sangohana};
+
+#[test]
+fn version_and_help() {
+    let r = fuda(&["--version"]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.starts_with("fuda "), "{}", r.stdout);
+    for cmd in ["check", "test", "score", "simulate", "play"] {
+        let r = fuda(&[cmd, "--help"]);
+        assert_eq!(r.code, 0, "{cmd} --help");
+        assert!(r.stdout.contains("Examples:"), "{cmd} --help has examples");
+    }
+    // Usage errors exit with 2, as clap does.
+    assert_eq!(fuda(&["check"]).code, 2);
+    assert_eq!(fuda(&["nonsense"]).code, 2);
+}
+
+#[test]
+fn check_sangohana_is_ok() {
+    let r = fuda(&["check", &sangohana()]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let line = r.stdout.lines().next().unwrap_or_default();
+    assert!(
+        line.ends_with(")")
+            && line.contains("sangohana.fuda: ok — 珊瑚花 Sangohana (48 cards, 3 seats, 10 yaku,"),
+        "{line}"
+    );
+}
+
+#[test]
+fn check_reports_errors_with_their_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("broken.fuda");
+    std::fs::write(
+        &path,
+        "ruleset \"broken\"\nimport \"std/hanafuda\"\nzone 山札 shared stack hiddn\n",
+    )
+    .expect("write");
+    let r = fuda(&["check", path.to_str().expect("utf-8 path")]);
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(
+        r.stderr.contains("broken.fuda:3:"),
+        "the diagnostic shows the line: {}",
+        r.stderr
+    );
+    assert!(r.stdout.contains("broken.fuda: 1 error"), "{}", r.stdout);
+    assert!(!r.all().contains("panicked"), "{}", r.all());
+}
+
+#[test]
+fn check_refuses_a_missing_file() {
+    let r = fuda(&["check", "no/such/file.fuda"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .contains("cannot read `no/such/file.fuda`: no such file"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn test_command_runs_the_in_file_tests() {
+    let r = fuda(&["test", &sangohana()]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let last = r.stdout.lines().last().unwrap_or_default();
+    assert!(
+        last.ends_with(" passed, 0 failed") && !last.starts_with("0 "),
+        "{last}"
+    );
+
+    let r = fuda(&["test", &sangohana(), "--filter", "五光"]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(r
+        .stdout
+        .lines()
+        .last()
+        .unwrap_or_default()
+        .ends_with(" passed, 0 failed"));
+    assert!(r.stdout.contains("filtered out"), "{}", r.stdout);
+}
+
+#[test]
+fn test_command_reports_a_failure_by_name() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("failing.fuda");
+    let text = "ruleset \"failing\"\nimport \"std/hanafuda\"\nseats 2 { 2: 親 子 }\nzone 山札 shared stack hidden\n\ntest \"one is one\" {\n  expect 1 == 1\n}\n\ntest \"one is two\" {\n  expect 1 == 2\n}\n";
+    std::fs::write(&path, text).expect("write");
+    let r = fuda(&["test", path.to_str().expect("utf-8 path")]);
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(
+        r.stdout.contains("FAIL") && r.stdout.contains("one is two"),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout.contains("failing.fuda:11:"),
+        "the failure points at the rule: {}",
+        r.stdout
+    );
+    assert_eq!(r.stdout.lines().last(), Some("1 passed, 1 failed"));
+}

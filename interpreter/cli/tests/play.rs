@@ -1,0 +1,127 @@
+//! End to end: `fuda play` driven by piped input.
+
+mod common;
+
+use common::{fuda_with_input, sangohana};
+
+#[test]
+fn a_piped_session_plays_to_the_end() {
+    let input = "1\n".repeat(3000);
+    let r = fuda_with_input(
+        &["play", &sangohana(), "--seed", "3", "--set", "deals=1"],
+        &input,
+    );
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(r.stdout.contains("your move"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("face down"),
+        "hidden hands show as counts: {}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("── deal 1 ends:"), "{}", r.stdout);
+    let end = r.stdout.split("game over").nth(1).expect("the game ends");
+    assert!(end.contains("you (seat 0"), "final chips per seat: {end}");
+    assert_eq!(
+        end.lines()
+            .filter(|l| l.trim_start().starts_with("seat ") || l.trim_start().starts_with("you "))
+            .count(),
+        3
+    );
+}
+
+/// The first decision's moves as listed (`  1. 捨てる 松に鶴(1-crane)` → `捨てる 松に鶴(1-crane)`).
+fn first_moves() -> Vec<String> {
+    let r = fuda_with_input(
+        &["play", &sangohana(), "--seed", "3", "--set", "deals=1"],
+        "",
+    );
+    let listed = r
+        .stdout
+        .lines()
+        .skip_while(|l| !l.contains("your move") && !l.contains("you may claim"));
+    listed
+        .filter_map(|l| {
+            l.trim_start()
+                .split_once(". ")
+                .filter(|(n, _)| n.parse::<usize>().is_ok())
+                .map(|(_, m)| m.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn illegal_input_gets_a_reason_and_the_moves_again() {
+    let input = format!("99\nnothing-like-a-move\n{}", "1\n".repeat(3000));
+    let r = fuda_with_input(
+        &["play", &sangohana(), "--seed", "3", "--set", "deals=1"],
+        &input,
+    );
+    assert_eq!(r.code, 0, "{}", r.all());
+    let n = first_moves().len();
+    assert!(
+        r.stdout
+            .contains(&format!("there is no move 99: choose 1 to {n}")),
+        "{}",
+        r.stdout
+    );
+    assert!(
+        r.stdout
+            .contains("`nothing-like-a-move` is not a move you can make now"),
+        "{}",
+        r.stdout
+    );
+    // The moves are listed again after each refusal.
+    let after = r
+        .stdout
+        .split("there is no move 99")
+        .nth(1)
+        .expect("refused");
+    assert!(
+        after
+            .lines()
+            .nth(1)
+            .unwrap_or_default()
+            .trim_start()
+            .starts_with("1. "),
+        "{after}"
+    );
+}
+
+#[test]
+fn moves_by_name_or_card() {
+    let moves = first_moves();
+    let first = moves.first().expect("a first decision");
+    // `捨てる 松に鶴(1-crane)` is typed as its card id alone; a move without a card by
+    // its name.
+    let typed = match first.rsplit_once('(') {
+        Some((_, id)) => id.trim_end_matches(')').to_string(),
+        None => first.clone(),
+    };
+    let input = format!("{typed}\n{}", "1\n".repeat(3000));
+    let r = fuda_with_input(
+        &["play", &sangohana(), "--seed", "3", "--set", "deals=1"],
+        &input,
+    );
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(
+        r.stdout.contains(&format!("you: {first}")),
+        "typed `{typed}`: {}",
+        r.stdout
+    );
+}
+
+#[test]
+fn end_of_input_leaves_with_code_2() {
+    let r = fuda_with_input(&["play", &sangohana(), "--seed", "3"], "1\n1\n");
+    assert_eq!(r.code, 2, "{}", r.all());
+    assert!(
+        r.stderr.contains("input ended before the game ended"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.all().contains("panicked"));
+
+    let r = fuda_with_input(&["play", &sangohana(), "--seat", "5"], "");
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("there is no seat 5"), "{}", r.stderr);
+}

@@ -1,0 +1,199 @@
+//! End to end: `fuda score`, human and JSON, single hands and batches.
+
+mod common;
+
+use common::{fuda, sangohana};
+use serde_json::Value;
+
+const AKA_GOKO: &str = "1-ribbon 2-ribbon 3-ribbon 1-crane 3-curtain 8-moon 11-rainman 12-phoenix";
+const SUYAKU_PAIRS: &str =
+    "4-cuckoo 5-bridge 6-butterflies 1-kasu-a 1-kasu-b 2-kasu-a 2-kasu-b 5-kasu-a";
+const NO_YAKU: &str =
+    "4-cuckoo 5-bridge 6-butterflies 1-kasu-a 2-kasu-a 3-kasu-a 4-kasu-a 5-kasu-a";
+
+fn json(out: &str) -> Value {
+    serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+}
+
+#[test]
+fn aka_goko_is_40() {
+    let r = fuda(&["score", &sangohana(), "--hand", AKA_GOKO]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(r.stdout.contains("赤五光: 40"), "{}", r.stdout);
+    assert!(r.stdout.contains("上五光"), "the yaku line: {}", r.stdout);
+    assert!(r.stdout.contains("× factor 2"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("each other player pays 40 (the winner receives 40×2 = 80"),
+        "{}",
+        r.stdout
+    );
+
+    let r = fuda(&["score", &sangohana(), "--hand", AKA_GOKO, "--json"]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let v = json(&r.stdout);
+    assert_eq!(v["total"], 40);
+    assert_eq!(v["name"], "赤五光");
+    assert_eq!(v["factor"], 2);
+    assert_eq!(v["yaku"][0]["name"], "上五光");
+    assert_eq!(v["hand"][0], "1-ribbon");
+    assert_eq!(v["groups"]["三"].as_array().map(Vec::len), Some(3));
+    assert_eq!(v["groups"]["五"].as_array().map(Vec::len), Some(5));
+    assert_eq!(v["payments"]["each_other_pays"], 40);
+}
+
+#[test]
+fn first_turn_tsumo_adds_after_doubling() {
+    let r = fuda(&[
+        "score",
+        &sangohana(),
+        "--hand",
+        SUYAKU_PAIRS,
+        "--set",
+        "win=tsumo",
+        "--set",
+        "first_turn=true",
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let v = json(&r.stdout);
+    assert_eq!(v["total"], 17);
+    assert_eq!(v["name"], "素役の2倍付け");
+    let names: Vec<&str> = v["yaku"]
+        .as_array()
+        .expect("yaku")
+        .iter()
+        .filter_map(|y| y["name"].as_str())
+        .collect();
+    assert_eq!(names, ["素役", "福上がり"]);
+    // The Japanese name works as well as the ASCII alias.
+    let r = fuda(&[
+        "score",
+        &sangohana(),
+        "--hand",
+        SUYAKU_PAIRS,
+        "--set",
+        "win=上がり",
+        "--set",
+        "first_turn=true",
+    ]);
+    assert!(r.stdout.contains(": 17"), "{}", r.all());
+}
+
+#[test]
+fn no_yaku_is_total_zero() {
+    let r = fuda(&["score", &sangohana(), "--hand", NO_YAKU, "--json"]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let v = json(&r.stdout);
+    assert_eq!(v["total"], 0);
+    assert_eq!(v["yaku"], Value::Array(vec![]));
+    let r = fuda(&["score", &sangohana(), "--hand", NO_YAKU]);
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.contains("no yaku: total 0"), "{}", r.stdout);
+}
+
+#[test]
+fn malformed_hands_are_errors() {
+    let seven = "4-cuckoo 5-bridge 6-butterflies 1-kasu-a 1-kasu-b 2-kasu-a 2-kasu-b";
+    let r = fuda(&["score", &sangohana(), "--hand", seven]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("a 珊瑚花 hand has 8 cards, got 7"),
+        "{}",
+        r.stderr
+    );
+
+    let r = fuda(&[
+        "score",
+        &sangohana(),
+        "--hand",
+        "1-ribbon 2-ribbon 3-ribbon 1-cran 3-curtain 8-moon 11-rainman 12-phoenix",
+    ]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("`1-cran`") && r.stderr.contains("did you mean `1-crane`?"),
+        "{}",
+        r.stderr
+    );
+
+    let r = fuda(&[
+        "score",
+        &sangohana(),
+        "--hand",
+        "1-crane 1-crane 3-ribbon 1-ribbon 3-curtain 8-moon 11-rainman 12-phoenix",
+    ]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .contains("`1-crane` is given more often than the deck holds it"),
+        "{}",
+        r.stderr
+    );
+
+    let r = fuda(&[
+        "score",
+        &sangohana(),
+        "--hand",
+        AKA_GOKO,
+        "--set",
+        "wim=tsumo",
+    ]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("did you mean `win`?"), "{}", r.stderr);
+
+    let r = fuda(&[
+        "score",
+        &sangohana(),
+        "--hand",
+        AKA_GOKO,
+        "--set",
+        "win=tsum",
+    ]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("did you mean `tsumo`?"), "{}", r.stderr);
+
+    let r = fuda(&["score", &sangohana(), "--hand", AKA_GOKO, "--table", "役台"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("did you mean `役代`?"), "{}", r.stderr);
+    assert!(!r.all().contains("panicked"));
+}
+
+#[test]
+fn batch_scores_each_line_and_reports_bad_ones() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("hands.jsonl");
+    let lines = [
+        format!("{{\"hand\": \"{AKA_GOKO}\"}}"),
+        format!(
+            "{{\"hand\": {:?}, \"win\": \"tsumo\", \"first_turn\": true}}",
+            SUYAKU_PAIRS.split(' ').collect::<Vec<_>>()
+        ),
+        String::new(),
+        "{\"hand\": \"1-crane\"}".to_string(),
+        format!("{{\"hand\": \"{NO_YAKU}\", \"win\": \"ron\"}}"),
+        "not json".to_string(),
+    ];
+    std::fs::write(&path, lines.join("\n")).expect("write");
+    let r = fuda(&[
+        "score",
+        &sangohana(),
+        "--batch",
+        path.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(r.code, 1, "a bad line fails the run: {}", r.all());
+    let out: Vec<Value> = r.stdout.lines().map(json).collect();
+    assert_eq!(out.len(), 5, "one result per non-blank line: {}", r.stdout);
+    assert_eq!(out[0]["total"], 40);
+    assert_eq!(out[1]["total"], 17);
+    assert_eq!(out[2]["line"], 4);
+    assert!(
+        out[2]["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("8 cards, got 1"),
+        "{}",
+        out[2]
+    );
+    assert_eq!(out[3]["total"], 0);
+    assert_eq!(out[4]["line"], 6);
+}

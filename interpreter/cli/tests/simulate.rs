@@ -1,0 +1,110 @@
+//! End to end: `fuda simulate` is deterministic across thread counts and checks its
+//! options.
+
+mod common;
+
+use common::{fuda, sangohana};
+use serde_json::Value;
+
+/// The report without its wall-clock fields.
+fn without_timing(out: &str) -> Value {
+    let mut v: Value =
+        serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"));
+    let obj = v.as_object_mut().expect("an object");
+    for k in ["seconds", "deals_per_second", "games_per_second"] {
+        assert!(obj.remove(k).is_some(), "the report has `{k}`");
+    }
+    v
+}
+
+#[test]
+fn same_numbers_for_any_thread_count() {
+    // Two deals per game keep the debug-build run short.
+    let run = |threads: &str| {
+        let r = fuda(&[
+            "simulate",
+            &sangohana(),
+            "--games",
+            "50",
+            "--seed",
+            "7",
+            "--set",
+            "deals=2",
+            "--json",
+            "--threads",
+            threads,
+        ]);
+        assert_eq!(r.code, 0, "{}", r.all());
+        without_timing(&r.stdout)
+    };
+    let one = run("1");
+    let two = run("2");
+    assert_eq!(one, two);
+    assert_eq!(one["games"], 50);
+    assert_eq!(one["deals"], 100);
+    assert_eq!(one["failed"], 0);
+    let shares: f64 = one["outcomes"]
+        .as_array()
+        .expect("outcomes")
+        .iter()
+        .filter_map(|o| o["percent"].as_f64())
+        .sum();
+    assert!(
+        (shares - 100.0).abs() < 1e-3,
+        "outcome shares add up: {shares}"
+    );
+    assert_eq!(one["seats"].as_array().map(Vec::len), Some(3));
+    let chips: f64 = one["seats"]
+        .as_array()
+        .expect("seats")
+        .iter()
+        .filter_map(|s| s["chips"]["mean"].as_f64())
+        .sum();
+    assert!(
+        chips.abs() < 1e-3,
+        "chips are zero-sum once the pot is shared out: {chips}"
+    );
+}
+
+#[test]
+fn human_report_and_options() {
+    let r = fuda(&[
+        "simulate",
+        &sangohana(),
+        "--games",
+        "4",
+        "--set",
+        "deals=1",
+        "--players",
+        "4",
+        "--agents",
+        "greedy,random",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(r.stdout.contains("4 games, 4 deals"), "{}", r.stdout);
+    assert!(r.stdout.contains("4 players"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("random") && r.stdout.contains("win rate"),
+        "{}",
+        r.stdout
+    );
+
+    let r = fuda(&["simulate", &sangohana(), "--games", "1", "--players", "9"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("must be in 2..4"), "{}", r.stderr);
+
+    let r = fuda(&[
+        "simulate",
+        &sangohana(),
+        "--games",
+        "1",
+        "--agents",
+        "greedy,grredy",
+    ]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("did you mean `greedy`?"), "{}", r.stderr);
+
+    let r = fuda(&["simulate", &sangohana(), "--games", "1", "--set", "deals=x"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("whole number"), "{}", r.stderr);
+}
