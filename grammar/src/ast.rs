@@ -379,6 +379,9 @@ pub struct ScoreDecl {
     pub over: Option<ScoreOver>,
     /// Stages, applied in order.
     pub stages: Vec<Stage>,
+    /// The name written after a stage's keyword (`times 素五 largest { … }`), one entry
+    /// per stage in `stages`; `None` where the stage has no name.
+    pub stage_names: Vec<Option<Ident>>,
     /// Whole declaration.
     pub span: Span,
 }

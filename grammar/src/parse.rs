@@ -42,10 +42,14 @@ fn parse_inner(source: &str) -> Result<ast::File, Box<Problem>> {
     let scan = limits::scan(source)?;
     let pairs = match FudaParser::parse(Rule::file, source) {
         Ok(pairs) => pairs,
-        Err(_) => {
-            let error = match parse_with_detail(source) {
-                Err(e) => e,
-                Ok(_) => return Err(build::bug(crate::Span::default(), "the same result twice")),
+        Err(plain) => {
+            let error = if source.len() <= DETAIL_LIMIT {
+                match parse_with_detail(source) {
+                    Err(e) => e,
+                    Ok(()) => return Err(build::bug(crate::Span::default(), "the same result twice")),
+                }
+            } else {
+                plain
             };
             return Err(messages::from_pest(&error, source, &scan));
         }
@@ -53,6 +57,11 @@ fn parse_inner(source: &str) -> Result<ast::File, Box<Problem>> {
     let file = pairs.into_iter().next().ok_or_else(|| build::bug(crate::Span::default(), "a file"))?;
     build::Builder::new().file(file)
 }
+
+/// Failing sources up to this size are parsed again with pest's error detail, which
+/// names literal tokens (`expected \`=\``) but costs about three parses; larger ones
+/// (never a hand-written rule file) get the rule-level message only.
+const DETAIL_LIMIT: usize = 256 * 1024;
 
 /// Serialises the detailed re-parse: pest's switch for recording every expected token
 /// is process-wide, and only this function turns it on and off, under this lock.
@@ -66,4 +75,9 @@ fn parse_with_detail(source: &str) -> Result<(), pest::error::Error<Rule>> {
     let result = FudaParser::parse(Rule::file, source).map(|_| ());
     pest::set_error_detail(false);
     result
+}
+
+#[doc(hidden)]
+pub fn __pest_only(source: &str) -> bool {
+    FudaParser::parse(Rule::file, source).is_ok()
 }

@@ -409,16 +409,21 @@ impl Builder {
             None => None,
         };
         let mut stages = Vec::new();
+        let mut stage_names = Vec::new();
         while let Some(p) = k.next() {
-            stages.push(self.stage(p)?);
+            let (stage, name) = self.stage(p)?;
+            stages.push(stage);
+            stage_names.push(name);
         }
-        Ok(ScoreDecl { name, params, over, stages, span: sp })
+        Ok(ScoreDecl { name, params, over, stages, stage_names, span: sp })
     }
 
-    fn stage(&mut self, p: P) -> R<Stage> {
+    /// One stage, with the name written after its keyword, if any.
+    fn stage(&mut self, p: P) -> R<(Stage, Option<Ident>)> {
         let at = span(&p);
         let rule = p.as_rule();
         let mut k = Kids::of(p);
+        let name = k.opt(Rule::ident).map(ident);
         let mode = match k.opt(Rule::stage_mode) {
             Some(m) => Some(match first_child(m)?.as_rule() {
                 Rule::kw_first => StageMode::First,
@@ -428,7 +433,7 @@ impl Builder {
             None => None,
         };
         let mode_or_bug = |m: Option<StageMode>| m.ok_or_else(|| bug(at, "a stage mode"));
-        Ok(match rule {
+        let stage = match rule {
             Rule::yaku_stage => Stage::Yaku(mode_or_bug(mode)?, self.yaku_rows(&mut k)?, at),
             Rule::plus_stage => Stage::Plus(mode_or_bug(mode)?, self.yaku_rows(&mut k)?, at),
             Rule::times_stage => {
@@ -468,7 +473,8 @@ impl Builder {
                 Stage::Void(rows, at)
             }
             _ => return Err(bug(at, "a score stage")),
-        })
+        };
+        Ok((stage, name))
     }
 
     fn yaku_rows(&mut self, k: &mut Kids) -> R<Vec<YakuRow>> {

@@ -18,6 +18,8 @@ pub const MAX_NESTING: usize = 64;
 pub(crate) struct Scan {
     /// Openers (`(`, `[`, `{`) never closed, outermost first, with their byte offsets.
     pub unclosed: Vec<(usize, char)>,
+    /// The first closer with no opener before it, if any.
+    pub stray: Option<usize>,
 }
 
 /// Rejects a source that is too large.
@@ -51,6 +53,7 @@ struct Level {
 /// a `{` or `}` ends any expression, so it clears the count of its level.
 pub(crate) fn scan(src: &str) -> Result<Scan, Box<Problem>> {
     let mut stack: Vec<Level> = Vec::new();
+    let mut stray = None;
     let mut ifs = 0usize; // unclosed `if`s at the current level
     let mut outer_ifs = 0usize; // sum of `saved_ifs` over the stack
     let mut chars = src.char_indices().peekable();
@@ -82,11 +85,15 @@ pub(crate) fn scan(src: &str) -> Result<Scan, Box<Problem>> {
             }
             ')' | ']' | '}' => {
                 let matches = stack.last().is_some_and(|l| pair_of(l.open) == c);
-                if matches {
-                    if let Some(level) = stack.pop() {
+                match stack.pop().filter(|_| matches) {
+                    Some(level) => {
                         outer_ifs -= level.saved_ifs;
                         ifs = if c == '}' { 0 } else { level.saved_ifs };
                     }
+                    None if stack.is_empty() => {
+                        stray.get_or_insert(i);
+                    }
+                    None => {}
                 }
             }
             c if is_word_char(c) => {
@@ -106,7 +113,7 @@ pub(crate) fn scan(src: &str) -> Result<Scan, Box<Problem>> {
             _ => {}
         }
     }
-    Ok(Scan { unclosed: stack.into_iter().map(|l| (l.at, l.open)).collect() })
+    Ok(Scan { unclosed: stack.into_iter().map(|l| (l.at, l.open)).collect(), stray })
 }
 
 fn check_depth(depth: usize, at: Span, what: &str) -> Result<(), Box<Problem>> {
