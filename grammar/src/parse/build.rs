@@ -18,10 +18,56 @@ pub(super) type R<T> = Result<T, Box<Problem>>;
 /// checker's, the compiler's, and `Drop`) far from the end of the stack.
 pub const MAX_DEPTH: u32 = 256;
 
-/// The byte span of a pair.
+/// The byte span of a pair, without trailing blanks or comments.
+///
+/// pest skips whitespace before trying an optional or repeated tail (`suffix*`,
+/// `(kw_when ~ expr)?`), and keeps it when the tail is absent, so a pair's raw end
+/// may lie after blanks and comments. Its real end is its last child's real end plus
+/// any literal tokens after it (`)`, `]`, `}`); only those, blanks and comments can
+/// lie between a last child and its parent's end.
 pub(super) fn span(p: &P) -> Span {
     let s = p.as_span();
-    Span::new(s.start(), s.end())
+    let input = s.get_input();
+    // A trailing skip ends in a blank, or in a comment at the very end of the input.
+    if !(s.as_str().ends_with(is_blank) || (s.end() == input.len() && s.as_str().contains('#'))) {
+        return Span::new(s.start(), s.end());
+    }
+    let mut raw_ends = vec![s.end()];
+    let mut last = p.clone().into_inner().last();
+    while let Some(child) = last {
+        raw_ends.push(child.as_span().end());
+        last = child.into_inner().last();
+    }
+    // The deepest pair is a token (or all literals) and ends exactly; go back up.
+    let mut end = raw_ends.pop().unwrap_or(s.end());
+    while let Some(raw) = raw_ends.pop() {
+        end = end_of_literals(input, end, raw);
+    }
+    Span::new(s.start(), end)
+}
+
+fn is_blank(c: char) -> bool {
+    matches!(c, ' ' | '\t' | '\r' | '\n' | '\u{3000}' | ';')
+}
+
+/// The end of the last literal token in `input[from..to]`, which holds only literal
+/// tokens, blanks and comments; `from` when there is none.
+fn end_of_literals(input: &str, from: usize, to: usize) -> usize {
+    let Some(region) = input.get(from..to) else { return from };
+    let mut end = from;
+    let mut chars = region.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if c == '#' {
+            for (_, c) in chars.by_ref() {
+                if c == '\n' {
+                    break;
+                }
+            }
+        } else if !is_blank(c) {
+            end = from + i + c.len_utf8();
+        }
+    }
+    end
 }
 
 /// A name as written.
