@@ -92,6 +92,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         deal: 1,
         announced: Vec::new(),
         mine: CardSet::EMPTY,
+        dealer: 0,
     };
     loop {
         let finished = st.advance(&p).map_err(|e| runtime(&p, &e))?;
@@ -123,6 +124,20 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         st.apply(&p, &choices).map_err(|e| runtime(&p, &e))?;
     }
     outln!("\ngame over");
+    // Outcome labels in order of first appearance, with how many deals ended so.
+    let mut tally: Vec<(&str, usize)> = Vec::new();
+    for e in &st.events {
+        if let Event::Outcome(o) = e {
+            match tally.iter_mut().find(|(l, _)| *l == &**o) {
+                Some((_, n)) => *n += 1,
+                None => tally.push((o, 1)),
+            }
+        }
+    }
+    if !tally.is_empty() {
+        let parts: Vec<String> = tally.iter().map(|(l, n)| format!("{l} {n}")).collect();
+        outln!("  deals: {}", parts.join(", "));
+    }
     let chips = chips_of(&p, &st);
     for (s, c) in chips.iter().enumerate() {
         outln!("  {}  {c:+}", view::seat(&p, &st, s as u8, Some(me)));
@@ -140,6 +155,9 @@ struct Session<'p> {
     deal: usize,
     /// Computer moves waiting to be shown.
     announced: Vec<Announcement>,
+    /// The dealer when the last decision was taken: events are reported with the
+    /// roles of the deal they happened in.
+    dealer: u8,
     /// The cards in the person's own zones at their last decision, to point out
     /// what came in since (a drawn card, a new deal).
     mine: CardSet,
@@ -168,8 +186,8 @@ impl Session<'_> {
                     render_ledger(self.p, st, self.me);
                 }
                 Event::Record(s, r) => outln!(
-                    "{} scores {} for {}",
-                    view::seat(self.p, st, *s, Some(self.me)),
+                    "{} scores {}: {}",
+                    view::seat_under(self.p, st, self.dealer, *s, Some(self.me)),
                     r.name,
                     r.total
                 ),
@@ -182,6 +200,7 @@ impl Session<'_> {
     /// Keeps the computers' moves (not their passes) to announce after they run.
     fn remember_moves(&mut self, st: &State, pending: &Pending, choices: &[usize]) {
         let code = st.pending_code(self.p);
+        self.dealer = st.board.dealer;
         for (sm, c) in pending.seats.iter().zip(choices) {
             let m = &sm.moves[*c];
             if sm.seat == self.me || m.option == PASS {

@@ -27,7 +27,13 @@ pub fn pad(s: &str, w: usize) -> String {
 
 /// `seat 1 (胴二)`, or `you (seat 0, 親)` for the person's own seat.
 pub fn seat(p: &Program, st: &State, s: u8, me: Option<u8>) -> String {
-    let role = crate::params::role(p, st.board.seats, st.board.dealer, s);
+    seat_under(p, st, st.board.dealer, s, me)
+}
+
+/// Like [`seat`], with roles as they were when `dealer` dealt (the dealer may have
+/// changed since, e.g. to the winner of the deal being reported).
+pub fn seat_under(p: &Program, st: &State, dealer: u8, s: u8, me: Option<u8>) -> String {
+    let role = crate::params::role(p, st.board.seats, dealer, s);
     match (me == Some(s), role) {
         (true, Some(r)) => format!("you (seat {s}, {r})"),
         (true, None) => format!("you (seat {s})"),
