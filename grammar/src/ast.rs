@@ -59,7 +59,7 @@ pub enum Item {
     Def(DefDecl),
     /// `pattern NAME { … }`.
     Pattern(PatternDecl),
-    /// `score NAME(params) [over P(expr) [best]] { stages }`.
+    /// `score NAME[(params)] [over P(expr) [best]] { stages }`.
     Score(ScoreDecl),
     /// `proc NAME[(params)] { … }`.
     Proc(ProcDecl),
@@ -368,7 +368,7 @@ pub enum Shape {
     Word(Ident),
 }
 
-/// `score NAME(params) [over P(expr) [best]] { stages }`.
+/// `score NAME[(params)] [over P(expr) [best]] { stages }`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScoreDecl {
     /// Name.
@@ -379,8 +379,9 @@ pub struct ScoreDecl {
     pub over: Option<ScoreOver>,
     /// Stages, applied in order.
     pub stages: Vec<Stage>,
-    /// The name written after a stage's keyword (`times 素五 largest { … }`), one entry
-    /// per stage in `stages`; `None` where the stage has no name.
+    /// The name written after each stage's keyword (`times 素五 largest { … }`), one
+    /// entry per stage in `stages`; `None` where the stage has no name. A variant's
+    /// `score NAME { … }` (no parameter list) replaces the base's stages by these names.
     pub stage_names: Vec<Option<Ident>>,
     /// Whole declaration.
     pub span: Span,

@@ -1,5 +1,7 @@
 //! The syntax error: one plain-words diagnostic with a label at the problem and, where a fix is known, help.
 
+use std::sync::Arc;
+
 use miette::{Diagnostic, LabeledSpan, NamedSource};
 use thiserror::Error;
 
@@ -37,9 +39,10 @@ pub struct SyntaxError {
     /// What to do about it, when a likely fix is known.
     #[help]
     pub help: Option<String>,
-    // Kept private so every label is built clamped (miette panics on a label past the end).
+    // Kept private so every label is built clamped (miette panics on a label past the
+    // end); behind an `Arc` so the error stays small to return.
     #[source_code]
-    src: NamedSource<String>,
+    src: Arc<NamedSource<String>>,
     #[label(collection)]
     labels: Vec<LabeledSpan>,
 }
@@ -67,8 +70,20 @@ pub(crate) struct Problem {
 
 impl Problem {
     /// A problem of `kind` at `span`, labelled `label`.
-    pub fn new(kind: SyntaxErrorKind, span: Span, message: impl Into<String>, label: impl Into<String>) -> Box<Self> {
-        Box::new(Problem { kind, message: message.into(), span, label: label.into(), help: None, related: Vec::new() })
+    pub fn new(
+        kind: SyntaxErrorKind,
+        span: Span,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> Box<Self> {
+        Box::new(Problem {
+            kind,
+            message: message.into(),
+            span,
+            label: label.into(),
+            help: None,
+            related: Vec::new(),
+        })
     }
 
     /// Adds a help line.
@@ -92,7 +107,10 @@ impl Problem {
             Span::new(c.offset(), c.offset() + c.len())
         };
         let span = clamp(self.span);
-        let mut labels = vec![LabeledSpan::new_primary_with_span(Some(self.label), span.clamped(len))];
+        let mut labels = vec![LabeledSpan::new_primary_with_span(
+            Some(self.label),
+            span.clamped(len),
+        )];
         for (s, text) in self.related {
             labels.push(LabeledSpan::new_with_span(Some(text), s.clamped(len)));
         }
@@ -101,7 +119,7 @@ impl Problem {
             message: self.message,
             span,
             help: self.help,
-            src: NamedSource::new(name, source),
+            src: Arc::new(NamedSource::new(name, source)),
             labels,
         }
     }

@@ -8,5 +8,5 @@ mod parse;
 mod span;
 
 pub use error::{SyntaxError, SyntaxErrorKind};
-pub use parse::{__pest_only, parse, MAX_DEPTH, MAX_NESTING, MAX_SOURCE_BYTES};
+pub use parse::{parse, MAX_DEPTH, MAX_NESTING, MAX_SOURCE_BYTES};
 pub use span::Span;

@@ -46,7 +46,9 @@ fn parse_inner(source: &str) -> Result<ast::File, Box<Problem>> {
             let error = if source.len() <= DETAIL_LIMIT {
                 match parse_with_detail(source) {
                     Err(e) => e,
-                    Ok(()) => return Err(build::bug(crate::Span::default(), "the same result twice")),
+                    Ok(()) => {
+                        return Err(build::bug(crate::Span::default(), "the same result twice"))
+                    }
                 }
             } else {
                 plain
@@ -54,7 +56,10 @@ fn parse_inner(source: &str) -> Result<ast::File, Box<Problem>> {
             return Err(messages::from_pest(&error, source, &scan));
         }
     };
-    let file = pairs.into_iter().next().ok_or_else(|| build::bug(crate::Span::default(), "a file"))?;
+    let file = pairs
+        .into_iter()
+        .next()
+        .ok_or_else(|| build::bug(crate::Span::default(), "a file"))?;
     build::Builder::new().file(file)
 }
 
@@ -70,14 +75,11 @@ static DETAIL: Mutex<()> = Mutex::new(());
 /// Parses again, recording every token pest expected at the failure, so the message
 /// can name literal tokens like `{` or `=`. Only failed parses pay for this.
 fn parse_with_detail(source: &str) -> Result<(), pest::error::Error<Rule>> {
-    let _guard = DETAIL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let _guard = DETAIL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     pest::set_error_detail(true);
     let result = FudaParser::parse(Rule::file, source).map(|_| ());
     pest::set_error_detail(false);
     result
-}
-
-#[doc(hidden)]
-pub fn __pest_only(source: &str) -> bool {
-    FudaParser::parse(Rule::file, source).is_ok()
 }

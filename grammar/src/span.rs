@@ -14,12 +14,18 @@ impl Span {
     pub fn new(start: usize, end: usize) -> Self {
         let start = start.min(u32::MAX as usize) as u32;
         let end = end.min(u32::MAX as usize) as u32;
-        Span { start, end: end.max(start) }
+        Span {
+            start,
+            end: end.max(start),
+        }
     }
 
     /// The smallest span covering both.
     pub fn join(self, other: Span) -> Span {
-        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 
     /// Length in bytes.

@@ -53,7 +53,9 @@ fn is_blank(c: char) -> bool {
 /// The end of the last literal token in `input[from..to]`, which holds only literal
 /// tokens, blanks and comments; `from` when there is none.
 fn end_of_literals(input: &str, from: usize, to: usize) -> usize {
-    let Some(region) = input.get(from..to) else { return from };
+    let Some(region) = input.get(from..to) else {
+        return from;
+    };
     let mut end = from;
     let mut chars = region.char_indices();
     while let Some((i, c)) = chars.next() {
@@ -91,18 +93,99 @@ pub(super) fn is_kw(r: Rule) -> bool {
     use Rule::*;
     matches!(
         r,
-        kw_all | kw_and | kw_as | kw_aside | kw_attribute | kw_best | kw_bool | kw_break | kw_by
-            | kw_card | kw_cards | kw_choose | kw_claim | kw_continue | kw_cut | kw_deal | kw_dealer
-            | kw_deck | kw_def | kw_distinct | kw_draw | kw_each | kw_edit | kw_else | kw_enum
-            | kw_expect | kw_extends | kw_false | kw_first | kw_for | kw_from | kw_gather | kw_group
-            | kw_hidden | kw_highest | kw_if | kw_import | kw_in | kw_int | kw_is | kw_largest
-            | kw_ledger | kw_let | kw_loop | kw_lowest | kw_move | kw_name | kw_not | kw_or
-            | kw_outcome | kw_over | kw_owner | kw_param | kw_pattern | kw_pay | kw_per_seat
-            | kw_pile | kw_plus | kw_priority | kw_proc | kw_public | kw_record | kw_repeat
-            | kw_require | kw_return | kw_reveal | kw_ruleset | kw_run | kw_same | kw_say | kw_score
-            | kw_seat | kw_seats | kw_set | kw_shared | kw_shuffle | kw_stack | kw_tags | kw_test
-            | kw_then | kw_times | kw_to | kw_top | kw_true | kw_var | kw_void | kw_when | kw_where
-            | kw_while | kw_with | kw_word | kw_yaku | kw_zone
+        kw_all
+            | kw_and
+            | kw_as
+            | kw_aside
+            | kw_attribute
+            | kw_best
+            | kw_bool
+            | kw_break
+            | kw_by
+            | kw_card
+            | kw_cards
+            | kw_choose
+            | kw_claim
+            | kw_continue
+            | kw_cut
+            | kw_deal
+            | kw_dealer
+            | kw_deck
+            | kw_def
+            | kw_distinct
+            | kw_draw
+            | kw_each
+            | kw_edit
+            | kw_else
+            | kw_enum
+            | kw_expect
+            | kw_extends
+            | kw_false
+            | kw_first
+            | kw_for
+            | kw_from
+            | kw_gather
+            | kw_group
+            | kw_hidden
+            | kw_highest
+            | kw_if
+            | kw_import
+            | kw_in
+            | kw_int
+            | kw_is
+            | kw_largest
+            | kw_ledger
+            | kw_let
+            | kw_loop
+            | kw_lowest
+            | kw_move
+            | kw_name
+            | kw_not
+            | kw_or
+            | kw_outcome
+            | kw_over
+            | kw_owner
+            | kw_param
+            | kw_pattern
+            | kw_pay
+            | kw_per_seat
+            | kw_pile
+            | kw_plus
+            | kw_priority
+            | kw_proc
+            | kw_public
+            | kw_record
+            | kw_repeat
+            | kw_require
+            | kw_return
+            | kw_reveal
+            | kw_ruleset
+            | kw_run
+            | kw_same
+            | kw_say
+            | kw_score
+            | kw_seat
+            | kw_seats
+            | kw_set
+            | kw_shared
+            | kw_shuffle
+            | kw_stack
+            | kw_tags
+            | kw_test
+            | kw_then
+            | kw_times
+            | kw_to
+            | kw_top
+            | kw_true
+            | kw_var
+            | kw_void
+            | kw_when
+            | kw_where
+            | kw_while
+            | kw_with
+            | kw_word
+            | kw_yaku
+            | kw_zone
     )
 }
 
@@ -115,7 +198,10 @@ pub(super) struct Kids<'i> {
 impl<'i> Kids<'i> {
     pub(super) fn of(p: P<'i>) -> Self {
         let parent = span(&p);
-        Kids { it: p.into_inner(), parent }
+        Kids {
+            it: p.into_inner(),
+            parent,
+        }
     }
 
     /// The next child if it is `rule`, skipping keyword tokens before it.
@@ -135,7 +221,8 @@ impl<'i> Kids<'i> {
 
     /// The next child, which the grammar guarantees is `rule`.
     pub(super) fn need(&mut self, rule: Rule) -> R<P<'i>> {
-        self.opt(rule).ok_or_else(|| bug(self.parent, &format!("{rule:?}")))
+        self.opt(rule)
+            .ok_or_else(|| bug(self.parent, &format!("{rule:?}")))
     }
 
     /// Every following child that is `rule`.
@@ -164,7 +251,9 @@ impl Builder {
     /// through here, so the builder's own recursion is bounded too. An error ends the
     /// whole build, so only the success path needs [`Builder::leave`].
     pub(super) fn enter(&mut self, n: usize, at: Span) -> R<()> {
-        self.depth = self.depth.saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
+        self.depth = self
+            .depth
+            .saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
         if self.depth <= MAX_DEPTH {
             return Ok(());
         }
@@ -178,7 +267,9 @@ impl Builder {
     }
 
     pub(super) fn leave(&mut self, n: usize) {
-        self.depth = self.depth.saturating_sub(u32::try_from(n).unwrap_or(u32::MAX));
+        self.depth = self
+            .depth
+            .saturating_sub(u32::try_from(n).unwrap_or(u32::MAX));
     }
 
     // ───────────────────────── file and items ─────────────────────────
@@ -214,7 +305,14 @@ impl Builder {
                     None => None,
                 };
                 let doc = k.opt(Rule::string).map(|s| self.string(s)).transpose()?;
-                Item::Param(ParamDecl { name, ty, default, range, doc, span: sp })
+                Item::Param(ParamDecl {
+                    name,
+                    ty,
+                    default,
+                    range,
+                    doc,
+                    span: sp,
+                })
             }
             Rule::seats_decl => {
                 let count = self.expr(k.need(Rule::expr)?)?;
@@ -224,7 +322,11 @@ impl Builder {
                     let n = self.int(r.need(Rule::int)?)?;
                     roles.push((n, r.all(Rule::ident).into_iter().map(ident).collect()));
                 }
-                Item::Seats(SeatsDecl { count, roles, span: sp })
+                Item::Seats(SeatsDecl {
+                    count,
+                    roles,
+                    span: sp,
+                })
             }
             Rule::zone_decl => {
                 let name = ident(k.need(Rule::ident)?);
@@ -242,14 +344,26 @@ impl Builder {
                     Rule::kw_public => Visibility::Public,
                     _ => Visibility::Top,
                 };
-                Item::Zone(ZoneDecl { name, owner, order, visibility, span: sp })
+                Item::Zone(ZoneDecl {
+                    name,
+                    owner,
+                    order,
+                    visibility,
+                    span: sp,
+                })
             }
             Rule::var_decl => {
                 let name = ident(k.need(Rule::ident)?);
                 let ty = self.type_name(k.need(Rule::type_name)?)?;
                 let per_seat = k.opt(Rule::kw_per_seat).is_some();
                 let init = self.expr(k.need(Rule::expr)?)?;
-                Item::Var(VarDecl { name, ty, per_seat, init, span: sp })
+                Item::Var(VarDecl {
+                    name,
+                    ty,
+                    per_seat,
+                    init,
+                    span: sp,
+                })
             }
             Rule::enum_decl => {
                 let name = ident(k.need(Rule::ident)?);
@@ -262,19 +376,34 @@ impl Builder {
                         first.map(|f| (f, vk.all(Rule::ident).into_iter().map(ident).collect()))
                     })
                     .collect::<R<Vec<_>>>()?;
-                Item::Enum(EnumDecl { name, values, span: sp })
+                Item::Enum(EnumDecl {
+                    name,
+                    values,
+                    span: sp,
+                })
             }
             Rule::cards_decl => {
                 let name = ident(k.need(Rule::ident)?);
                 let value = self.expr(k.need(Rule::expr)?)?;
-                Item::Cards(CardsDecl { name, value, span: sp })
+                Item::Cards(CardsDecl {
+                    name,
+                    value,
+                    span: sp,
+                })
             }
-            Rule::ledger_decl => Item::Ledger(k.all(Rule::ident).into_iter().map(ident).collect(), sp),
+            Rule::ledger_decl => {
+                Item::Ledger(k.all(Rule::ident).into_iter().map(ident).collect(), sp)
+            }
             Rule::def_decl => {
                 let name = ident(k.need(Rule::ident)?);
                 let params = self.params(k.opt(Rule::params))?;
                 let body = self.expr(k.need(Rule::expr)?)?;
-                Item::Def(DefDecl { name, params, body, span: sp })
+                Item::Def(DefDecl {
+                    name,
+                    params,
+                    body,
+                    span: sp,
+                })
             }
             Rule::pattern_decl => Item::Pattern(self.pattern(k, sp)?),
             Rule::score_decl => Item::Score(self.score(k, sp)?),
@@ -282,7 +411,12 @@ impl Builder {
                 let name = ident(k.need(Rule::ident)?);
                 let params = self.params(k.opt(Rule::params))?;
                 let body = self.block(k.need(Rule::block)?)?;
-                Item::Proc(ProcDecl { name, params, body, span: sp })
+                Item::Proc(ProcDecl {
+                    name,
+                    params,
+                    body,
+                    span: sp,
+                })
             }
             Rule::test_decl => {
                 let name = self.string(k.need(Rule::string)?)?;
@@ -290,11 +424,17 @@ impl Builder {
                 for set in k.all(Rule::test_set) {
                     let mut sk = Kids::of(set);
                     let key = ident(sk.need(Rule::ident)?);
-                    let value = self.literal(sk.next().ok_or_else(|| bug(key.span, "a literal"))?)?;
+                    let value =
+                        self.literal(sk.next().ok_or_else(|| bug(key.span, "a literal"))?)?;
                     with.push((key, value));
                 }
                 let body = self.block(k.need(Rule::block)?)?;
-                Item::Test(TestDecl { name, with, body, span: sp })
+                Item::Test(TestDecl {
+                    name,
+                    with,
+                    body,
+                    span: sp,
+                })
             }
             _ => return Err(bug(sp, "an item")),
         })
@@ -307,8 +447,16 @@ impl Builder {
             None => None,
         };
         let title = k.opt(Rule::string).map(|s| self.string(s)).transpose()?;
-        let mut deck =
-            DeckDecl { name, base, title, attributes: Vec::new(), tags: Vec::new(), cards: Vec::new(), edits: Vec::new(), span: sp };
+        let mut deck = DeckDecl {
+            name,
+            base,
+            title,
+            attributes: Vec::new(),
+            tags: Vec::new(),
+            cards: Vec::new(),
+            edits: Vec::new(),
+            span: sp,
+        };
         while let Some(p) = k.next() {
             let at = span(&p);
             let rule = p.as_rule();
@@ -318,7 +466,12 @@ impl Builder {
                     let name = ident(dk.need(Rule::ident)?);
                     let ty = self.attr_type(dk.need(Rule::attr_type)?)?;
                     let default = dk.next().map(|l| self.literal(l)).transpose()?;
-                    deck.attributes.push(AttrDecl { name, ty, default, span: at });
+                    deck.attributes.push(AttrDecl {
+                        name,
+                        ty,
+                        default,
+                        span: at,
+                    });
                 }
                 Rule::tags_decl => deck.tags.extend(dk.all(Rule::ident).into_iter().map(ident)),
                 Rule::card_decl => {
@@ -328,16 +481,29 @@ impl Builder {
                     let copies = match dk.opt(Rule::copies) {
                         Some(c) => {
                             let at = span(&c);
-                            Some(Spanned::new(self.int(Kids::of(c).need(Rule::int)?)?.node, at))
+                            Some(Spanned::new(
+                                self.int(Kids::of(c).need(Rule::int)?)?.node,
+                                at,
+                            ))
                         }
                         None => None,
                     };
-                    deck.cards.push(CardDecl { id, display, fields, copies, span: at });
+                    deck.cards.push(CardDecl {
+                        id,
+                        display,
+                        fields,
+                        copies,
+                        span: at,
+                    });
                 }
                 Rule::card_edit => {
                     let id = ident(dk.need(Rule::card_id)?);
                     let fields = self.card_fields(&mut dk)?;
-                    deck.edits.push(CardEdit { id, fields, span: at });
+                    deck.edits.push(CardEdit {
+                        id,
+                        fields,
+                        span: at,
+                    });
                 }
                 _ => return Err(bug(at, "a deck line")),
             }
@@ -352,7 +518,13 @@ impl Builder {
                 let (lo, hi) = self.int_range(inner)?;
                 AttrType::Range(lo, hi)
             }
-            Rule::symbol_list => AttrType::Symbols(Kids::of(inner).all(Rule::ident).into_iter().map(ident).collect()),
+            Rule::symbol_list => AttrType::Symbols(
+                Kids::of(inner)
+                    .all(Rule::ident)
+                    .into_iter()
+                    .map(ident)
+                    .collect(),
+            ),
             _ => AttrType::Int,
         })
     }
@@ -407,18 +579,30 @@ impl Builder {
                 let name = ident(k.need(Rule::ident)?);
                 let ty = self.type_name(k.need(Rule::type_name)?)?;
                 let default = k.opt(Rule::expr).map(|e| self.expr(e)).transpose()?;
-                Ok(Param { name, ty, default, span: at })
+                Ok(Param {
+                    name,
+                    ty,
+                    default,
+                    span: at,
+                })
             })
             .collect()
     }
 
     fn pattern(&mut self, mut k: Kids, sp: Span) -> R<PatternDecl> {
         let name = ident(k.need(Rule::ident)?);
-        let mut decl = PatternDecl { name, groups: Vec::new(), requires: Vec::new(), span: sp };
+        let mut decl = PatternDecl {
+            name,
+            groups: Vec::new(),
+            requires: Vec::new(),
+            span: sp,
+        };
         while let Some(p) = k.next() {
             let at = span(&p);
             match p.as_rule() {
-                Rule::require_decl => decl.requires.push(self.expr(Kids::of(p).need(Rule::expr)?)?),
+                Rule::require_decl => decl
+                    .requires
+                    .push(self.expr(Kids::of(p).need(Rule::expr)?)?),
                 Rule::group_decl => {
                     let mut g = Kids::of(p);
                     let name = ident(g.need(Rule::ident)?);
@@ -428,11 +612,22 @@ impl Builder {
                     };
                     let size = self.int(g.need(Rule::int)?)?;
                     let shapes = match g.opt(Rule::shapes) {
-                        Some(s) => Kids::of(s).all(Rule::shape).into_iter().map(shape).collect::<R<_>>()?,
+                        Some(s) => Kids::of(s)
+                            .all(Rule::shape)
+                            .into_iter()
+                            .map(shape)
+                            .collect::<R<_>>()?,
                         None => Vec::new(),
                     };
                     let condition = g.opt(Rule::expr).map(|e| self.expr(e)).transpose()?;
-                    decl.groups.push(GroupDecl { name, count, size, shapes, condition, span: at });
+                    decl.groups.push(GroupDecl {
+                        name,
+                        count,
+                        size,
+                        shapes,
+                        condition,
+                        span: at,
+                    });
                 }
                 _ => return Err(bug(at, "`group` or `require`")),
             }
@@ -450,7 +645,12 @@ impl Builder {
                 let pattern = ident(ok.need(Rule::ident)?);
                 let arg = self.expr(ok.need(Rule::expr)?)?;
                 let best = ok.opt(Rule::kw_best).is_some();
-                Some(ScoreOver { pattern, arg, best, span: at })
+                Some(ScoreOver {
+                    pattern,
+                    arg,
+                    best,
+                    span: at,
+                })
             }
             None => None,
         };
@@ -461,7 +661,14 @@ impl Builder {
             stages.push(stage);
             stage_names.push(name);
         }
-        Ok(ScoreDecl { name, params, over, stages, stage_names, span: sp })
+        Ok(ScoreDecl {
+            name,
+            params,
+            over,
+            stages,
+            stage_names,
+            span: sp,
+        })
     }
 
     /// One stage, with the name written after its keyword, if any.
@@ -489,7 +696,11 @@ impl Builder {
                     let mut r = Kids::of(row);
                     let factor = self.expr(r.need(Rule::expr)?)?;
                     let when = self.expr(r.need(Rule::expr)?)?;
-                    rows.push(TimesRow { factor, when, span: at });
+                    rows.push(TimesRow {
+                        factor,
+                        when,
+                        span: at,
+                    });
                 }
                 Stage::Times(mode_or_bug(mode)?, rows, at)
             }
@@ -503,7 +714,11 @@ impl Builder {
                         None => NameOrTemplate::Template(self.string(r.need(Rule::string)?)?),
                     };
                     let when = self.expr(r.need(Rule::expr)?)?;
-                    rows.push(NameRow { name, when, span: at });
+                    rows.push(NameRow {
+                        name,
+                        when,
+                        span: at,
+                    });
                 }
                 Stage::Name(rows, at)
             }
@@ -514,7 +729,11 @@ impl Builder {
                     let mut r = Kids::of(row);
                     let name = ident(r.need(Rule::ident)?);
                     let when = self.expr(r.need(Rule::expr)?)?;
-                    rows.push(VoidRow { name, when, span: at });
+                    rows.push(VoidRow {
+                        name,
+                        when,
+                        span: at,
+                    });
                 }
                 Stage::Void(rows, at)
             }
@@ -532,7 +751,12 @@ impl Builder {
                 let name = ident(r.need(Rule::ident)?);
                 let value = self.expr(r.need(Rule::expr)?)?;
                 let when = self.expr(r.need(Rule::expr)?)?;
-                Ok(YakuRow { name, value, when, span: at })
+                Ok(YakuRow {
+                    name,
+                    value,
+                    when,
+                    span: at,
+                })
             })
             .collect()
     }
@@ -542,7 +766,10 @@ impl Builder {
     pub(super) fn block(&mut self, p: P) -> R<Block> {
         let at = span(&p);
         self.enter(1, at)?;
-        let stmts = p.into_inner().map(|s| self.stmt(s)).collect::<R<Vec<_>>>()?;
+        let stmts = p
+            .into_inner()
+            .map(|s| self.stmt(s))
+            .collect::<R<Vec<_>>>()?;
         self.leave(1);
         Ok(Block { stmts, span: at })
     }
@@ -594,7 +821,9 @@ impl Builder {
                 let counter = k.opt(Rule::ident).map(ident);
                 StmtKind::Repeat(times, counter, self.block(k.need(Rule::block)?)?)
             }
-            Rule::return_stmt => StmtKind::Return(k.opt(Rule::expr).map(|e| self.expr(e)).transpose()?),
+            Rule::return_stmt => {
+                StmtKind::Return(k.opt(Rule::expr).map(|e| self.expr(e)).transpose()?)
+            }
             Rule::break_stmt => StmtKind::Break,
             Rule::continue_stmt => StmtKind::Continue,
             Rule::move_stmt => {
@@ -616,12 +845,19 @@ impl Builder {
                     }
                     None => Chooser::Seat(self.expr(k.need(Rule::expr)?)?),
                 };
-                StmtKind::Choose(ChooseStmt { who, options: self.options(&mut k)? })
+                StmtKind::Choose(ChooseStmt {
+                    who,
+                    options: self.options(&mut k)?,
+                })
             }
             Rule::claim_stmt => {
                 let seat = ident(k.need(Rule::ident)?);
                 let seats = self.expr(k.need(Rule::expr)?)?;
-                StmtKind::Claim(ClaimStmt { seat, seats, options: self.options(&mut k)? })
+                StmtKind::Claim(ClaimStmt {
+                    seat,
+                    seats,
+                    options: self.options(&mut k)?,
+                })
             }
             Rule::pay_stmt => {
                 let amount = self.expr(k.need(Rule::expr)?)?;
@@ -653,7 +889,11 @@ impl Builder {
             Rule::call_stmt => {
                 let name = ident(k.need(Rule::ident)?);
                 let args = match k.opt(Rule::args) {
-                    Some(a) => Kids::of(a).all(Rule::arg).into_iter().map(|a| self.arg(a)).collect::<R<_>>()?,
+                    Some(a) => Kids::of(a)
+                        .all(Rule::arg)
+                        .into_iter()
+                        .map(|a| self.arg(a))
+                        .collect::<R<_>>()?,
                     None => Vec::new(),
                 };
                 StmtKind::Call(name, args)
@@ -666,7 +906,11 @@ impl Builder {
     /// `else if` becomes an `If` alone in the previous arm's else block.
     fn if_stmt(&mut self, p: P) -> R<Stmt> {
         let at = span(&p);
-        let arms_count = p.clone().into_inner().filter(|c| c.as_rule() == Rule::kw_if).count();
+        let arms_count = p
+            .clone()
+            .into_inner()
+            .filter(|c| c.as_rule() == Rule::kw_if)
+            .count();
         // Arm i sits i else-blocks (two levels each) below the first.
         let extra = 2 * arms_count.saturating_sub(1);
         self.enter(extra, at)?;
@@ -688,11 +932,17 @@ impl Builder {
         self.leave(extra);
         let mut tail = last_else;
         while let Some((start, cond, body)) = arms.pop() {
-            let stmt = Spanned::new(StmtKind::If(cond, body, tail), Span::new(start, at.end as usize));
+            let stmt = Spanned::new(
+                StmtKind::If(cond, body, tail),
+                Span::new(start, at.end as usize),
+            );
             if arms.is_empty() {
                 return Ok(stmt);
             }
-            tail = Some(Block { span: stmt.span, stmts: vec![stmt] });
+            tail = Some(Block {
+                span: stmt.span,
+                stmts: vec![stmt],
+            });
         }
         Err(bug(at, "an `if` arm"))
     }
@@ -721,7 +971,12 @@ impl Builder {
             }
         }
         match (from, to) {
-            (Some(from), Some(to)) => Ok(StmtKind::Deal(DealStmt { counts, from, to, start })),
+            (Some(from), Some(to)) => Ok(StmtKind::Deal(DealStmt {
+                counts,
+                from,
+                to,
+                start,
+            })),
             _ => Err(bug(at, "`from` and `to`")),
         }
     }
@@ -745,7 +1000,15 @@ impl Builder {
                 let guard = ok.opt(Rule::expr).map(|e| self.expr(e)).transpose()?;
                 let priority = ok.opt(Rule::int).map(|i| self.int(i)).transpose()?;
                 let body = self.block(ok.need(Rule::block)?)?;
-                Ok(MoveOption { name, param, label, guard, priority, body, span: at })
+                Ok(MoveOption {
+                    name,
+                    param,
+                    label,
+                    guard,
+                    priority,
+                    body,
+                    span: at,
+                })
             })
             .collect()
     }
@@ -763,7 +1026,11 @@ impl Builder {
             }
             None => None,
         };
-        Ok(LValue { name, index, span: at })
+        Ok(LValue {
+            name,
+            index,
+            span: at,
+        })
     }
 
     // ───────────────────────── tokens ─────────────────────────
@@ -785,7 +1052,9 @@ impl Builder {
     pub(super) fn int(&mut self, p: P) -> R<Spanned<i64>> {
         let at = span(&p);
         let text = p.as_str();
-        text.parse::<i64>().map(|n| Spanned::new(n, at)).map_err(|_| number_too_large(text, at))
+        text.parse::<i64>()
+            .map(|n| Spanned::new(n, at))
+            .map_err(|_| number_too_large(text, at))
     }
 
     /// A string token, unescaped; its span includes the quotes.
@@ -819,9 +1088,22 @@ fn shape(p: P) -> R<Spanned<Shape>> {
 }
 
 pub(super) fn number_too_large(text: &str, at: Span) -> Box<Problem> {
-    let shown: String = if text.chars().count() > 24 { text.chars().take(20).chain("…".chars()).collect() } else { text.into() };
-    Problem::new(SyntaxErrorKind::NumberTooLarge, at, format!("the number `{shown}` is too large"), "does not fit in 64 bits")
-        .help(format!("numbers must lie between {} and {}", i64::MIN, i64::MAX))
+    let shown: String = if text.chars().count() > 24 {
+        text.chars().take(20).chain("…".chars()).collect()
+    } else {
+        text.into()
+    };
+    Problem::new(
+        SyntaxErrorKind::NumberTooLarge,
+        at,
+        format!("the number `{shown}` is too large"),
+        "does not fit in 64 bits",
+    )
+    .help(format!(
+        "numbers must lie between {} and {}",
+        i64::MIN,
+        i64::MAX
+    ))
 }
 
 /// Resolves `\"`, `\\` and `\n`; any other escape is an error at its position.
@@ -852,7 +1134,9 @@ fn unescape(raw: &str, start: usize) -> R<String> {
                     format!("unknown escape {shown} in a string"),
                     "not an escape fuda knows",
                 )
-                .help("a string may use `\\\"`, `\\\\` and `\\n`; write any other character as it is"));
+                .help(
+                    "a string may use `\\\"`, `\\\\` and `\\n`; write any other character as it is",
+                ));
             }
         }
     }

@@ -54,7 +54,10 @@ impl Builder {
             let op = binop(op.as_str()).ok_or_else(|| bug(op_at, "an operator"))?;
             let end = span(&rhs).end as usize;
             let rhs = self.expr(rhs)?;
-            lhs = Spanned::new(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), Span::new(start, end));
+            lhs = Spanned::new(
+                ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                Span::new(start, end),
+            );
         }
         self.leave(ops);
         Ok(lhs)
@@ -79,7 +82,9 @@ impl Builder {
             Some((start, text)) => {
                 ops.pop();
                 let lit_at = Span::new(start, end);
-                let n = text.parse::<i64>().map_err(|_| number_too_large(&text, lit_at))?;
+                let n = text
+                    .parse::<i64>()
+                    .map_err(|_| number_too_large(&text, lit_at))?;
                 Spanned::new(ExprKind::Int(n), lit_at)
             }
             None => self.expr(operand)?,
@@ -136,7 +141,10 @@ impl Builder {
             Rule::card_lit => ExprKind::Card(ident(Kids::of(p).need(Rule::card_id)?)),
             Rule::list => {
                 self.enter(1, at)?;
-                let items = p.into_inner().map(|e| self.expr(e)).collect::<R<Vec<_>>>()?;
+                let items = p
+                    .into_inner()
+                    .map(|e| self.expr(e))
+                    .collect::<R<Vec<_>>>()?;
                 self.leave(1);
                 ExprKind::List(items)
             }
@@ -149,7 +157,11 @@ impl Builder {
     fn cond(&mut self, p: P) -> R<Expr> {
         let at = span(&p);
         let end = at.end as usize;
-        let arms_count = p.clone().into_inner().filter(|c| c.as_rule() == Rule::kw_if).count();
+        let arms_count = p
+            .clone()
+            .into_inner()
+            .filter(|c| c.as_rule() == Rule::kw_if)
+            .count();
         self.enter(arms_count, at)?;
         let mut arms: Vec<(usize, Expr, Expr)> = Vec::new();
         let mut arm_start = at.start as usize;
@@ -178,7 +190,10 @@ impl Builder {
         self.leave(arms_count);
         let mut tail = otherwise.ok_or_else(|| bug(at, "an `else` branch"))?;
         while let Some((start, cond, then)) = arms.pop() {
-            tail = Spanned::new(ExprKind::If(Box::new(cond), Box::new(then), Box::new(tail)), Span::new(start, end));
+            tail = Spanned::new(
+                ExprKind::If(Box::new(cond), Box::new(then), Box::new(tail)),
+                Span::new(start, end),
+            );
         }
         Ok(tail)
     }
@@ -195,7 +210,10 @@ impl Builder {
         let kids: Vec<P> = call.into_inner().collect();
         let kind = match kids.iter().position(|c| c.as_rule() == Rule::binder) {
             Some(b) => self.binder(name, &kids, b)?,
-            None => ExprKind::Call(name, kids.into_iter().map(|a| self.arg(a)).collect::<R<_>>()?),
+            None => ExprKind::Call(
+                name,
+                kids.into_iter().map(|a| self.arg(a)).collect::<R<_>>()?,
+            ),
         };
         self.leave(1);
         Ok(Spanned::new(kind, at))
@@ -211,14 +229,21 @@ impl Builder {
                 "a call with `:` must start with `name in …`",
                 "expected `name in …` here",
             )
-            .help("write a binder like `count(c in 手札[s]: c.month == 12)` or `all(n in 1..5: …)`"));
+            .help(
+                "write a binder like `count(c in 手札[s]: c.month == 12)` or `all(n in 1..5: …)`",
+            ));
         };
         let mut bk = Kids::of(kids[binder_at].clone());
         let hi = bk.opt(Rule::add_expr);
         let body = bk.need(Rule::expr)?;
         let domain = self.range_or(lo, hi)?;
         let body = self.expr(body)?;
-        Ok(ExprKind::Binder(func, ident(var), Box::new(domain), Box::new(body)))
+        Ok(ExprKind::Binder(
+            func,
+            ident(var),
+            Box::new(domain),
+            Box::new(body),
+        ))
     }
 
     /// A move parameter's domain: `手札[s]` or `1..5`.
@@ -237,7 +262,10 @@ impl Builder {
         let lo = self.expr(lo)?;
         let hi = self.expr(hi)?;
         self.leave(1);
-        Ok(Spanned::new(ExprKind::Range(Box::new(lo), Box::new(hi)), sp))
+        Ok(Spanned::new(
+            ExprKind::Range(Box::new(lo), Box::new(hi)),
+            sp,
+        ))
     }
 
     /// `value` or `name: value`.
@@ -279,7 +307,13 @@ fn binder_head<'i>(arg: &P<'i>) -> Option<(P<'i>, P<'i>)> {
         return None;
     }
     let mut p = lhs;
-    for rule in [Rule::mul_expr, Rule::unary, Rule::postfix, Rule::name_or_call, Rule::ident] {
+    for rule in [
+        Rule::mul_expr,
+        Rule::unary,
+        Rule::postfix,
+        Rule::name_or_call,
+        Rule::ident,
+    ] {
         p = only_child(&p)?;
         if p.as_rule() != rule {
             return None;

@@ -31,7 +31,9 @@ pub(crate) fn check_size(len: usize) -> Result<(), Box<Problem>> {
     Err(Problem::new(
         SyntaxErrorKind::TooLarge,
         at,
-        format!("this file is too large: {len} bytes, and at most {MAX_SOURCE_BYTES} (4 MiB) are read"),
+        format!(
+            "this file is too large: {len} bytes, and at most {MAX_SOURCE_BYTES} (4 MiB) are read"
+        ),
         "the limit is reached here",
     )
     .help("split the rules into several files and `import` them"))
@@ -59,9 +61,7 @@ pub(crate) fn scan(src: &str) -> Result<Scan, Box<Problem>> {
     let mut chars = src.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
         match c {
-            '#' => {
-                while chars.next_if(|&(_, c)| c != '\n').is_some() {}
-            }
+            '#' => while chars.next_if(|&(_, c)| c != '\n').is_some() {},
             '"' => {
                 // Mirrors the grammar: a string ends at `"` and cannot span a line break.
                 while let Some((_, c)) = chars.next_if(|&(_, c)| c != '\n') {
@@ -78,7 +78,11 @@ pub(crate) fn scan(src: &str) -> Result<Scan, Box<Problem>> {
                 if c == '{' {
                     ifs = 0;
                 }
-                stack.push(Level { at: i, open: c, saved_ifs: ifs });
+                stack.push(Level {
+                    at: i,
+                    open: c,
+                    saved_ifs: ifs,
+                });
                 outer_ifs += ifs;
                 ifs = 0;
                 check_depth(stack.len() + outer_ifs, Span::new(i, i + 1), "bracket")?;
@@ -113,7 +117,10 @@ pub(crate) fn scan(src: &str) -> Result<Scan, Box<Problem>> {
             _ => {}
         }
     }
-    Ok(Scan { unclosed: stack.into_iter().map(|l| (l.at, l.open)).collect(), stray })
+    Ok(Scan {
+        unclosed: stack.into_iter().map(|l| (l.at, l.open)).collect(),
+        stray,
+    })
 }
 
 fn check_depth(depth: usize, at: Span, what: &str) -> Result<(), Box<Problem>> {

@@ -63,15 +63,30 @@ pub(super) fn from_pest(e: &Error<Rule>, src: &str, scan: &Scan) -> Box<Problem>
     let attempts = e.parse_attempts();
     let token_pos = attempts.as_ref().map_or(0, |a| a.max_position);
     let tokens = |only_tokens: bool| -> Vec<Want> {
-        let Some(a) = attempts.as_ref() else { return Vec::new() };
+        let Some(a) = attempts.as_ref() else {
+            return Vec::new();
+        };
         // pest does not export its token type; a case-sensitive literal prints as itself.
-        a.expected_tokens().iter().map(|t| describe_token(&t.to_string(), only_tokens)).collect()
+        a.expected_tokens()
+            .iter()
+            .map(|t| describe_token(&t.to_string(), only_tokens))
+            .collect()
     };
-    let rules = || positives.iter().map(|r| describe_rule(*r)).collect::<Vec<_>>();
-    let further = (token_pos > rule_pos).then(|| summarise(tokens(true))).flatten();
+    let rules = || {
+        positives
+            .iter()
+            .map(|r| describe_rule(*r))
+            .collect::<Vec<_>>()
+    };
+    let further = (token_pos > rule_pos)
+        .then(|| summarise(tokens(true)))
+        .flatten();
     let (pos, expected) = match further {
         Some(x) => (token_pos, Some(x)),
-        None if token_pos == rule_pos => (rule_pos, summarise(rules().into_iter().chain(tokens(false)).collect())),
+        None if token_pos == rule_pos => (
+            rule_pos,
+            summarise(rules().into_iter().chain(tokens(false)).collect()),
+        ),
         None => (rule_pos, summarise(rules())),
     };
 
@@ -90,15 +105,25 @@ pub(super) fn from_pest(e: &Error<Rule>, src: &str, scan: &Scan) -> Box<Problem>
     if f.at_end {
         if let Some(&(at, open)) = scan.unclosed.last() {
             problem = problem
-                .related(Span::new(at, at + 1), format!("this `{open}` is never closed"))
+                .related(
+                    Span::new(at, at + 1),
+                    format!("this `{open}` is never closed"),
+                )
                 .help(format!("add the missing `{}`", pair_of(open)));
         }
     } else if scan.stray == Some(f.span.start as usize) {
-        problem = problem.help(format!("this `{}` has no matching opening bracket; remove it or add the opener", f.text));
+        problem = problem.help(format!(
+            "this `{}` has no matching opening bracket; remove it or add the opener",
+            f.text
+        ));
     } else if f.keyword && expects("a name") {
-        problem = problem.help(format!("`{}` is a reserved word and cannot be a name; choose another name", f.text));
+        problem = problem.help(format!(
+            "`{}` is a reserved word and cannot be a name; choose another name",
+            f.text
+        ));
     } else if looks_like_card_id(&f.text) {
-        problem = problem.help("write card ids inside `cards(…)` or `card(…)`, e.g. `card(1-crane)`");
+        problem =
+            problem.help("write card ids inside `cards(…)` or `card(…)`, e.g. `card(1-crane)`");
     } else if f.text == "=" && (expects("`{`") || expects("`then`") || expects("an operator")) {
         problem = problem.help("to compare two values, write `==`");
     } else if f.keyword && expects("a declaration") && STATEMENT_WORDS.contains(&f.text.as_str()) {
@@ -112,9 +137,13 @@ fn summarise(wants: Vec<Want>) -> Option<String> {
     let count = |f: fn(&Want) -> bool| wants.iter().filter(|w| f(w)).count();
     // Three or more statement (declaration) starts mean "any statement" was possible.
     let statement = count(|w| matches!(w, Want::Statement(_))) >= 3
-        || wants.iter().any(|w| matches!(w, Want::Statement(d) if d == "a statement"));
+        || wants
+            .iter()
+            .any(|w| matches!(w, Want::Statement(d) if d == "a statement"));
     let declaration = count(|w| matches!(w, Want::Declaration(_))) >= 3
-        || wants.iter().any(|w| matches!(w, Want::Declaration(d) if d == "a declaration"));
+        || wants
+            .iter()
+            .any(|w| matches!(w, Want::Declaration(d) if d == "a declaration"));
     let expression = wants.contains(&Want::Expression);
     // Class 0 sorts first: categories read before single tokens ("a statement or `}`").
     let mut words: BTreeSet<(u8, String)> = BTreeSet::new();
@@ -124,7 +153,8 @@ fn summarise(wants: Vec<Want>) -> Option<String> {
     for w in &wants {
         match w {
             // An expression already covers its own first tokens and names.
-            Want::Words(s) if expression && matches!(s.as_str(), "a name" | "a number" | "a string") => {}
+            Want::Words(s)
+                if expression && matches!(s.as_str(), "a name" | "a number" | "a string") => {}
             Want::Words(s) => add(&mut words, s),
             // `if`, `move` or `cards` also start expressions or options: said already.
             Want::Statement(s) if !statement && !expression => add(&mut words, s),
@@ -138,13 +168,18 @@ fn summarise(wants: Vec<Want>) -> Option<String> {
     }
     if declaration {
         words.remove(&(0, "the end of the file".to_string()));
-        add(&mut words, "a declaration (`deck`, `zone`, `var`, `proc`, `score`, `test`, …)");
+        add(
+            &mut words,
+            "a declaration (`deck`, `zone`, `var`, `proc`, `score`, `test`, …)",
+        );
     }
     if expression {
         add(&mut words, "an expression");
     }
     if words.is_empty() {
-        return wants.contains(&Want::Continuation).then(|| "an operator".to_string());
+        return wants
+            .contains(&Want::Continuation)
+            .then(|| "an operator".to_string());
     }
     let mut list: Vec<String> = words.into_iter().map(|(_, s)| s).collect();
     if list.len() > 6 {
@@ -160,8 +195,9 @@ fn summarise(wants: Vec<Want>) -> Option<String> {
 
 /// Keywords that start statements (for collapsing them into "a statement").
 const STATEMENT_WORDS: &[&str] = &[
-    "let", "if", "while", "loop", "for", "repeat", "return", "break", "continue", "move", "shuffle", "cut", "deal",
-    "gather", "choose", "claim", "pay", "outcome", "record", "reveal", "say", "expect",
+    "let", "if", "while", "loop", "for", "repeat", "return", "break", "continue", "move",
+    "shuffle", "cut", "deal", "gather", "choose", "claim", "pay", "outcome", "record", "reveal",
+    "say", "expect",
 ];
 
 fn describe_rule(r: Rule) -> Want {
@@ -169,25 +205,33 @@ fn describe_rule(r: Rule) -> Want {
     use Want::*;
     match r {
         EOI => Words("the end of the file".into()),
-        file | ruleset_decl | extends_decl | import_decl | deck_decl | param_decl | seats_decl | zone_decl | var_decl
-        | enum_decl | cards_decl | ledger_decl | def_decl | pattern_decl | score_decl | proc_decl | test_decl => {
-            Declaration("a declaration".into())
+        file | ruleset_decl | extends_decl | import_decl | deck_decl | param_decl | seats_decl
+        | zone_decl | var_decl | enum_decl | cards_decl | ledger_decl | def_decl | pattern_decl
+        | score_decl | proc_decl | test_decl => Declaration("a declaration".into()),
+        kw_ruleset | kw_extends | kw_import | kw_deck | kw_param | kw_zone | kw_var | kw_enum
+        | kw_ledger | kw_def | kw_pattern | kw_score | kw_proc | kw_test | kw_seats | kw_cards => {
+            Declaration(kw_words(r))
         }
-        kw_ruleset | kw_extends | kw_import | kw_deck | kw_param | kw_zone | kw_var | kw_enum | kw_ledger | kw_def
-        | kw_pattern | kw_score | kw_proc | kw_test | kw_seats | kw_cards => Declaration(kw_words(r)),
-        let_stmt | assign_stmt | if_stmt | while_stmt | loop_stmt | for_stmt | repeat_stmt | return_stmt
-        | break_stmt | continue_stmt | move_stmt | shuffle_stmt | cut_stmt | deal_stmt | gather_stmt
-        | choose_stmt | claim_stmt | pay_stmt | outcome_stmt | record_stmt | dealer_stmt | reveal_stmt | say_stmt
-        | expect_stmt | call_stmt => Statement("a statement".into()),
+        let_stmt | assign_stmt | if_stmt | while_stmt | loop_stmt | for_stmt | repeat_stmt
+        | return_stmt | break_stmt | continue_stmt | move_stmt | shuffle_stmt | cut_stmt
+        | deal_stmt | gather_stmt | choose_stmt | claim_stmt | pay_stmt | outcome_stmt
+        | record_stmt | dealer_stmt | reveal_stmt | say_stmt | expect_stmt | call_stmt => {
+            Statement("a statement".into())
+        }
         // Keyword-led statements hide behind `&keyword`, so at a statement start that
         // is not a keyword pest reports only `dealer` and a name: still "a statement".
         kw_dealer => Statement("a statement".into()),
-        kw_let | kw_if | kw_while | kw_loop | kw_for | kw_repeat | kw_return | kw_break | kw_continue | kw_move
-        | kw_shuffle | kw_cut | kw_deal | kw_gather | kw_choose | kw_claim | kw_pay | kw_outcome | kw_record
-        | kw_reveal | kw_say | kw_expect => Statement(kw_words(r)),
-        expr | or_expr | and_expr | not_expr | cmp_expr | add_expr | mul_expr | unary | neg | postfix | paren
-        | cond_expr | name_or_call | cards_lit | card_lit | list | arg | args | domain => Expression,
-        cmp_op | add_op | mul_op | field | index | call_args | binder | kw_and | kw_or => Continuation,
+        kw_let | kw_if | kw_while | kw_loop | kw_for | kw_repeat | kw_return | kw_break
+        | kw_continue | kw_move | kw_shuffle | kw_cut | kw_deal | kw_gather | kw_choose
+        | kw_claim | kw_pay | kw_outcome | kw_record | kw_reveal | kw_say | kw_expect => {
+            Statement(kw_words(r))
+        }
+        expr | or_expr | and_expr | not_expr | cmp_expr | add_expr | mul_expr | unary | neg
+        | postfix | paren | cond_expr | name_or_call | cards_lit | card_lit | list | arg | args
+        | domain => Expression,
+        cmp_op | add_op | mul_op | field | index | call_args | binder | kw_and | kw_or => {
+            Continuation
+        }
         ident | name | lvalue | enum_value => Words("a name".into()),
         field_name => Words("a field name".into()),
         int | neg_int => Words("a number".into()),
@@ -211,7 +255,9 @@ fn describe_rule(r: Rule) -> Want {
         owner => Words("`shared` or `per seat`".into()),
         order => Words("`stack` or `pile`".into()),
         visibility => Words("`hidden`, `owner`, `public` or `top`".into()),
-        type_name => Words("a type (`int`, `bool`, `seat`, `card`, `cards` or a declared name)".into()),
+        type_name => {
+            Words("a type (`int`, `bool`, `seat`, `card`, `cards` or a declared name)".into())
+        }
         group_decl => Words("`group`".into()),
         require_decl => Words("`require`".into()),
         group_count => Words("`*`".into()),
@@ -250,29 +296,59 @@ fn kw_words(r: Rule) -> String {
 /// `only_tokens` says the tokens alone tell what was expected.
 fn describe_token(token: &str, only_tokens: bool) -> Want {
     let s = token;
-    if matches!(s, " " | "\t" | "\r" | "\n" | "\u{3000}" | ";" | "#" | "_" | "\"") {
+    if matches!(
+        s,
+        " " | "\t" | "\r" | "\n" | "\u{3000}" | ";" | "#" | "_" | "\""
+    ) {
         return Want::Nothing;
     }
     if let Some(word) = TOKENS.iter().find(|w| w[1..w.len() - 1] == *s) {
-        let continuation = matches!(s, "==" | "!=" | "<=" | ">=" | "<" | ">" | "+" | "-" | "*" | "/" | "%" | "." | "[" | "(");
-        return if continuation && !only_tokens { Want::Continuation } else { Want::Words(word.to_string()) };
+        let continuation = matches!(
+            s,
+            "==" | "!=" | "<=" | ">=" | "<" | ">" | "+" | "-" | "*" | "/" | "%" | "." | "[" | "("
+        );
+        return if continuation && !only_tokens {
+            Want::Continuation
+        } else {
+            Want::Words(word.to_string())
+        };
     }
     if only_tokens && s.chars().all(|c| c.is_ascii_alphabetic()) {
-        return KEYWORDS.iter().find(|w| w[1..w.len() - 1] == *s).map_or(Want::Nothing, |w| Want::Words(w.to_string()));
+        return KEYWORDS
+            .iter()
+            .find(|w| w[1..w.len() - 1] == *s)
+            .map_or(Want::Nothing, |w| Want::Words(w.to_string()));
     }
     Want::Nothing
 }
 
 /// Punctuation as shown in messages.
 const TOKENS: &[&str] = &[
-    "`{`", "`}`", "`(`", "`)`", "`[`", "`]`", "`:`", "`=`", "`,`", "`..`", "`|`", "`+=`", "`-=`", "`==`", "`!=`",
-    "`<=`", "`>=`", "`<`", "`>`", "`+`", "`-`", "`*`", "`/`", "`%`", "`.`", "`x`",
+    "`{`", "`}`", "`(`", "`)`", "`[`", "`]`", "`:`", "`=`", "`,`", "`..`", "`|`", "`+=`", "`-=`",
+    "`==`", "`!=`", "`<=`", "`>=`", "`<`", "`>`", "`+`", "`-`", "`*`", "`/`", "`%`", "`.`", "`x`",
 ];
 
 /// Words pest may expect as bare literals, as shown in messages.
 const KEYWORDS: &[&str] = &[
-    "`to`", "`from`", "`in`", "`then`", "`else`", "`when`", "`each`", "`by`", "`draw`", "`as`", "`with`",
-    "`aside`", "`set`", "`priority`", "`where`", "`best`", "`over`", "`per`", "`seat`",
+    "`to`",
+    "`from`",
+    "`in`",
+    "`then`",
+    "`else`",
+    "`when`",
+    "`each`",
+    "`by`",
+    "`draw`",
+    "`as`",
+    "`with`",
+    "`aside`",
+    "`set`",
+    "`priority`",
+    "`where`",
+    "`best`",
+    "`over`",
+    "`per`",
+    "`seat`",
 ];
 
 /// What stands at the error position.
@@ -325,7 +401,10 @@ fn found(src: &str, pos: usize) -> Found {
             .find(|&(_, c)| !(c.is_alphanumeric() || c == '_' || (id_like && c == '-')))
             .map_or(rest.len(), |(i, _)| i)
     } else if first == '"' {
-        rest[1..].find(['"', '\n']).map_or(rest.len(), |i| i + 2).min(rest.len())
+        rest[1..]
+            .find(['"', '\n'])
+            .map_or(rest.len(), |i| i + 2)
+            .min(rest.len())
     } else {
         let two = ["==", "!=", "<=", ">=", "+=", "-=", ".."];
         if two.iter().any(|t| rest.starts_with(t)) {
@@ -336,7 +415,11 @@ fn found(src: &str, pos: usize) -> Found {
     };
     let text: String = rest[..len].to_string();
     let keyword = is_reserved(&text);
-    let shown = if text.chars().count() > 24 { format!("{}…", text.chars().take(20).collect::<String>()) } else { text.clone() };
+    let shown = if text.chars().count() > 24 {
+        format!("{}…", text.chars().take(20).collect::<String>())
+    } else {
+        text.clone()
+    };
     let words = if first == '"' {
         "a string".to_string()
     } else if keyword {
@@ -344,25 +427,95 @@ fn found(src: &str, pos: usize) -> Found {
     } else {
         format!("`{shown}`")
     };
-    Found { words, text, span: Span::new(start, start + len), at_end: false, keyword }
+    Found {
+        words,
+        text,
+        span: Span::new(start, start + len),
+        at_end: false,
+        keyword,
+    }
 }
 
 /// True for the reserved words (the grammar's `keyword` rule).
 fn is_reserved(word: &str) -> bool {
     const RESERVED: &[&str] = &[
-        "and", "as", "attribute", "break", "by", "card", "cards", "choose", "claim", "continue", "cut", "deal",
-        "deck", "def", "distinct", "each", "edit", "else", "enum", "expect", "extends", "false", "for", "from",
-        "gather", "group", "if", "import", "in", "is", "ledger", "let", "loop", "move", "name", "not", "or",
-        "outcome", "over", "param", "pattern", "pay", "plus", "priority", "proc", "record", "repeat", "require",
-        "return", "reveal", "ruleset", "run", "same", "say", "score", "shuffle", "tags", "test", "then", "times",
-        "to", "true", "var", "void", "when", "while", "with", "word", "zone",
+        "and",
+        "as",
+        "attribute",
+        "break",
+        "by",
+        "card",
+        "cards",
+        "choose",
+        "claim",
+        "continue",
+        "cut",
+        "deal",
+        "deck",
+        "def",
+        "distinct",
+        "each",
+        "edit",
+        "else",
+        "enum",
+        "expect",
+        "extends",
+        "false",
+        "for",
+        "from",
+        "gather",
+        "group",
+        "if",
+        "import",
+        "in",
+        "is",
+        "ledger",
+        "let",
+        "loop",
+        "move",
+        "name",
+        "not",
+        "or",
+        "outcome",
+        "over",
+        "param",
+        "pattern",
+        "pay",
+        "plus",
+        "priority",
+        "proc",
+        "record",
+        "repeat",
+        "require",
+        "return",
+        "reveal",
+        "ruleset",
+        "run",
+        "same",
+        "say",
+        "score",
+        "shuffle",
+        "tags",
+        "test",
+        "then",
+        "times",
+        "to",
+        "true",
+        "var",
+        "void",
+        "when",
+        "while",
+        "with",
+        "word",
+        "zone",
     ];
     RESERVED.contains(&word)
 }
 
 /// A token like `1a`, `12m` or `1-crane`: a card id written where an expression goes.
 fn looks_like_card_id(text: &str) -> bool {
-    text.starts_with(|c: char| c.is_ascii_digit()) && text.contains(|c: char| c.is_ascii_alphabetic())
+    text.starts_with(|c: char| c.is_ascii_digit())
+        && text.contains(|c: char| c.is_ascii_alphabetic())
 }
 
 /// A string that starts at `pos` and never ends on its line.
@@ -386,6 +539,11 @@ fn unclosed_string(src: &str, pos: usize) -> Option<Box<Problem>> {
 }
 
 fn unclosed(start: usize, end: usize) -> Box<Problem> {
-    Problem::new(SyntaxErrorKind::Unexpected, Span::new(start, end), "this string is never closed", "the string starts here")
-        .help("end the string with `\"` on the same line; write a line break inside it as `\\n`")
+    Problem::new(
+        SyntaxErrorKind::Unexpected,
+        Span::new(start, end),
+        "this string is never closed",
+        "the string starts here",
+    )
+    .help("end the string with `\"` on the same line; write a line break inside it as `\\n`")
 }

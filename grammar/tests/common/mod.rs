@@ -26,7 +26,9 @@ pub fn err(src: &str) -> SyntaxError {
 /// Renders a diagnostic the way a terminal would (without colours); panics if miette does.
 pub fn render(e: &SyntaxError) -> String {
     let mut out = String::new();
-    miette::NarratableReportHandler::new().render_report(&mut out, e).expect("renders");
+    miette::NarratableReportHandler::new()
+        .render_report(&mut out, e)
+        .expect("renders");
     out
 }
 
@@ -72,10 +74,18 @@ pub fn show(e: &Expr) -> String {
         ExprKind::Bool(b) => b.to_string(),
         ExprKind::Str(s) => format!("{s:?}"),
         ExprKind::Name(n) => n.clone(),
-        ExprKind::Cards(ids) => format!("(cards {})", ids.iter().map(|i| i.node.as_str()).collect::<Vec<_>>().join(" ")),
+        ExprKind::Cards(ids) => format!(
+            "(cards {})",
+            ids.iter()
+                .map(|i| i.node.as_str())
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
         ExprKind::CardsStr(s) => format!("(cards {:?})", s.node),
         ExprKind::Card(id) => format!("(card {})", id.node),
-        ExprKind::List(items) => format!("[{}]", items.iter().map(show).collect::<Vec<_>>().join(" ")),
+        ExprKind::List(items) => {
+            format!("[{}]", items.iter().map(show).collect::<Vec<_>>().join(" "))
+        }
         ExprKind::Range(a, b) => format!("(.. {} {})", show(a), show(b)),
         ExprKind::Neg(a) => format!("(neg {})", show(a)),
         ExprKind::Not(a) => format!("(not {})", show(a)),
@@ -90,9 +100,16 @@ pub fn show(e: &Expr) -> String {
                     None => show(&a.value),
                 })
                 .collect();
-            format!("({}{}{})", f.node, if args.is_empty() { "" } else { " " }, args.join(" "))
+            format!(
+                "({}{}{})",
+                f.node,
+                if args.is_empty() { "" } else { " " },
+                args.join(" ")
+            )
         }
-        ExprKind::Binder(f, x, dom, body) => format!("({} {} {} {})", f.node, x.node, show(dom), show(body)),
+        ExprKind::Binder(f, x, dom, body) => {
+            format!("({} {} {} {})", f.node, x.node, show(dom), show(body))
+        }
         ExprKind::If(c, a, b) => format!("(if {} {} {})", show(c), show(a), show(b)),
     }
 }
