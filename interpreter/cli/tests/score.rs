@@ -20,7 +20,11 @@ fn aka_goko_is_40() {
     let r = fuda(&["score", &sangohana(), "--hand", AKA_GOKO]);
     assert_eq!(r.code, 0, "{}", r.all());
     assert!(r.stdout.contains("赤五光: 40"), "{}", r.stdout);
-    assert!(r.stdout.contains("上五光"), "the yaku line: {}", r.stdout);
+    assert!(
+        r.stdout.contains("赤五光   40"),
+        "the yaku line: {}",
+        r.stdout
+    );
     assert!(r.stdout.contains("× factor 2"), "{}", r.stdout);
     assert!(
         r.stdout
@@ -35,7 +39,10 @@ fn aka_goko_is_40() {
     assert_eq!(v["total"], 40);
     assert_eq!(v["name"], "赤五光");
     assert_eq!(v["factor"], 2);
-    assert_eq!(v["yaku"][0]["name"], "上五光");
+    // Lines add up to the total: the multiplied yaku under its final name and value.
+    assert_eq!(v["yaku"][0]["name"], "赤五光");
+    assert_eq!(v["yaku"][0]["value"], 40);
+    assert_eq!(v["base_yaku"][0]["name"], "上五光");
     assert_eq!(v["hand"][0], "1-ribbon");
     assert_eq!(v["groups"]["三"].as_array().map(Vec::len), Some(3));
     assert_eq!(v["groups"]["五"].as_array().map(Vec::len), Some(5));
@@ -65,7 +72,14 @@ fn first_turn_tsumo_adds_after_doubling() {
         .iter()
         .filter_map(|y| y["name"].as_str())
         .collect();
-    assert_eq!(names, ["素役", "福上がり"]);
+    assert_eq!(names, ["素役の2倍付け", "福上がり"]);
+    let values: Vec<i64> = v["yaku"]
+        .as_array()
+        .expect("yaku")
+        .iter()
+        .filter_map(|y| y["value"].as_i64())
+        .collect();
+    assert_eq!(values, [2, 15]);
     // The Japanese name works as well as the ASCII alias.
     let r = fuda(&[
         "score",

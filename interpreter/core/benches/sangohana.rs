@@ -1,1 +1,82 @@
-fn main() {}
+//! Benchmarks for 珊瑚花: deals per second with random agents on one thread, and scored
+//! hands per second through the generic pattern and score-table engine.
+//!
+//! Run with `cargo bench -p fuda-core --bench sangohana`.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use fuda_core::agents::{by_name, Agent};
+use fuda_core::loader::NoFiles;
+use fuda_core::model::{CardSet, GameRng};
+use fuda_core::play::{agent_seed, game_seed, play_game, PlayOptions};
+use fuda_core::value::Value;
+
+const RULESET: &str = include_str!("../../../rulesets/sangohana.fuda");
+
+fn program() -> fuda_core::Program {
+    fuda_core::compile("sangohana.fuda", RULESET, &NoFiles)
+        .expect("sangohana compiles")
+        .program
+}
+
+fn deals(c: &mut Criterion) {
+    let p = program();
+    let seeds: Vec<u64> = (0..32).map(|i| game_seed(1, i)).collect();
+    let agents_for = |seed: u64| -> Vec<Box<dyn Agent>> {
+        (0..3)
+            .map(|s| by_name("random", agent_seed(seed, s)).expect("agent"))
+            .collect()
+    };
+    let opts = PlayOptions::default();
+    // Count the deals these games play once, so throughput is in deals.
+    let total: usize = seeds
+        .iter()
+        .map(|s| {
+            play_game(&p, &[], *s, &mut agents_for(*s), &opts)
+                .expect("game")
+                .outcomes
+                .len()
+        })
+        .sum();
+    let mut g = c.benchmark_group("sangohana");
+    g.throughput(Throughput::Elements(total as u64));
+    g.bench_function(BenchmarkId::new("deals", "random-3p"), |b| {
+        b.iter(|| {
+            for s in &seeds {
+                let r = play_game(&p, &[], *s, &mut agents_for(*s), &opts).expect("game");
+                criterion::black_box(r.outcomes.len());
+            }
+        })
+    });
+    g.finish();
+}
+
+fn scoring(c: &mut Criterion) {
+    let p = program();
+    let table = p.score_named("役代").expect("役代");
+    // Random 8-card hands; a fixed seed keeps the mix the same between runs.
+    let mut rng = GameRng::new(7);
+    let hands: Vec<CardSet> = (0..1000)
+        .map(|_| {
+            let mut cards: Vec<u16> = (0..48).collect();
+            rng.shuffle(&mut cards);
+            cards[..8].iter().copied().collect()
+        })
+        .collect();
+    let mut g = c.benchmark_group("sangohana");
+    g.throughput(Throughput::Elements(hands.len() as u64));
+    g.bench_function(BenchmarkId::new("score", "random-8-card-hands"), |b| {
+        b.iter(|| {
+            let mut sum = 0i64;
+            for h in &hands {
+                let r = fuda_core::score::score_with(&p, table, vec![Some(Value::Cards(*h))])
+                    .expect("score");
+                sum += r.total;
+            }
+            criterion::black_box(sum)
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, deals, scoring);
+criterion_main!(benches);

@@ -34,7 +34,12 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// An error with a primary label.
-    pub fn error(code: &'static str, message: impl Into<String>, loc: Loc, label: impl Into<String>) -> Self {
+    pub fn error(
+        code: &'static str,
+        message: impl Into<String>,
+        loc: Loc,
+        label: impl Into<String>,
+    ) -> Self {
         Diagnostic {
             code,
             message: message.into(),
@@ -64,7 +69,11 @@ impl Diagnostic {
 
     /// Attaches the program's sources so miette can render it.
     pub fn render_with(&self, sources: &[Source]) -> Rendered {
-        let file = self.labels.first().map(|(l, _)| l.file as usize).unwrap_or(0);
+        let file = self
+            .labels
+            .first()
+            .map(|(l, _)| l.file as usize)
+            .unwrap_or(0);
         let (name, text) = sources
             .get(file)
             .map(|s| (s.name.clone(), s.text.clone()))
@@ -75,7 +84,11 @@ impl Diagnostic {
         for (i, (loc, label)) in self.labels.iter().enumerate() {
             if loc.file as usize == file {
                 let span = loc.span.clamped(len);
-                let text = if label.is_empty() { None } else { Some(label.clone()) };
+                let text = if label.is_empty() {
+                    None
+                } else {
+                    Some(label.clone())
+                };
                 labels.push(if i == 0 {
                     LabeledSpan::new_primary_with_span(text, span)
                 } else {
@@ -108,7 +121,11 @@ impl Diagnostic {
 /// The 1-based line number of a byte offset.
 pub fn line_of(text: &str, offset: usize) -> usize {
     let offset = offset.min(text.len());
-    text.as_bytes()[..offset].iter().filter(|b| **b == b'\n').count() + 1
+    text.as_bytes()[..offset]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+        + 1
 }
 
 /// A diagnostic with its source attached, ready for miette to draw.
@@ -141,7 +158,9 @@ impl miette::Diagnostic for Rendered {
         })
     }
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn SourceCode> {
         Some(&self.src)

@@ -65,17 +65,26 @@ pub struct Program {
 impl Program {
     /// The text of a symbol.
     pub fn sym(&self, s: u32) -> &str {
-        self.symbols.get(s as usize).map(|s| s.as_str()).unwrap_or("?")
+        self.symbols
+            .get(s as usize)
+            .map(|s| s.as_str())
+            .unwrap_or("?")
     }
 
     /// The index of a proc by name.
     pub fn proc_named(&self, name: &str) -> Option<u16> {
-        self.procs.iter().position(|p| p.name == name).map(|i| i as u16)
+        self.procs
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| i as u16)
     }
 
     /// The index of a score table by name.
     pub fn score_named(&self, name: &str) -> Option<u16> {
-        self.scores.iter().position(|p| p.name == name).map(|i| i as u16)
+        self.scores
+            .iter()
+            .position(|p| p.name == name)
+            .map(|i| i as u16)
     }
 }
 
@@ -153,10 +162,23 @@ pub struct PatternDef {
     pub requires: Vec<Expr>,
     /// Total cards a match takes.
     pub size: usize,
+    /// A cheap necessary condition checked before searching, when the shapes allow one.
+    pub prefilter: Option<Prefilter>,
     /// Local slots the constraints need.
     pub frame: u16,
     /// Where declared.
     pub loc: Loc,
+}
+
+/// When every group is `same ATTR` on one attribute: the cards of each attribute value,
+/// and the group sizes. A hand can only match if its count in every class is a sum of
+/// some of the sizes, each size used once overall.
+#[derive(Clone, Debug)]
+pub struct Prefilter {
+    /// Cards with each value of the attribute.
+    pub classes: Vec<CardSet>,
+    /// Group sizes, largest first.
+    pub sizes: Vec<usize>,
 }
 
 /// One group slot of a pattern.
@@ -289,7 +311,12 @@ pub enum Op {
     /// Start a `for`: evaluate the domain into `list` slot and reset `index` slot.
     ForStart { list: u16, index: u16, domain: Expr },
     /// Next `for` element into `var`, or jump to `exit`.
-    ForNext { list: u16, index: u16, var: u16, exit: u32 },
+    ForNext {
+        list: u16,
+        index: u16,
+        var: u16,
+        exit: u32,
+    },
     /// Move cards (a card, a set, or a zone's contents) to a zone.
     Move(Expr, Expr, Loc),
     /// Shuffle a zone.
@@ -297,7 +324,13 @@ pub enum Op {
     /// Cut a zone at a random point, optionally setting aside the lower half's top card.
     Cut(Expr, Option<Expr>, Loc),
     /// Deal rounds of cards.
-    Deal { counts: Vec<Expr>, from: Expr, to: Expr, start: Option<Expr>, loc: Loc },
+    Deal {
+        counts: Vec<Expr>,
+        from: Expr,
+        to: Expr,
+        start: Option<Expr>,
+        loc: Loc,
+    },
     /// Every card into one zone.
     Gather(Expr, Loc),
     /// A decision (see [`Decide`]).
@@ -305,7 +338,12 @@ pub enum Op {
     /// The end of an option body of the decision at code index `decide`.
     OptionDone { decide: u32 },
     /// Transfer an amount between targets.
-    Pay { amount: Expr, from: PayFrom, to: Target, loc: Loc },
+    Pay {
+        amount: Expr,
+        from: PayFrom,
+        to: Target,
+        loc: Loc,
+    },
     /// Label the round's outcome.
     Outcome(Expr),
     /// Count a score result for a seat in statistics.

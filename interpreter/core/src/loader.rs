@@ -33,10 +33,19 @@ impl Loader for MemoryFiles {
 
 /// The standard library, compiled into the binary so it works from any folder.
 pub const STDLIB: &[(&str, &str)] = &[
-    ("std/hanafuda", include_str!("../../../stdlib/hanafuda.fuda")),
-    ("std/kabufuda", include_str!("../../../stdlib/kabufuda.fuda")),
+    (
+        "std/hanafuda",
+        include_str!("../../../stdlib/hanafuda.fuda"),
+    ),
+    (
+        "std/kabufuda",
+        include_str!("../../../stdlib/kabufuda.fuda"),
+    ),
     ("std/mahjong", include_str!("../../../stdlib/mahjong.fuda")),
-    ("std/mahjong108", include_str!("../../../stdlib/mahjong108.fuda")),
+    (
+        "std/mahjong108",
+        include_str!("../../../stdlib/mahjong108.fuda"),
+    ),
 ];
 
 /// Where an import or `extends` path points.
@@ -65,13 +74,17 @@ pub fn resolve(path: &str) -> Result<Resolved, String> {
         return Err("the path is empty".into());
     }
     if path.starts_with('/') || path.starts_with('\\') || path.contains(':') {
-        return Err("absolute paths are not allowed: imports stay inside the ruleset's folder".into());
+        return Err(
+            "absolute paths are not allowed: imports stay inside the ruleset's folder".into(),
+        );
     }
     let mut parts = Vec::new();
     for part in path.split(['/', '\\']) {
         match part {
             "" | "." => {}
-            ".." => return Err("`..` is not allowed: imports stay inside the ruleset's folder".into()),
+            ".." => {
+                return Err("`..` is not allowed: imports stay inside the ruleset's folder".into())
+            }
             p => parts.push(p),
         }
     }

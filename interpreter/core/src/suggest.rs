@@ -17,19 +17,29 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     best.map(|(_, c)| c.to_string())
 }
 
-/// Levenshtein distance over chars (Japanese names are compared per character).
+/// Edit distance over chars with adjacent transpositions counted as one edit (optimal
+/// string alignment), since swapped letters are the commonest typo. Japanese names are
+/// compared per character.
 fn distance(a: &[char], b: &[char]) -> usize {
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.iter().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
+    let (n, m) = (a.len(), b.len());
+    let mut d = vec![vec![0usize; m + 1]; n + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
     }
-    prev[b.len()]
+    for j in 0..=m {
+        d[0][j] = j;
+    }
+    for i in 1..=n {
+        for j in 1..=m {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[n][m]
 }
 
 #[cfg(test)]
@@ -38,7 +48,10 @@ mod tests {
 
     #[test]
     fn finds_typos() {
-        assert_eq!(closest("手礼", ["手札", "山札", "捨て札"]), Some("手札".into()));
+        assert_eq!(
+            closest("手礼", ["手札", "山札", "捨て札"]),
+            Some("手札".into())
+        );
         assert_eq!(closest("chisp", ["chips", "pot"]), Some("chips".into()));
         assert_eq!(closest("zzzzzz", ["chips", "pot"]), None);
     }

@@ -146,8 +146,11 @@ pub struct YakuLine {
 pub struct ScoreResult {
     /// Display name: a named upgrade, a template, or the yaku's own name.
     pub name: String,
-    /// Yaku that hold, then bonuses.
+    /// What was scored, as lines that add up to `total`: the yaku (a multiplied one under
+    /// its final name and value), then bonuses.
     pub yaku: Vec<YakuLine>,
+    /// The yaku rows that held, at their table values.
+    pub base_yaku: Vec<YakuLine>,
     /// Sum of the yaku values before factors.
     pub base: i64,
     /// The product of the factors applied.

@@ -17,7 +17,9 @@ pub struct Greedy {
 impl Greedy {
     /// A greedy player with its own seed (for tie-breaks and reshuffles).
     pub fn new(seed: u64) -> Greedy {
-        Greedy { rng: GameRng::new(seed) }
+        Greedy {
+            rng: GameRng::new(seed),
+        }
     }
 }
 
@@ -30,8 +32,12 @@ impl Agent for Greedy {
         if moves.len() <= 1 {
             return 0;
         }
-        let Some(pending) = st.pending() else { return 0 };
-        let Some(me) = pending.seats.iter().position(|s| s.seat == seat) else { return 0 };
+        let Some(pending) = st.pending() else {
+            return 0;
+        };
+        let Some(me) = pending.seats.iter().position(|s| s.seat == seat) else {
+            return 0;
+        };
         let mut world = st.clone();
         determinize(p, &mut world, seat, &mut self.rng);
         let mut best: Vec<usize> = Vec::new();
@@ -39,7 +45,9 @@ impl Agent for Greedy {
         for i in 0..moves.len() {
             let mut w = world.clone();
             // Other seats asked at the same time are assumed to pass or take their first move.
-            let choices: Vec<usize> = (0..pending.seats.len()).map(|k| if k == me { i } else { 0 }).collect();
+            let choices: Vec<usize> = (0..pending.seats.len())
+                .map(|k| if k == me { i } else { 0 })
+                .collect();
             let before = w.events.len();
             if w.apply(p, &choices).is_err() {
                 continue;
@@ -66,12 +74,23 @@ impl Agent for Greedy {
 fn evaluate(p: &Program, st: &State, seat: u8, from: usize) -> i64 {
     for e in &st.events[from.min(st.events.len())..] {
         if let Event::Record(s, r) = e {
-            return if *s == seat { 1_000_000 + r.total } else { -1_000_000 };
+            return if *s == seat {
+                1_000_000 + r.total
+            } else {
+                -1_000_000
+            };
         }
     }
     let own = owned_cards(st, seat);
     let mut locals = vec![Value::Unit; 8];
-    let mut cx = Cx { p, b: Some(&st.board), locals: &mut locals, groups: &[], budget: EVAL_BUDGET / 100, at: Loc::default() };
+    let mut cx = Cx {
+        p,
+        b: Some(&st.board),
+        locals: &mut locals,
+        groups: &[],
+        budget: EVAL_BUDGET / 100,
+        at: Loc::default(),
+    };
     let mut best = i64::MIN;
     for pat in &p.patterns {
         if pat.size == 0 {
@@ -91,7 +110,12 @@ fn evaluate(p: &Program, st: &State, seat: u8, from: usize) -> i64 {
 /// The cards in zones the seat owns (its hand, its captures…).
 fn owned_cards(st: &State, seat: u8) -> CardSet {
     let b = &st.board;
-    b.layout.zone_of.iter().enumerate().filter(|(_, (_, owner))| *owner == Some(seat)).fold(CardSet::EMPTY, |acc, (i, _)| acc.union(b.sets[i]))
+    b.layout
+        .zone_of
+        .iter()
+        .enumerate()
+        .filter(|(_, (_, owner))| *owner == Some(seat))
+        .fold(CardSet::EMPTY, |acc, (i, _)| acc.union(b.sets[i]))
 }
 
 /// Reshuffles every card `seat` cannot see among the places such cards occupy.

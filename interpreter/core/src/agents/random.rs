@@ -13,7 +13,9 @@ pub struct Random {
 impl Random {
     /// A random player with its own seed.
     pub fn new(seed: u64) -> Random {
-        Random { rng: GameRng::new(seed) }
+        Random {
+            rng: GameRng::new(seed),
+        }
     }
 }
 

@@ -16,25 +16,40 @@ pub(super) fn compile_decks(c: &mut Compiler, items: &[(u16, Item)]) {
     let mut last: Option<(Deck, Loc)> = None;
     for (file, item) in items {
         let Item::Deck(d) = item else { continue };
-        let loc = Loc { file: *file, span: d.name.span };
+        let loc = Loc {
+            file: *file,
+            span: d.name.span,
+        };
         if !c.declare(&d.name, *file, Global::Deck) {
             continue;
         }
         let mut deck = match &d.base {
-            None => Deck { name: d.name.node.clone(), ..Deck::default() },
+            None => Deck {
+                name: d.name.node.clone(),
+                ..Deck::default()
+            },
             Some(b) => match decks.get(&b.node) {
-                Some(base) => Deck { name: d.name.node.clone(), ..base.clone() },
+                Some(base) => Deck {
+                    name: d.name.node.clone(),
+                    ..base.clone()
+                },
                 None => {
                     let mut diag = Diagnostic::error(
                         "fuda::unknown-deck",
                         format!("no deck named `{}` to extend", b.node),
-                        Loc { file: *file, span: b.span },
+                        Loc {
+                            file: *file,
+                            span: b.span,
+                        },
                         "unknown deck",
                     );
-                    if let Some(s) = crate::suggest::closest(&b.node, decks.keys().map(|k| k.as_str())) {
+                    if let Some(s) =
+                        crate::suggest::closest(&b.node, decks.keys().map(|k| k.as_str()))
+                    {
                         diag = diag.with_help(format!("did you mean `{s}`?"));
                     } else {
-                        diag = diag.with_help("import the deck first, e.g. `import \"std/hanafuda\"`");
+                        diag =
+                            diag.with_help("import the deck first, e.g. `import \"std/hanafuda\"`");
                     }
                     c.error(diag);
                     continue;
@@ -51,7 +66,10 @@ pub(super) fn compile_decks(c: &mut Compiler, items: &[(u16, Item)]) {
             Diagnostic::error(
                 "fuda::no-deck",
                 "the ruleset declares or imports no deck",
-                Loc { file: 0, span: fuda_grammar::Span::new(0, 0) },
+                Loc {
+                    file: 0,
+                    span: fuda_grammar::Span::new(0, 0),
+                },
                 "",
             )
             .with_help("add `import \"std/hanafuda\"` (or another stdlib deck) at the top"),
@@ -82,15 +100,24 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
                     .iter()
                     .map(|n| {
                         let s = c.intern(&n.node);
-                        c.sym_type.entry(s).or_insert(Type::Sym(SymDomain::Attr(attr_ix)));
+                        c.sym_type
+                            .entry(s)
+                            .or_insert(Type::Sym(SymDomain::Attr(attr_ix)));
                         s
                     })
                     .collect();
                 AttrKind::Symbols(syms)
             }
         };
-        let mut def = AttrDef { name: a.name.node.clone(), kind, values: vec![0; deck.len()] };
-        let default = a.default.as_ref().and_then(|lit| attr_value(c, file, &def, lit));
+        let mut def = AttrDef {
+            name: a.name.node.clone(),
+            kind,
+            values: vec![0; deck.len()],
+        };
+        let default = a
+            .default
+            .as_ref()
+            .and_then(|lit| attr_value(c, file, &def, lit));
         if let Some(v) = default {
             def.values.iter_mut().for_each(|x| *x = v);
         }
@@ -107,8 +134,20 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
     let inherited = deck.len();
     for (i, def) in defaults.iter().enumerate() {
         if def.is_none() && inherited > 0 && deck.attrs[i].values.len() == inherited {
-            if let Some(a) = d.attributes.iter().find(|a| a.name.node == deck.attrs[i].name) {
-                let edited = d.edits.iter().filter(|e| e.fields.iter().any(|f| matches!(f, CardField::Set(n, _) if n.node == a.name.node))).count();
+            if let Some(a) = d
+                .attributes
+                .iter()
+                .find(|a| a.name.node == deck.attrs[i].name)
+            {
+                let edited = d
+                    .edits
+                    .iter()
+                    .filter(|e| {
+                        e.fields
+                            .iter()
+                            .any(|f| matches!(f, CardField::Set(n, _) if n.node == a.name.node))
+                    })
+                    .count();
                 if edited < inherited {
                     c.error(
                         Diagnostic::error(
@@ -160,7 +199,8 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
             deck.names.push(card.display.node.clone());
             deck.faces.push(face);
             for (a, def) in deck.attrs.iter_mut().enumerate() {
-                def.values.push(defaults.get(a).copied().flatten().unwrap_or(0));
+                def.values
+                    .push(defaults.get(a).copied().flatten().unwrap_or(0));
             }
             ixs.push(ix);
         }
@@ -168,18 +208,27 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
         let mut set = vec![false; deck.attrs.len()];
         apply_fields(c, file, deck, &ixs, &card.fields, &mut set);
         for (a, was_set) in set.iter().enumerate() {
-            if !was_set && defaults.get(a).copied().flatten().is_none() && a >= defaults.len() - d.attributes.len() {
+            if !was_set
+                && defaults.get(a).copied().flatten().is_none()
+                && a >= defaults.len() - d.attributes.len()
+            {
                 // only attributes declared in this deck without default need a value
             }
             if !was_set && defaults.get(a).copied().flatten().is_none() {
                 c.error(
                     Diagnostic::error(
                         "fuda::attribute-unset",
-                        format!("card `{}` does not set `{}`", card.id.node, deck.attrs[a].name),
+                        format!(
+                            "card `{}` does not set `{}`",
+                            card.id.node, deck.attrs[a].name
+                        ),
                         at(card.span),
                         "missing a value",
                     )
-                    .with_help(format!("add `{}=…` to this card, or give the attribute a default", deck.attrs[a].name)),
+                    .with_help(format!(
+                        "add `{}=…` to this card, or give the attribute a default",
+                        deck.attrs[a].name
+                    )),
                 );
             }
         }
@@ -207,7 +256,14 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
     }
 }
 
-fn apply_fields(c: &mut Compiler, file: u16, deck: &mut Deck, ixs: &[u16], fields: &[CardField], set: &mut [bool]) {
+fn apply_fields(
+    c: &mut Compiler,
+    file: u16,
+    deck: &mut Deck,
+    ixs: &[u16],
+    fields: &[CardField],
+    set: &mut [bool],
+) {
     let at = |span| Loc { file, span };
     for f in fields {
         match f {
@@ -231,7 +287,8 @@ fn apply_fields(c: &mut Compiler, file: u16, deck: &mut Deck, ixs: &[u16], field
                     if let Some(s) = crate::suggest::closest(&name.node, names.iter().copied()) {
                         diag = diag.with_help(format!("did you mean `{s}`?"));
                     } else {
-                        diag = diag.with_help(format!("declare it: `attribute {}: int`", name.node));
+                        diag =
+                            diag.with_help(format!("declare it: `attribute {}: int`", name.node));
                     }
                     c.error(diag);
                 }
@@ -247,9 +304,15 @@ fn apply_fields(c: &mut Compiler, file: u16, deck: &mut Deck, ixs: &[u16], field
                     }
                 }
                 None => {
-                    let mut diag =
-                        Diagnostic::error("fuda::unknown-tag", format!("the deck has no tag `{}`", t.node), at(t.span), "unknown tag");
-                    if let Some(s) = crate::suggest::closest(&t.node, deck.tag_names.iter().map(|s| s.as_str())) {
+                    let mut diag = Diagnostic::error(
+                        "fuda::unknown-tag",
+                        format!("the deck has no tag `{}`", t.node),
+                        at(t.span),
+                        "unknown tag",
+                    );
+                    if let Some(s) =
+                        crate::suggest::closest(&t.node, deck.tag_names.iter().map(|s| s.as_str()))
+                    {
                         diag = diag.with_help(format!("did you mean `{s}`?"));
                     } else {
                         diag = diag.with_help(format!("declare it in the deck: `tags {}`", t.node));
@@ -262,8 +325,16 @@ fn apply_fields(c: &mut Compiler, file: u16, deck: &mut Deck, ixs: &[u16], field
 }
 
 /// Checks a literal against an attribute's type and returns its stored value.
-fn attr_value(c: &mut Compiler, file: u16, def: &AttrDef, lit: &ast::Spanned<Literal>) -> Option<i64> {
-    let loc = Loc { file, span: lit.span };
+fn attr_value(
+    c: &mut Compiler,
+    file: u16,
+    def: &AttrDef,
+    lit: &ast::Spanned<Literal>,
+) -> Option<i64> {
+    let loc = Loc {
+        file,
+        span: lit.span,
+    };
     match (&def.kind, &lit.node) {
         (AttrKind::Int(range), Literal::Int(v)) => {
             if let Some((lo, hi)) = range {
@@ -280,11 +351,17 @@ fn attr_value(c: &mut Compiler, file: u16, def: &AttrDef, lit: &ast::Spanned<Lit
             Some(*v)
         }
         (AttrKind::Symbols(syms), Literal::Name(n)) => {
-            let found = syms.iter().find(|s| c.program.symbols[**s as usize] == *n).copied();
+            let found = syms
+                .iter()
+                .find(|s| c.program.symbols[**s as usize] == *n)
+                .copied();
             match found {
                 Some(s) => Some(s as i64),
                 None => {
-                    let names: Vec<String> = syms.iter().map(|s| c.program.symbols[*s as usize].clone()).collect();
+                    let names: Vec<String> = syms
+                        .iter()
+                        .map(|s| c.program.symbols[*s as usize].clone())
+                        .collect();
                     let mut diag = Diagnostic::error(
                         "fuda::bad-value",
                         format!("`{}` is not a value of `{}`", n, def.name),

@@ -21,17 +21,45 @@ pub(super) fn declare_all(c: &mut Compiler, items: &[(u16, Item)]) {
             param_decl(c, *file, p);
         }
     }
-    let seats: Vec<_> = items.iter().filter_map(|(f, i)| if let Item::Seats(s) = i { Some((*f, s)) } else { None }).collect();
+    let seats: Vec<_> = items
+        .iter()
+        .filter_map(|(f, i)| {
+            if let Item::Seats(s) = i {
+                Some((*f, s))
+            } else {
+                None
+            }
+        })
+        .collect();
     match seats.as_slice() {
         [] => c.error(
-            Diagnostic::error("fuda::no-seats", "the ruleset does not say how many seats there are", Loc::default(), "")
-                .with_help("add e.g. `seats 3 { 3: 親 胴二 ビキ }`"),
+            Diagnostic::error(
+                "fuda::no-seats",
+                "the ruleset does not say how many seats there are",
+                Loc::default(),
+                "",
+            )
+            .with_help("add e.g. `seats 3 { 3: 親 胴二 ビキ }`"),
         ),
         [(f, s), rest @ ..] => {
             for (rf, r) in rest {
                 c.error(
-                    Diagnostic::error("fuda::duplicate-name", "`seats` is declared twice", Loc { file: *rf, span: r.span }, "again here")
-                        .with_label(Loc { file: *f, span: s.span }, "first here"),
+                    Diagnostic::error(
+                        "fuda::duplicate-name",
+                        "`seats` is declared twice",
+                        Loc {
+                            file: *rf,
+                            span: r.span,
+                        },
+                        "again here",
+                    )
+                    .with_label(
+                        Loc {
+                            file: *f,
+                            span: s.span,
+                        },
+                        "first here",
+                    ),
                 );
             }
             seats_decl(c, *f, s);
@@ -81,15 +109,30 @@ pub(super) fn declare_all(c: &mut Compiler, items: &[(u16, Item)]) {
                         slots: Vec::new(),
                         requires: Vec::new(),
                         size: 0,
+                        prefilter: None,
                         frame: 0,
-                        loc: Loc { file: *file, span: p.name.span },
+                        loc: Loc {
+                            file: *file,
+                            span: p.name.span,
+                        },
                     });
                 }
             }
             Item::Score(s) => {
                 let ix = c.score_sigs.len() as u16;
                 if c.declare(&s.name, *file, Global::Score(ix)) {
-                    let sig = s.params.iter().map(|p| (p.name.node.clone(), c.type_name(*file, &p.ty), p.default.clone(), *file)).collect();
+                    let sig = s
+                        .params
+                        .iter()
+                        .map(|p| {
+                            (
+                                p.name.node.clone(),
+                                c.type_name(*file, &p.ty),
+                                p.default.clone(),
+                                *file,
+                            )
+                        })
+                        .collect();
                     c.score_sigs.push(sig);
                 }
             }
@@ -105,7 +148,10 @@ pub(super) fn declare_all(c: &mut Compiler, items: &[(u16, Item)]) {
                         frame: 0,
                         code: Vec::new(),
                         locs: Vec::new(),
-                        loc: Loc { file: *file, span: p.name.span },
+                        loc: Loc {
+                            file: *file,
+                            span: p.name.span,
+                        },
                     });
                 }
             }
@@ -122,10 +168,15 @@ fn enum_decl(c: &mut Compiler, file: u16, e: &ast::EnumDecl) {
     let mut values = Vec::new();
     for (v, aliases) in &e.values {
         let s = c.intern(&v.node);
-        c.sym_type.entry(s).or_insert(Type::Sym(SymDomain::Enum(ix)));
+        c.sym_type
+            .entry(s)
+            .or_insert(Type::Sym(SymDomain::Enum(ix)));
         values.push((s, aliases.iter().map(|a| a.node.clone()).collect()));
     }
-    c.program.enums.push(EnumDef { name: e.name.node.clone(), values });
+    c.program.enums.push(EnumDef {
+        name: e.name.node.clone(),
+        values,
+    });
 }
 
 fn param_decl(c: &mut Compiler, file: u16, p: &ast::ParamDecl) {
@@ -136,7 +187,15 @@ fn param_decl(c: &mut Compiler, file: u16, p: &ast::ParamDecl) {
     let default = match crate::engine::const_eval(&c.program, &e) {
         Some(v) => v,
         None => {
-            c.error(Diagnostic::error("fuda::not-constant", "a parameter's default must be a constant", Loc { file, span: p.default.span }, "not a constant"));
+            c.error(Diagnostic::error(
+                "fuda::not-constant",
+                "a parameter's default must be a constant",
+                Loc {
+                    file,
+                    span: p.default.span,
+                },
+                "not a constant",
+            ));
             Value::Unit
         }
     };
@@ -146,7 +205,10 @@ fn param_decl(c: &mut Compiler, file: u16, p: &ast::ParamDecl) {
             c.error(Diagnostic::error(
                 "fuda::out-of-range",
                 format!("default {v} is outside {lo}..{hi}"),
-                Loc { file, span: p.default.span },
+                Loc {
+                    file,
+                    span: p.default.span,
+                },
                 "out of range",
             ));
         }
@@ -158,7 +220,10 @@ fn param_decl(c: &mut Compiler, file: u16, p: &ast::ParamDecl) {
             default,
             range,
             doc: p.doc.as_ref().map(|d| d.node.clone()).unwrap_or_default(),
-            loc: Loc { file, span: p.name.span },
+            loc: Loc {
+                file,
+                span: p.name.span,
+            },
         });
     }
 }
@@ -169,11 +234,27 @@ fn seats_decl(c: &mut Compiler, file: u16, s: &ast::SeatsDecl) {
     // The seat counts this ruleset allows: every value of the parameters it depends on.
     let counts = crate::engine::seat_counts(&c.program, &count);
     if counts.is_empty() {
-        c.error(Diagnostic::error("fuda::bad-seats", "the seat count must be a constant or a parameter", Loc { file, span: s.count.span }, "cannot evaluate"));
+        c.error(Diagnostic::error(
+            "fuda::bad-seats",
+            "the seat count must be a constant or a parameter",
+            Loc {
+                file,
+                span: s.count.span,
+            },
+            "cannot evaluate",
+        ));
     }
     for n in &counts {
         if !(1..=16).contains(n) {
-            c.error(Diagnostic::error("fuda::bad-seats", format!("{n} seats: a game has 1 to 16"), Loc { file, span: s.count.span }, "out of range"));
+            c.error(Diagnostic::error(
+                "fuda::bad-seats",
+                format!("{n} seats: a game has 1 to 16"),
+                Loc {
+                    file,
+                    span: s.count.span,
+                },
+                "out of range",
+            ));
         }
     }
     let mut roles = Vec::new();
@@ -182,31 +263,52 @@ fn seats_decl(c: &mut Compiler, file: u16, s: &ast::SeatsDecl) {
             c.error(
                 Diagnostic::error(
                     "fuda::bad-roles",
-                    format!("{} seats need {} role names, found {}", n.node, n.node, names.len()),
+                    format!(
+                        "{} seats need {} role names, found {}",
+                        n.node,
+                        n.node,
+                        names.len()
+                    ),
                     Loc { file, span: n.span },
                     "this row",
                 )
                 .with_help("list one role name per seat, from the dealer on"),
             );
         }
-        roles.push((n.node.max(0) as usize, names.iter().map(|i| i.node.clone()).collect()));
+        roles.push((
+            n.node.max(0) as usize,
+            names.iter().map(|i| i.node.clone()).collect(),
+        ));
     }
     for n in &counts {
         if !roles.is_empty() && !roles.iter().any(|(k, _)| k == n) {
             c.error(
-                Diagnostic::error("fuda::bad-roles", format!("no role names for {n} seats"), Loc { file, span: s.span }, "missing a row")
-                    .with_help(format!("add a row `{n}: …` with {n} names")),
+                Diagnostic::error(
+                    "fuda::bad-roles",
+                    format!("no role names for {n} seats"),
+                    Loc { file, span: s.span },
+                    "missing a row",
+                )
+                .with_help(format!("add a row `{n}: …` with {n} names")),
             );
         }
     }
-    c.seat_counts = counts.into_iter().filter(|n| (1..=16).contains(n)).collect();
+    c.seat_counts = counts
+        .into_iter()
+        .filter(|n| (1..=16).contains(n))
+        .collect();
     c.program.seats = crate::ir::SeatsDef { count, roles };
 }
 
 fn zone_decl(c: &mut Compiler, file: u16, z: &ast::ZoneDecl) {
     let ix = c.program.zones.len() as u16;
     if c.declare(&z.name, file, Global::Zone(ix)) {
-        c.program.zones.push(ZoneDef { name: z.name.node.clone(), owner: z.owner, order: z.order, visibility: z.visibility });
+        c.program.zones.push(ZoneDef {
+            name: z.name.node.clone(),
+            owner: z.owner,
+            order: z.order,
+            visibility: z.visibility,
+        });
     }
 }
 
@@ -216,7 +318,12 @@ fn var_decl(c: &mut Compiler, file: u16, v: &ast::VarDecl) {
     let mut sc = Scope::pure(file, "a variable's initial value");
     let init = c.expr_of(&mut sc, &v.init, &ty);
     if c.declare(&v.name, file, Global::Var(ix)) {
-        c.program.vars.push(VarDef { name: v.name.node.clone(), ty, per_seat: v.per_seat, init });
+        c.program.vars.push(VarDef {
+            name: v.name.node.clone(),
+            ty,
+            per_seat: v.per_seat,
+            init,
+        });
     }
 }
 
@@ -227,7 +334,15 @@ fn cards_decl(c: &mut Compiler, file: u16, d: &ast::CardsDecl) {
         Some(Value::Cards(s)) => s,
         Some(Value::Card(x)) => CardSet::single(x),
         _ => {
-            c.error(Diagnostic::error("fuda::not-constant", "a named card set must be a constant", Loc { file, span: d.value.span }, "not a constant"));
+            c.error(Diagnostic::error(
+                "fuda::not-constant",
+                "a named card set must be a constant",
+                Loc {
+                    file,
+                    span: d.value.span,
+                },
+                "not a constant",
+            ));
             CardSet::EMPTY
         }
     };

@@ -33,12 +33,26 @@ pub(crate) struct Scope {
 impl Scope {
     /// A scope for a proc or test (sees game state).
     pub fn stateful(file: u16) -> Scope {
-        Scope { file, names: Vec::new(), marks: Vec::new(), next: 0, max: 0, groups: Vec::new(), score: None, stateful: true, context: "a procedure" }
+        Scope {
+            file,
+            names: Vec::new(),
+            marks: Vec::new(),
+            next: 0,
+            max: 0,
+            groups: Vec::new(),
+            score: None,
+            stateful: true,
+            context: "a procedure",
+        }
     }
 
     /// A scope for a def, pattern or score (sees only its parameters).
     pub fn pure(file: u16, context: &'static str) -> Scope {
-        Scope { stateful: false, context, ..Scope::stateful(file) }
+        Scope {
+            stateful: false,
+            context,
+            ..Scope::stateful(file)
+        }
     }
 
     /// A new local slot bound to `name`.
@@ -69,19 +83,29 @@ impl Scope {
 
     /// A local by name.
     pub fn local(&self, name: &str) -> Option<(u16, Type)> {
-        self.names.iter().rev().find(|(n, ..)| n == name).map(|(_, s, t)| (*s, t.clone()))
+        self.names
+            .iter()
+            .rev()
+            .find(|(n, ..)| n == name)
+            .map(|(_, s, t)| (*s, t.clone()))
     }
 
     /// Local names in view (for "did you mean").
     pub fn local_names(&self) -> impl Iterator<Item = &str> {
-        self.names.iter().map(|(n, ..)| n.as_str()).filter(|n| !n.is_empty())
+        self.names
+            .iter()
+            .map(|(n, ..)| n.as_str())
+            .filter(|n| !n.is_empty())
     }
 }
 
 impl Compiler {
     /// A location in the current scope's file.
     pub fn loc(&self, sc: &Scope, span: Span) -> Loc {
-        Loc { file: sc.file, span }
+        Loc {
+            file: sc.file,
+            span,
+        }
     }
 
     /// Lowers an expression and checks it has type `want`.
@@ -122,15 +146,26 @@ impl Compiler {
             ExprKind::Cards(ids) => {
                 let words: Vec<&str> = ids.iter().map(|i| i.node.as_str()).collect();
                 match self.program.deck.parse_cards(&words) {
-                    Ok(cs) => (Expr::Const(Value::Cards(cs.into_iter().collect())), Type::Cards),
+                    Ok(cs) => (
+                        Expr::Const(Value::Cards(cs.into_iter().collect())),
+                        Type::Cards,
+                    ),
                     Err(err) => {
-                        self.card_error(sc, err, ids.iter().map(|i| (i.node.as_str(), i.span)).collect(), e.span);
+                        self.card_error(
+                            sc,
+                            err,
+                            ids.iter().map(|i| (i.node.as_str(), i.span)).collect(),
+                            e.span,
+                        );
                         (Expr::Const(Value::Cards(CardSet::EMPTY)), Type::Error)
                     }
                 }
             }
             ExprKind::CardsStr(s) => match self.program.deck.parse_card_list(&s.node) {
-                Ok(cs) => (Expr::Const(Value::Cards(cs.into_iter().collect())), Type::Cards),
+                Ok(cs) => (
+                    Expr::Const(Value::Cards(cs.into_iter().collect())),
+                    Type::Cards,
+                ),
                 Err(err) => {
                     self.card_error(sc, err, vec![], s.span);
                     (Expr::Const(Value::Cards(CardSet::EMPTY)), Type::Error)
@@ -140,8 +175,13 @@ impl Compiler {
                 Ok(cs) if cs.len() == 1 => (Expr::Const(Value::Card(cs[0])), Type::Card),
                 Ok(_) => {
                     self.error(
-                        Diagnostic::error("fuda::not-one-card", "`card(…)` names exactly one card", loc, "several cards")
-                            .with_help("use `cards(…)` for a set"),
+                        Diagnostic::error(
+                            "fuda::not-one-card",
+                            "`card(…)` names exactly one card",
+                            loc,
+                            "several cards",
+                        )
+                        .with_help("use `cards(…)` for a set"),
                     );
                     (Expr::Const(Value::Unit), Type::Error)
                 }
@@ -187,16 +227,29 @@ impl Compiler {
                 let (a, ta) = self.expr(sc, a);
                 let (b2, tb) = self.expr(sc, b);
                 self.expect_type(sc, b.span, &tb, &ta);
-                (Expr::If(Box::new(c), Box::new(a), Box::new(b2)), if ta == Type::Error { tb } else { ta })
+                (
+                    Expr::If(Box::new(c), Box::new(a), Box::new(b2)),
+                    if ta == Type::Error { tb } else { ta },
+                )
             }
         }
     }
 
-    fn card_error(&mut self, sc: &Scope, err: crate::model::CardParseError, ids: Vec<(&str, Span)>, whole: Span) {
+    fn card_error(
+        &mut self,
+        sc: &Scope,
+        err: crate::model::CardParseError,
+        ids: Vec<(&str, Span)>,
+        whole: Span,
+    ) {
         use crate::model::CardParseError;
         match err {
             CardParseError::Unknown(w) => {
-                let span = ids.iter().find(|(i, _)| *i == w).map(|(_, s)| *s).unwrap_or(whole);
+                let span = ids
+                    .iter()
+                    .find(|(i, _)| *i == w)
+                    .map(|(_, s)| *s)
+                    .unwrap_or(whole);
                 let mut d = Diagnostic::error(
                     "fuda::unknown-card",
                     format!("no card `{w}` in deck `{}`", self.program.deck.name),
@@ -209,7 +262,12 @@ impl Compiler {
                 self.error(d);
             }
             CardParseError::TooMany(w) => {
-                let span = ids.iter().rev().find(|(i, _)| *i == w).map(|(_, s)| *s).unwrap_or(whole);
+                let span = ids
+                    .iter()
+                    .rev()
+                    .find(|(i, _)| *i == w)
+                    .map(|(_, s)| *s)
+                    .unwrap_or(whole);
                 self.error(
                     Diagnostic::error(
                         "fuda::card-twice",
@@ -265,7 +323,9 @@ impl Compiler {
         }
         if let Some((g, _)) = self.globals.get(n).cloned() {
             match g {
-                Global::Param(i) => return (Expr::Param(i), self.program.params[i as usize].ty.clone()),
+                Global::Param(i) => {
+                    return (Expr::Param(i), self.program.params[i as usize].ty.clone())
+                }
                 Global::Var(i) => {
                     self.state_only(sc, "variable", n, span);
                     let v = &self.program.vars[i as usize];
@@ -292,6 +352,9 @@ impl Compiler {
                     };
                 }
                 Global::CardSet(s) => return (Expr::Cards(s), Type::Cards),
+                // A procedure or table may share its name with a symbol (`proc 流れ` and
+                // the outcome `流れ`): as a value, the name means the symbol.
+                _ if self.sym_index.contains_key(n) => {}
                 other => {
                     self.error(
                         Diagnostic::error(
@@ -301,7 +364,9 @@ impl Compiler {
                             "used as a value",
                         )
                         .with_help(match other {
-                            Global::Score(_) | Global::Def(_) | Global::Pattern(_) => format!("call it: `{n}(…)`"),
+                            Global::Score(_) | Global::Def(_) | Global::Pattern(_) => {
+                                format!("call it: `{n}(…)`")
+                            }
                             Global::Proc(_) => format!("call it as a statement: `{n}(…)`"),
                             _ => "use one of its values instead".into(),
                         }),
@@ -311,7 +376,11 @@ impl Compiler {
             }
         }
         if let Some(s) = self.sym_index.get(n).copied() {
-            let t = self.sym_type.get(&s).cloned().unwrap_or(Type::Sym(SymDomain::Yaku));
+            let t = self
+                .sym_type
+                .get(&s)
+                .cloned()
+                .unwrap_or(Type::Sym(SymDomain::Yaku));
             return (Expr::Const(Value::Sym(s)), t);
         }
         self.unknown_name(sc, n, span, "name");
@@ -325,7 +394,12 @@ impl Compiler {
         candidates.extend(self.sym_index.keys().cloned());
         candidates.extend(sc.groups.iter().map(|g| g.0.clone()));
         candidates.extend(BUILTINS.iter().map(|b| b.0.to_string()));
-        let mut d = Diagnostic::error("fuda::unknown-name", format!("unknown {what} `{n}`"), self.loc(sc, span), "not declared");
+        let mut d = Diagnostic::error(
+            "fuda::unknown-name",
+            format!("unknown {what} `{n}`"),
+            self.loc(sc, span),
+            "not declared",
+        );
         if let Some(s) = crate::suggest::closest(n, candidates.iter().map(|s| s.as_str())) {
             d = d.with_help(format!("did you mean `{s}`?"));
         } else {
@@ -334,13 +408,24 @@ impl Compiler {
         self.error(d);
     }
 
-    fn binary(&mut self, sc: &mut Scope, op: BinOp, a: &ast::Expr, b: &ast::Expr, span: Span) -> (Expr, Type) {
+    fn binary(
+        &mut self,
+        sc: &mut Scope,
+        op: BinOp,
+        a: &ast::Expr,
+        b: &ast::Expr,
+        span: Span,
+    ) -> (Expr, Type) {
         let bx = |x| Box::new(x);
         match op {
             BinOp::And | BinOp::Or => {
                 let x = self.expr_of(sc, a, &Type::Bool);
                 let y = self.expr_of(sc, b, &Type::Bool);
-                let e = if op == BinOp::And { Expr::And(bx(x), bx(y)) } else { Expr::Or(bx(x), bx(y)) };
+                let e = if op == BinOp::And {
+                    Expr::And(bx(x), bx(y))
+                } else {
+                    Expr::Or(bx(x), bx(y))
+                };
                 (e, Type::Bool)
             }
             BinOp::Is => {
@@ -350,8 +435,16 @@ impl Compiler {
                     ExprKind::Name(n) => match self.program.deck.tag_named(n) {
                         Some(t) => t,
                         None => {
-                            let mut d = Diagnostic::error("fuda::unknown-tag", format!("no tag `{n}` in the deck"), self.loc(sc, b.span), "unknown tag");
-                            if let Some(s) = crate::suggest::closest(n, self.program.deck.tag_names.iter().map(|s| s.as_str())) {
+                            let mut d = Diagnostic::error(
+                                "fuda::unknown-tag",
+                                format!("no tag `{n}` in the deck"),
+                                self.loc(sc, b.span),
+                                "unknown tag",
+                            );
+                            if let Some(s) = crate::suggest::closest(
+                                n,
+                                self.program.deck.tag_names.iter().map(|s| s.as_str()),
+                            ) {
                                 d = d.with_help(format!("did you mean `{s}`?"));
                             }
                             self.error(d);
@@ -359,7 +452,12 @@ impl Compiler {
                         }
                     },
                     _ => {
-                        self.error(Diagnostic::error("fuda::expected-tag", "`is` takes a tag name", self.loc(sc, b.span), "not a tag"));
+                        self.error(Diagnostic::error(
+                            "fuda::expected-tag",
+                            "`is` takes a tag name",
+                            self.loc(sc, b.span),
+                            "not a tag",
+                        ));
                         return (Expr::Const(Value::Bool(false)), Type::Bool);
                     }
                 };
@@ -374,7 +472,18 @@ impl Compiler {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn typed_binary(&mut self, sc: &mut Scope, op: BinOp, x: Expr, ta: Type, y: Expr, tb: Type, sa: Span, sb: Span, span: Span) -> (Expr, Type) {
+    fn typed_binary(
+        &mut self,
+        sc: &mut Scope,
+        op: BinOp,
+        x: Expr,
+        ta: Type,
+        y: Expr,
+        tb: Type,
+        sa: Span,
+        sb: Span,
+        span: Span,
+    ) -> (Expr, Type) {
         let bx = |x| Box::new(x);
         let is_set = |t: &Type| matches!(t, Type::Cards | Type::Zone);
         let setlike = |t: &Type| matches!(t, Type::Cards | Type::Zone | Type::Card);
@@ -383,10 +492,23 @@ impl Compiler {
                 if !setlike(&tb) && tb != Type::Error {
                     self.expect_type(sc, sb, &tb, &Type::Cards);
                 }
-                let o = if op == BinOp::Add { Op2::Union } else { Op2::Minus };
-                (Expr::Bin(o, bx(coerce(x, &ta, &Type::Cards)), bx(coerce(y, &tb, &Type::Cards))), Type::Cards)
+                let o = if op == BinOp::Add {
+                    Op2::Union
+                } else {
+                    Op2::Minus
+                };
+                (
+                    Expr::Bin(
+                        o,
+                        bx(coerce(x, &ta, &Type::Cards)),
+                        bx(coerce(y, &tb, &Type::Cards)),
+                    ),
+                    Type::Cards,
+                )
             }
-            BinOp::Add if ta == Type::Str || tb == Type::Str => (Expr::Bin(Op2::Concat, bx(x), bx(y)), Type::Str),
+            BinOp::Add if ta == Type::Str || tb == Type::Str => {
+                (Expr::Bin(Op2::Concat, bx(x), bx(y)), Type::Str)
+            }
             BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
                 self.expect_type(sc, sa, &ta, &Type::Int);
                 self.expect_type(sc, sb, &tb, &Type::Int);
@@ -413,7 +535,14 @@ impl Compiler {
                     }
                     (x, y)
                 };
-                (Expr::Bin(if op == BinOp::Eq { Op2::Eq } else { Op2::Ne }, bx(x), bx(y)), Type::Bool)
+                (
+                    Expr::Bin(
+                        if op == BinOp::Eq { Op2::Eq } else { Op2::Ne },
+                        bx(x),
+                        bx(y),
+                    ),
+                    Type::Bool,
+                )
             }
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                 self.expect_type(sc, sa, &ta, &Type::Int);
@@ -449,7 +578,10 @@ impl Compiler {
                         ));
                     }
                 }
-                (Expr::Bin(Op2::In, bx(x), bx(coerce(y, &tb, &Type::Cards))), Type::Bool)
+                (
+                    Expr::Bin(Op2::In, bx(x), bx(coerce(y, &tb, &Type::Cards))),
+                    Type::Bool,
+                )
             }
             BinOp::And | BinOp::Or | BinOp::Is => unreachable_bool(),
         }
@@ -467,8 +599,13 @@ impl Compiler {
                     "count" => (ScoreField::Count, Type::Int),
                     _ => {
                         self.error(
-                            Diagnostic::error("fuda::unknown-field", format!("a score result has no field `{}`", f.node), self.loc(sc, f.span), "unknown field")
-                                .with_help("fields: total, name, factor, base, count"),
+                            Diagnostic::error(
+                                "fuda::unknown-field",
+                                format!("a score result has no field `{}`", f.node),
+                                self.loc(sc, f.span),
+                                "unknown field",
+                            )
+                            .with_help("fields: total, name, factor, base, count"),
                         );
                         return (Expr::Const(Value::Unit), Type::Error);
                     }
@@ -484,7 +621,10 @@ impl Compiler {
                     if t == Type::Card {
                         (Expr::Attr(a, Box::new(xe)), ty)
                     } else {
-                        (Expr::GroupAttr(a, Box::new(coerce(xe, &t, &Type::Cards))), ty)
+                        (
+                            Expr::GroupAttr(a, Box::new(coerce(xe, &t, &Type::Cards))),
+                            ty,
+                        )
                     }
                 }
                 None => {
@@ -494,7 +634,13 @@ impl Compiler {
                         self.loc(sc, f.span),
                         "unknown attribute",
                     );
-                    let names: Vec<&str> = self.program.deck.attrs.iter().map(|a| a.name.as_str()).collect();
+                    let names: Vec<&str> = self
+                        .program
+                        .deck
+                        .attrs
+                        .iter()
+                        .map(|a| a.name.as_str())
+                        .collect();
                     if let Some(s) = crate::suggest::closest(&f.node, names.iter().copied()) {
                         d = d.with_help(format!("did you mean `{s}`?"));
                     } else {
@@ -523,7 +669,9 @@ impl Compiler {
             if sc.local(n).is_none() {
                 if let Some((g, _)) = self.globals.get(n).cloned() {
                     match g {
-                        Global::Zone(z) if self.program.zones[z as usize].owner == ast::Owner::PerSeat => {
+                        Global::Zone(z)
+                            if self.program.zones[z as usize].owner == ast::Owner::PerSeat =>
+                        {
                             self.state_only(sc, "zone", n, x.span);
                             let s = self.expr_of(sc, i, &Type::Seat);
                             return (Expr::SeatZone(z, Box::new(s)), Type::Zone);
@@ -531,12 +679,20 @@ impl Compiler {
                         Global::Var(v) if self.program.vars[v as usize].per_seat => {
                             self.state_only(sc, "variable", n, x.span);
                             let s = self.expr_of(sc, i, &Type::Seat);
-                            return (Expr::SeatVar(v, Box::new(s)), self.program.vars[v as usize].ty.clone());
+                            return (
+                                Expr::SeatVar(v, Box::new(s)),
+                                self.program.vars[v as usize].ty.clone(),
+                            );
                         }
                         Global::Zone(_) | Global::Var(_) => {
                             self.error(
-                                Diagnostic::error("fuda::not-per-seat", format!("`{n}` is shared, not one per seat"), self.loc(sc, x.span), "not per seat")
-                                    .with_help(format!("drop the index: `{n}`")),
+                                Diagnostic::error(
+                                    "fuda::not-per-seat",
+                                    format!("`{n}` is shared, not one per seat"),
+                                    self.loc(sc, x.span),
+                                    "not per seat",
+                                )
+                                .with_help(format!("drop the index: `{n}`")),
                             );
                             return (Expr::Const(Value::Unit), Type::Error);
                         }
@@ -564,7 +720,13 @@ impl Compiler {
         }
     }
 
-    fn call(&mut self, sc: &mut Scope, f: &ast::Ident, args: &[ast::Arg], span: Span) -> (Expr, Type) {
+    fn call(
+        &mut self,
+        sc: &mut Scope,
+        f: &ast::Ident,
+        args: &[ast::Arg],
+        span: Span,
+    ) -> (Expr, Type) {
         let loc = self.loc(sc, span);
         let name = f.node.as_str();
         if sc.local(name).is_none() {
@@ -574,7 +736,12 @@ impl Compiler {
                     Global::Def(d) => return self.inline_def(sc, d, f, args, span),
                     Global::Pattern(p) => {
                         if args.len() != 1 || args[0].name.is_some() {
-                            self.error(Diagnostic::error("fuda::arity", format!("pattern `{name}` takes one argument: the cards"), loc, "here"));
+                            self.error(Diagnostic::error(
+                                "fuda::arity",
+                                format!("pattern `{name}` takes one argument: the cards"),
+                                loc,
+                                "here",
+                            ));
                             return (Expr::Const(Value::Bool(false)), Type::Bool);
                         }
                         let x = self.expr_of(sc, &args[0].value, &Type::Cards);
@@ -582,8 +749,13 @@ impl Compiler {
                     }
                     Global::Proc(_) => {
                         self.error(
-                            Diagnostic::error("fuda::proc-as-value", format!("`{name}` is a procedure; it has no value"), loc, "used as a value")
-                                .with_help("call procedures as statements; use `def` for a value"),
+                            Diagnostic::error(
+                                "fuda::proc-as-value",
+                                format!("`{name}` is a procedure; it has no value"),
+                                loc,
+                                "used as a value",
+                            )
+                            .with_help("call procedures as statements; use `def` for a value"),
                         );
                         return (Expr::Const(Value::Unit), Type::Error);
                     }
@@ -596,16 +768,33 @@ impl Compiler {
             return (Expr::Const(Value::Unit), Type::Error);
         };
         if args.len() < lo || args.len() > hi {
-            let want = if lo == hi { format!("{lo}") } else { format!("{lo} to {hi}") };
+            let want = if lo == hi {
+                format!("{lo}")
+            } else {
+                format!("{lo} to {hi}")
+            };
             self.error(Diagnostic::error(
                 "fuda::arity",
-                format!("`{name}` takes {want} argument{}, found {}", if hi == 1 { "" } else { "s" }, args.len()),
+                format!(
+                    "`{name}` takes {want} argument{}, found {}",
+                    if hi == 1 { "" } else { "s" },
+                    args.len()
+                ),
                 loc,
                 "wrong number of arguments",
             ));
             return (Expr::Const(Value::Unit), Type::Error);
         }
-        let state_builtin = matches!(b, Builtin::Seats | Builtin::Others | Builtin::Next | Builtin::Prev | Builtin::Players | Builtin::Leaders | Builtin::Role);
+        let state_builtin = matches!(
+            b,
+            Builtin::Seats
+                | Builtin::Others
+                | Builtin::Next
+                | Builtin::Prev
+                | Builtin::Players
+                | Builtin::Leaders
+                | Builtin::Role
+        );
         if state_builtin {
             self.state_only(sc, "the seats with", name, f.span);
         }
@@ -613,7 +802,10 @@ impl Compiler {
         let (out_args, ty) = match b {
             Builtin::Count | Builtin::Len => {
                 let (x, t) = self.expr(sc, a(0));
-                if !matches!(t, Type::Cards | Type::Zone | Type::Card | Type::List(_) | Type::Error) {
+                if !matches!(
+                    t,
+                    Type::Cards | Type::Zone | Type::Card | Type::List(_) | Type::Error
+                ) {
                     self.expect_type(sc, a(0).span, &t, &Type::Cards);
                 }
                 let x = coerce(x, &t, &Type::Cards);
@@ -621,20 +813,33 @@ impl Compiler {
             }
             Builtin::Top => (vec![self.expr_of(sc, a(0), &Type::Zone)], Type::Card),
             Builtin::Empty => (vec![self.expr_of(sc, a(0), &Type::Cards)], Type::Bool),
-            Builtin::Next | Builtin::Prev => (vec![self.expr_of(sc, a(0), &Type::Seat)], Type::Seat),
-            Builtin::Others => (vec![self.expr_of(sc, a(0), &Type::Seat)], Type::List(Box::new(Type::Seat))),
+            Builtin::Next | Builtin::Prev => {
+                (vec![self.expr_of(sc, a(0), &Type::Seat)], Type::Seat)
+            }
+            Builtin::Others => (
+                vec![self.expr_of(sc, a(0), &Type::Seat)],
+                Type::List(Box::new(Type::Seat)),
+            ),
             Builtin::Seats => (vec![], Type::List(Box::new(Type::Seat))),
             Builtin::Players => (vec![], Type::Int),
             Builtin::Leaders => {
                 let var = match &a(0).node {
                     ExprKind::Name(n) => match self.globals.get(n) {
-                        Some((Global::Var(v), _)) if self.program.vars[*v as usize].per_seat && self.program.vars[*v as usize].ty == Type::Int => Some(*v),
+                        Some((Global::Var(v), _))
+                            if self.program.vars[*v as usize].per_seat
+                                && self.program.vars[*v as usize].ty == Type::Int =>
+                        {
+                            Some(*v)
+                        }
                         _ => None,
                     },
                     _ => None,
                 };
                 match var {
-                    Some(v) => (vec![Expr::Const(Value::Int(v as i64))], Type::List(Box::new(Type::Seat))),
+                    Some(v) => (
+                        vec![Expr::Const(Value::Int(v as i64))],
+                        Type::List(Box::new(Type::Seat)),
+                    ),
                     None => {
                         self.error(Diagnostic::error(
                             "fuda::type-mismatch",
@@ -667,7 +872,12 @@ impl Compiler {
                 match tag {
                     Some(t) => (vec![x, Expr::Const(Value::Int(t as i64))], Type::Cards),
                     None => {
-                        self.error(Diagnostic::error("fuda::unknown-tag", "`tagged` takes a tag name second", self.loc(sc, a(1).span), "not a tag"));
+                        self.error(Diagnostic::error(
+                            "fuda::unknown-tag",
+                            "`tagged` takes a tag name second",
+                            self.loc(sc, a(1).span),
+                            "not a tag",
+                        ));
                         return (Expr::Const(Value::Unit), Type::Error);
                     }
                 }
@@ -684,7 +894,12 @@ impl Compiler {
                 match p {
                     Some(p) => return (Expr::PatternTest(p, Box::new(x)), Type::Bool),
                     None => {
-                        self.error(Diagnostic::error("fuda::unknown-name", "`matches` takes a pattern name first", self.loc(sc, a(0).span), "not a pattern"));
+                        self.error(Diagnostic::error(
+                            "fuda::unknown-name",
+                            "`matches` takes a pattern name first",
+                            self.loc(sc, a(0).span),
+                            "not a pattern",
+                        ));
                         return (Expr::Const(Value::Unit), Type::Error);
                     }
                 }
@@ -700,15 +915,33 @@ impl Compiler {
                 return Expr::Const(Value::Int(a as i64));
             }
         }
-        let names: Vec<String> = self.program.deck.attrs.iter().map(|a| a.name.clone()).collect();
+        let names: Vec<String> = self
+            .program
+            .deck
+            .attrs
+            .iter()
+            .map(|a| a.name.clone())
+            .collect();
         self.error(
-            Diagnostic::error("fuda::unknown-attribute", "expected an attribute name", self.loc(sc, e.span), "not an attribute")
-                .with_help(format!("the deck's attributes: {}", names.join(", "))),
+            Diagnostic::error(
+                "fuda::unknown-attribute",
+                "expected an attribute name",
+                self.loc(sc, e.span),
+                "not an attribute",
+            )
+            .with_help(format!("the deck's attributes: {}", names.join(", "))),
         );
         Expr::Const(Value::Int(0))
     }
 
-    fn binder(&mut self, sc: &mut Scope, f: &ast::Ident, x: &ast::Ident, dom: &ast::Expr, body: &ast::Expr) -> (Expr, Type) {
+    fn binder(
+        &mut self,
+        sc: &mut Scope,
+        f: &ast::Ident,
+        x: &ast::Ident,
+        dom: &ast::Expr,
+        body: &ast::Expr,
+    ) -> (Expr, Type) {
         let kind = match f.node.as_str() {
             "count" => BinderKind::Count,
             "sum" => BinderKind::Sum,
@@ -718,7 +951,12 @@ impl Compiler {
             "max" => BinderKind::Max,
             "min" => BinderKind::Min,
             other => {
-                let mut d = Diagnostic::error("fuda::unknown-name", format!("`{other}(x in …: …)` is not a quantifier"), self.loc(sc, f.span), "unknown quantifier");
+                let mut d = Diagnostic::error(
+                    "fuda::unknown-name",
+                    format!("`{other}(x in …: …)` is not a quantifier"),
+                    self.loc(sc, f.span),
+                    "unknown quantifier",
+                );
                 if let Some(s) = crate::suggest::closest(other, BINDERS.iter().copied()) {
                     d = d.with_help(format!("did you mean `{s}`?"));
                 } else {
@@ -745,7 +983,12 @@ impl Compiler {
             }
         };
         if kind == BinderKind::Filter && elem != Type::Card && elem != Type::Error {
-            self.error(Diagnostic::error("fuda::type-mismatch", "`filter` ranges over cards", self.loc(sc, dom.span), "not cards"));
+            self.error(Diagnostic::error(
+                "fuda::type-mismatch",
+                "`filter` ranges over cards",
+                self.loc(sc, dom.span),
+                "not cards",
+            ));
         }
         sc.open();
         let slot = sc.bind(&x.node, elem);
@@ -783,7 +1026,11 @@ impl Compiler {
                     if i >= params.len() {
                         self.error(Diagnostic::error(
                             "fuda::arity",
-                            format!("{what} takes {} argument{}", params.len(), if params.len() == 1 { "" } else { "s" }),
+                            format!(
+                                "{what} takes {} argument{}",
+                                params.len(),
+                                if params.len() == 1 { "" } else { "s" }
+                            ),
                             self.loc(sc, a.value.span),
                             "one too many",
                         ));
@@ -795,8 +1042,15 @@ impl Compiler {
                 Some(n) => match params.iter().position(|(p, ..)| *p == n.node) {
                     Some(i) => i,
                     None => {
-                        let mut d = Diagnostic::error("fuda::unknown-argument", format!("{what} has no parameter `{}`", n.node), self.loc(sc, n.span), "unknown parameter");
-                        if let Some(s) = crate::suggest::closest(&n.node, params.iter().map(|p| p.0.as_str())) {
+                        let mut d = Diagnostic::error(
+                            "fuda::unknown-argument",
+                            format!("{what} has no parameter `{}`", n.node),
+                            self.loc(sc, n.span),
+                            "unknown parameter",
+                        );
+                        if let Some(s) =
+                            crate::suggest::closest(&n.node, params.iter().map(|p| p.0.as_str()))
+                        {
                             d = d.with_help(format!("did you mean `{s}`?"));
                         } else {
                             let names: Vec<&str> = params.iter().map(|p| p.0.as_str()).collect();
@@ -809,24 +1063,45 @@ impl Compiler {
                 },
             };
             if out[idx].is_some() {
-                self.error(Diagnostic::error("fuda::arity", format!("parameter `{}` is given twice", params[idx].0), self.loc(sc, a.value.span), "again here"));
+                self.error(Diagnostic::error(
+                    "fuda::arity",
+                    format!("parameter `{}` is given twice", params[idx].0),
+                    self.loc(sc, a.value.span),
+                    "again here",
+                ));
                 ok = false;
             }
             out[idx] = Some(&a.value);
         }
         for (i, (p, _, has_default)) in params.iter().enumerate() {
             if out[i].is_none() && !has_default {
-                self.error(Diagnostic::error("fuda::arity", format!("{what} needs `{p}`"), self.loc(sc, span), format!("`{p}` missing")));
+                self.error(Diagnostic::error(
+                    "fuda::arity",
+                    format!("{what} needs `{p}`"),
+                    self.loc(sc, span),
+                    format!("`{p}` missing"),
+                ));
                 ok = false;
             }
         }
         ok.then_some(out)
     }
 
-    fn score_call(&mut self, sc: &mut Scope, s: u16, f: &ast::Ident, args: &[ast::Arg], span: Span) -> (Expr, Type) {
+    fn score_call(
+        &mut self,
+        sc: &mut Scope,
+        s: u16,
+        f: &ast::Ident,
+        args: &[ast::Arg],
+        span: Span,
+    ) -> (Expr, Type) {
         let sig = self.score_sigs[s as usize].clone();
-        let params: Vec<(String, Type, bool)> = sig.iter().map(|(n, t, d, _)| (n.clone(), t.clone(), d.is_some())).collect();
-        let Some(bound) = self.bind_args(sc, &format!("score `{}`", f.node), &params, args, span) else {
+        let params: Vec<(String, Type, bool)> = sig
+            .iter()
+            .map(|(n, t, d, _)| (n.clone(), t.clone(), d.is_some()))
+            .collect();
+        let Some(bound) = self.bind_args(sc, &format!("score `{}`", f.node), &params, args, span)
+        else {
             return (Expr::Const(Value::Unit), Type::Score);
         };
         let mut out = Vec::new();
@@ -845,16 +1120,32 @@ impl Compiler {
         (Expr::Score(s, out, self.loc(sc, span)), Type::Score)
     }
 
-    fn inline_def(&mut self, sc: &mut Scope, d: u16, f: &ast::Ident, args: &[ast::Arg], span: Span) -> (Expr, Type) {
+    fn inline_def(
+        &mut self,
+        sc: &mut Scope,
+        d: u16,
+        f: &ast::Ident,
+        args: &[ast::Arg],
+        span: Span,
+    ) -> (Expr, Type) {
         let (file, decl) = self.defs[d as usize].clone();
         if self.inlining.contains(&decl.name.node) || self.inlining.len() > 32 {
             self.error(
-                Diagnostic::error("fuda::recursive-def", format!("`{}` calls itself", decl.name.node), self.loc(sc, span), "recursive call")
-                    .with_help("defs are expanded where they are used, so they cannot recurse"),
+                Diagnostic::error(
+                    "fuda::recursive-def",
+                    format!("`{}` calls itself", decl.name.node),
+                    self.loc(sc, span),
+                    "recursive call",
+                )
+                .with_help("defs are expanded where they are used, so they cannot recurse"),
             );
             return (Expr::Const(Value::Unit), Type::Error);
         }
-        let params: Vec<(String, Type, bool)> = decl.params.iter().map(|p| (p.name.node.clone(), self.type_name(file, &p.ty), false)).collect();
+        let params: Vec<(String, Type, bool)> = decl
+            .params
+            .iter()
+            .map(|p| (p.name.node.clone(), self.type_name(file, &p.ty), false))
+            .collect();
         let Some(bound) = self.bind_args(sc, &format!("`{}`", f.node), &params, args, span) else {
             return (Expr::Const(Value::Unit), Type::Error);
         };
@@ -876,7 +1167,10 @@ impl Compiler {
         sc.file = file;
         sc.stateful = false;
         sc.context = "a def";
-        let slots: Vec<u16> = params.iter().map(|(n, t, _)| sc.bind(n, t.clone())).collect();
+        let slots: Vec<u16> = params
+            .iter()
+            .map(|(n, t, _)| sc.bind(n, t.clone()))
+            .collect();
         self.inlining.push(decl.name.node.clone());
         let (body, ty) = self.expr(sc, &decl.body);
         self.inlining.pop();
@@ -908,13 +1202,29 @@ impl Compiler {
                     return Type::Sym(SymDomain::Enum(*e));
                 }
                 if let Some(a) = self.program.deck.attr_named(n) {
-                    if matches!(self.program.deck.attrs[a as usize].kind, AttrKind::Symbols(_)) {
+                    if matches!(
+                        self.program.deck.attrs[a as usize].kind,
+                        AttrKind::Symbols(_)
+                    ) {
                         return Type::Sym(SymDomain::Attr(a));
                     }
                 }
-                let mut d = Diagnostic::error("fuda::unknown-type", format!("unknown type `{n}`"), Loc { file, span: t.span }, "not a type");
-                let mut names: Vec<String> = ["int", "bool", "seat", "card", "cards"].iter().map(|s| s.to_string()).collect();
-                names.extend(self.globals.iter().filter(|(_, (g, _))| matches!(g, Global::Enum(_))).map(|(k, _)| k.clone()));
+                let mut d = Diagnostic::error(
+                    "fuda::unknown-type",
+                    format!("unknown type `{n}`"),
+                    Loc { file, span: t.span },
+                    "not a type",
+                );
+                let mut names: Vec<String> = ["int", "bool", "seat", "card", "cards"]
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect();
+                names.extend(
+                    self.globals
+                        .iter()
+                        .filter(|(_, (g, _))| matches!(g, Global::Enum(_)))
+                        .map(|(k, _)| k.clone()),
+                );
                 if let Some(s) = crate::suggest::closest(n, names.iter().map(|s| s.as_str())) {
                     d = d.with_help(format!("did you mean `{s}`?"));
                 } else {
@@ -930,13 +1240,20 @@ impl Compiler {
 /// Inserts the implicit conversions the engine relies on (a zone or a card read as a set).
 pub fn coerce(x: Expr, have: &Type, want: &Type) -> Expr {
     match (have, want) {
-        (Type::Card, Type::Cards) => Expr::Bin(Op2::Union, Box::new(Expr::Cards(CardSet::EMPTY)), Box::new(x)),
+        (Type::Card, Type::Cards) => Expr::Bin(
+            Op2::Union,
+            Box::new(Expr::Cards(CardSet::EMPTY)),
+            Box::new(x),
+        ),
         _ => x,
     }
 }
 
 fn comparable_text(a: &Type, b: &Type) -> bool {
-    matches!((a, b), (Type::Str, Type::Sym(_)) | (Type::Sym(_), Type::Str))
+    matches!(
+        (a, b),
+        (Type::Str, Type::Sym(_)) | (Type::Sym(_), Type::Str)
+    )
 }
 
 fn unreachable_bool() -> (Expr, Type) {

@@ -36,11 +36,26 @@ struct LoadCtx<'a> {
 }
 
 /// Parses `text` (named `name`) and everything it extends or imports.
-pub fn load(name: &str, text: &str, loader: &dyn Loader) -> Result<Loaded, (Vec<Source>, Vec<Diagnostic>)> {
-    let mut ctx = LoadCtx { loader, sources: Vec::new(), diags: Vec::new(), imported: Vec::new(), chain: Vec::new() };
-    let items = ctx.load_file(name, text.to_string(), None).unwrap_or_default();
+pub fn load(
+    name: &str,
+    text: &str,
+    loader: &dyn Loader,
+) -> Result<Loaded, (Vec<Source>, Vec<Diagnostic>)> {
+    let mut ctx = LoadCtx {
+        loader,
+        sources: Vec::new(),
+        diags: Vec::new(),
+        imported: Vec::new(),
+        chain: Vec::new(),
+    };
+    let items = ctx
+        .load_file(name, text.to_string(), None)
+        .unwrap_or_default();
     if ctx.diags.is_empty() {
-        Ok(Loaded { sources: ctx.sources, items })
+        Ok(Loaded {
+            sources: ctx.sources,
+            items,
+        })
     } else {
         Err((ctx.sources, ctx.diags))
     }
@@ -48,7 +63,10 @@ pub fn load(name: &str, text: &str, loader: &dyn Loader) -> Result<Loaded, (Vec<
 
 impl LoadCtx<'_> {
     fn add_source(&mut self, name: &str, text: String) -> u16 {
-        self.sources.push(Source { name: name.to_string(), text: Arc::from(text) });
+        self.sources.push(Source {
+            name: name.to_string(),
+            text: Arc::from(text),
+        });
         (self.sources.len() - 1) as u16
     }
 
@@ -57,8 +75,13 @@ impl LoadCtx<'_> {
         if self.sources.len() >= MAX_FILES {
             let loc = from.unwrap_or_default();
             self.diags.push(
-                Diagnostic::error("fuda::too-many-files", format!("more than {MAX_FILES} files are pulled in"), loc, "here")
-                    .with_help("check for imports that pull in each other"),
+                Diagnostic::error(
+                    "fuda::too-many-files",
+                    format!("more than {MAX_FILES} files are pulled in"),
+                    loc,
+                    "here",
+                )
+                .with_help("check for imports that pull in each other"),
             );
             return None;
         }
@@ -84,11 +107,19 @@ impl LoadCtx<'_> {
         for item in ast.items {
             match &item {
                 Item::Extends(path) => {
-                    let loc = Loc { file, span: path.span };
+                    let loc = Loc {
+                        file,
+                        span: path.span,
+                    };
                     if let Some(first) = extends_seen {
                         self.diags.push(
-                            Diagnostic::error("fuda::extends-twice", "a ruleset can extend only one base", loc, "second `extends`")
-                                .with_label(Loc { file, span: first }, "first here"),
+                            Diagnostic::error(
+                                "fuda::extends-twice",
+                                "a ruleset can extend only one base",
+                                loc,
+                                "second `extends`",
+                            )
+                            .with_label(Loc { file, span: first }, "first here"),
                         );
                         continue;
                     }
@@ -98,7 +129,10 @@ impl LoadCtx<'_> {
                     }
                 }
                 Item::Import(path) => {
-                    let loc = Loc { file, span: path.span };
+                    let loc = Loc {
+                        file,
+                        span: path.span,
+                    };
                     if let Some(items) = self.follow(&path.node, loc, false) {
                         imports.extend(items);
                     }
@@ -109,10 +143,28 @@ impl LoadCtx<'_> {
         // Base items (without their tests) are replaced by this file's items of the same
         // kind and name, in place; new items follow.
         let mut merged: Vec<FileItem> = imports;
-        merged.extend(base.into_iter().filter(|(_, i)| !matches!(i, Item::Test(_))));
+        merged.extend(
+            base.into_iter()
+                .filter(|(_, i)| !matches!(i, Item::Test(_))),
+        );
         for (f, item) in own {
+            // `score NAME { … }` without a parameter list edits the base's table.
+            if let Item::Score(edit) = &item {
+                if edit.params.is_empty() && edit.over.is_none() {
+                    if let Some((_, Item::Score(base))) = merged.iter_mut().find(|(bf, m)| {
+                        *bf != f && matches!(m, Item::Score(b) if b.name.node == edit.name.node)
+                    }) {
+                        merge_stages(base, edit);
+                        continue;
+                    }
+                }
+            }
             let key = item_key(&item);
-            let pos = key.as_ref().and_then(|k| merged.iter().position(|(_, m)| item_key(m).as_ref() == Some(k)));
+            let pos = key.as_ref().and_then(|k| {
+                merged
+                    .iter()
+                    .position(|(_, m)| item_key(m).as_ref() == Some(k))
+            });
             match pos {
                 Some(p) if merged[p].0 != f => merged[p] = (f, item),
                 _ => merged.push((f, item)),
@@ -128,8 +180,15 @@ impl LoadCtx<'_> {
             Ok(r) => r,
             Err(why) => {
                 self.diags.push(
-                    Diagnostic::error("fuda::bad-import", format!("cannot {what} `{path}`: {why}"), loc, "this path")
-                        .with_help("name a stdlib module (`std/hanafuda`) or a file in the ruleset's folder"),
+                    Diagnostic::error(
+                        "fuda::bad-import",
+                        format!("cannot {what} `{path}`: {why}"),
+                        loc,
+                        "this path",
+                    )
+                    .with_help(
+                        "name a stdlib module (`std/hanafuda`) or a file in the ruleset's folder",
+                    ),
                 );
                 return None;
             }
@@ -169,13 +228,34 @@ impl LoadCtx<'_> {
         } else if self.chain.contains(&key) {
             self.diags.push(Diagnostic::error(
                 "fuda::import-cycle",
-                format!("`{path}` extends itself: {} → {key}", self.chain.join(" → ")),
+                format!(
+                    "`{path}` extends itself: {} → {key}",
+                    self.chain.join(" → ")
+                ),
                 loc,
                 "cycle",
             ));
             return None;
         }
         self.load_file(&key, text, Some(loc))
+    }
+}
+
+/// Replaces the base table's stages that share a name with the edit's; appends the rest.
+fn merge_stages(base: &mut fuda_grammar::ast::ScoreDecl, edit: &fuda_grammar::ast::ScoreDecl) {
+    for (stage, name) in edit.stages.iter().zip(&edit.stage_names) {
+        let at = name.as_ref().and_then(|n| {
+            base.stage_names
+                .iter()
+                .position(|b| b.as_ref().map(|b| b.node == n.node).unwrap_or(false))
+        });
+        match at {
+            Some(i) => base.stages[i] = stage.clone(),
+            None => {
+                base.stages.push(stage.clone());
+                base.stage_names.push(name.clone());
+            }
+        }
     }
 }
 
@@ -210,7 +290,13 @@ fn syntax_diagnostic(file: u16, e: &fuda_grammar::SyntaxError) -> Diagnostic {
         }
     }
     if labels.is_empty() {
-        labels.push((Loc { file, span: Span::default() }, String::new()));
+        labels.push((
+            Loc {
+                file,
+                span: Span::default(),
+            },
+            String::new(),
+        ));
     }
     Diagnostic {
         code: "fuda::syntax",

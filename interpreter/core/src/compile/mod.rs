@@ -1,8 +1,8 @@
 //! The checker and compiler: from merged syntax trees to a [`Program`], collecting
 //! every problem as a [`Diagnostic`] instead of stopping at the first.
 
-mod decls;
 mod deck;
+mod decls;
 mod expr;
 mod load;
 mod names;
@@ -44,17 +44,31 @@ pub struct Failed {
 pub fn compile(name: &str, text: &str, loader: &dyn Loader) -> Result<Compiled, Failed> {
     let loaded = match load::load(name, text, loader) {
         Ok(l) => l,
-        Err((sources, diagnostics)) => return Err(Failed { sources, diagnostics }),
+        Err((sources, diagnostics)) => {
+            return Err(Failed {
+                sources,
+                diagnostics,
+            })
+        }
     };
     let mut c = Compiler::new(loaded.sources);
     c.run(&loaded.items);
-    let (errors, warnings): (Vec<_>, Vec<_>) = c.diags.drain(..).partition(|d| d.severity == Severity::Error);
+    let (errors, warnings): (Vec<_>, Vec<_>) = c
+        .diags
+        .drain(..)
+        .partition(|d| d.severity == Severity::Error);
     if errors.is_empty() {
-        Ok(Compiled { program: c.program, warnings })
+        Ok(Compiled {
+            program: c.program,
+            warnings,
+        })
     } else {
         let mut diagnostics = errors;
         diagnostics.extend(warnings);
-        Err(Failed { sources: c.program.sources, diagnostics })
+        Err(Failed {
+            sources: c.program.sources,
+            diagnostics,
+        })
     }
 }
 
@@ -92,7 +106,10 @@ impl Compiler {
                 symbols: Vec::new(),
                 enums: Vec::new(),
                 params: Vec::new(),
-                seats: crate::ir::SeatsDef { count: crate::ir::Expr::Const(crate::value::Value::Int(2)), roles: Vec::new() },
+                seats: crate::ir::SeatsDef {
+                    count: crate::ir::Expr::Const(crate::value::Value::Int(2)),
+                    roles: Vec::new(),
+                },
                 zones: Vec::new(),
                 vars: Vec::new(),
                 ledger: Vec::new(),
@@ -134,7 +151,10 @@ impl Compiler {
 
     /// Declares a top-level name, reporting a duplicate.
     pub fn declare(&mut self, name: &ast::Ident, file: u16, g: Global) -> bool {
-        let loc = Loc { file, span: name.span };
+        let loc = Loc {
+            file,
+            span: name.span,
+        };
         if let Some((prev, prev_loc)) = self.globals.get(&name.node) {
             self.error(
                 Diagnostic::error(
@@ -170,7 +190,13 @@ impl Compiler {
         self.program.title = items
             .iter()
             .rev()
-            .find_map(|(_, i)| if let Item::Ruleset(t) = i { Some(t.node.clone()) } else { None })
+            .find_map(|(_, i)| {
+                if let Item::Ruleset(t) = i {
+                    Some(t.node.clone())
+                } else {
+                    None
+                }
+            })
             .unwrap_or_else(|| "untitled ruleset".into());
         deck::compile_decks(self, items);
         decls::declare_all(self, items);

@@ -74,7 +74,8 @@ pub const BINDERS: &[&str] = &["count", "sum", "all", "any", "filter", "max", "m
 /// Names with a fixed meaning in expressions.
 pub const CONSTANTS: &[&str] = &["dealer", "deck"];
 
-/// Whether a name is reserved by the language.
+/// Whether a name is reserved by the language. Function names are not: they are only
+/// looked up in calls, after the ruleset's own defs, patterns and score tables.
 pub fn is_builtin(name: &str) -> bool {
-    BUILTINS.iter().any(|(n, ..)| *n == name) || BINDERS.contains(&name) || CONSTANTS.contains(&name)
+    CONSTANTS.contains(&name)
 }

@@ -24,10 +24,18 @@ pub(super) fn compile_patterns_and_scores(c: &mut Compiler, items: &[(u16, Item)
         if let Item::Score(s) = item {
             for st in &s.stages {
                 let rows: Vec<&ast::Ident> = match st {
-                    Stage::Yaku(_, rows, _) | Stage::Plus(_, rows, _) => rows.iter().map(|r| &r.name).collect(),
+                    Stage::Yaku(_, rows, _) | Stage::Plus(_, rows, _) => {
+                        rows.iter().map(|r| &r.name).collect()
+                    }
                     Stage::Name(rows, _) => rows
                         .iter()
-                        .filter_map(|r| if let NameOrTemplate::Name(n) = &r.name { Some(n) } else { None })
+                        .filter_map(|r| {
+                            if let NameOrTemplate::Name(n) = &r.name {
+                                Some(n)
+                            } else {
+                                None
+                            }
+                        })
                         .collect(),
                     _ => vec![],
                 };
@@ -49,7 +57,10 @@ fn group_scope(c: &Compiler, file: u16, slots: &[SlotDef], context: &'static str
     let mut sc = Scope::pure(file, context);
     let mut i = 0;
     while i < slots.len() {
-        let n = slots[i..].iter().take_while(|s| s.name == slots[i].name).count();
+        let n = slots[i..]
+            .iter()
+            .take_while(|s| s.name == slots[i].name)
+            .count();
         sc.groups.push((slots[i].name.clone(), i as u16, n as u16));
         i += n;
     }
@@ -58,7 +69,9 @@ fn group_scope(c: &Compiler, file: u16, slots: &[SlotDef], context: &'static str
 }
 
 fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
-    let Some((Global::Pattern(ix), _)) = c.globals.get(&p.name.node).cloned() else { return };
+    let Some((Global::Pattern(ix), _)) = c.globals.get(&p.name.node).cloned() else {
+        return;
+    };
     let at = |span| Loc { file, span };
     let mut slots = Vec::new();
     let mut total = 0i64;
@@ -74,7 +87,12 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
             continue;
         }
         if slots.iter().any(|s: &SlotDef| s.name == g.name.node) {
-            c.error(Diagnostic::error("fuda::duplicate-name", format!("group `{}` is declared twice", g.name.node), at(g.name.span), "again here"));
+            c.error(Diagnostic::error(
+                "fuda::duplicate-name",
+                format!("group `{}` is declared twice", g.name.node),
+                at(g.name.span),
+                "again here",
+            ));
             continue;
         }
         let mut shapes = Vec::new();
@@ -82,8 +100,19 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
             let attr = |c: &mut Compiler, id: &ast::Ident| -> Option<u16> {
                 let a = c.program.deck.attr_named(&id.node);
                 if a.is_none() {
-                    let names: Vec<String> = c.program.deck.attrs.iter().map(|a| a.name.clone()).collect();
-                    let mut d = Diagnostic::error("fuda::unknown-attribute", format!("cards have no attribute `{}`", id.node), at(id.span), "unknown attribute");
+                    let names: Vec<String> = c
+                        .program
+                        .deck
+                        .attrs
+                        .iter()
+                        .map(|a| a.name.clone())
+                        .collect();
+                    let mut d = Diagnostic::error(
+                        "fuda::unknown-attribute",
+                        format!("cards have no attribute `{}`", id.node),
+                        at(id.span),
+                        "unknown attribute",
+                    );
                     d = match crate::suggest::closest(&id.node, names.iter().map(|s| s.as_str())) {
                         Some(s) => d.with_help(format!("did you mean `{s}`?")),
                         None => d.with_help(format!("the deck's attributes: {}", names.join(", "))),
@@ -107,8 +136,19 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
                     let a2 = attr(c, a);
                     let b2 = by.as_ref().map(|b| attr(c, b));
                     if let Some(a2) = a2 {
-                        if matches!(c.program.deck.attrs[a2 as usize].kind, crate::model::AttrKind::Symbols(_)) {
-                            c.error(Diagnostic::error("fuda::bad-shape", format!("`run` needs a number attribute; `{}` holds symbols", a.node), at(a.span), "not a number"));
+                        if matches!(
+                            c.program.deck.attrs[a2 as usize].kind,
+                            crate::model::AttrKind::Symbols(_)
+                        ) {
+                            c.error(Diagnostic::error(
+                                "fuda::bad-shape",
+                                format!(
+                                    "`run` needs a number attribute; `{}` holds symbols",
+                                    a.node
+                                ),
+                                at(a.span),
+                                "not a number",
+                            ));
                         } else if !matches!(b2, Some(None)) {
                             shapes.push(ShapeDef::Run(a2, b2.flatten()));
                         }
@@ -129,12 +169,21 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
                 size: g.size.node as usize,
                 shapes: shapes.clone(),
                 condition: None,
-                copy_of: if k > 0 { Some(slots.len() - k as usize) } else { None },
+                copy_of: if k > 0 {
+                    Some(slots.len() - k as usize)
+                } else {
+                    None
+                },
             });
         }
     }
     if total > MAX_PATTERN_CARDS {
-        c.error(Diagnostic::error("fuda::bad-group", format!("a pattern takes at most {MAX_PATTERN_CARDS} cards, this one {total}"), at(p.name.span), "too large"));
+        c.error(Diagnostic::error(
+            "fuda::bad-group",
+            format!("a pattern takes at most {MAX_PATTERN_CARDS} cards, this one {total}"),
+            at(p.name.span),
+            "too large",
+        ));
     }
     // Conditions: a group's `where` sees the group by its own name.
     let mut sc = group_scope(c, file, &slots, "a pattern");
@@ -157,8 +206,14 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
         }
         gi += count;
     }
-    let requires = p.requires.iter().map(|r| c.expr_of(&mut sc, r, &Type::Bool)).collect();
+    let requires = p
+        .requires
+        .iter()
+        .map(|r| c.expr_of(&mut sc, r, &Type::Bool))
+        .collect();
+    let prefilter = prefilter(c, &slots);
     let pd = &mut c.program.patterns[ix as usize];
+    pd.prefilter = prefilter;
     pd.slots = slots;
     pd.requires = requires;
     pd.size = total.max(0) as usize;
@@ -166,8 +221,16 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
 }
 
 fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
-    let Some((Global::Score(ix), _)) = c.globals.get(&s.name.node).cloned() else { return };
+    let Some((Global::Score(ix), _)) = c.globals.get(&s.name.node).cloned() else {
+        return;
+    };
     let at = |span| Loc { file, span };
+    if s.params.is_empty() && s.over.is_none() {
+        c.error(
+            Diagnostic::error("fuda::score-edit-without-base", format!("score `{}` has no parameters and no base table to edit", s.name.node), at(s.name.span), "no parameter list")
+                .with_help(format!("declare it with parameters, e.g. `score {}(hand: cards) {{ … }}`; a variant may edit a base table with `score NAME {{ … }}`", s.name.node)),
+        );
+    }
     let sig = c.score_sigs[ix as usize].clone();
     let mut over = None;
     let mut sc = Scope::pure(file, "a score table");
@@ -236,7 +299,12 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
             }
             Stage::Void(rows, span) => {
                 if !seen_yaku {
-                    c.error(Diagnostic::error("fuda::void-before-yaku", "a `void` stage must come after a `yaku` stage", at(*span), "nothing to void yet"));
+                    c.error(Diagnostic::error(
+                        "fuda::void-before-yaku",
+                        "a `void` stage must come after a `yaku` stage",
+                        at(*span),
+                        "nothing to void yet",
+                    ));
                 }
                 let mut out = Vec::new();
                 for r in rows {
@@ -250,8 +318,13 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
     }
     if !seen_yaku {
         c.error(
-            Diagnostic::error("fuda::no-yaku", format!("score `{}` has no `yaku` stage", s.name.node), at(s.name.span), "nothing to score")
-                .with_help("add `yaku first { NAME VALUE when CONDITION }`"),
+            Diagnostic::error(
+                "fuda::no-yaku",
+                format!("score `{}` has no `yaku` stage", s.name.node),
+                at(s.name.span),
+                "nothing to score",
+            )
+            .with_help("add `yaku first { NAME VALUE when CONDITION }`"),
         );
     }
     let params = sig.iter().map(|(n, t, d, f)| {
@@ -292,16 +365,55 @@ fn check_template(c: &mut Compiler, file: u16, t: &ast::Spanned<String>) {
     while let Some(open) = rest.find('{') {
         let after = &rest[open + 1..];
         let Some(close) = after.find('}') else {
-            c.error(Diagnostic::error("fuda::bad-template", "unclosed `{` in a name template", Loc { file, span: t.span }, "here"));
+            c.error(Diagnostic::error(
+                "fuda::bad-template",
+                "unclosed `{` in a name template",
+                Loc { file, span: t.span },
+                "here",
+            ));
             return;
         };
         let hole = &after[..close];
         if hole != "yaku" && hole != "factor" {
             c.error(
-                Diagnostic::error("fuda::bad-template", format!("unknown hole `{{{hole}}}` in a name template"), Loc { file, span: t.span }, "here")
-                    .with_help("templates may use {yaku} and {factor}"),
+                Diagnostic::error(
+                    "fuda::bad-template",
+                    format!("unknown hole `{{{hole}}}` in a name template"),
+                    Loc { file, span: t.span },
+                    "here",
+                )
+                .with_help("templates may use {yaku} and {factor}"),
             );
         }
         rest = &after[close + 1..];
     }
+}
+
+/// Derives the class-count prefilter when every group is `same` on one attribute.
+fn prefilter(c: &Compiler, slots: &[SlotDef]) -> Option<crate::ir::Prefilter> {
+    let attr = match slots.first()?.shapes.as_slice() {
+        [ShapeDef::Same(a)] => *a,
+        _ => return None,
+    };
+    if !slots
+        .iter()
+        .all(|s| s.shapes.as_slice() == [ShapeDef::Same(attr)])
+    {
+        return None;
+    }
+    let deck = &c.program.deck;
+    let mut values: Vec<i64> = deck.attrs[attr as usize].values.clone();
+    values.sort_unstable();
+    values.dedup();
+    let classes = values
+        .iter()
+        .map(|v| {
+            (0..deck.len() as u16)
+                .filter(|card| deck.attr(attr, *card) == *v)
+                .collect()
+        })
+        .collect();
+    let mut sizes: Vec<usize> = slots.iter().map(|s| s.size).collect();
+    sizes.sort_unstable_by(|a, b| b.cmp(a));
+    Some(crate::ir::Prefilter { classes, sizes })
 }

@@ -46,12 +46,23 @@ pub(super) fn compile_procs_and_tests(c: &mut Compiler, items: &[(u16, Item)]) {
     for (file, item) in items {
         match item {
             Item::Proc(p) => {
-                let Some((Global::Proc(ix), _)) = c.globals.get(&p.name.node).cloned() else { continue };
+                let Some((Global::Proc(ix), _)) = c.globals.get(&p.name.node).cloned() else {
+                    continue;
+                };
                 let mut sc = Scope::stateful(*file);
                 for (q, t) in p.params.iter().zip(c.proc_sigs[ix as usize].clone()) {
                     sc.bind(&q.name.node, t);
                 }
-                let mut g = Gen { code: Vec::new(), locs: Vec::new(), cur: Loc { file: *file, span: p.name.span }, loops: Vec::new(), in_test: false };
+                let mut g = Gen {
+                    code: Vec::new(),
+                    locs: Vec::new(),
+                    cur: Loc {
+                        file: *file,
+                        span: p.name.span,
+                    },
+                    loops: Vec::new(),
+                    in_test: false,
+                };
                 c.block(&mut sc, &mut g, &p.body);
                 g.emit(Op::Return);
                 let pd = &mut c.program.procs[ix as usize];
@@ -61,7 +72,15 @@ pub(super) fn compile_procs_and_tests(c: &mut Compiler, items: &[(u16, Item)]) {
                 if p.name.node == "match" {
                     c.program.entry = Some(ix);
                     if !p.params.is_empty() {
-                        c.error(Diagnostic::error("fuda::bad-entry", "`proc match` takes no parameters", Loc { file: *file, span: p.name.span }, "here"));
+                        c.error(Diagnostic::error(
+                            "fuda::bad-entry",
+                            "`proc match` takes no parameters",
+                            Loc {
+                                file: *file,
+                                span: p.name.span,
+                            },
+                            "here",
+                        ));
                     }
                 }
             }
@@ -72,7 +91,10 @@ pub(super) fn compile_procs_and_tests(c: &mut Compiler, items: &[(u16, Item)]) {
 }
 
 fn test(c: &mut Compiler, file: u16, t: &ast::TestDecl) {
-    let loc = Loc { file, span: t.name.span };
+    let loc = Loc {
+        file,
+        span: t.name.span,
+    };
     let mut with = Vec::new();
     for (n, v) in &t.with {
         match c.globals.get(&n.node).cloned() {
@@ -89,9 +111,15 @@ fn test(c: &mut Compiler, file: u16, t: &ast::TestDecl) {
                         }
                     },
                 };
-                if let (Some((lo, hi)), Value::Int(i)) = (c.program.params[p as usize].range, &val) {
+                if let (Some((lo, hi)), Value::Int(i)) = (c.program.params[p as usize].range, &val)
+                {
                     if *i < lo || *i > hi {
-                        c.error(Diagnostic::error("fuda::out-of-range", format!("`{}` takes {lo}..{hi}", n.node), Loc { file, span: v.span }, "out of range"));
+                        c.error(Diagnostic::error(
+                            "fuda::out-of-range",
+                            format!("`{}` takes {lo}..{hi}", n.node),
+                            Loc { file, span: v.span },
+                            "out of range",
+                        ));
                     }
                 }
                 with.push((p, val));
@@ -100,11 +128,29 @@ fn test(c: &mut Compiler, file: u16, t: &ast::TestDecl) {
         }
     }
     let mut sc = Scope::stateful(file);
-    let mut g = Gen { code: Vec::new(), locs: Vec::new(), cur: loc, loops: Vec::new(), in_test: true };
+    let mut g = Gen {
+        code: Vec::new(),
+        locs: Vec::new(),
+        cur: loc,
+        loops: Vec::new(),
+        in_test: true,
+    };
     c.block(&mut sc, &mut g, &t.body);
     g.emit(Op::Return);
-    let body = ProcDef { name: format!("test \"{}\"", t.name.node), arity: 0, frame: sc.max, code: g.code, locs: g.locs, loc };
-    c.program.tests.push(TestDef { name: t.name.node.clone(), with, body, loc });
+    let body = ProcDef {
+        name: format!("test \"{}\"", t.name.node),
+        arity: 0,
+        frame: sc.max,
+        code: g.code,
+        locs: g.locs,
+        loc,
+    };
+    c.program.tests.push(TestDef {
+        name: t.name.node.clone(),
+        with,
+        body,
+        loc,
+    });
 }
 
 impl Compiler {
@@ -137,21 +183,36 @@ impl Compiler {
                     (None, false) => Some((Target::Var(v), def.ty)),
                     (None, true) => {
                         self.error(
-                            Diagnostic::error("fuda::needs-seat", format!("`{n}` is one per seat: say whose"), self.loc(sc, lv.span), "per-seat variable")
-                                .with_help(format!("write `{n}[seat]`")),
+                            Diagnostic::error(
+                                "fuda::needs-seat",
+                                format!("`{n}` is one per seat: say whose"),
+                                self.loc(sc, lv.span),
+                                "per-seat variable",
+                            )
+                            .with_help(format!("write `{n}[seat]`")),
                         );
                         None
                     }
                     (Some(_), false) => {
-                        self.error(Diagnostic::error("fuda::not-per-seat", format!("`{n}` is shared, not one per seat"), self.loc(sc, lv.span), "drop the index"));
+                        self.error(Diagnostic::error(
+                            "fuda::not-per-seat",
+                            format!("`{n}` is shared, not one per seat"),
+                            self.loc(sc, lv.span),
+                            "drop the index",
+                        ));
                         None
                     }
                 }
             }
             Some((other, _)) => {
                 self.error(
-                    Diagnostic::error("fuda::not-assignable", format!("`{n}` is {} and cannot be assigned", other.describe()), self.loc(sc, lv.name.span), "not a variable")
-                        .with_help("only `var`s, `let`s and `dealer` can be assigned"),
+                    Diagnostic::error(
+                        "fuda::not-assignable",
+                        format!("`{n}` is {} and cannot be assigned", other.describe()),
+                        self.loc(sc, lv.name.span),
+                        "not a variable",
+                    )
+                    .with_help("only `var`s, `let`s and `dealer` can be assigned"),
                 );
                 None
             }
@@ -237,11 +298,20 @@ impl Compiler {
                 };
                 let list = sc.hidden();
                 let index = sc.hidden();
-                g.emit(Op::ForStart { list, index, domain: de });
+                g.emit(Op::ForStart {
+                    list,
+                    index,
+                    domain: de,
+                });
                 let top = g.here();
                 sc.open();
                 let var = sc.bind(&x.node, elem);
-                let next = g.emit(Op::ForNext { list, index, var, exit: 0 });
+                let next = g.emit(Op::ForNext {
+                    list,
+                    index,
+                    var,
+                    exit: 0,
+                });
                 g.loops.push((top, vec![next]));
                 self.block(sc, g, body);
                 sc.close();
@@ -253,14 +323,23 @@ impl Compiler {
                 let ne = self.expr_of(sc, n, &Type::Int);
                 let list = sc.hidden();
                 let index = sc.hidden();
-                g.emit(Op::ForStart { list, index, domain: Expr::Range(Box::new(Expr::Const(Value::Int(1))), Box::new(ne)) });
+                g.emit(Op::ForStart {
+                    list,
+                    index,
+                    domain: Expr::Range(Box::new(Expr::Const(Value::Int(1))), Box::new(ne)),
+                });
                 let top = g.here();
                 sc.open();
                 let var = match as_name {
                     Some(a) => sc.bind(&a.node, Type::Int),
                     None => sc.hidden(),
                 };
-                let next = g.emit(Op::ForNext { list, index, var, exit: 0 });
+                let next = g.emit(Op::ForNext {
+                    list,
+                    index,
+                    var,
+                    exit: 0,
+                });
                 g.loops.push((top, vec![next]));
                 self.block(sc, g, body);
                 sc.close();
@@ -270,15 +349,25 @@ impl Compiler {
             StmtKind::Return(v) => {
                 if let Some(v) = v {
                     self.error(
-                        Diagnostic::error("fuda::return-value", "procedures return no value", self.loc(sc, v.span), "a value")
-                            .with_help("set a variable instead, or use a `def` for a computed value"),
+                        Diagnostic::error(
+                            "fuda::return-value",
+                            "procedures return no value",
+                            self.loc(sc, v.span),
+                            "a value",
+                        )
+                        .with_help("set a variable instead, or use a `def` for a computed value"),
                     );
                 }
                 g.emit(Op::Return);
             }
             StmtKind::Break | StmtKind::Continue => {
                 if g.loops.is_empty() {
-                    self.error(Diagnostic::error("fuda::outside-loop", "`break` and `continue` belong inside a loop", loc, "not in a loop"));
+                    self.error(Diagnostic::error(
+                        "fuda::outside-loop",
+                        "`break` and `continue` belong inside a loop",
+                        loc,
+                        "not in a loop",
+                    ));
                     return;
                 }
                 if matches!(s.node, StmtKind::Break) {
@@ -307,14 +396,24 @@ impl Compiler {
                 g.emit(Op::Cut(z, a, loc));
             }
             StmtKind::Deal(d) => {
-                let counts = d.counts.iter().map(|n| self.expr_of(sc, n, &Type::Int)).collect();
+                let counts = d
+                    .counts
+                    .iter()
+                    .map(|n| self.expr_of(sc, n, &Type::Int))
+                    .collect();
                 let from = self.expr_of(sc, &d.from, &Type::Zone);
                 let (to, tt) = self.expr(sc, &d.to);
                 if !matches!(tt, Type::Zone | Type::ZoneFamily | Type::Error) {
                     self.expect_type(sc, d.to.span, &tt, &Type::Zone);
                 }
                 let start = d.start.as_ref().map(|s| self.expr_of(sc, s, &Type::Seat));
-                g.emit(Op::Deal { counts, from, to, start, loc });
+                g.emit(Op::Deal {
+                    counts,
+                    from,
+                    to,
+                    start,
+                    loc,
+                });
             }
             StmtKind::Gather(z) => {
                 let z = self.expr_of(sc, z, &Type::Zone);
@@ -323,21 +422,37 @@ impl Compiler {
             StmtKind::Choose(ch) => {
                 let (kind, who, seat_name) = match &ch.who {
                     Chooser::Seat(e) => (DecideKind::One, self.expr_of(sc, e, &Type::Seat), None),
-                    Chooser::Each(x, e) => (DecideKind::Each, self.expr_of(sc, e, &Type::List(Box::new(Type::Seat))), Some(x)),
+                    Chooser::Each(x, e) => (
+                        DecideKind::Each,
+                        self.expr_of(sc, e, &Type::List(Box::new(Type::Seat))),
+                        Some(x),
+                    ),
                 };
                 self.decide(sc, g, kind, who, seat_name, &ch.options, loc);
             }
             StmtKind::Claim(cl) => {
                 let who = self.expr_of(sc, &cl.seats, &Type::List(Box::new(Type::Seat)));
-                self.decide(sc, g, DecideKind::Claim, who, Some(&cl.seat), &cl.options, loc);
+                self.decide(
+                    sc,
+                    g,
+                    DecideKind::Claim,
+                    who,
+                    Some(&cl.seat),
+                    &cl.options,
+                    loc,
+                );
             }
             StmtKind::Pay(p) => {
                 let amount = self.expr_of(sc, &p.amount, &Type::Int);
-                let Some((to, tt)) = self.target(sc, &p.to) else { return };
+                let Some((to, tt)) = self.target(sc, &p.to) else {
+                    return;
+                };
                 self.expect_type(sc, p.to.span, &tt, &Type::Int);
                 let from = match &p.from {
                     Payer::One(lv) => {
-                        let Some((t, ty)) = self.target(sc, lv) else { return };
+                        let Some((t, ty)) = self.target(sc, lv) else {
+                            return;
+                        };
                         self.expect_type(sc, lv.span, &ty, &Type::Int);
                         PayFrom::One(t)
                     }
@@ -355,7 +470,12 @@ impl Compiler {
                         }
                     }
                 };
-                g.emit(Op::Pay { amount, from, to, loc });
+                g.emit(Op::Pay {
+                    amount,
+                    from,
+                    to,
+                    loc,
+                });
             }
             StmtKind::Outcome(e) => {
                 let (x, t) = self.expr(sc, e);
@@ -383,13 +503,28 @@ impl Compiler {
             }
             StmtKind::DealerByDraw(ext, attr) => match self.program.deck.attr_named(&attr.node) {
                 Some(a) if matches!(self.program.deck.attrs[a as usize].kind, AttrKind::Int(_)) => {
-                    g.emit(Op::DealerByDraw { lowest: *ext == ast::Extreme::Lowest, attr: a });
+                    g.emit(Op::DealerByDraw {
+                        lowest: *ext == ast::Extreme::Lowest,
+                        attr: a,
+                    });
                 }
                 _ => {
-                    let names: Vec<String> = self.program.deck.attrs.iter().filter(|a| matches!(a.kind, AttrKind::Int(_))).map(|a| a.name.clone()).collect();
+                    let names: Vec<String> = self
+                        .program
+                        .deck
+                        .attrs
+                        .iter()
+                        .filter(|a| matches!(a.kind, AttrKind::Int(_)))
+                        .map(|a| a.name.clone())
+                        .collect();
                     self.error(
-                        Diagnostic::error("fuda::unknown-attribute", format!("`{}` is not a number attribute of the cards", attr.node), self.loc(sc, attr.span), "needs a number attribute")
-                            .with_help(format!("number attributes: {}", names.join(", "))),
+                        Diagnostic::error(
+                            "fuda::unknown-attribute",
+                            format!("`{}` is not a number attribute of the cards", attr.node),
+                            self.loc(sc, attr.span),
+                            "needs a number attribute",
+                        )
+                        .with_help(format!("number attributes: {}", names.join(", "))),
                     );
                 }
             },
@@ -408,8 +543,13 @@ impl Compiler {
             StmtKind::Expect(e) => {
                 if !g.in_test {
                     self.error(
-                        Diagnostic::error("fuda::expect-outside-test", "`expect` belongs in a `test` block", loc, "here")
-                            .with_help("in a procedure, use `if` to handle the case"),
+                        Diagnostic::error(
+                            "fuda::expect-outside-test",
+                            "`expect` belongs in a `test` block",
+                            loc,
+                            "here",
+                        )
+                        .with_help("in a procedure, use `if` to handle the case"),
                     );
                 }
                 let x = self.expr_of(sc, e, &Type::Bool);
@@ -428,7 +568,16 @@ impl Compiler {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn decide(&mut self, sc: &mut Scope, g: &mut Gen, kind: DecideKind, who: Expr, seat_name: Option<&ast::Ident>, options: &[ast::MoveOption], loc: Loc) {
+    fn decide(
+        &mut self,
+        sc: &mut Scope,
+        g: &mut Gen,
+        kind: DecideKind,
+        who: Expr,
+        seat_name: Option<&ast::Ident>,
+        options: &[ast::MoveOption],
+        loc: Loc,
+    ) {
         sc.open();
         let seat_slot = seat_name.map(|n| sc.bind(&n.node, Type::Seat));
         let at = g.emit(Op::Jump(0));
@@ -436,7 +585,12 @@ impl Compiler {
         let mut names: Vec<&str> = Vec::new();
         for o in options {
             if names.contains(&o.name.node.as_str()) {
-                self.error(Diagnostic::error("fuda::duplicate-name", format!("move `{}` is offered twice here", o.name.node), self.loc(sc, o.name.span), "again here"));
+                self.error(Diagnostic::error(
+                    "fuda::duplicate-name",
+                    format!("move `{}` is offered twice here", o.name.node),
+                    self.loc(sc, o.name.span),
+                    "again here",
+                ));
             }
             names.push(&o.name.node);
             sc.open();
@@ -450,7 +604,10 @@ impl Compiler {
                     other => {
                         self.error(Diagnostic::error(
                             "fuda::type-mismatch",
-                            format!("a move ranges over cards, a zone, a list or `lo..hi`, not {}", other.describe()),
+                            format!(
+                                "a move ranges over cards, a zone, a list or `lo..hi`, not {}",
+                                other.describe()
+                            ),
                             self.loc(sc, dom.span),
                             "bad domain",
                         ));
@@ -462,7 +619,15 @@ impl Compiler {
             let guard = o.guard.as_ref().map(|gd| self.expr_of(sc, gd, &Type::Bool));
             if kind != DecideKind::Claim {
                 if let Some(p) = &o.priority {
-                    self.error(Diagnostic::error("fuda::priority-outside-claim", "`priority` only orders claims", self.loc(sc, p.span), "not a claim").warning());
+                    self.error(
+                        Diagnostic::error(
+                            "fuda::priority-outside-claim",
+                            "`priority` only orders claims",
+                            self.loc(sc, p.span),
+                            "not a claim",
+                        )
+                        .warning(),
+                    );
                 }
             }
             let body = g.here();
@@ -482,10 +647,24 @@ impl Compiler {
         // The decision sits at `at`; its option bodies follow and end by returning to
         // the code after them.
         let after = g.here();
-        g.code[at] = Op::Decide(Box::new(Decide { kind, who, seat_slot, options: opts, after, loc }));
+        g.code[at] = Op::Decide(Box::new(Decide {
+            kind,
+            who,
+            seat_slot,
+            options: opts,
+            after,
+            loc,
+        }));
     }
 
-    fn call_stmt(&mut self, sc: &mut Scope, g: &mut Gen, f: &ast::Ident, args: &[ast::Arg], loc: Loc) {
+    fn call_stmt(
+        &mut self,
+        sc: &mut Scope,
+        g: &mut Gen,
+        f: &ast::Ident,
+        args: &[ast::Arg],
+        loc: Loc,
+    ) {
         match self.globals.get(&f.node).cloned() {
             Some((Global::Proc(p), _)) => {
                 self.called[p as usize] = true;
@@ -493,7 +672,13 @@ impl Compiler {
                 if args.len() != sig.len() {
                     self.error(Diagnostic::error(
                         "fuda::arity",
-                        format!("`{}` takes {} argument{}, found {}", f.node, sig.len(), if sig.len() == 1 { "" } else { "s" }, args.len()),
+                        format!(
+                            "`{}` takes {} argument{}, found {}",
+                            f.node,
+                            sig.len(),
+                            if sig.len() == 1 { "" } else { "s" },
+                            args.len()
+                        ),
                         loc,
                         "wrong number of arguments",
                     ));
@@ -502,7 +687,15 @@ impl Compiler {
                 let mut out = Vec::new();
                 for (a, t) in args.iter().zip(sig) {
                     if let Some(n) = &a.name {
-                        self.error(Diagnostic::error("fuda::named-argument", "procedures take their arguments in order", self.loc(sc, n.span), "named argument").warning());
+                        self.error(
+                            Diagnostic::error(
+                                "fuda::named-argument",
+                                "procedures take their arguments in order",
+                                self.loc(sc, n.span),
+                                "named argument",
+                            )
+                            .warning(),
+                        );
                     }
                     out.push(self.expr_of(sc, &a.value, &t));
                 }
@@ -510,8 +703,13 @@ impl Compiler {
             }
             Some((other, _)) => {
                 self.error(
-                    Diagnostic::error("fuda::not-a-proc", format!("`{}` is {}, not a procedure", f.node, other.describe()), self.loc(sc, f.span), "cannot be called as a statement")
-                        .with_help("use its value: `let x = …` or `expect …`"),
+                    Diagnostic::error(
+                        "fuda::not-a-proc",
+                        format!("`{}` is {}, not a procedure", f.node, other.describe()),
+                        self.loc(sc, f.span),
+                        "cannot be called as a statement",
+                    )
+                    .with_help("use its value: `let x = …` or `expect …`"),
                 );
             }
             None => self.unknown_name(sc, &f.node, f.span, "procedure"),

@@ -12,8 +12,13 @@ use crate::value::Value;
 pub(super) fn check_program(c: &mut Compiler, items: &[(u16, Item)]) {
     if c.program.entry.is_none() && !c.program.procs.is_empty() {
         c.error(
-            Diagnostic::error("fuda::no-entry", "the ruleset has procedures but no `proc match`", c.program.procs[0].loc, "where would a game start?")
-                .with_help("add `proc match { … }`: a game runs it from the top"),
+            Diagnostic::error(
+                "fuda::no-entry",
+                "the ruleset has procedures but no `proc match`",
+                c.program.procs[0].loc,
+                "where would a game start?",
+            )
+            .with_help("add `proc match { … }`: a game runs it from the top"),
         );
     }
     if !c.program.zones.iter().any(|z| z.owner == Owner::Shared) && !c.program.procs.is_empty() {
@@ -83,7 +88,10 @@ fn deck_arithmetic(c: &mut Compiler, items: &[(u16, Item)]) {
                         }
                         let family = matches!(&d.to.node, fuda_grammar::ast::ExprKind::Name(z) if c.program.zones.iter().any(|zd| zd.name == *z && zd.owner == Owner::PerSeat));
                         total += if family { per * n as i64 } else { per };
-                        first_loc.get_or_insert(Loc { file: *file, span: s.span });
+                        first_loc.get_or_insert(Loc {
+                            file: *file,
+                            span: s.span,
+                        });
                         if total > deck {
                             c.error(
                                 Diagnostic::error(

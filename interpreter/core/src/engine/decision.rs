@@ -41,8 +41,12 @@ impl Pending {
         if m.option == PASS {
             return "見送り (pass)".into();
         }
-        let Some(crate::ir::Op::Decide(d)) = code.get(self.at as usize) else { return "?".into() };
-        let Some(o) = d.options.get(m.option as usize) else { return "?".into() };
+        let Some(crate::ir::Op::Decide(d)) = code.get(self.at as usize) else {
+            return "?".into();
+        };
+        let Some(o) = d.options.get(m.option as usize) else {
+            return "?".into();
+        };
         let name = o.label.clone().unwrap_or_else(|| o.name.clone());
         match &m.arg {
             Value::Unit => name,
@@ -56,7 +60,11 @@ impl Pending {
             return "pass";
         }
         match code.get(self.at as usize) {
-            Some(crate::ir::Op::Decide(d)) => d.options.get(m.option as usize).map(|o| o.name.as_str()).unwrap_or("?"),
+            Some(crate::ir::Op::Decide(d)) => d
+                .options
+                .get(m.option as usize)
+                .map(|o| o.name.as_str())
+                .unwrap_or("?"),
             _ => "?",
         }
     }

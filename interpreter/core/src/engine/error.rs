@@ -17,7 +17,11 @@ pub struct RuntimeError {
 impl RuntimeError {
     /// An error at a location.
     pub fn new(message: impl Into<String>, loc: Loc) -> Self {
-        RuntimeError { message: message.into(), loc, help: None }
+        RuntimeError {
+            message: message.into(),
+            loc,
+            help: None,
+        }
     }
 
     /// Adds a help line.
@@ -28,7 +32,12 @@ impl RuntimeError {
 
     /// As a diagnostic for rendering.
     pub fn to_diagnostic(&self) -> Diagnostic {
-        let mut d = Diagnostic::error("fuda::runtime", self.message.clone(), self.loc, "while running this rule");
+        let mut d = Diagnostic::error(
+            "fuda::runtime",
+            self.message.clone(),
+            self.loc,
+            "while running this rule",
+        );
         d.help = self.help.clone();
         d
     }

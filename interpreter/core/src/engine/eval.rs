@@ -40,7 +40,8 @@ impl Cx<'_> {
     }
 
     fn board(&self, what: &str) -> Result<&Board, RuntimeError> {
-        self.b.ok_or_else(|| RuntimeError::new(format!("{what} needs a game in progress"), self.at))
+        self.b
+            .ok_or_else(|| RuntimeError::new(format!("{what} needs a game in progress"), self.at))
     }
 
     /// The card set a value stands for (a card, a set, or a zone's contents).
@@ -50,7 +51,10 @@ impl Cx<'_> {
             Value::Cards(s) => Ok(*s),
             Value::Card(c) => Ok(CardSet::single(*c)),
             Value::Zone(z) => Ok(self.board("a zone")?.sets[*z as usize]),
-            _ => Err(RuntimeError::new(format!("expected cards, found {v:?}"), self.at)),
+            _ => Err(RuntimeError::new(
+                format!("expected cards, found {v:?}"),
+                self.at,
+            )),
         }
     }
 
@@ -62,7 +66,13 @@ impl Cx<'_> {
             _ => -1,
         };
         if s < 0 || s >= n as i64 {
-            return Err(RuntimeError::new(format!("seat {s} does not exist (seats are 0..{})", n.saturating_sub(1)), self.at));
+            return Err(RuntimeError::new(
+                format!(
+                    "seat {s} does not exist (seats are 0..{})",
+                    n.saturating_sub(1)
+                ),
+                self.at,
+            ));
         }
         Ok(s as u8)
     }
@@ -95,7 +105,12 @@ impl Cx<'_> {
             }
             Expr::ZoneFamily(z) => Value::ZoneFamily(*z),
             Expr::Cards(s) => Value::Cards(*s),
-            Expr::Group(g) => Value::Cards(self.groups.get(*g as usize).copied().unwrap_or(CardSet::EMPTY)),
+            Expr::Group(g) => Value::Cards(
+                self.groups
+                    .get(*g as usize)
+                    .copied()
+                    .unwrap_or(CardSet::EMPTY),
+            ),
             Expr::List(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for i in items {
@@ -119,7 +134,12 @@ impl Cx<'_> {
             }
             Expr::Attr(a, c) => match self.eval(c)? {
                 Value::Card(c) => attr_value(self.p, *a, self.p.deck.attr(*a, c)),
-                other => return Err(RuntimeError::new(format!("expected a card, found {other:?}"), self.at)),
+                other => {
+                    return Err(RuntimeError::new(
+                        format!("expected a card, found {other:?}"),
+                        self.at,
+                    ))
+                }
             },
             Expr::GroupAttr(a, g) => {
                 let v = self.eval(g)?;
@@ -141,17 +161,34 @@ impl Cx<'_> {
                     ScoreField::Base => Value::Int(r.base),
                     ScoreField::Count => Value::Int(r.yaku.len() as i64),
                 },
-                other => return Err(RuntimeError::new(format!("expected a score result, found {other:?}"), self.at)),
+                other => {
+                    return Err(RuntimeError::new(
+                        format!("expected a score result, found {other:?}"),
+                        self.at,
+                    ))
+                }
             },
             Expr::Index(l, i) => {
                 let l = self.eval(l)?;
                 let i = self.eval(i)?.int();
                 match l {
-                    Value::List(items) => match usize::try_from(i).ok().and_then(|i| items.get(i)) {
-                        Some(v) => v.clone(),
-                        None => return Err(RuntimeError::new(format!("index {i} is outside a list of {}", items.len()), self.at)),
-                    },
-                    other => return Err(RuntimeError::new(format!("expected a list, found {other:?}"), self.at)),
+                    Value::List(items) => {
+                        match usize::try_from(i).ok().and_then(|i| items.get(i)) {
+                            Some(v) => v.clone(),
+                            None => {
+                                return Err(RuntimeError::new(
+                                    format!("index {i} is outside a list of {}", items.len()),
+                                    self.at,
+                                ))
+                            }
+                        }
+                    }
+                    other => {
+                        return Err(RuntimeError::new(
+                            format!("expected a list, found {other:?}"),
+                            self.at,
+                        ))
+                    }
                 }
             }
             Expr::Call(b, args, loc) => {
@@ -175,9 +212,19 @@ impl Cx<'_> {
             Expr::Score(s, args, loc) => {
                 let saved = self.at;
                 self.at = *loc;
-                let mut vals = Vec::with_capacity(args.len());
+                let mut vals = Vec::with_capacity(args.len() + 4);
                 for a in args {
-                    vals.push(self.eval(a)?);
+                    let v = self.eval(a)?;
+                    // Zones are read now: the table sees only values.
+                    vals.push(if let Value::Zone(z) = v {
+                        Value::Cards(self.cards(&Value::Zone(z))?)
+                    } else {
+                        v
+                    });
+                }
+                if crate::score::surely_nothing(self.p, *s, &vals) {
+                    self.at = saved;
+                    return Ok(Value::Score(nothing()));
                 }
                 let r = crate::score::evaluate(self, *s, vals);
                 self.at = saved;
@@ -243,11 +290,23 @@ impl Cx<'_> {
                 (Value::Int(i), Value::Range(a, b)) => Value::Bool(a <= i && i <= b),
                 (Value::Card(c), s) => Value::Bool(self.cards(s)?.contains(*c)),
                 (Value::Unit, _) => Value::Bool(false),
-                _ => return Err(RuntimeError::new("`in` needs a card and cards, or a value and a list", self.at)),
+                _ => {
+                    return Err(RuntimeError::new(
+                        "`in` needs a card and cards, or a value and a list",
+                        self.at,
+                    ))
+                }
             },
             Op2::Union => Value::Cards(self.cards(&x)?.union(self.cards(&y)?)),
             Op2::Minus => Value::Cards(self.cards(&x)?.minus(self.cards(&y)?)),
-            Op2::Concat => Value::Str(format!("{}{}", super::show::value(self.p, &x), super::show::value(self.p, &y)).into()),
+            Op2::Concat => Value::Str(
+                format!(
+                    "{}{}",
+                    super::show::value(self.p, &x),
+                    super::show::value(self.p, &y)
+                )
+                .into(),
+            ),
         })
     }
 
@@ -255,13 +314,21 @@ impl Cx<'_> {
         let setlike = |v: &Value| matches!(v, Value::Cards(_) | Value::Zone(_));
         Ok(match (x, y) {
             (a, b) if setlike(a) || setlike(b) => self.cards(a)? == self.cards(b)?,
-            (Value::Str(a), Value::Sym(s)) | (Value::Sym(s), Value::Str(a)) => **a == *self.p.sym(*s),
+            (Value::Str(a), Value::Sym(s)) | (Value::Sym(s), Value::Str(a)) => {
+                **a == *self.p.sym(*s)
+            }
             (Value::Seat(a), Value::Int(b)) | (Value::Int(b), Value::Seat(a)) => *a as i64 == *b,
             (a, b) => a == b,
         })
     }
 
-    fn binder(&mut self, kind: BinderKind, slot: u16, dom: &Expr, body: &Expr) -> Result<Value, RuntimeError> {
+    fn binder(
+        &mut self,
+        kind: BinderKind,
+        slot: u16,
+        dom: &Expr,
+        body: &Expr,
+    ) -> Result<Value, RuntimeError> {
         let d = self.eval(dom)?;
         let items: Vec<Value> = match &d {
             Value::List(l) => l.to_vec(),
@@ -324,26 +391,45 @@ impl Cx<'_> {
                 v => Value::Int(self.cards(&v)?.len() as i64),
             },
             Builtin::Top => {
-                let Value::Zone(z) = arg(0) else { return Err(RuntimeError::new("`top` needs a zone", self.at)) };
+                let Value::Zone(z) = arg(0) else {
+                    return Err(RuntimeError::new("`top` needs a zone", self.at));
+                };
                 match self.board("a zone")?.zones[z as usize].last() {
                     Some(c) => Value::Card(*c),
-                    None => return Err(RuntimeError::new("`top` of an empty zone", self.at).with_help("check `count(zone) > 0` first")),
+                    None => {
+                        return Err(RuntimeError::new("`top` of an empty zone", self.at)
+                            .with_help("check `count(zone) > 0` first"))
+                    }
                 }
             }
             Builtin::Empty => Value::Bool(self.cards(&arg(0))?.is_empty()),
             Builtin::Next | Builtin::Prev => {
                 let s = self.seat(&arg(0))?;
                 let n = self.board("seats")?.seats;
-                Value::Seat(if b == Builtin::Next { (s + 1) % n } else { (s + n - 1) % n })
+                Value::Seat(if b == Builtin::Next {
+                    (s + 1) % n
+                } else {
+                    (s + n - 1) % n
+                })
             }
             Builtin::Others => {
                 let s = self.seat(&arg(0))?;
                 let n = self.board("seats")?.seats;
-                Value::List((1..n).map(|k| Value::Seat((s + k) % n)).collect::<Vec<_>>().into())
+                Value::List(
+                    (1..n)
+                        .map(|k| Value::Seat((s + k) % n))
+                        .collect::<Vec<_>>()
+                        .into(),
+                )
             }
             Builtin::Seats => {
                 let b = self.board("seats")?;
-                Value::List((0..b.seats).map(|k| Value::Seat((b.dealer + k) % b.seats)).collect::<Vec<_>>().into())
+                Value::List(
+                    (0..b.seats)
+                        .map(|k| Value::Seat((b.dealer + k) % b.seats))
+                        .collect::<Vec<_>>()
+                        .into(),
+                )
             }
             Builtin::Players => Value::Int(self.board("seats")?.seats as i64),
             Builtin::Leaders => {
@@ -352,7 +438,14 @@ impl Cx<'_> {
                 let order: Vec<u8> = (0..b.seats).map(|k| (b.dealer + k) % b.seats).collect();
                 let val = |s: u8| b.vars[b.var_slot(v, Some(s))].int();
                 let top = order.iter().map(|s| val(*s)).max().unwrap_or(0);
-                Value::List(order.into_iter().filter(|s| val(*s) == top).map(Value::Seat).collect::<Vec<_>>().into())
+                Value::List(
+                    order
+                        .into_iter()
+                        .filter(|s| val(*s) == top)
+                        .map(Value::Seat)
+                        .collect::<Vec<_>>()
+                        .into(),
+                )
             }
             Builtin::Role => {
                 let s = self.seat(&arg(0))?;
@@ -401,6 +494,20 @@ impl Cx<'_> {
     }
 }
 
+/// The shared result of a table that scores nothing.
+fn nothing() -> Arc<crate::value::ScoreResult> {
+    static NOTHING: std::sync::OnceLock<Arc<crate::value::ScoreResult>> =
+        std::sync::OnceLock::new();
+    NOTHING
+        .get_or_init(|| {
+            Arc::new(crate::value::ScoreResult {
+                factor: 1,
+                ..Default::default()
+            })
+        })
+        .clone()
+}
+
 /// An attribute value as a run-time value (symbols for symbol attributes).
 #[inline]
 pub fn attr_value(p: &Program, a: u16, v: i64) -> Value {
@@ -413,7 +520,14 @@ pub fn attr_value(p: &Program, a: u16, v: i64) -> Value {
 /// Evaluates with the board but no locals (variable initial values).
 pub fn eval_pure(p: &Program, b: &Board, e: &Expr) -> Result<Value, RuntimeError> {
     let mut locals = vec![Value::Unit; 64];
-    let mut cx = Cx { p, b: Some(b), locals: &mut locals, groups: &[], budget: EVAL_BUDGET, at: Loc::default() };
+    let mut cx = Cx {
+        p,
+        b: Some(b),
+        locals: &mut locals,
+        groups: &[],
+        budget: EVAL_BUDGET,
+        at: Loc::default(),
+    };
     cx.eval(e)
 }
 
@@ -429,11 +543,18 @@ pub fn seat_count(p: &Program, params: &[Value]) -> Result<u8, RuntimeError> {
         card_zone: vec![],
         revealed: vec![],
         rng: GameRng::new(0),
-        layout: Arc::new(Layout { zone_base: vec![], zone_of: vec![], var_base: vec![] }),
+        layout: Arc::new(Layout {
+            zone_base: vec![],
+            zone_of: vec![],
+            var_base: vec![],
+        }),
     };
     let n = eval_pure(p, &board, &p.seats.count)?.int();
     if !(1..=16).contains(&n) {
-        return Err(RuntimeError::new(format!("{n} seats: a game has 1 to 16"), Loc::default()));
+        return Err(RuntimeError::new(
+            format!("{n} seats: a game has 1 to 16"),
+            Loc::default(),
+        ));
     }
     Ok(n as u8)
 }
@@ -441,7 +562,14 @@ pub fn seat_count(p: &Program, params: &[Value]) -> Result<u8, RuntimeError> {
 /// Evaluates an expression that depends on parameter defaults only.
 pub fn const_eval(p: &Program, e: &Expr) -> Option<Value> {
     let mut locals = vec![Value::Unit; 64];
-    let mut cx = Cx { p, b: None, locals: &mut locals, groups: &[], budget: 100_000, at: Loc::default() };
+    let mut cx = Cx {
+        p,
+        b: None,
+        locals: &mut locals,
+        groups: &[],
+        budget: 100_000,
+        at: Loc::default(),
+    };
     cx.eval(e).ok()
 }
 
@@ -452,7 +580,13 @@ pub fn const_eval_with(p: &Program, e: &Expr, seats: usize) -> Option<Value> {
         .params
         .iter()
         .enumerate()
-        .map(|(i, d)| if matches!(p.seats.count, Expr::Param(j) if j as usize == i) { Value::Int(seats as i64) } else { d.default.clone() })
+        .map(|(i, d)| {
+            if matches!(p.seats.count, Expr::Param(j) if j as usize == i) {
+                Value::Int(seats as i64)
+            } else {
+                d.default.clone()
+            }
+        })
         .collect();
     let board = Board {
         seats: seats as u8,
@@ -464,10 +598,21 @@ pub fn const_eval_with(p: &Program, e: &Expr, seats: usize) -> Option<Value> {
         card_zone: vec![],
         revealed: vec![],
         rng: GameRng::new(0),
-        layout: Arc::new(Layout { zone_base: vec![], zone_of: vec![], var_base: vec![] }),
+        layout: Arc::new(Layout {
+            zone_base: vec![],
+            zone_of: vec![],
+            var_base: vec![],
+        }),
     };
     let mut locals = vec![Value::Unit; 64];
-    let mut cx = Cx { p, b: Some(&board), locals: &mut locals, groups: &[], budget: 100_000, at: Loc::default() };
+    let mut cx = Cx {
+        p,
+        b: Some(&board),
+        locals: &mut locals,
+        groups: &[],
+        budget: 100_000,
+        at: Loc::default(),
+    };
     cx.eval(e).ok()
 }
 
@@ -478,7 +623,9 @@ pub fn seat_counts(p: &Program, count: &Expr) -> Vec<usize> {
         Expr::Param(i) => {
             let d = &p.params[*i as usize];
             match d.range {
-                Some((lo, hi)) if hi - lo < 64 => (lo..=hi).filter(|n| *n >= 0).map(|n| n as usize).collect(),
+                Some((lo, hi)) if hi - lo < 64 => {
+                    (lo..=hi).filter(|n| *n >= 0).map(|n| n as usize).collect()
+                }
                 _ => vec![d.default.int().max(0) as usize],
             }
         }

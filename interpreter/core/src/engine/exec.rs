@@ -7,7 +7,7 @@ use super::decision::{Move, Pending, SeatMoves, PASS};
 use super::error::RuntimeError;
 use super::eval::{Cx, EVAL_BUDGET};
 use super::state::{Board, CodeRef, Event, State};
-use crate::ir::{DecideKind, Decide, Expr, Loc, Op, PayFrom, Program, Target};
+use crate::ir::{Decide, DecideKind, Expr, Loc, Op, PayFrom, Program, Target};
 use crate::model::{CardIx, CardSet};
 use crate::value::Value;
 
@@ -20,14 +20,30 @@ const MAX_DEPTH: usize = 200;
 fn body(p: &Program, c: CodeRef) -> (&[Op], &[Loc]) {
     match c {
         CodeRef::Proc(i) => (&p.procs[i as usize].code, &p.procs[i as usize].locs),
-        CodeRef::Test(i) => (&p.tests[i as usize].body.code, &p.tests[i as usize].body.locs),
+        CodeRef::Test(i) => (
+            &p.tests[i as usize].body.code,
+            &p.tests[i as usize].body.locs,
+        ),
     }
 }
 
 /// Evaluates `e` with the board and a frame's locals.
 #[inline]
-fn eval(p: &Program, b: &Board, locals: &mut [Value], e: &Expr, at: Loc) -> Result<Value, RuntimeError> {
-    let mut cx = Cx { p, b: Some(b), locals, groups: &[], budget: EVAL_BUDGET, at };
+fn eval(
+    p: &Program,
+    b: &Board,
+    locals: &mut [Value],
+    e: &Expr,
+    at: Loc,
+) -> Result<Value, RuntimeError> {
+    let mut cx = Cx {
+        p,
+        b: Some(b),
+        locals,
+        groups: &[],
+        budget: EVAL_BUDGET,
+        at,
+    };
     cx.eval(e)
 }
 
@@ -36,21 +52,32 @@ fn cards_of(b: &Board, v: &Value, at: Loc) -> Result<Vec<CardIx>, RuntimeError> 
         Value::Card(c) => vec![*c],
         Value::Cards(s) => s.iter().collect(),
         Value::Zone(z) => b.zones[*z as usize].clone(),
-        other => return Err(RuntimeError::new(format!("expected cards, found {other:?}"), at)),
+        other => {
+            return Err(RuntimeError::new(
+                format!("expected cards, found {other:?}"),
+                at,
+            ))
+        }
     })
 }
 
 fn zone_of(v: &Value, at: Loc) -> Result<u16, RuntimeError> {
     match v {
         Value::Zone(z) => Ok(*z),
-        other => Err(RuntimeError::new(format!("expected a zone, found {other:?}"), at)),
+        other => Err(RuntimeError::new(
+            format!("expected a zone, found {other:?}"),
+            at,
+        )),
     }
 }
 
 fn seat_list(v: &Value, n: u8, at: Loc) -> Result<Vec<u8>, RuntimeError> {
     match v {
         Value::List(l) => l.iter().map(|x| seat_of(x, n, at)).collect(),
-        other => Err(RuntimeError::new(format!("expected a list of seats, found {other:?}"), at)),
+        other => Err(RuntimeError::new(
+            format!("expected a list of seats, found {other:?}"),
+            at,
+        )),
     }
 }
 
@@ -71,7 +98,9 @@ impl State {
     pub fn advance(&mut self, p: &Program) -> Result<bool, RuntimeError> {
         let mut steps: u64 = 0;
         while self.pending.is_none() {
-            let Some(frame) = self.frames.last() else { return Ok(true) };
+            let Some(frame) = self.frames.last() else {
+                return Ok(true);
+            };
             let (code, locs) = body(p, frame.code);
             let pc = frame.pc as usize;
             let base = frame.base as usize;
@@ -130,22 +159,38 @@ impl State {
                     self.jump(*t);
                 }
             }
-            Op::ForStart { list, index, domain } => {
+            Op::ForStart {
+                list,
+                index,
+                domain,
+            } => {
                 let d = ev!(domain);
                 let items: Arc<[Value]> = match d {
                     Value::List(l) => l,
                     Value::Range(a, b) => {
                         if b - a > 1_000_000 {
-                            return Err(RuntimeError::new(format!("a loop over {a}..{b} is too long"), at));
+                            return Err(RuntimeError::new(
+                                format!("a loop over {a}..{b} is too long"),
+                                at,
+                            ));
                         }
                         (a..=b).map(Value::Int).collect::<Vec<_>>().into()
                     }
-                    other => cards_of(&self.board, &other, at)?.into_iter().map(Value::Card).collect::<Vec<_>>().into(),
+                    other => cards_of(&self.board, &other, at)?
+                        .into_iter()
+                        .map(Value::Card)
+                        .collect::<Vec<_>>()
+                        .into(),
                 };
                 self.set_local(base, *list, Value::List(items));
                 self.set_local(base, *index, Value::Int(0));
             }
-            Op::ForNext { list, index, var, exit } => {
+            Op::ForNext {
+                list,
+                index,
+                var,
+                exit,
+            } => {
                 let i = self.locals[base + *index as usize].int() as usize;
                 let next = match &self.locals[base + *list as usize] {
                     Value::List(l) => l.get(i).cloned(),
@@ -179,7 +224,13 @@ impl State {
                 };
                 self.cut(z, aside);
             }
-            Op::Deal { counts, from, to, start, .. } => {
+            Op::Deal {
+                counts,
+                from,
+                to,
+                start,
+                ..
+            } => {
                 let mut ns = Vec::new();
                 for c in counts {
                     ns.push(ev!(c).int());
@@ -208,7 +259,10 @@ impl State {
             Op::OptionDone { decide } => {
                 let (code, _) = body(p, self.frames.last().expect("frame").code);
                 let Some(Op::Decide(d)) = code.get(*decide as usize) else {
-                    return Err(RuntimeError::new("internal: option without its decision", at));
+                    return Err(RuntimeError::new(
+                        "internal: option without its decision",
+                        at,
+                    ));
                 };
                 let next = self.frames.last_mut().expect("frame").queue.pop();
                 match next {
@@ -216,12 +270,28 @@ impl State {
                     None => self.jump(d.after),
                 }
             }
-            Op::Pay { amount, from, to, .. } => {
+            Op::Pay {
+                amount, from, to, ..
+            } => {
                 let n = ev!(amount).int();
                 match from {
                     PayFrom::One(t) => {
-                        self.assign(p, base, t, fuda_grammar::ast::AssignOp::Sub, Value::Int(n), at)?;
-                        self.assign(p, base, to, fuda_grammar::ast::AssignOp::Add, Value::Int(n), at)?;
+                        self.assign(
+                            p,
+                            base,
+                            t,
+                            fuda_grammar::ast::AssignOp::Sub,
+                            Value::Int(n),
+                            at,
+                        )?;
+                        self.assign(
+                            p,
+                            base,
+                            to,
+                            fuda_grammar::ast::AssignOp::Add,
+                            Value::Int(n),
+                            at,
+                        )?;
                     }
                     PayFrom::Each(v, seats) => {
                         let seats = seat_list(&ev!(seats), self.board.seats, at)?;
@@ -229,7 +299,14 @@ impl State {
                             let slot = self.board.var_slot(*v, Some(s));
                             let cur = self.board.vars[slot].int();
                             self.board.vars[slot] = Value::Int(cur.wrapping_sub(n));
-                            self.assign(p, base, to, fuda_grammar::ast::AssignOp::Add, Value::Int(n), at)?;
+                            self.assign(
+                                p,
+                                base,
+                                to,
+                                fuda_grammar::ast::AssignOp::Add,
+                                Value::Int(n),
+                                at,
+                            )?;
                         }
                     }
                 }
@@ -263,12 +340,31 @@ impl State {
             }
             Op::Expect(e, loc) => {
                 if !ev!(e).truthy() {
-                    return Err(RuntimeError::new("expectation failed", *loc));
+                    // Say what the two sides of a failed comparison were.
+                    let detail = match e {
+                        Expr::Bin(op, a, b) if !matches!(op, crate::ir::Op2::In) => {
+                            let a = ev!(a);
+                            let b = ev!(b);
+                            format!(
+                                ": the left side is {}, the right side {}",
+                                super::show::value(p, &a),
+                                super::show::value(p, &b)
+                            )
+                        }
+                        _ => String::new(),
+                    };
+                    return Err(RuntimeError::new(
+                        format!("expectation failed{detail}"),
+                        *loc,
+                    ));
                 }
             }
             Op::Call(q, args, _) => {
                 if self.frames.len() >= MAX_DEPTH {
-                    return Err(RuntimeError::new(format!("procedures nest deeper than {MAX_DEPTH}: endless recursion?"), at));
+                    return Err(RuntimeError::new(
+                        format!("procedures nest deeper than {MAX_DEPTH}: endless recursion?"),
+                        at,
+                    ));
                 }
                 let mut vals = Vec::with_capacity(args.len());
                 for a in args {
@@ -281,7 +377,15 @@ impl State {
         Ok(())
     }
 
-    fn assign(&mut self, p: &Program, base: usize, t: &Target, op: fuda_grammar::ast::AssignOp, v: Value, at: Loc) -> Result<(), RuntimeError> {
+    fn assign(
+        &mut self,
+        p: &Program,
+        base: usize,
+        t: &Target,
+        op: fuda_grammar::ast::AssignOp,
+        v: Value,
+        at: Loc,
+    ) -> Result<(), RuntimeError> {
         use fuda_grammar::ast::AssignOp;
         let slot: &mut Value = match t {
             Target::Local(s) => &mut self.locals[base + *s as usize],
@@ -328,12 +432,20 @@ impl State {
         zone.rotate_right(k.min(len));
     }
 
-    fn deal(&mut self, counts: &[i64], from: u16, to: &Value, start: u8, at: Loc) -> Result<(), RuntimeError> {
+    fn deal(
+        &mut self,
+        counts: &[i64],
+        from: u16,
+        to: &Value,
+        start: u8,
+        at: Loc,
+    ) -> Result<(), RuntimeError> {
         let n = self.board.seats;
-        let mut take = |b: &mut Board, k: i64, dest: u16| -> Result<(), RuntimeError> {
+        let take = |b: &mut Board, k: i64, dest: u16| -> Result<(), RuntimeError> {
             for _ in 0..k.max(0) {
                 let Some(&c) = b.zones[from as usize].last() else {
-                    return Err(RuntimeError::new("the deal runs out of cards", at).with_help("deal fewer cards or use a larger deck"));
+                    return Err(RuntimeError::new("the deal runs out of cards", at)
+                        .with_help("deal fewer cards or use a larger deck"));
                 };
                 b.move_card(c, dest);
             }
@@ -375,14 +487,30 @@ impl State {
             if draws.len() < contenders.len() {
                 break;
             }
-            let best = if lowest { draws.iter().map(|d| d.1).min() } else { draws.iter().map(|d| d.1).max() }.unwrap_or(0);
-            contenders = draws.into_iter().filter(|d| d.1 == best).map(|d| d.0).collect();
+            let best = if lowest {
+                draws.iter().map(|d| d.1).min()
+            } else {
+                draws.iter().map(|d| d.1).max()
+            }
+            .unwrap_or(0);
+            contenders = draws
+                .into_iter()
+                .filter(|d| d.1 == best)
+                .map(|d| d.0)
+                .collect();
         }
         self.board.dealer = contenders.first().copied().unwrap_or(0);
     }
 
     /// Legal moves of one seat for a decision.
-    fn moves_for(&mut self, p: &Program, d: &Decide, base: usize, seat: u8, at: Loc) -> Result<Vec<Move>, RuntimeError> {
+    fn moves_for(
+        &mut self,
+        p: &Program,
+        d: &Decide,
+        base: usize,
+        seat: u8,
+        at: Loc,
+    ) -> Result<Vec<Move>, RuntimeError> {
         if let Some(s) = d.seat_slot {
             self.set_local(base, s, Value::Seat(seat));
         }
@@ -395,7 +523,10 @@ impl State {
                         None => true,
                     };
                     if ok {
-                        out.push(Move { option: i as u16, arg: Value::Unit });
+                        out.push(Move {
+                            option: i as u16,
+                            arg: Value::Unit,
+                        });
                     }
                 }
                 Some((slot, dom)) => {
@@ -403,7 +534,12 @@ impl State {
                     let items: Vec<Value> = match dv {
                         Value::List(l) => l.to_vec(),
                         Value::Range(a, b) if b - a <= 10_000 => (a..=b).map(Value::Int).collect(),
-                        Value::Range(..) => return Err(RuntimeError::new("a move's range is too large (over 10,000)", at)),
+                        Value::Range(..) => {
+                            return Err(RuntimeError::new(
+                                "a move's range is too large (over 10,000)",
+                                at,
+                            ))
+                        }
                         other => {
                             // Cards in a stack are offered top first; others by card order.
                             let mut cs = cards_of(&self.board, &other, at)?;
@@ -416,11 +552,16 @@ impl State {
                     for it in items {
                         self.set_local(base, *slot, it.clone());
                         let ok = match &o.guard {
-                            Some(g) => eval(p, &self.board, &mut self.locals[base..], g, at)?.truthy(),
+                            Some(g) => {
+                                eval(p, &self.board, &mut self.locals[base..], g, at)?.truthy()
+                            }
                             None => true,
                         };
                         if ok {
-                            out.push(Move { option: i as u16, arg: it });
+                            out.push(Move {
+                                option: i as u16,
+                                arg: it,
+                            });
                         }
                     }
                 }
@@ -429,7 +570,13 @@ impl State {
         Ok(out)
     }
 
-    fn decide(&mut self, p: &Program, d: &Decide, base: usize, at: Loc) -> Result<(), RuntimeError> {
+    fn decide(
+        &mut self,
+        p: &Program,
+        d: &Decide,
+        base: usize,
+        at: Loc,
+    ) -> Result<(), RuntimeError> {
         let pc = self.frames.last().expect("frame").pc - 1;
         let who = eval(p, &self.board, &mut self.locals[base..], &d.who, at)?;
         let n = self.board.seats;
@@ -439,8 +586,11 @@ impl State {
                 let s = seat_of(&who, n, at)?;
                 let moves = self.moves_for(p, d, base, s, at)?;
                 if moves.is_empty() {
-                    return Err(RuntimeError::new(format!("seat {s} has no legal move here"), d.loc)
-                        .with_help("every decision needs at least one move whose guard holds"));
+                    return Err(RuntimeError::new(
+                        format!("seat {s} has no legal move here"),
+                        d.loc,
+                    )
+                    .with_help("every decision needs at least one move whose guard holds"));
                 }
                 seats.push(SeatMoves { seat: s, moves });
             }
@@ -451,9 +601,18 @@ impl State {
                         if moves.is_empty() {
                             continue;
                         }
-                        moves.insert(0, Move { option: PASS, arg: Value::Unit });
+                        moves.insert(
+                            0,
+                            Move {
+                                option: PASS,
+                                arg: Value::Unit,
+                            },
+                        );
                     } else if moves.is_empty() {
-                        return Err(RuntimeError::new(format!("seat {s} has no legal move here"), d.loc));
+                        return Err(RuntimeError::new(
+                            format!("seat {s} has no legal move here"),
+                            d.loc,
+                        ));
                     }
                     seats.push(SeatMoves { seat: s, moves });
                 }
@@ -463,9 +622,19 @@ impl State {
                 }
             }
         }
-        self.pending = Some(Pending { kind: d.kind, at: pc, seats });
+        self.pending = Some(Pending {
+            kind: d.kind,
+            at: pc,
+            seats,
+        });
         // A decision with a single possible move is taken at once.
-        if d.kind == DecideKind::One && self.pending.as_ref().map(|pd| pd.seats[0].moves.len() == 1).unwrap_or(false) {
+        if d.kind == DecideKind::One
+            && self
+                .pending
+                .as_ref()
+                .map(|pd| pd.seats[0].moves.len() == 1)
+                .unwrap_or(false)
+        {
             self.apply(p, &[0])?;
         }
         Ok(())
@@ -494,15 +663,26 @@ impl State {
         let Some(Op::Decide(d)) = code.get(pending.at as usize) else {
             return Err(RuntimeError::new("internal: decision lost", Loc::default()));
         };
-        if choices.len() != pending.seats.len() || choices.iter().zip(&pending.seats).any(|(c, s)| *c >= s.moves.len()) {
+        if choices.len() != pending.seats.len()
+            || choices
+                .iter()
+                .zip(&pending.seats)
+                .any(|(c, s)| *c >= s.moves.len())
+        {
             let err = RuntimeError::new("those choices do not fit the decision", d.loc);
             self.pending = Some(pending);
             return Err(err);
         }
         self.decisions += 1;
         if self.decisions > self.decision_limit {
-            return Err(RuntimeError::new(format!("the game passed {} decisions without ending", self.decision_limit), d.loc)
-                .with_help("check that rounds and the match end"));
+            return Err(RuntimeError::new(
+                format!(
+                    "the game passed {} decisions without ending",
+                    self.decision_limit
+                ),
+                d.loc,
+            )
+            .with_help("check that rounds and the match end"));
         }
         match pending.kind {
             DecideKind::One => {
@@ -510,8 +690,19 @@ impl State {
                 self.start_option(d, base, pending.seats[0].seat, m.option, m.arg.clone());
             }
             DecideKind::Each => {
-                let mut queue: Vec<(u8, u16, Value, u32)> =
-                    pending.seats.iter().zip(choices).map(|(s, c)| (s.seat, s.moves[*c].option, s.moves[*c].arg.clone(), pending.at)).collect();
+                let mut queue: Vec<(u8, u16, Value, u32)> = pending
+                    .seats
+                    .iter()
+                    .zip(choices)
+                    .map(|(s, c)| {
+                        (
+                            s.seat,
+                            s.moves[*c].option,
+                            s.moves[*c].arg.clone(),
+                            pending.at,
+                        )
+                    })
+                    .collect();
                 queue.reverse();
                 let (seat, option, arg, _) = queue.pop().expect("at least one seat");
                 self.frames.last_mut().expect("frame").queue = queue;
@@ -562,8 +753,21 @@ impl State {
         st.push_frame(p, CodeRef::Test(t as u16), Vec::new());
         if !st.advance(p)? {
             let at = st.pending.as_ref().map(|pd| pd.at).unwrap_or(0);
-            let loc = st.frames.last().map(|f| body(p, f.code).1.get(at as usize).copied().unwrap_or_default()).unwrap_or_default();
-            return Err(RuntimeError::new("a test reached a decision; tests run rules that need no choices", loc));
+            let loc = st
+                .frames
+                .last()
+                .map(|f| {
+                    body(p, f.code)
+                        .1
+                        .get(at as usize)
+                        .copied()
+                        .unwrap_or_default()
+                })
+                .unwrap_or_default();
+            return Err(RuntimeError::new(
+                "a test reached a decision; tests run rules that need no choices",
+                loc,
+            ));
         }
         Ok(())
     }

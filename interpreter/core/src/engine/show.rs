@@ -13,9 +13,16 @@ pub fn value(p: &Program, v: &Value) -> String {
         Value::Cards(s) => s.iter().map(|c| card(p, c)).collect::<Vec<_>>().join(" "),
         Value::Sym(s) => p.sym(*s).to_string(),
         Value::Str(s) => s.to_string(),
-        Value::List(l) => format!("[{}]", l.iter().map(|x| value(p, x)).collect::<Vec<_>>().join(", ")),
+        Value::List(l) => format!(
+            "[{}]",
+            l.iter().map(|x| value(p, x)).collect::<Vec<_>>().join(", ")
+        ),
         Value::Zone(z) => format!("zone {z}"),
-        Value::ZoneFamily(z) => p.zones.get(*z as usize).map(|z| z.name.clone()).unwrap_or_default(),
+        Value::ZoneFamily(z) => p
+            .zones
+            .get(*z as usize)
+            .map(|z| z.name.clone())
+            .unwrap_or_default(),
         Value::Score(r) => format!("{} {}", r.name, r.total),
         Value::Range(a, b) => format!("{a}..{b}"),
         Value::Unit => "()".into(),

@@ -37,7 +37,11 @@ impl Layout {
             var_base.push(n);
             n += if v.per_seat { seats as u16 } else { 1 };
         }
-        Layout { zone_base, zone_of, var_base }
+        Layout {
+            zone_base,
+            zone_of,
+            var_base,
+        }
     }
 }
 
@@ -159,19 +163,39 @@ impl State {
     /// and generator seed `seed`, positioned at the start of `proc match`.
     pub fn new(p: &Program, params: &[Option<Value>], seed: u64) -> Result<State, RuntimeError> {
         let mut st = State::blank(p, params, seed)?;
-        let entry = p.entry.ok_or_else(|| RuntimeError::new("the ruleset has no `proc match` to start from", Loc::default()))?;
+        let entry = p.entry.ok_or_else(|| {
+            RuntimeError::new(
+                "the ruleset has no `proc match` to start from",
+                Loc::default(),
+            )
+        })?;
         st.push_frame(p, CodeRef::Proc(entry), Vec::new());
         Ok(st)
     }
 
     /// A board with every card in the first shared zone and no frame running.
     pub fn blank(p: &Program, params: &[Option<Value>], seed: u64) -> Result<State, RuntimeError> {
-        let param_values: Vec<Value> =
-            p.params.iter().enumerate().map(|(i, d)| params.get(i).cloned().flatten().unwrap_or_else(|| d.default.clone())).collect();
+        let param_values: Vec<Value> = p
+            .params
+            .iter()
+            .enumerate()
+            .map(|(i, d)| {
+                params
+                    .get(i)
+                    .cloned()
+                    .flatten()
+                    .unwrap_or_else(|| d.default.clone())
+            })
+            .collect();
         let seats = super::eval::seat_count(p, &param_values)?;
         let layout = Arc::new(Layout::new(p, seats));
         let n_inst = layout.zone_of.len();
-        let start = p.zones.iter().position(|z| z.owner == Owner::Shared).map(|z| layout.zone_base[z]).unwrap_or(0);
+        let start = p
+            .zones
+            .iter()
+            .position(|z| z.owner == Owner::Shared)
+            .map(|z| layout.zone_base[z])
+            .unwrap_or(0);
         let mut zones = vec![Vec::new(); n_inst.max(1)];
         let mut sets = vec![CardSet::EMPTY; n_inst.max(1)];
         let deck_len = p.deck.len();
@@ -216,11 +240,17 @@ impl State {
             CodeRef::Test(i) => p.tests[i as usize].body.frame,
         } as usize;
         let base = self.locals.len();
-        self.locals.resize(base + frame_size.max(args.len()), Value::Unit);
+        self.locals
+            .resize(base + frame_size.max(args.len()), Value::Unit);
         for (i, a) in args.into_iter().enumerate() {
             self.locals[base + i] = a;
         }
-        self.frames.push(Frame { code, pc: 0, base: base as u32, queue: Vec::new() });
+        self.frames.push(Frame {
+            code,
+            pc: 0,
+            base: base as u32,
+            queue: Vec::new(),
+        });
     }
 
     /// Whether the game is over.
@@ -234,7 +264,11 @@ impl State {
             .iter()
             .map(|v| {
                 let def = &p.vars[*v as usize];
-                let n = if def.per_seat { self.board.seats as usize } else { 1 };
+                let n = if def.per_seat {
+                    self.board.seats as usize
+                } else {
+                    1
+                };
                 let base = self.board.layout.var_base[*v as usize] as usize;
                 (0..n).map(|i| self.board.vars[base + i].int()).sum::<i64>()
             })
@@ -253,7 +287,10 @@ impl State {
                 }
                 set.insert(*c);
                 if b.card_zone[*c as usize] as usize != i {
-                    return Err(format!("card {c} is in zone {i} but recorded in zone {}", b.card_zone[*c as usize]));
+                    return Err(format!(
+                        "card {c} is in zone {i} but recorded in zone {}",
+                        b.card_zone[*c as usize]
+                    ));
                 }
             }
             if set != b.sets[i] {
@@ -262,7 +299,11 @@ impl State {
             seen = seen.union(set);
         }
         if seen.len() != b.card_zone.len() {
-            return Err(format!("{} cards are in zones, the deck has {}", seen.len(), b.card_zone.len()));
+            return Err(format!(
+                "{} cards are in zones, the deck has {}",
+                seen.len(),
+                b.card_zone.len()
+            ));
         }
         Ok(())
     }
@@ -271,6 +312,10 @@ impl State {
     pub fn seat_ints(&self, p: &Program, name: &str) -> Option<Vec<i64>> {
         let v = p.vars.iter().position(|v| v.name == name && v.per_seat)?;
         let base = self.board.layout.var_base[v] as usize;
-        Some((0..self.board.seats as usize).map(|i| self.board.vars[base + i].int()).collect())
+        Some(
+            (0..self.board.seats as usize)
+                .map(|i| self.board.vars[base + i].int())
+                .collect(),
+        )
     }
 }

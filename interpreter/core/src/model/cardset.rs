@@ -64,19 +64,34 @@ impl CardSet {
     /// Union.
     #[inline]
     pub fn union(self, o: CardSet) -> CardSet {
-        CardSet([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2], self.0[3] | o.0[3]])
+        CardSet([
+            self.0[0] | o.0[0],
+            self.0[1] | o.0[1],
+            self.0[2] | o.0[2],
+            self.0[3] | o.0[3],
+        ])
     }
 
     /// Intersection.
     #[inline]
     pub fn inter(self, o: CardSet) -> CardSet {
-        CardSet([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2], self.0[3] & o.0[3]])
+        CardSet([
+            self.0[0] & o.0[0],
+            self.0[1] & o.0[1],
+            self.0[2] & o.0[2],
+            self.0[3] & o.0[3],
+        ])
     }
 
     /// Difference `self − o`.
     #[inline]
     pub fn minus(self, o: CardSet) -> CardSet {
-        CardSet([self.0[0] & !o.0[0], self.0[1] & !o.0[1], self.0[2] & !o.0[2], self.0[3] & !o.0[3]])
+        CardSet([
+            self.0[0] & !o.0[0],
+            self.0[1] & !o.0[1],
+            self.0[2] & !o.0[2],
+            self.0[3] & !o.0[3],
+        ])
     }
 
     /// Whether every card of `self` is in `o`.
@@ -99,7 +114,10 @@ impl CardSet {
     /// The cards in increasing order.
     #[inline]
     pub fn iter(&self) -> CardSetIter {
-        CardSetIter { words: self.0, i: 0 }
+        CardSetIter {
+            words: self.0,
+            i: 0,
+        }
     }
 }
 

@@ -67,19 +67,29 @@ impl Deck {
 
     /// The attribute index by name.
     pub fn attr_named(&self, name: &str) -> Option<u16> {
-        self.attrs.iter().position(|a| a.name == name).map(|i| i as u16)
+        self.attrs
+            .iter()
+            .position(|a| a.name == name)
+            .map(|i| i as u16)
     }
 
     /// The tag index by name.
     pub fn tag_named(&self, name: &str) -> Option<u16> {
-        self.tag_names.iter().position(|a| a == name).map(|i| i as u16)
+        self.tag_names
+            .iter()
+            .position(|a| a == name)
+            .map(|i| i as u16)
     }
 
     /// The face index for an id.
     pub fn face_named(&self, id: &str) -> Option<u16> {
         self.face_cards
             .iter()
-            .position(|cs| cs.first().map(|c| self.ids[*c as usize] == id).unwrap_or(false))
+            .position(|cs| {
+                cs.first()
+                    .map(|c| self.ids[*c as usize] == id)
+                    .unwrap_or(false)
+            })
             .map(|i| i as u16)
     }
 
@@ -92,7 +102,10 @@ impl Deck {
         for w in words {
             let faces = self.faces_for_word(w)?;
             for f in faces {
-                let pick = self.face_cards[f as usize].iter().find(|c| !used.contains(**c)).copied();
+                let pick = self.face_cards[f as usize]
+                    .iter()
+                    .find(|c| !used.contains(**c))
+                    .copied();
                 match pick {
                     Some(c) => {
                         used.insert(c);
@@ -107,7 +120,10 @@ impl Deck {
 
     /// Splits a string of ids on spaces and commas and resolves them.
     pub fn parse_card_list(&self, text: &str) -> Result<Vec<CardIx>, CardParseError> {
-        let words: Vec<&str> = text.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).collect();
+        let words: Vec<&str> = text
+            .split(|c: char| c.is_whitespace() || c == ',')
+            .filter(|w| !w.is_empty())
+            .collect();
         self.parse_cards(&words)
     }
 
@@ -137,7 +153,12 @@ impl Deck {
 
     /// Ids closest to an unknown word, for "did you mean".
     pub fn suggest(&self, word: &str) -> Option<String> {
-        crate::suggest::closest(word, self.face_cards.iter().map(|cs| self.ids[cs[0] as usize].as_str()))
+        crate::suggest::closest(
+            word,
+            self.face_cards
+                .iter()
+                .map(|cs| self.ids[cs[0] as usize].as_str()),
+        )
     }
 }
 

@@ -15,14 +15,26 @@ pub struct Distance {
 
 /// The fewest cards missing for `cards` to fill the pattern (0 when a subset of the cards
 /// fits every group's shape; whole-match constraints are not considered).
-pub fn distance(cx: &mut Cx<'_>, pat: &PatternDef, cards: CardSet) -> Result<Distance, RuntimeError> {
+pub fn distance(
+    cx: &mut Cx<'_>,
+    pat: &PatternDef,
+    cards: CardSet,
+) -> Result<Distance, RuntimeError> {
     let mut best = pat.size;
     let mut groups = vec![CardSet::EMPTY; pat.slots.len()];
     go(cx, pat, 0, cards, 0, &mut groups, &mut best)?;
     Ok(Distance { missing: best })
 }
 
-fn go(cx: &mut Cx<'_>, pat: &PatternDef, i: usize, rest: CardSet, missing: usize, groups: &mut [CardSet], best: &mut usize) -> Result<(), RuntimeError> {
+fn go(
+    cx: &mut Cx<'_>,
+    pat: &PatternDef,
+    i: usize,
+    rest: CardSet,
+    missing: usize,
+    groups: &mut [CardSet],
+    best: &mut usize,
+) -> Result<(), RuntimeError> {
     if missing >= *best {
         return Ok(());
     }
@@ -39,7 +51,15 @@ fn go(cx: &mut Cx<'_>, pat: &PatternDef, i: usize, rest: CardSet, missing: usize
     subsets.sort_by_key(|s| std::cmp::Reverse(s.len()));
     for s in subsets {
         groups[i] = s;
-        go(cx, pat, i + 1, rest.minus(s), missing + slot.size - s.len(), groups, best)?;
+        go(
+            cx,
+            pat,
+            i + 1,
+            rest.minus(s),
+            missing + slot.size - s.len(),
+            groups,
+            best,
+        )?;
         if *best == 0 {
             break;
         }
@@ -50,9 +70,18 @@ fn go(cx: &mut Cx<'_>, pat: &PatternDef, i: usize, rest: CardSet, missing: usize
 
 /// Maximal-ish subsets of `rest` that could grow into the slot: within one class for
 /// `same`, distinct and close for `run`, distinct for `distinct`. Includes the empty set.
-fn partial_fits(cx: &Cx<'_>, slot: &SlotDef, rest: CardSet, floor: Option<CardIx>, out: &mut Vec<CardSet>) {
+fn partial_fits(
+    cx: &Cx<'_>,
+    slot: &SlotDef,
+    rest: CardSet,
+    floor: Option<CardIx>,
+    out: &mut Vec<CardSet>,
+) {
     let deck = &cx.p.deck;
-    let pool: Vec<CardIx> = rest.iter().filter(|c| floor.map(|f| *c > f).unwrap_or(true)).collect();
+    let pool: Vec<CardIx> = rest
+        .iter()
+        .filter(|c| floor.map(|f| *c > f).unwrap_or(true))
+        .collect();
     out.push(CardSet::EMPTY);
     let k = slot.size;
     if slot.shapes.is_empty() {
@@ -100,7 +129,10 @@ fn partial_fits(cx: &Cx<'_>, slot: &SlotDef, rest: CardSet, floor: Option<CardIx
                     let suit = by.map(|b| deck.attr(b, start));
                     let mut s = CardSet::EMPTY;
                     for d in 0..k as i64 {
-                        if let Some(c) = pool.iter().find(|c| deck.attr(*a, **c) == v0 + d && by.map(|b| Some(deck.attr(b, **c)) == suit).unwrap_or(true)) {
+                        if let Some(c) = pool.iter().find(|c| {
+                            deck.attr(*a, **c) == v0 + d
+                                && by.map(|b| Some(deck.attr(b, **c)) == suit).unwrap_or(true)
+                        }) {
                             s.insert(*c);
                         }
                     }

@@ -28,10 +28,56 @@ pub fn for_each_match(
     if cards.len() != pat.size || pat.slots.is_empty() || pat.slots.len() > MAX_SLOTS {
         return Ok(false);
     }
+    if let Some(pf) = &pat.prefilter {
+        if !prefilter_passes(pf, cards) {
+            return Ok(false);
+        }
+    }
     let mut groups = [CardSet::EMPTY; MAX_SLOTS];
-    let mut search = Search { pat, f, stopped: false };
+    let mut search = Search {
+        pat,
+        f,
+        stopped: false,
+    };
     search.fill(cx, 0, cards, &mut groups)?;
     Ok(search.stopped)
+}
+
+/// Whether the class counts of `cards` can be split into the group sizes (each class
+/// filled by whole groups). Counts are small, so a tiny search suffices.
+pub fn prefilter_passes(pf: &crate::ir::Prefilter, cards: CardSet) -> bool {
+    let mut counts = [0usize; 64];
+    let mut n = 0;
+    for class in &pf.classes {
+        let k = cards.inter(*class).len();
+        if k > 0 {
+            if n == counts.len() {
+                return true;
+            }
+            counts[n] = k;
+            n += 1;
+        }
+    }
+    if n > pf.sizes.len() {
+        return false;
+    }
+    fn place(sizes: &[usize], counts: &mut [usize]) -> bool {
+        let Some((&s, rest)) = sizes.split_first() else {
+            return counts.iter().all(|c| *c == 0);
+        };
+        for i in 0..counts.len() {
+            if counts[i] >= s {
+                counts[i] -= s;
+                let ok = place(rest, counts);
+                counts[i] += s;
+                if ok {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+    place(&pf.sizes, &mut counts[..n])
 }
 
 struct Search<'p, 'f> {
@@ -41,7 +87,13 @@ struct Search<'p, 'f> {
 }
 
 impl Search<'_, '_> {
-    fn fill(&mut self, cx: &mut Cx<'_>, i: usize, rest: CardSet, groups: &mut [CardSet; MAX_SLOTS]) -> Result<(), RuntimeError> {
+    fn fill(
+        &mut self,
+        cx: &mut Cx<'_>,
+        i: usize,
+        rest: CardSet,
+        groups: &mut [CardSet; MAX_SLOTS],
+    ) -> Result<(), RuntimeError> {
         let n = self.pat.slots.len();
         if i == n {
             if !rest.is_empty() {
@@ -72,7 +124,14 @@ impl Search<'_, '_> {
                 let snapshot: Vec<CardSet> = groups[..=i].to_vec();
                 let mut locals = vec![crate::value::Value::Unit; self.pat.frame as usize];
                 let ok = {
-                    let mut inner = Cx { p: cx.p, b: cx.b, locals: &mut locals, groups: &snapshot, budget: cx.budget, at: cx.at };
+                    let mut inner = Cx {
+                        p: cx.p,
+                        b: cx.b,
+                        locals: &mut locals,
+                        groups: &snapshot,
+                        budget: cx.budget,
+                        at: cx.at,
+                    };
                     let r = inner.eval(cond);
                     cx.budget = inner.budget;
                     r?.truthy()
@@ -92,7 +151,14 @@ impl Search<'_, '_> {
             return Ok(true);
         }
         let mut locals = vec![crate::value::Value::Unit; self.pat.frame as usize];
-        let mut inner = Cx { p: cx.p, b: cx.b, locals: &mut locals, groups: gs, budget: cx.budget, at: cx.at };
+        let mut inner = Cx {
+            p: cx.p,
+            b: cx.b,
+            locals: &mut locals,
+            groups: gs,
+            budget: cx.budget,
+            at: cx.at,
+        };
         let mut ok = true;
         for r in &self.pat.requires {
             if !inner.eval(r)?.truthy() {
@@ -107,8 +173,17 @@ impl Search<'_, '_> {
 
 /// Every subset of `rest` that fits the slot's size and one of its shapes, with its
 /// lowest card above `floor` (for ordered copies).
-fn candidates(cx: &mut Cx<'_>, slot: &SlotDef, rest: CardSet, floor: Option<CardIx>, out: &mut Vec<CardSet>) -> Result<(), RuntimeError> {
-    let pool: Vec<CardIx> = rest.iter().filter(|c| floor.map(|f| *c > f).unwrap_or(true)).collect();
+fn candidates(
+    cx: &mut Cx<'_>,
+    slot: &SlotDef,
+    rest: CardSet,
+    floor: Option<CardIx>,
+    out: &mut Vec<CardSet>,
+) -> Result<(), RuntimeError> {
+    let pool: Vec<CardIx> = rest
+        .iter()
+        .filter(|c| floor.map(|f| *c > f).unwrap_or(true))
+        .collect();
     let k = slot.size;
     if pool.len() < k {
         return Ok(());
@@ -173,7 +248,17 @@ fn candidates(cx: &mut Cx<'_>, slot: &SlotDef, rest: CardSet, floor: Option<Card
 }
 
 #[allow(clippy::too_many_arguments)]
-fn run_from(cx: &Cx<'_>, pool: &[CardIx], a: u16, by: Option<u16>, suit: Option<i64>, v0: i64, k: usize, picked: &mut Vec<CardIx>, out: &mut Vec<CardSet>) {
+fn run_from(
+    cx: &Cx<'_>,
+    pool: &[CardIx],
+    a: u16,
+    by: Option<u16>,
+    suit: Option<i64>,
+    v0: i64,
+    k: usize,
+    picked: &mut Vec<CardIx>,
+    out: &mut Vec<CardSet>,
+) {
     if picked.len() == k {
         out.push(picked.iter().copied().collect());
         return;
@@ -191,7 +276,14 @@ fn run_from(cx: &Cx<'_>, pool: &[CardIx], a: u16, by: Option<u16>, suit: Option<
 
 /// All k-subsets of `items`.
 pub(crate) fn combos(items: &[CardIx], k: usize, out: &mut Vec<CardSet>) {
-    fn go(items: &[CardIx], k: usize, start: usize, cur: &mut CardSet, left: usize, out: &mut Vec<CardSet>) {
+    fn go(
+        items: &[CardIx],
+        k: usize,
+        start: usize,
+        cur: &mut CardSet,
+        left: usize,
+        out: &mut Vec<CardSet>,
+    ) {
         if left == 0 {
             out.push(*cur);
             return;

@@ -68,16 +68,26 @@ pub fn agent_seed(game_seed: u64, seat: usize) -> u64 {
 
 /// Plays one game to the end with one agent per seat (agents are reused cyclically if
 /// fewer are given).
-pub fn play_game(p: &Program, params: &[Option<Value>], seed: u64, agents: &mut [Box<dyn Agent>], opts: &PlayOptions) -> Result<GameRecord, GameError> {
+pub fn play_game(
+    p: &Program,
+    params: &[Option<Value>],
+    seed: u64,
+    agents: &mut [Box<dyn Agent>],
+    opts: &PlayOptions,
+) -> Result<GameRecord, GameError> {
     let mut st = State::new(p, params, seed)?;
     let ledger0 = st.ledger_sum(p);
-    let mut rec = GameRecord { seed, seats: st.board.seats, ..GameRecord::default() };
+    let mut rec = GameRecord {
+        seed,
+        seats: st.board.seats,
+        ..GameRecord::default()
+    };
     let mut choices = Vec::new();
     loop {
         if st.advance(p)? {
             break;
         }
-        let pending = st.pending().expect("a decision waits").clone();
+        let pending = st.pending().expect("a decision waits");
         choices.clear();
         for sm in &pending.seats {
             let agent = &mut agents[sm.seat as usize % agents.len().max(1)];
@@ -109,12 +119,22 @@ pub fn play_game(p: &Program, params: &[Option<Value>], seed: u64, agents: &mut 
 
 fn check(p: &Program, st: &State, ledger0: i64) -> Result<(), GameError> {
     if let Err(m) = st.check_cards() {
-        return Err(GameError::Invariant(InvariantError { message: m, decision: st.decisions }));
+        return Err(GameError::Invariant(InvariantError {
+            message: m,
+            decision: st.decisions,
+        }));
     }
     let now = st.ledger_sum(p);
     if now != ledger0 {
         return Err(GameError::Invariant(InvariantError {
-            message: format!("the ledger ({}) sums to {now}, not {ledger0}", p.ledger.iter().map(|v| p.vars[*v as usize].name.as_str()).collect::<Vec<_>>().join(" + ")),
+            message: format!(
+                "the ledger ({}) sums to {now}, not {ledger0}",
+                p.ledger
+                    .iter()
+                    .map(|v| p.vars[*v as usize].name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" + ")
+            ),
             decision: st.decisions,
         }));
     }
@@ -124,7 +144,9 @@ fn check(p: &Program, st: &State, ledger0: i64) -> Result<(), GameError> {
 /// Per-seat values of the first per-seat ledger variable (the players' chips).
 pub fn chips_of(p: &Program, st: &State) -> Vec<i64> {
     match p.ledger.iter().find(|v| p.vars[**v as usize].per_seat) {
-        Some(v) => st.seat_ints(p, &p.vars[*v as usize].name).unwrap_or_default(),
+        Some(v) => st
+            .seat_ints(p, &p.vars[*v as usize].name)
+            .unwrap_or_default(),
         None => vec![0; st.board.seats as usize],
     }
 }

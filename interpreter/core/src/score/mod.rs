@@ -6,15 +6,40 @@ use crate::ir::{NameDef, ScoreDef, StageDef, StageMode};
 use crate::model::CardSet;
 use crate::value::{ScoreResult, Value, YakuLine};
 
+/// Whether table `s` certainly scores nothing for these arguments: its pattern splits a
+/// parameter that is too small, too large, or fails the pattern's prefilter. Checked
+/// before anything is allocated, since most hands offered to a table are no win.
+pub fn surely_nothing(p: &crate::ir::Program, s: u16, args: &[Value]) -> bool {
+    let def = &p.scores[s as usize];
+    let Some((pat, crate::ir::Expr::Local(i), _)) = &def.over else {
+        return false;
+    };
+    let Some(Value::Cards(cards)) = args.get(*i as usize) else {
+        return false;
+    };
+    let pat = &p.patterns[*pat as usize];
+    cards.len() != pat.size
+        || pat
+            .prefilter
+            .as_ref()
+            .map(|pf| !crate::pattern::prefilter_passes(pf, *cards))
+            .unwrap_or(false)
+}
+
 /// Evaluates score table `s` with argument values `args` (every parameter, in order).
 pub fn evaluate(cx: &mut Cx<'_>, s: u16, args: Vec<Value>) -> Result<ScoreResult, RuntimeError> {
     let p = cx.p;
     let def = &p.scores[s as usize];
-    let mut locals = vec![Value::Unit; (def.frame as usize).max(args.len())];
-    for (i, a) in args.into_iter().enumerate() {
-        locals[i] = a;
-    }
-    let mut inner = Cx { p, b: cx.b, locals: &mut locals, groups: &[], budget: cx.budget, at: cx.at };
+    let mut locals = args;
+    locals.resize((def.frame as usize).max(locals.len()), Value::Unit);
+    let mut inner = Cx {
+        p,
+        b: cx.b,
+        locals: &mut locals,
+        groups: &[],
+        budget: cx.budget,
+        at: cx.at,
+    };
     let result = match &def.over {
         None => stages(&mut inner, def),
         Some((pat, arg, best)) => {
@@ -23,7 +48,14 @@ pub fn evaluate(cx: &mut Cx<'_>, s: u16, args: Vec<Value>) -> Result<ScoreResult
             let pattern = &p.patterns[*pat as usize];
             let mut chosen: Option<ScoreResult> = None;
             crate::pattern::for_each_match(&mut inner, pattern, cards, &mut |cx2, gs| {
-                let mut m = Cx { p: cx2.p, b: cx2.b, locals: &mut *cx2.locals, groups: gs, budget: cx2.budget, at: cx2.at };
+                let mut m = Cx {
+                    p: cx2.p,
+                    b: cx2.b,
+                    locals: &mut *cx2.locals,
+                    groups: gs,
+                    budget: cx2.budget,
+                    at: cx2.at,
+                };
                 let mut r = stages(&mut m, def);
                 cx2.budget = m.budget;
                 if let Ok(r) = &mut r {
@@ -35,7 +67,10 @@ pub fn evaluate(cx: &mut Cx<'_>, s: u16, args: Vec<Value>) -> Result<ScoreResult
                 }
                 Ok(*best)
             })?;
-            Ok(chosen.unwrap_or(ScoreResult { factor: 1, ..ScoreResult::default() }))
+            Ok(chosen.unwrap_or(ScoreResult {
+                factor: 1,
+                ..ScoreResult::default()
+            }))
         }
     };
     cx.budget = inner.budget;
@@ -44,7 +79,11 @@ pub fn evaluate(cx: &mut Cx<'_>, s: u16, args: Vec<Value>) -> Result<ScoreResult
 
 fn group_list(cx: &Cx<'_>, pat: &crate::ir::PatternDef, gs: &[CardSet]) -> Vec<(String, Vec<u16>)> {
     let _ = cx;
-    pat.slots.iter().zip(gs).map(|(s, g)| (s.name.clone(), g.iter().collect())).collect()
+    pat.slots
+        .iter()
+        .zip(gs)
+        .map(|(s, g)| (s.name.clone(), g.iter().collect()))
+        .collect()
 }
 
 /// Runs the stages of a table in order with the groups (if any) already in view.
@@ -66,7 +105,10 @@ fn stages(cx: &mut Cx<'_>, def: &ScoreDef) -> Result<ScoreResult, RuntimeError> 
             StageDef::Yaku(mode, rows) => {
                 let hits = rows_that_hold(cx, *mode, rows)?;
                 yaku.extend(hits);
-                let first = yaku.first().map(|(s, _)| Value::Sym(*s)).unwrap_or(Value::Unit);
+                let first = yaku
+                    .first()
+                    .map(|(s, _)| Value::Sym(*s))
+                    .unwrap_or(Value::Unit);
                 set(cx, def.yaku_slot, first);
             }
             StageDef::Void(rows) => {
@@ -75,7 +117,10 @@ fn stages(cx: &mut Cx<'_>, def: &ScoreDef) -> Result<ScoreResult, RuntimeError> 
                         yaku.retain(|(s, _)| s != sym);
                     }
                 }
-                let first = yaku.first().map(|(s, _)| Value::Sym(*s)).unwrap_or(Value::Unit);
+                let first = yaku
+                    .first()
+                    .map(|(s, _)| Value::Sym(*s))
+                    .unwrap_or(Value::Unit);
                 set(cx, def.yaku_slot, first);
             }
             StageDef::Times(mode, rows) => {
@@ -108,7 +153,8 @@ fn stages(cx: &mut Cx<'_>, def: &ScoreDef) -> Result<ScoreResult, RuntimeError> 
                             NameDef::Fixed(s) => p.sym(*s).to_string(),
                             NameDef::Template(t) => {
                                 let y = yaku.first().map(|(s, _)| p.sym(*s)).unwrap_or("");
-                                t.replace("{yaku}", y).replace("{factor}", &factor.to_string())
+                                t.replace("{yaku}", y)
+                                    .replace("{factor}", &factor.to_string())
                             }
                         });
                         break;
@@ -126,15 +172,64 @@ fn stages(cx: &mut Cx<'_>, def: &ScoreDef) -> Result<ScoreResult, RuntimeError> 
     }
     let base: i64 = yaku.iter().map(|(_, v)| v).sum();
     let extra: i64 = bonus.iter().map(|(_, v)| v).sum();
-    let name = name.unwrap_or_else(|| yaku.iter().map(|(s, _)| p.sym(*s)).collect::<Vec<_>>().join("・"));
-    let mut lines: Vec<YakuLine> = yaku.iter().map(|(s, v)| YakuLine { name: p.sym(*s).to_string(), value: *v }).collect();
-    lines.extend(bonus.iter().map(|(s, v)| YakuLine { name: p.sym(*s).to_string(), value: *v }));
-    let total = if yaku.is_empty() { 0 } else { base.saturating_mul(factor).saturating_add(extra) };
-    Ok(ScoreResult { name, yaku: lines, base, factor: if yaku.is_empty() { 1 } else { factor }, bonus: extra, total, groups: Vec::new() })
+    let name = name.unwrap_or_else(|| {
+        yaku.iter()
+            .map(|(s, _)| p.sym(*s))
+            .collect::<Vec<_>>()
+            .join("・")
+    });
+    let base_yaku: Vec<YakuLine> = yaku
+        .iter()
+        .map(|(s, v)| YakuLine {
+            name: p.sym(*s).to_string(),
+            value: *v,
+        })
+        .collect();
+    // The lines people read add up to the total: a single multiplied yaku is shown under
+    // its final name and value (赤五光 40, 素役の2倍付け 2); several yaku keep their own
+    // values, with the multiplication as a line of its own.
+    let mut lines = if factor == 1 || yaku.is_empty() {
+        base_yaku.clone()
+    } else if yaku.len() == 1 {
+        vec![YakuLine {
+            name: name.clone(),
+            value: base.saturating_mul(factor),
+        }]
+    } else {
+        let mut l = base_yaku.clone();
+        l.push(YakuLine {
+            name: format!("×{factor}"),
+            value: base.saturating_mul(factor - 1),
+        });
+        l
+    };
+    lines.extend(bonus.iter().map(|(s, v)| YakuLine {
+        name: p.sym(*s).to_string(),
+        value: *v,
+    }));
+    let total = if yaku.is_empty() {
+        0
+    } else {
+        base.saturating_mul(factor).saturating_add(extra)
+    };
+    Ok(ScoreResult {
+        name,
+        yaku: lines,
+        base_yaku,
+        base,
+        factor: if yaku.is_empty() { 1 } else { factor },
+        bonus: extra,
+        total,
+        groups: Vec::new(),
+    })
 }
 
 /// The rows of a yaku or bonus stage that hold, per the stage's mode.
-fn rows_that_hold(cx: &mut Cx<'_>, mode: StageMode, rows: &[(u32, crate::ir::Expr, crate::ir::Expr)]) -> Result<Vec<(u32, i64)>, RuntimeError> {
+fn rows_that_hold(
+    cx: &mut Cx<'_>,
+    mode: StageMode,
+    rows: &[(u32, crate::ir::Expr, crate::ir::Expr)],
+) -> Result<Vec<(u32, i64)>, RuntimeError> {
     let mut hits = Vec::new();
     for (sym, value, cond) in rows {
         if cx.eval(cond)?.truthy() {
@@ -154,17 +249,33 @@ fn rows_that_hold(cx: &mut Cx<'_>, mode: StageMode, rows: &[(u32, crate::ir::Exp
 
 /// Scores outside a game (for `fuda score` and tests): `args` holds a value or `None`
 /// (take the default) for each parameter of table `s`, in order.
-pub fn score_with(p: &crate::ir::Program, s: u16, args: Vec<Option<Value>>) -> Result<ScoreResult, RuntimeError> {
+pub fn score_with(
+    p: &crate::ir::Program,
+    s: u16,
+    args: Vec<Option<Value>>,
+) -> Result<ScoreResult, RuntimeError> {
     let def = &p.scores[s as usize];
     let mut vals = Vec::with_capacity(def.params.len());
     for (i, (name, _, default)) in def.params.iter().enumerate() {
         match (args.get(i).cloned().flatten(), default) {
             (Some(v), _) => vals.push(v),
             (None, Some(d)) => vals.push(crate::engine::const_eval(p, d).unwrap_or(Value::Unit)),
-            (None, None) => return Err(RuntimeError::new(format!("score `{}` needs `{name}`", def.name), def.loc)),
+            (None, None) => {
+                return Err(RuntimeError::new(
+                    format!("score `{}` needs `{name}`", def.name),
+                    def.loc,
+                ))
+            }
         }
     }
     let mut locals: Vec<Value> = Vec::new();
-    let mut cx = Cx { p, b: None, locals: &mut locals, groups: &[], budget: crate::engine::EVAL_BUDGET, at: def.loc };
+    let mut cx = Cx {
+        p,
+        b: None,
+        locals: &mut locals,
+        groups: &[],
+        budget: crate::engine::EVAL_BUDGET,
+        at: def.loc,
+    };
     evaluate(&mut cx, s, vals)
 }

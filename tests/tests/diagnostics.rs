@@ -1,0 +1,58 @@
+//! Golden tests for diagnostics: every `tests/diagnostics/*.fuda` is a ruleset with
+//! mistakes; its rendered diagnostics are compared with the stored snapshot.
+//!
+//! After an intended change, regenerate with `INSTA_UPDATE=always cargo test -p fuda-tests`
+//! and review the diff of `tests/tests/snapshots/`.
+
+use fuda_core::loader::MemoryFiles;
+use miette::{GraphicalReportHandler, GraphicalTheme};
+
+/// Renders every diagnostic of a failed compile as plain text (no colour, ASCII).
+fn render(name: &str, text: &str, files: MemoryFiles) -> String {
+    let handler =
+        GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(100);
+    let diags = match fuda_core::compile(name, text, &files) {
+        Ok(c) => {
+            let mut out = String::from("compiles\n");
+            for w in &c.warnings {
+                let r = w.render_with(&c.program.sources);
+                handler.render_report(&mut out, &r).expect("render");
+            }
+            return out;
+        }
+        Err(f) => (f.sources, f.diagnostics),
+    };
+    let mut out = String::new();
+    for d in &diags.1 {
+        let r = d.render_with(&diags.0);
+        handler.render_report(&mut out, &r).expect("render");
+    }
+    out
+}
+
+#[test]
+fn diagnostics_match_their_snapshots() {
+    insta::glob!("../diagnostics", "*.fuda", |path| {
+        let text = std::fs::read_to_string(path).expect("read");
+        // Sibling files (other than the one under test) are importable, for import tests.
+        let dir = path.parent().expect("dir");
+        let mut files = Vec::new();
+        for e in std::fs::read_dir(dir).expect("dir").flatten() {
+            let p = e.path();
+            if p.extension().map(|x| x == "inc").unwrap_or(false) {
+                let name = p
+                    .file_name()
+                    .expect("name")
+                    .to_string_lossy()
+                    .replace(".inc", ".fuda");
+                files.push((name, std::fs::read_to_string(&p).expect("read")));
+            }
+        }
+        let name = path
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .to_string();
+        insta::assert_snapshot!(render(&name, &text, MemoryFiles(files)));
+    });
+}
