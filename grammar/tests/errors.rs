@@ -83,7 +83,13 @@ fn unclosed_brace_points_at_the_opener() {
         e.message,
         "expected a statement, `else` or `}`, found the end of the file"
     );
-    assert_eq!(e.span, fuda_grammar::Span::new(src.len(), src.len()));
+    // miette hides labels at the very end, so the label sits on the last text before it.
+    assert_eq!(
+        label_text(&e, src),
+        "}",
+        "the last text is the `if` block's closing brace"
+    );
+    assert!(render(&e).contains("after this"));
     assert_eq!(e.help.as_deref(), Some("add the missing `}`"));
     let labels: Vec<_> = e.labels().expect("labels").collect();
     assert_eq!(labels.len(), 2);
@@ -247,7 +253,18 @@ fn diagnostics_carry_code_file_name_and_labels() {
     assert_eq!(e.to_string(), e.message);
     let first = e.labels().and_then(|mut l| l.next()).expect("a label");
     assert!(first.primary());
-    // At the end of the file the label is empty and sits on the last byte boundary.
-    assert_eq!((first.offset(), first.len()), (8, 0));
+    // At the end of the file the label sits on the last character (miette would hide
+    // a label at the very end).
+    assert_eq!((first.offset(), first.len()), (7, 1));
+    assert_eq!(
+        first.label(),
+        Some("expected a statement or `}` after this")
+    );
     assert!(render(&e).contains("rules/mine.fuda"));
+    let z = fuda_grammar::parse("x", "zone z shared stack  # no visibility\n\n").unwrap_err();
+    assert_eq!(
+        z.span,
+        fuda_grammar::Span::new(18, 19),
+        "skips blanks and comments"
+    );
 }

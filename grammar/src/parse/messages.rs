@@ -95,11 +95,17 @@ pub(super) fn from_pest(e: &Error<Rule>, src: &str, scan: &Scan) -> Box<Problem>
         Some(x) => format!("expected {x}, found {}", f.words),
         None => format!("unexpected {}", f.words),
     };
+    // miette does not draw a label at the very end of the source, so an error at the
+    // end is labelled on the last character of text before it.
+    let (at, after) = match f.at_end.then(|| last_char(src)).flatten() {
+        Some(last) => (last, " after this"),
+        None => (f.span, ""),
+    };
     let label = match &expected {
-        Some(x) => format!("expected {x}"),
+        Some(x) => format!("expected {x}{after}"),
         None => "not expected here".to_string(),
     };
-    let mut problem = Problem::new(SyntaxErrorKind::Unexpected, f.span, message, label);
+    let mut problem = Problem::new(SyntaxErrorKind::Unexpected, at, message, label);
     let expects = |s: &str| expected.as_deref().is_some_and(|x| x.contains(s));
 
     if f.at_end {
@@ -434,6 +440,38 @@ fn found(src: &str, pos: usize) -> Found {
         at_end: false,
         keyword,
     }
+}
+
+/// The span of the last character of the source that is neither blank nor in a comment.
+fn last_char(src: &str) -> Option<Span> {
+    let mut last = None;
+    let mut chars = src.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '#' => {
+                for (_, c) in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+            }
+            ' ' | '\t' | '\r' | '\n' | '\u{3000}' | ';' => {}
+            '"' => {
+                // A string's characters are text, `#` included, up to its end or the line's.
+                let mut end = i + 1;
+                for (j, c) in chars.by_ref() {
+                    end = j + c.len_utf8();
+                    if c == '"' || c == '\n' {
+                        break;
+                    }
+                }
+                let end_char = src[..end].chars().next_back().map_or(1, char::len_utf8);
+                last = Some(Span::new(end - end_char, end));
+            }
+            _ => last = Some(Span::new(i, i + c.len_utf8())),
+        }
+    }
+    last
 }
 
 /// True for the reserved words (the grammar's `keyword` rule).
