@@ -2,8 +2,10 @@
 
 mod build;
 mod expr;
+mod items;
 mod limits;
 mod messages;
+mod stmts;
 
 use std::sync::Mutex;
 
