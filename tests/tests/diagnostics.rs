@@ -56,3 +56,24 @@ fn diagnostics_match_their_snapshots() {
         insta::assert_snapshot!(render(&name, &text, MemoryFiles(files)));
     });
 }
+
+/// An import chain longer than the loader allows (64 files): generated, since it
+/// needs more files than are worth keeping in `tests/diagnostics/`.
+#[test]
+fn too_many_files() {
+    let mut files = Vec::new();
+    for i in 0..70 {
+        files.push((
+            format!("part{i}.fuda"),
+            format!(
+                "# part {i} of a long import chain\nimport \"part{}.fuda\"\n",
+                i + 1
+            ),
+        ));
+    }
+    let text = "# Imports a chain of 70 files, one importing the next.\n\
+                ruleset \"too many files\"\n\
+                import \"std/hanafuda\"\n\
+                import \"part0.fuda\"\n";
+    insta::assert_snapshot!(render("too-many-files.fuda", text, MemoryFiles(files)));
+}

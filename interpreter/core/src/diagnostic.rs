@@ -81,8 +81,19 @@ impl Diagnostic {
         let len = text.len();
         let mut labels = Vec::new();
         let mut elsewhere = Vec::new();
+        let primary_line = self
+            .labels
+            .first()
+            .map(|(l, _)| line_of(&text, l.span.start as usize))
+            .unwrap_or(1);
         for (i, (loc, label)) in self.labels.iter().enumerate() {
-            if loc.file as usize == file {
+            let line = line_of(&text, loc.span.start as usize);
+            // A secondary label far from the primary one becomes a note: drawn, it would
+            // pull every line between the two into the snippet.
+            let far = i > 0 && line.abs_diff(primary_line) > NEAR_LINES;
+            if loc.file as usize == file && far {
+                elsewhere.push(format!("{} ({}:{})", label, name, line));
+            } else if loc.file as usize == file {
                 let span = loc.span.clamped(len);
                 let text = if label.is_empty() {
                     None
@@ -117,6 +128,10 @@ impl Diagnostic {
         }
     }
 }
+
+/// How many lines apart a secondary label may be from the primary one and still be
+/// drawn in the same snippet.
+const NEAR_LINES: usize = 4;
 
 /// The 1-based line number of a byte offset.
 pub fn line_of(text: &str, offset: usize) -> usize {

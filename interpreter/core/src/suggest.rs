@@ -10,7 +10,9 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
             continue;
         }
         let d = distance(&w, &c.chars().collect::<Vec<_>>());
-        if d <= limit && best.map(|(bd, _)| d < bd).unwrap_or(true) {
+        // A suggestion must keep at least one character of the word: otherwise any
+        // one-letter name would "correct" to any other.
+        if d <= limit && d < w.len() && best.map(|(bd, _)| d < bd).unwrap_or(true) {
             best = Some((d, c));
         }
     }
@@ -26,13 +28,15 @@ fn distance(a: &[char], b: &[char]) -> usize {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=m {
-        d[0][j] = j;
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=n {
         for j in 1..=m {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                 v = v.min(d[i - 2][j - 2] + 1);
             }
@@ -54,5 +58,7 @@ mod tests {
         );
         assert_eq!(closest("chisp", ["chips", "pot"]), Some("chips".into()));
         assert_eq!(closest("zzzzzz", ["chips", "pot"]), None);
+        assert_eq!(closest("n", ["光", "m"]), None);
+        assert_eq!(closest("山礼", ["手札", "山札"]), Some("山札".into()));
     }
 }

@@ -14,6 +14,7 @@ use crate::value::{SymDomain, Type};
 pub(super) fn compile_decks(c: &mut Compiler, items: &[(u16, Item)]) {
     let mut decks: BTreeMap<String, Deck> = BTreeMap::new();
     let mut last: Option<(Deck, Loc)> = None;
+    let mut d_failed = false;
     for (file, item) in items {
         let Item::Deck(d) = item else { continue };
         let loc = Loc {
@@ -21,6 +22,7 @@ pub(super) fn compile_decks(c: &mut Compiler, items: &[(u16, Item)]) {
             span: d.name.span,
         };
         if !c.declare(&d.name, *file, Global::Deck) {
+            d_failed = true;
             continue;
         }
         let mut deck = match &d.base {
@@ -43,7 +45,13 @@ pub(super) fn compile_decks(c: &mut Compiler, items: &[(u16, Item)]) {
                         },
                         "unknown deck",
                     );
-                    if let Some(s) =
+                    let std_name = format!("std/{}", b.node);
+                    if crate::loader::STDLIB.iter().any(|(n, _)| *n == std_name) {
+                        diag = diag.with_help(format!(
+                            "`{}` is in the stdlib: add `import \"{std_name}\"` above",
+                            b.node
+                        ));
+                    } else if let Some(s) =
                         crate::suggest::closest(&b.node, decks.keys().map(|k| k.as_str()))
                     {
                         diag = diag.with_help(format!("did you mean `{s}`?"));
@@ -52,6 +60,7 @@ pub(super) fn compile_decks(c: &mut Compiler, items: &[(u16, Item)]) {
                             diag.with_help("import the deck first, e.g. `import \"std/hanafuda\"`");
                     }
                     c.error(diag);
+                    d_failed = true;
                     continue;
                 }
             },
@@ -62,17 +71,16 @@ pub(super) fn compile_decks(c: &mut Compiler, items: &[(u16, Item)]) {
     }
     match last {
         Some((deck, _)) => c.program.deck = deck,
+        // A deck that failed to build has been reported already.
+        None if d_failed => {}
         None => c.error(
             Diagnostic::error(
                 "fuda::no-deck",
                 "the ruleset declares or imports no deck",
-                Loc {
-                    file: 0,
-                    span: fuda_grammar::Span::new(0, 0),
-                },
-                "",
+                c.anchor,
+                "no cards to play with",
             )
-            .with_help("add `import \"std/hanafuda\"` (or another stdlib deck) at the top"),
+            .with_help("add `import \"std/hanafuda\"` (or std/kabufuda, std/mahjong, std/mahjong108), or declare a `deck`"),
         ),
     }
 }
@@ -80,15 +88,29 @@ pub(super) fn compile_decks(c: &mut Compiler, items: &[(u16, Item)]) {
 fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
     let at = |span| Loc { file, span };
     // Attributes first, so cards can be checked against them.
-    let mut defaults: Vec<Option<i64>> = vec![None; deck.attrs.len()];
-    for a in &d.attributes {
+    let base_attrs = deck.attrs.len();
+    let mut defaults: Vec<Option<i64>> = vec![None; base_attrs];
+    for (i, a) in d.attributes.iter().enumerate() {
         if deck.attr_named(&a.name.node).is_some() {
-            c.error(Diagnostic::error(
+            let mut diag = Diagnostic::error(
                 "fuda::duplicate-name",
                 format!("attribute `{}` is declared twice", a.name.node),
                 at(a.name.span),
                 "again here",
-            ));
+            );
+            diag = match d.attributes[..i]
+                .iter()
+                .find(|b| b.name.node == a.name.node)
+            {
+                Some(first) => diag
+                    .with_label(at(first.name.span), "first declared here")
+                    .with_help("remove one of them"),
+                None => diag.with_help(format!(
+                    "the base deck has `{}` already; set it on cards with `edit ID {}=…`",
+                    a.name.node, a.name.node
+                )),
+            };
+            c.error(diag);
             continue;
         }
         let kind = match &a.ty {
@@ -133,7 +155,11 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
     // Inherited cards keep their values for new attributes only through defaults.
     let inherited = deck.len();
     for (i, def) in defaults.iter().enumerate() {
-        if def.is_none() && inherited > 0 && deck.attrs[i].values.len() == inherited {
+        if i >= base_attrs
+            && def.is_none()
+            && inherited > 0
+            && deck.attrs[i].values.len() == inherited
+        {
             if let Some(a) = d
                 .attributes
                 .iter()
@@ -165,30 +191,54 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
     for card in &d.cards {
         let copies = card.copies.as_ref().map(|c| c.node).unwrap_or(1);
         if !(1..=16).contains(&copies) {
-            c.error(Diagnostic::error(
-                "fuda::bad-copies",
-                format!("a card may have 1 to 16 copies, not {copies}"),
-                at(card.copies.as_ref().map(|c| c.span).unwrap_or(card.span)),
-                "copies",
-            ));
+            c.error(
+                Diagnostic::error(
+                    "fuda::bad-copies",
+                    format!("a card may have 1 to 16 copies, not {copies}"),
+                    at(card.copies.as_ref().map(|c| c.span).unwrap_or(card.span)),
+                    "1 to 16",
+                )
+                .with_help("for more, declare several cards"),
+            );
             continue;
         }
         if deck.face_named(&card.id.node).is_some() {
-            c.error(Diagnostic::error(
+            let mut diag = Diagnostic::error(
                 "fuda::duplicate-card",
                 format!("card `{}` is declared twice", card.id.node),
                 at(card.id.span),
                 "again here",
-            ));
+            );
+            let earlier = d
+                .cards
+                .iter()
+                .take_while(|o| !std::ptr::eq(*o, card))
+                .find(|o| o.id.node == card.id.node);
+            diag = match earlier {
+                Some(first) => diag
+                    .with_label(at(first.id.span), "first declared here")
+                    .with_help("for several copies of one card, write `x2` (up to `x16`) after it"),
+                None => diag.with_help(format!(
+                    "the base deck has `{}` already: change it with `edit {} …`",
+                    card.id.node, card.id.node
+                )),
+            };
+            c.error(diag);
             continue;
         }
         if deck.len() + copies as usize > MAX_CARDS {
-            c.error(Diagnostic::error(
-                "fuda::deck-too-large",
-                format!("a deck holds at most {MAX_CARDS} cards"),
-                at(card.span),
-                "this card goes past the limit",
-            ));
+            c.error(
+                Diagnostic::error(
+                    "fuda::deck-too-large",
+                    format!(
+                        "a deck holds at most {MAX_CARDS} cards; with this card it would hold {}",
+                        deck.len() + copies as usize
+                    ),
+                    at(card.id.span),
+                    "past the limit",
+                )
+                .with_help("use fewer cards or fewer copies"),
+            );
             return;
         }
         let face = deck.face_cards.len() as u16;
@@ -206,31 +256,30 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
         }
         deck.face_cards.push(ixs.clone());
         let mut set = vec![false; deck.attrs.len()];
-        apply_fields(c, file, deck, &ixs, &card.fields, &mut set);
-        for (a, was_set) in set.iter().enumerate() {
-            if !was_set
-                && defaults.get(a).copied().flatten().is_none()
-                && a >= defaults.len() - d.attributes.len()
-            {
-                // only attributes declared in this deck without default need a value
-            }
-            if !was_set && defaults.get(a).copied().flatten().is_none() {
-                c.error(
-                    Diagnostic::error(
-                        "fuda::attribute-unset",
-                        format!(
-                            "card `{}` does not set `{}`",
-                            card.id.node, deck.attrs[a].name
-                        ),
-                        at(card.span),
-                        "missing a value",
-                    )
-                    .with_help(format!(
-                        "add `{}=…` to this card, or give the attribute a default",
-                        deck.attrs[a].name
-                    )),
-                );
-            }
+        let clean = apply_fields(c, file, deck, &ixs, &card.fields, &mut set);
+        let unset: Vec<String> = set
+            .iter()
+            .enumerate()
+            .filter(|(a, was_set)| !**was_set && defaults.get(*a).copied().flatten().is_none())
+            .map(|(a, _)| deck.attrs[a].name.clone())
+            .collect();
+        // A misspelt attribute leaves another unset: report the misspelling only.
+        if clean && !unset.is_empty() {
+            let list: Vec<String> = unset.iter().map(|n| format!("`{n}`")).collect();
+            let example: Vec<String> = unset.iter().map(|n| format!("{n}=…")).collect();
+            c.error(
+                Diagnostic::error(
+                    "fuda::attribute-unset",
+                    format!("card `{}` does not set {}", card.id.node, list.join(", ")),
+                    at(card.id.span),
+                    format!("no {}", list.join(", ")),
+                )
+                .with_help(format!(
+                    "add `{}` to this card, or give the attribute a default (`attribute {}: … = VALUE`)",
+                    example.join(" "),
+                    unset[0]
+                )),
+            );
         }
     }
     for e in &d.edits {
@@ -238,7 +287,7 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
             Some(f) => {
                 let ixs = deck.face_cards[f as usize].clone();
                 let mut set = vec![false; deck.attrs.len()];
-                apply_fields(c, file, deck, &ixs, &e.fields, &mut set);
+                let _ = apply_fields(c, file, deck, &ixs, &e.fields, &mut set);
             }
             None => {
                 let mut diag = Diagnostic::error(
@@ -256,6 +305,9 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
     }
 }
 
+/// Applies `attr=value`, `+tag` and `-tag` fields; `set` marks the attributes written
+/// (even with a bad value, which is reported on its own). Returns false if a field
+/// named an unknown attribute.
 fn apply_fields(
     c: &mut Compiler,
     file: u16,
@@ -263,20 +315,22 @@ fn apply_fields(
     ixs: &[u16],
     fields: &[CardField],
     set: &mut [bool],
-) {
+) -> bool {
     let at = |span| Loc { file, span };
+    let mut clean = true;
     for f in fields {
         match f {
             CardField::Set(name, lit) => match deck.attr_named(&name.node) {
                 Some(a) => {
+                    set[a as usize] = true;
                     if let Some(v) = attr_value(c, file, &deck.attrs[a as usize], lit) {
                         for ix in ixs {
                             deck.attrs[a as usize].values[*ix as usize] = v;
                         }
-                        set[a as usize] = true;
                     }
                 }
                 None => {
+                    clean = false;
                     let mut diag = Diagnostic::error(
                         "fuda::unknown-attribute",
                         format!("the deck has no attribute `{}`", name.node),
@@ -322,6 +376,7 @@ fn apply_fields(
             },
         }
     }
+    clean
 }
 
 /// Checks a literal against an attribute's type and returns its stored value.
@@ -343,7 +398,7 @@ fn attr_value(
                         "fuda::out-of-range",
                         format!("`{}` takes {lo}..{hi}, not {v}", def.name),
                         loc,
-                        "out of range",
+                        format!("outside {lo}..{hi}"),
                     ));
                     return None;
                 }
@@ -376,14 +431,26 @@ fn attr_value(
                 }
             }
         }
-        _ => {
-            let want = match def.kind {
+        (kind, other) => {
+            let want = match kind {
                 AttrKind::Int(_) => "a number".to_string(),
-                AttrKind::Symbols(_) => "one of its symbols".to_string(),
+                AttrKind::Symbols(syms) => {
+                    let names: Vec<&str> = syms
+                        .iter()
+                        .map(|s| c.program.symbols[*s as usize].as_str())
+                        .collect();
+                    format!("one of {}", names.join(" | "))
+                }
+            };
+            let got = match other {
+                Literal::Int(v) => format!("`{v}`"),
+                Literal::Bool(b) => format!("`{b}`"),
+                Literal::Str(s) => format!("the text \"{s}\""),
+                Literal::Name(n) => format!("`{n}`"),
             };
             c.error(Diagnostic::error(
                 "fuda::type-mismatch",
-                format!("`{}` takes {want}", def.name),
+                format!("`{}` takes {want}, not {got}", def.name),
                 loc,
                 "wrong kind of value",
             ));

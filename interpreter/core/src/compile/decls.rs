@@ -36,10 +36,10 @@ pub(super) fn declare_all(c: &mut Compiler, items: &[(u16, Item)]) {
             Diagnostic::error(
                 "fuda::no-seats",
                 "the ruleset does not say how many seats there are",
-                Loc::default(),
-                "",
+                c.anchor,
+                "no `seats` declaration in this ruleset",
             )
-            .with_help("add e.g. `seats 3 { 3: 親 胴二 ビキ }`"),
+            .with_help("add e.g. `seats 3 { 3: 親 胴二 ビキ }`: the number of seats, then the role names for that number"),
         ),
         [(f, s), rest @ ..] => {
             for (rf, r) in rest {
@@ -49,17 +49,18 @@ pub(super) fn declare_all(c: &mut Compiler, items: &[(u16, Item)]) {
                         "`seats` is declared twice",
                         Loc {
                             file: *rf,
-                            span: r.span,
+                            span: keyword_span(r.span, "seats"),
                         },
                         "again here",
                     )
                     .with_label(
                         Loc {
                             file: *f,
-                            span: s.span,
+                            span: keyword_span(s.span, "seats"),
                         },
                         "first here",
-                    ),
+                    )
+                    .with_help("keep one `seats`; a parameter can make the number vary: `seats players { … }`"),
                 );
             }
             seats_decl(c, *f, s);
@@ -82,12 +83,46 @@ pub(super) fn declare_all(c: &mut Compiler, items: &[(u16, Item)]) {
     for (file, item) in items {
         if let Item::Ledger(names, _) = item {
             for n in names {
+                let loc = Loc {
+                    file: *file,
+                    span: n.span,
+                };
                 match c.globals.get(&n.node) {
-                    Some((Global::Var(v), _)) if c.program.vars[*v as usize].ty == Type::Int => c.program.ledger.push(*v),
-                    _ => c.error(
-                        Diagnostic::error("fuda::bad-ledger", format!("`{}` is not an int variable", n.node), Loc { file: *file, span: n.span }, "ledger entries are int variables")
-                            .with_help("a ledger lists the variables whose sum never changes, e.g. `ledger chips, pot`"),
-                    ),
+                    Some((Global::Var(v), _)) if c.program.vars[*v as usize].ty == Type::Int => {
+                        c.program.ledger.push(*v)
+                    }
+                    Some((g, _)) => {
+                        let what = match g {
+                            Global::Var(v) => format!(
+                                "a {} variable",
+                                c.describe(&c.program.vars[*v as usize].ty)
+                            ),
+                            other => other.describe().to_string(),
+                        };
+                        c.error(
+                            Diagnostic::error("fuda::bad-ledger", format!("`{}` is {what}, not an int variable", n.node), loc, "not an int variable")
+                                .with_help("a ledger lists the int variables whose sum never changes, e.g. `ledger chips, pot`"),
+                        )
+                    }
+                    None => {
+                        let ints: Vec<String> = c
+                            .globals
+                            .iter()
+                            .filter(|(_, (g, _))| matches!(g, Global::Var(v) if c.program.vars[*v as usize].ty == Type::Int))
+                            .map(|(k, _)| k.clone())
+                            .collect();
+                        let mut d = Diagnostic::error(
+                            "fuda::bad-ledger",
+                            format!("unknown variable `{}` in the ledger", n.node),
+                            loc,
+                            "not declared",
+                        );
+                        d = match crate::suggest::closest(&n.node, ints.iter().map(|s| s.as_str())) {
+                            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                            None => d.with_help("a ledger lists the int variables whose sum never changes, e.g. `ledger chips, pot`"),
+                        };
+                        c.error(d)
+                    }
                 }
             }
         }
@@ -120,6 +155,7 @@ pub(super) fn declare_all(c: &mut Compiler, items: &[(u16, Item)]) {
             }
             Item::Score(s) => {
                 let ix = c.score_sigs.len() as u16;
+                c.check_param_names(*file, &s.params);
                 if c.declare(&s.name, *file, Global::Score(ix)) {
                     let sig = s
                         .params
@@ -138,9 +174,12 @@ pub(super) fn declare_all(c: &mut Compiler, items: &[(u16, Item)]) {
             }
             Item::Proc(p) => {
                 let ix = c.proc_sigs.len() as u16;
+                c.check_param_names(*file, &p.params);
                 if c.declare(&p.name, *file, Global::Proc(ix)) {
                     let sig = p.params.iter().map(|q| c.type_name(*file, &q.ty)).collect();
                     c.proc_sigs.push(sig);
+                    c.proc_params
+                        .push(p.params.iter().map(|q| q.name.node.clone()).collect());
                     c.called.push(false);
                     c.program.procs.push(crate::ir::ProcDef {
                         name: p.name.node.clone(),
@@ -168,9 +207,46 @@ fn enum_decl(c: &mut Compiler, file: u16, e: &ast::EnumDecl) {
     let mut values = Vec::new();
     for (v, aliases) in &e.values {
         let s = c.intern(&v.node);
-        c.sym_type
-            .entry(s)
-            .or_insert(Type::Sym(SymDomain::Enum(ix)));
+        let mine = Type::Sym(SymDomain::Enum(ix));
+        match c.sym_type.get(&s).cloned() {
+            Some(other) if other != mine => {
+                let owner = match &other {
+                    Type::Sym(SymDomain::Enum(o)) => {
+                        format!("enum `{}`", c.program.enums[*o as usize].name)
+                    }
+                    Type::Sym(SymDomain::Attr(a)) => format!(
+                        "the card attribute `{}`",
+                        c.program.deck.attrs[*a as usize].name
+                    ),
+                    _ => "something else".into(),
+                };
+                c.error(
+                    Diagnostic::error(
+                        "fuda::duplicate-name",
+                        format!("`{}` is already a value of {owner}", v.node),
+                        Loc { file, span: v.span },
+                        "declared again here",
+                    )
+                    .with_help("a value belongs to one enum or attribute, so `x == A` is never ambiguous: rename one of them"),
+                );
+                continue;
+            }
+            Some(_) => {
+                c.error(
+                    Diagnostic::error(
+                        "fuda::duplicate-name",
+                        format!("`{}` is listed twice in enum `{}`", v.node, e.name.node),
+                        Loc { file, span: v.span },
+                        "again here",
+                    )
+                    .with_help("remove one of them"),
+                );
+                continue;
+            }
+            None => {
+                c.sym_type.insert(s, mine);
+            }
+        }
         values.push((s, aliases.iter().map(|a| a.node.clone()).collect()));
     }
     c.program.enums.push(EnumDef {
@@ -183,34 +259,49 @@ fn param_decl(c: &mut Compiler, file: u16, p: &ast::ParamDecl) {
     let ix = c.program.params.len() as u16;
     let ty = c.type_name(file, &p.ty);
     let mut sc = Scope::pure(file, "a parameter's default");
+    let before = c.diags.len();
     let e = c.expr_of(&mut sc, &p.default, &ty);
     let default = match crate::engine::const_eval(&c.program, &e) {
         Some(v) => v,
+        None if c.diags.len() > before => Value::Unit,
         None => {
-            c.error(Diagnostic::error(
-                "fuda::not-constant",
-                "a parameter's default must be a constant",
-                Loc {
-                    file,
-                    span: p.default.span,
-                },
-                "not a constant",
-            ));
+            c.error(
+                Diagnostic::error(
+                    "fuda::not-constant",
+                    "this default cannot be computed before the game starts",
+                    Loc {
+                        file,
+                        span: p.default.span,
+                    },
+                    "cannot be computed",
+                )
+                .with_help("write a constant such as `3` (a division by zero or an empty `max` also fails here)"),
+            );
             Value::Unit
         }
     };
     let range = p.range.as_ref().map(|r| r.node);
     if let (Some((lo, hi)), Value::Int(v)) = (range, &default) {
         if *v < lo || *v > hi {
-            c.error(Diagnostic::error(
-                "fuda::out-of-range",
-                format!("default {v} is outside {lo}..{hi}"),
-                Loc {
-                    file,
-                    span: p.default.span,
-                },
-                "out of range",
-            ));
+            c.error(
+                Diagnostic::error(
+                    "fuda::out-of-range",
+                    format!("the default {v} is outside the range {lo}..{hi}"),
+                    Loc {
+                        file,
+                        span: p.default.span,
+                    },
+                    format!("outside {lo}..{hi}"),
+                )
+                .with_label(
+                    Loc {
+                        file,
+                        span: p.range.as_ref().map(|r| r.span).unwrap_or(p.span),
+                    },
+                    "the range",
+                )
+                .with_help("change the default or widen the range"),
+            );
         }
     }
     if c.declare(&p.name, file, Global::Param(ix)) {
@@ -230,36 +321,49 @@ fn param_decl(c: &mut Compiler, file: u16, p: &ast::ParamDecl) {
 
 fn seats_decl(c: &mut Compiler, file: u16, s: &ast::SeatsDecl) {
     let mut sc = Scope::pure(file, "the seat count");
+    let before = c.diags.len();
     let count = c.expr_of(&mut sc, &s.count, &Type::Int);
+    let had_errors = c.diags.len() > before;
     // The seat counts this ruleset allows: every value of the parameters it depends on.
     let counts = crate::engine::seat_counts(&c.program, &count);
-    if counts.is_empty() {
-        c.error(Diagnostic::error(
-            "fuda::bad-seats",
-            "the seat count must be a constant or a parameter",
-            Loc {
-                file,
-                span: s.count.span,
-            },
-            "cannot evaluate",
-        ));
-    }
-    for n in &counts {
-        if !(1..=16).contains(n) {
-            c.error(Diagnostic::error(
+    let count_loc = Loc {
+        file,
+        span: s.count.span,
+    };
+    if counts.is_empty() && !had_errors {
+        c.error(
+            Diagnostic::error(
                 "fuda::bad-seats",
-                format!("{n} seats: a game has 1 to 16"),
-                Loc {
-                    file,
-                    span: s.count.span,
-                },
+                "the seat count must be a number or a parameter",
+                count_loc,
+                "cannot be computed",
+            )
+            .with_help("write a number (`seats 3 { … }`) or an int parameter with a range (`seats players { … }`)"),
+        );
+    }
+    let bad: Vec<usize> = counts
+        .iter()
+        .copied()
+        .filter(|n| !(1..=16).contains(n))
+        .collect();
+    if !bad.is_empty() {
+        let list: Vec<String> = bad.iter().map(|n| n.to_string()).collect();
+        c.error(
+            Diagnostic::error(
+                "fuda::bad-seats",
+                format!("a game has 1 to 16 seats, not {}", list.join(", ")),
+                count_loc,
                 "out of range",
-            ));
-        }
+            )
+            .with_help(
+                "if this is a parameter, narrow its range: `param players: int = 3 in 2..4`",
+            ),
+        );
     }
     let mut roles = Vec::new();
-    for (n, names) in &s.roles {
+    for (i, (n, names)) in s.roles.iter().enumerate() {
         if names.len() as i64 != n.node {
+            let end = names.last().map(|l| l.span.end).unwrap_or(n.span.end);
             c.error(
                 Diagnostic::error(
                     "fuda::bad-roles",
@@ -269,10 +373,30 @@ fn seats_decl(c: &mut Compiler, file: u16, s: &ast::SeatsDecl) {
                         n.node,
                         names.len()
                     ),
-                    Loc { file, span: n.span },
-                    "this row",
+                    Loc {
+                        file,
+                        span: fuda_grammar::Span::new(n.span.start as usize, end as usize),
+                    },
+                    format!("{} names", names.len()),
                 )
                 .with_help("list one role name per seat, from the dealer on"),
+            );
+        }
+        if let Some((first, _)) = s.roles[..i].iter().find(|(m, _)| m.node == n.node) {
+            c.error(
+                Diagnostic::error(
+                    "fuda::bad-roles",
+                    format!("two rows for {} seats", n.node),
+                    Loc { file, span: n.span },
+                    "again here",
+                )
+                .with_label(
+                    Loc {
+                        file,
+                        span: first.span,
+                    },
+                    "first here",
+                ),
             );
         }
         roles.push((
@@ -281,17 +405,40 @@ fn seats_decl(c: &mut Compiler, file: u16, s: &ast::SeatsDecl) {
         ));
     }
     for n in &counts {
-        if !roles.is_empty() && !roles.iter().any(|(k, _)| k == n) {
+        if (1..=16).contains(n) && !roles.is_empty() && !roles.iter().any(|(k, _)| k == n) {
             c.error(
                 Diagnostic::error(
                     "fuda::bad-roles",
                     format!("no role names for {n} seats"),
-                    Loc { file, span: s.span },
-                    "missing a row",
+                    count_loc,
+                    format!("can be {n}"),
                 )
                 .with_help(format!("add a row `{n}: …` with {n} names")),
             );
         }
+    }
+    // A parameter without a range can be set to anything, so every row may be used.
+    let open_ended =
+        matches!(&count, Expr::Param(i) if c.program.params[*i as usize].range.is_none());
+    if let Some(first) = s.roles.iter().find(|(n, _)| {
+        !open_ended && !counts.is_empty() && !counts.contains(&(n.node.max(0) as usize))
+    }) {
+        c.error(
+            Diagnostic::error(
+                "fuda::bad-roles",
+                format!(
+                    "a row for {} seats, but the seat count is never {}",
+                    first.0.node, first.0.node
+                ),
+                Loc {
+                    file,
+                    span: first.0.span,
+                },
+                "never used",
+            )
+            .with_label(count_loc, "the seat count")
+            .warning(),
+        );
     }
     c.seat_counts = counts
         .into_iter()
@@ -329,23 +476,34 @@ fn var_decl(c: &mut Compiler, file: u16, v: &ast::VarDecl) {
 
 fn cards_decl(c: &mut Compiler, file: u16, d: &ast::CardsDecl) {
     let mut sc = Scope::pure(file, "a named card set");
+    let before = c.diags.len();
     let e = c.expr_of(&mut sc, &d.value, &Type::Cards);
     let set = match crate::engine::const_eval(&c.program, &e) {
         Some(Value::Cards(s)) => s,
         Some(Value::Card(x)) => CardSet::single(x),
+        _ if c.diags.len() > before => CardSet::EMPTY,
         _ => {
-            c.error(Diagnostic::error(
-                "fuda::not-constant",
-                "a named card set must be a constant",
-                Loc {
-                    file,
-                    span: d.value.span,
-                },
-                "not a constant",
-            ));
+            c.error(
+                Diagnostic::error(
+                    "fuda::not-constant",
+                    "this card set cannot be computed before the game starts",
+                    Loc {
+                        file,
+                        span: d.value.span,
+                    },
+                    "cannot be computed",
+                )
+                .with_help("name the cards (`cards(1-crane 3-curtain)`) or filter the deck"),
+            );
             CardSet::EMPTY
         }
     };
     c.declare(&d.name, file, Global::CardSet(set));
     let _ = Expr::Cards(set);
+}
+
+/// The span of the keyword an item starts with.
+fn keyword_span(item: fuda_grammar::Span, word: &str) -> fuda_grammar::Span {
+    let start = item.start as usize;
+    fuda_grammar::Span::new(start, (start + word.len()).min(item.end as usize))
 }

@@ -28,6 +28,9 @@ pub(crate) struct Scope {
     pub stateful: bool,
     /// What this scope is, for messages ("a score table", "a def").
     pub context: &'static str,
+    /// After a root error that hides names (an unknown pattern after `over`), unknown
+    /// names are not reported again.
+    pub quiet_unknown: bool,
 }
 
 impl Scope {
@@ -43,6 +46,7 @@ impl Scope {
             score: None,
             stateful: true,
             context: "a procedure",
+            quiet_unknown: false,
         }
     }
 
@@ -111,25 +115,114 @@ impl Compiler {
     /// Lowers an expression and checks it has type `want`.
     pub fn expr_of(&mut self, sc: &mut Scope, e: &ast::Expr, want: &Type) -> Expr {
         let (x, t) = self.expr(sc, e);
-        self.expect_type(sc, e.span, &t, want);
+        self.expect_type_at(sc, e.span, Some(e), &t, want);
         coerce(x, &t, want)
     }
 
     /// Reports a type mismatch.
     pub fn expect_type(&mut self, sc: &Scope, span: Span, got: &Type, want: &Type) -> bool {
-        if got.fits(want) {
+        self.expect_type_at(sc, span, None, got, want)
+    }
+
+    /// Whether `got` may stand where `want` is expected. Stricter than [`Type::fits`]:
+    /// the values of two different enums (or attributes) do not mix.
+    pub fn type_fits(&self, got: &Type, want: &Type) -> bool {
+        match (got, want) {
+            (Type::Sym(a), Type::Sym(b)) => sym_domains_mix(a, b),
+            (Type::List(a), Type::List(b)) => self.type_fits(a, b),
+            _ => got.fits(want),
+        }
+    }
+
+    /// A type for messages, naming enums and attributes.
+    pub fn describe(&self, t: &Type) -> String {
+        match t {
+            Type::Sym(SymDomain::Enum(e)) => self
+                .program
+                .enums
+                .get(*e as usize)
+                .map(|d| format!("`{}`", d.name))
+                .unwrap_or_else(|| t.describe()),
+            Type::Sym(SymDomain::Attr(a)) => self
+                .program
+                .deck
+                .attrs
+                .get(*a as usize)
+                .map(|d| format!("a `{}` value", d.name))
+                .unwrap_or_else(|| t.describe()),
+            Type::Sym(SymDomain::Yaku) => "a yaku name".into(),
+            Type::List(x) => format!("list of {}", self.describe(x)),
+            other => other.describe(),
+        }
+    }
+
+    /// The values of a symbol type, for help lines: `上がり | 当たり`.
+    fn sym_values(&self, d: &SymDomain) -> Option<String> {
+        let syms: Vec<u32> = match d {
+            SymDomain::Enum(e) => self
+                .program
+                .enums
+                .get(*e as usize)?
+                .values
+                .iter()
+                .map(|v| v.0)
+                .collect(),
+            SymDomain::Attr(a) => match &self.program.deck.attrs.get(*a as usize)?.kind {
+                AttrKind::Symbols(s) => s.clone(),
+                AttrKind::Int(_) => return None,
+            },
+            SymDomain::Yaku => return None,
+        };
+        let names: Vec<&str> = syms
+            .iter()
+            .map(|s| self.program.symbols[*s as usize].as_str())
+            .collect();
+        Some(names.join(" | "))
+    }
+
+    /// Reports a type mismatch; `e`, when given, is the expression, for a better help.
+    pub fn expect_type_at(
+        &mut self,
+        sc: &Scope,
+        span: Span,
+        e: Option<&ast::Expr>,
+        got: &Type,
+        want: &Type,
+    ) -> bool {
+        if self.type_fits(got, want) {
             return true;
         }
+        let (g, w) = (self.describe(got), self.describe(want));
         let mut d = Diagnostic::error(
             "fuda::type-mismatch",
-            format!("expected {}, found {}", want.describe(), got.describe()),
+            format!("expected {w}, found {g}"),
             self.loc(sc, span),
-            format!("this is {}", got.describe()),
+            format!("this is {g}"),
         );
-        if *got == Type::ZoneFamily {
-            d = d.with_help("a per-seat zone needs a seat: write `zone[seat]`");
-        } else if *want == Type::Bool && *got == Type::Int {
-            d = d.with_help("compare it: e.g. `… > 0`");
+        let name = match e.map(|e| &e.node) {
+            Some(ExprKind::Name(n)) => Some(n.as_str()),
+            _ => None,
+        };
+        let literal_int = matches!(e.map(|e| &e.node), Some(ExprKind::Int(_)));
+        let help = match (got, want) {
+            (Type::ZoneFamily, _) => Some(match name {
+                Some(n) => format!("`{n}` is one zone per seat: say whose, e.g. `{n}[dealer]`"),
+                None => "a per-seat zone needs a seat: write `zone[seat]`".to_string(),
+            }),
+            (Type::Int, Type::Bool) if literal_int => Some("write `true` or `false`".into()),
+            (Type::Int, Type::Bool) => Some("compare it: e.g. `… > 0`".into()),
+            (Type::Score, Type::Int) => {
+                Some("read a number from the result, e.g. `….total`".into())
+            }
+            (Type::Zone, Type::Card) => Some("`top(zone)` is the zone's top card".into()),
+            (Type::Cards | Type::Zone, Type::Int) => {
+                Some("`count(…)` is the number of cards".into())
+            }
+            (_, Type::Sym(dom)) => self.sym_values(dom).map(|v| format!("{w} is one of {v}")),
+            _ => None,
+        };
+        if let Some(h) = help {
+            d = d.with_help(h);
         }
         self.error(d);
         false
@@ -151,12 +244,24 @@ impl Compiler {
                         Type::Cards,
                     ),
                     Err(err) => {
-                        self.card_error(
-                            sc,
-                            err,
-                            ids.iter().map(|i| (i.node.as_str(), i.span)).collect(),
-                            e.span,
-                        );
+                        // Report every unknown id, not only the first.
+                        let mut unknown = 0;
+                        for id in ids {
+                            if let Err(e1 @ crate::model::CardParseError::Unknown(_)) =
+                                self.program.deck.parse_cards(&[id.node.as_str()])
+                            {
+                                unknown += 1;
+                                self.card_error(sc, e1, vec![(id.node.as_str(), id.span)], id.span);
+                            }
+                        }
+                        if unknown == 0 {
+                            self.card_error(
+                                sc,
+                                err,
+                                ids.iter().map(|i| (i.node.as_str(), i.span)).collect(),
+                                e.span,
+                            );
+                        }
                         (Expr::Const(Value::Cards(CardSet::EMPTY)), Type::Error)
                     }
                 }
@@ -197,8 +302,19 @@ impl Compiler {
                     let (x, t) = self.expr(sc, it);
                     if elem == Type::Error {
                         elem = t;
-                    } else {
-                        self.expect_type(sc, it.span, &t, &elem.clone());
+                    } else if !self.type_fits(&t, &elem) {
+                        let (a, b) = (self.describe(&elem), self.describe(&t));
+                        self.error(
+                            Diagnostic::error(
+                                "fuda::type-mismatch",
+                                format!(
+                                    "a list holds one type: its first item is {a}, this one {b}"
+                                ),
+                                self.loc(sc, it.span),
+                                format!("this is {b}"),
+                            )
+                            .with_label(self.loc(sc, items[0].span), format!("this is {a}")),
+                        );
                     }
                     out.push(x);
                 }
@@ -224,9 +340,21 @@ impl Compiler {
             ExprKind::Binder(f, x, dom, body) => self.binder(sc, f, x, dom, body),
             ExprKind::If(c, a, b) => {
                 let c = self.expr_of(sc, c, &Type::Bool);
-                let (a, ta) = self.expr(sc, a);
+                let (a2, ta) = self.expr(sc, a);
                 let (b2, tb) = self.expr(sc, b);
-                self.expect_type(sc, b.span, &tb, &ta);
+                if !self.type_fits(&tb, &ta) {
+                    let (x, y) = (self.describe(&ta), self.describe(&tb));
+                    self.error(
+                        Diagnostic::error(
+                            "fuda::type-mismatch",
+                            format!("the two branches of `if … then … else` differ: {x} and {y}"),
+                            self.loc(sc, b.span),
+                            format!("this is {y}"),
+                        )
+                        .with_label(self.loc(sc, a.span), format!("this is {x}")),
+                    );
+                }
+                let a = a2;
                 (
                     Expr::If(Box::new(c), Box::new(a), Box::new(b2)),
                     if ta == Type::Error { tb } else { ta },
@@ -256,6 +384,10 @@ impl Compiler {
                     self.loc(sc, span),
                     "unknown card id",
                 );
+                if self.program.deck.is_empty() {
+                    // No deck is reported once, on its own.
+                    return;
+                }
                 if let Some(s) = self.program.deck.suggest(&w) {
                     d = d.with_help(format!("did you mean `{s}`?"));
                 }
@@ -271,11 +403,11 @@ impl Compiler {
                 self.error(
                     Diagnostic::error(
                         "fuda::card-twice",
-                        format!("`{w}` is named more times than the deck has copies"),
+                        format!("`{w}` is named more times than the deck has copies of it"),
                         self.loc(sc, span),
                         "one too many",
                     )
-                    .with_help("each physical card can appear once in a set"),
+                    .with_help("a set holds each physical card at most once"),
                 );
             }
         }
@@ -283,15 +415,21 @@ impl Compiler {
 
     fn state_only(&mut self, sc: &Scope, what: &str, name: &str, span: Span) {
         if !sc.stateful {
-            self.error(
-                Diagnostic::error(
-                    "fuda::state-in-pure",
-                    format!("{} cannot read {what} `{name}`", sc.context),
-                    self.loc(sc, span),
-                    "game state",
-                )
-                .with_help("patterns, scores and defs see only their parameters: pass the value in as an argument"),
-            );
+            let message = match what {
+                "the dealer" => format!("{} cannot read `dealer`", sc.context),
+                "the seats with" => {
+                    format!("{} cannot call `{name}`: it reads the seats", sc.context)
+                }
+                _ => format!("{} cannot read {what} `{name}`", sc.context),
+            };
+            let d = Diagnostic::error(
+                "fuda::state-in-pure",
+                message,
+                self.loc(sc, span),
+                "game state",
+            )
+            .with_help(pure_help(sc.context));
+            self.error(d);
         }
     }
 
@@ -388,22 +526,118 @@ impl Compiler {
     }
 
     /// Reports an unknown name with the closest known one.
+    /// `what` says what was expected: "name" (any value), "variable", "procedure",
+    /// "function", "pattern", "parameter" or "value" (an enum value); the "did you
+    /// mean" looks among names of that kind only.
     pub fn unknown_name(&mut self, sc: &Scope, n: &str, span: Span, what: &str) {
-        let mut candidates: Vec<String> = sc.local_names().map(String::from).collect();
-        candidates.extend(self.globals.keys().cloned());
-        candidates.extend(self.sym_index.keys().cloned());
-        candidates.extend(sc.groups.iter().map(|g| g.0.clone()));
-        candidates.extend(BUILTINS.iter().map(|b| b.0.to_string()));
+        if sc.quiet_unknown || self.duplicated.contains(n) {
+            return;
+        }
+        let loc = self.loc(sc, span);
+        if let Some((g, _)) = self.globals.get(n) {
+            // Declared, but as something else.
+            let d = Diagnostic::error(
+                "fuda::unknown-name",
+                format!("`{n}` is {}, not a {what}", g.describe()),
+                loc,
+                format!("not a {what}"),
+            );
+            self.error(d);
+            return;
+        }
+        if let Some((kind, at)) = self.all_decls.get(n).cloned() {
+            // Declared, but not yet when this was compiled: a variable in a parameter's
+            // default, a parameter used above its declaration, a def in a variable's
+            // initial value.
+            let kind_word = kind.trim_start_matches("an ").trim_start_matches("a ");
+            let d = if matches!(kind, "a variable" | "a zone") && !sc.stateful {
+                Diagnostic::error(
+                    "fuda::state-in-pure",
+                    format!("{} cannot read {kind_word} `{n}`", sc.context),
+                    loc,
+                    "game state",
+                )
+                .with_help(pure_help(sc.context))
+            } else if decl_phase(kind) > context_phase(sc.context) {
+                Diagnostic::error(
+                    "fuda::declared-later",
+                    format!("{} cannot use {kind_word} `{n}`", sc.context),
+                    loc,
+                    "not available here",
+                )
+                .with_label(at, "declared here")
+                .with_help(format!(
+                    "{} is computed before any {kind_word} exists: {}",
+                    sc.context,
+                    available_in(sc.context)
+                ))
+            } else {
+                Diagnostic::error(
+                    "fuda::declared-later",
+                    format!("{kind_word} `{n}` is used before its declaration"),
+                    loc,
+                    "used here",
+                )
+                .with_label(at, "declared here")
+                .with_help(format!("move the declaration of `{n}` above this line"))
+            };
+            self.error(d);
+            return;
+        }
+        let mut candidates: Vec<String> = Vec::new();
+        let globals = |f: &dyn Fn(&Global) -> bool| -> Vec<String> {
+            self.globals
+                .iter()
+                .filter(|(_, (g, _))| f(g))
+                .map(|(k, _)| k.clone())
+                .collect()
+        };
+        match what {
+            "variable" => {
+                candidates.extend(sc.local_names().map(String::from));
+                candidates.extend(globals(&|g| matches!(g, Global::Var(_))));
+            }
+            "procedure" => candidates.extend(globals(&|g| matches!(g, Global::Proc(_)))),
+            "pattern" => candidates.extend(globals(&|g| matches!(g, Global::Pattern(_)))),
+            "parameter" => candidates.extend(globals(&|g| matches!(g, Global::Param(_)))),
+            "value" => candidates.extend(self.sym_index.keys().cloned()),
+            "function" => {
+                candidates.extend(globals(&|g| {
+                    matches!(g, Global::Def(_) | Global::Score(_) | Global::Pattern(_))
+                }));
+                candidates.extend(BUILTINS.iter().map(|b| b.0.to_string()));
+                candidates.extend(BINDERS.iter().map(|b| b.to_string()));
+            }
+            _ => {
+                candidates.extend(sc.local_names().map(String::from));
+                candidates.extend(sc.groups.iter().map(|g| g.0.clone()));
+                candidates.extend(globals(&|g| {
+                    matches!(
+                        g,
+                        Global::Param(_) | Global::Var(_) | Global::Zone(_) | Global::CardSet(_)
+                    )
+                }));
+                candidates.extend(self.sym_index.keys().cloned());
+                candidates.extend(["dealer".to_string()]);
+            }
+        }
         let mut d = Diagnostic::error(
             "fuda::unknown-name",
             format!("unknown {what} `{n}`"),
-            self.loc(sc, span),
+            loc,
             "not declared",
         );
         if let Some(s) = crate::suggest::closest(n, candidates.iter().map(|s| s.as_str())) {
             d = d.with_help(format!("did you mean `{s}`?"));
         } else {
-            d = d.with_help("declare it (`var`, `param`, `zone`, `let`…) before use");
+            d = d.with_help(match what {
+                "procedure" => "declare it: `proc NAME { … }`",
+                "function" => "declare it: `def NAME(x: int) = …`, or call a builtin",
+                "pattern" => "declare it: `pattern NAME { group … }`",
+                "parameter" => "declare it: `param NAME: int = 0`",
+                "value" => "declare it in an enum: `enum NAME: A | B`",
+                _ => "declare it (`var`, `param`, `zone`, `let`…) before use",
+            });
         }
         self.error(d);
     }
@@ -435,29 +669,25 @@ impl Compiler {
                     ExprKind::Name(n) => match self.program.deck.tag_named(n) {
                         Some(t) => t,
                         None => {
-                            let mut d = Diagnostic::error(
-                                "fuda::unknown-tag",
-                                format!("no tag `{n}` in the deck"),
-                                self.loc(sc, b.span),
-                                "unknown tag",
-                            );
-                            if let Some(s) = crate::suggest::closest(
-                                n,
-                                self.program.deck.tag_names.iter().map(|s| s.as_str()),
-                            ) {
-                                d = d.with_help(format!("did you mean `{s}`?"));
-                            }
-                            self.error(d);
+                            self.tag_error(sc, b);
                             return (Expr::Const(Value::Bool(false)), Type::Bool);
                         }
                     },
                     _ => {
-                        self.error(Diagnostic::error(
-                            "fuda::expected-tag",
-                            "`is` takes a tag name",
-                            self.loc(sc, b.span),
-                            "not a tag",
-                        ));
+                        let tags = self.program.deck.tag_names.join(", ");
+                        self.error(
+                            Diagnostic::error(
+                                "fuda::expected-tag",
+                                "`is` takes a tag's name: `card is TAG`",
+                                self.loc(sc, b.span),
+                                "not a tag name",
+                            )
+                            .with_help(if tags.is_empty() {
+                                "the deck declares no tags; compare an attribute instead, e.g. `c.month == 1`".to_string()
+                            } else {
+                                format!("the deck's tags: {tags}; to compare an attribute, write e.g. `c.month == 1`")
+                            }),
+                        );
                         return (Expr::Const(Value::Bool(false)), Type::Bool);
                     }
                 };
@@ -525,10 +755,14 @@ impl Compiler {
                 let (x, y) = if is_set(&ta) || is_set(&tb) {
                     (coerce(x, &ta, &Type::Cards), coerce(y, &tb, &Type::Cards))
                 } else {
-                    if !(ta.fits(&tb) || tb.fits(&ta) || comparable_text(&ta, &tb)) {
+                    if !(self.type_fits(&ta, &tb)
+                        || self.type_fits(&tb, &ta)
+                        || comparable_text(&ta, &tb))
+                    {
+                        let (a, b) = (self.describe(&ta), self.describe(&tb));
                         self.error(Diagnostic::error(
                             "fuda::type-mismatch",
-                            format!("cannot compare {} with {}", ta.describe(), tb.describe()),
+                            format!("cannot compare {a} with {b}"),
                             self.loc(sc, span),
                             "different types",
                         ));
@@ -561,7 +795,7 @@ impl Compiler {
                         self.expect_type(sc, sa, &ta, &Type::Card);
                     }
                     Type::List(elem) => {
-                        if !(ta.fits(elem) || elem.fits(&ta)) {
+                        if !(self.type_fits(&ta, elem) || self.type_fits(elem, &ta)) {
                             self.expect_type(sc, sa, &ta, elem);
                         }
                     }
@@ -605,7 +839,15 @@ impl Compiler {
                                 self.loc(sc, f.span),
                                 "unknown field",
                             )
-                            .with_help("fields: total, name, factor, base, count"),
+                            .with_help(
+                                match crate::suggest::closest(
+                                    &f.node,
+                                    ["total", "name", "factor", "base", "count"],
+                                ) {
+                                    Some(s) => format!("did you mean `{s}`?"),
+                                    None => "fields: total, name, factor, base, count".into(),
+                                },
+                            ),
                         );
                         return (Expr::Const(Value::Unit), Type::Error);
                     }
@@ -806,7 +1048,7 @@ impl Compiler {
                     t,
                     Type::Cards | Type::Zone | Type::Card | Type::List(_) | Type::Error
                 ) {
-                    self.expect_type(sc, a(0).span, &t, &Type::Cards);
+                    self.expect_type_at(sc, a(0).span, Some(a(0)), &t, &Type::Cards);
                 }
                 let x = coerce(x, &t, &Type::Cards);
                 (vec![x], Type::Int)
@@ -872,12 +1114,7 @@ impl Compiler {
                 match tag {
                     Some(t) => (vec![x, Expr::Const(Value::Int(t as i64))], Type::Cards),
                     None => {
-                        self.error(Diagnostic::error(
-                            "fuda::unknown-tag",
-                            "`tagged` takes a tag name second",
-                            self.loc(sc, a(1).span),
-                            "not a tag",
-                        ));
+                        self.tag_error(sc, a(1));
                         return (Expr::Const(Value::Unit), Type::Error);
                     }
                 }
@@ -894,18 +1131,54 @@ impl Compiler {
                 match p {
                     Some(p) => return (Expr::PatternTest(p, Box::new(x)), Type::Bool),
                     None => {
-                        self.error(Diagnostic::error(
-                            "fuda::unknown-name",
-                            "`matches` takes a pattern name first",
-                            self.loc(sc, a(0).span),
-                            "not a pattern",
-                        ));
+                        match &a(0).node {
+                            ExprKind::Name(n) => self.unknown_name(sc, n, a(0).span, "pattern"),
+                            _ => self.error(Diagnostic::error(
+                                "fuda::unknown-name",
+                                "`matches` takes a pattern's name first",
+                                self.loc(sc, a(0).span),
+                                "not a pattern name",
+                            )),
+                        }
                         return (Expr::Const(Value::Unit), Type::Error);
                     }
                 }
             }
         };
         (Expr::Call(b, out_args, loc), ty)
+    }
+
+    /// Reports a name that should be one of the deck's tags.
+    fn tag_error(&mut self, sc: &Scope, e: &ast::Expr) {
+        let tags = &self.program.deck.tag_names;
+        let mut d = match &e.node {
+            ExprKind::Name(n) => {
+                let mut d = Diagnostic::error(
+                    "fuda::unknown-tag",
+                    format!("the deck has no tag `{n}`"),
+                    self.loc(sc, e.span),
+                    "unknown tag",
+                );
+                if let Some(s) = crate::suggest::closest(n, tags.iter().map(|s| s.as_str())) {
+                    d = d.with_help(format!("did you mean `{s}`?"));
+                    self.error(d);
+                    return;
+                }
+                d
+            }
+            _ => Diagnostic::error(
+                "fuda::expected-tag",
+                "expected a tag's name",
+                self.loc(sc, e.span),
+                "not a tag name",
+            ),
+        };
+        d = d.with_help(if tags.is_empty() {
+            "the deck declares no tags".to_string()
+        } else {
+            format!("the deck's tags: {}", tags.join(", "))
+        });
+        self.error(d);
     }
 
     /// An attribute named as an argument (`pairs(g, month)`).
@@ -922,14 +1195,24 @@ impl Compiler {
             .iter()
             .map(|a| a.name.clone())
             .collect();
+        let (message, suggestion) = match &e.node {
+            ExprKind::Name(n) => (
+                format!("cards have no attribute `{n}`"),
+                crate::suggest::closest(n, names.iter().map(|s| s.as_str())),
+            ),
+            _ => ("expected an attribute's name".to_string(), None),
+        };
         self.error(
             Diagnostic::error(
                 "fuda::unknown-attribute",
-                "expected an attribute name",
+                message,
                 self.loc(sc, e.span),
                 "not an attribute",
             )
-            .with_help(format!("the deck's attributes: {}", names.join(", "))),
+            .with_help(match suggestion {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("the deck's attributes: {}", names.join(", ")),
+            }),
         );
         Expr::Const(Value::Int(0))
     }
@@ -1129,16 +1412,54 @@ impl Compiler {
         span: Span,
     ) -> (Expr, Type) {
         let (file, decl) = self.defs[d as usize].clone();
-        if self.inlining.contains(&decl.name.node) || self.inlining.len() > 32 {
-            self.error(
-                Diagnostic::error(
-                    "fuda::recursive-def",
-                    format!("`{}` calls itself", decl.name.node),
-                    self.loc(sc, span),
-                    "recursive call",
-                )
-                .with_help("defs are expanded where they are used, so they cannot recurse"),
-            );
+        if let Some(at) = self.inlining.iter().position(|n| *n == decl.name.node) {
+            let mut chain: Vec<String> = self.inlining[at..].to_vec();
+            let mut key = chain.clone();
+            key.sort();
+            if self.def_cycles.insert(key) {
+                chain.push(decl.name.node.clone());
+                let message = if chain.len() == 2 {
+                    format!("`{}` calls itself", decl.name.node)
+                } else {
+                    format!(
+                        "`{}` calls itself through {}",
+                        decl.name.node,
+                        chain[1..chain.len() - 1]
+                            .iter()
+                            .map(|n| format!("`{n}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                };
+                self.error(
+                    Diagnostic::error(
+                        "fuda::recursive-def",
+                        message,
+                        self.loc(sc, span),
+                        format!("calls `{}` again", decl.name.node),
+                    )
+                    .with_label(
+                        Loc {
+                            file,
+                            span: decl.name.span,
+                        },
+                        "declared here",
+                    )
+                    .with_help(format!(
+                        "defs are expanded where they are used, so they cannot recurse ({}); compute it with a quantifier such as `sum(i in 1..n: …)`, or in a procedure",
+                        chain.join(" → ")
+                    )),
+                );
+            }
+            return (Expr::Const(Value::Unit), Type::Error);
+        }
+        if self.inlining.len() > 32 {
+            self.error(Diagnostic::error(
+                "fuda::recursive-def",
+                "defs nest more than 32 deep here",
+                self.loc(sc, span),
+                "too deep",
+            ));
             return (Expr::Const(Value::Unit), Type::Error);
         }
         let params: Vec<(String, Type, bool)> = decl
@@ -1188,6 +1509,50 @@ impl Compiler {
         (out, ty)
     }
 
+    /// Checks every def's body once where it is declared, so a def that is never used
+    /// is checked too. (Uses expand the body again; the same problems are merged.)
+    pub fn check_defs(&mut self) {
+        for i in 0..self.defs.len() {
+            let (file, decl) = self.defs[i].clone();
+            let mut sc = Scope::pure(file, "a def");
+            self.check_param_names(file, &decl.params);
+            for p in &decl.params {
+                let t = self.type_name(file, &p.ty);
+                sc.bind(&p.name.node, t);
+            }
+            self.inlining.push(decl.name.node.clone());
+            let _ = self.expr(&mut sc, &decl.body);
+            self.inlining.pop();
+        }
+    }
+
+    /// Reports a parameter name used twice in one list.
+    pub fn check_param_names(&mut self, file: u16, params: &[ast::Param]) {
+        for (i, p) in params.iter().enumerate() {
+            if let Some(first) = params[..i].iter().find(|q| q.name.node == p.name.node) {
+                self.error(
+                    Diagnostic::error(
+                        "fuda::duplicate-name",
+                        format!("parameter `{}` is declared twice", p.name.node),
+                        Loc {
+                            file,
+                            span: p.name.span,
+                        },
+                        "again here",
+                    )
+                    .with_label(
+                        Loc {
+                            file,
+                            span: first.name.span,
+                        },
+                        "first declared here",
+                    )
+                    .with_help("give each parameter its own name"),
+                );
+            }
+        }
+    }
+
     /// Resolves a written type.
     pub fn type_name(&mut self, file: u16, t: &ast::Spanned<ast::TypeName>) -> Type {
         use ast::TypeName as T;
@@ -1225,7 +1590,18 @@ impl Compiler {
                         .filter(|(_, (g, _))| matches!(g, Global::Enum(_)))
                         .map(|(k, _)| k.clone()),
                 );
-                if let Some(s) = crate::suggest::closest(n, names.iter().map(|s| s.as_str())) {
+                let alias = match n.as_str() {
+                    "integer" | "number" | "i64" | "Int" => Some("int"),
+                    "boolean" | "Bool" => Some("bool"),
+                    "player" | "Seat" => Some("seat"),
+                    "Card" => Some("card"),
+                    "Cards" | "hand" | "set" => Some("cards"),
+                    _ => None,
+                };
+                if let Some(s) = alias
+                    .map(String::from)
+                    .or_else(|| crate::suggest::closest(n, names.iter().map(|s| s.as_str())))
+                {
                     d = d.with_help(format!("did you mean `{s}`?"));
                 } else {
                     d = d.with_help(format!("types: {}", names.join(", ")));
@@ -1246,6 +1622,55 @@ pub fn coerce(x: Expr, have: &Type, want: &Type) -> Expr {
             Box::new(x),
         ),
         _ => x,
+    }
+}
+
+/// Whether values of two symbol domains may meet: yaku names mix with anything (a
+/// yaku may share its name with an enum value); enums and attributes only with
+/// themselves.
+fn sym_domains_mix(a: &SymDomain, b: &SymDomain) -> bool {
+    a == b || *a == SymDomain::Yaku || *b == SymDomain::Yaku
+}
+
+/// When a kind of declaration is read: enums, parameters, seats, zones, variables and
+/// card sets, then everything callable.
+fn decl_phase(kind: &str) -> u8 {
+    match kind {
+        "a deck" => 0,
+        "an enum" => 1,
+        "a parameter" => 2,
+        "a zone" => 4,
+        "a variable" | "a card set" => 5,
+        _ => 6,
+    }
+}
+
+/// When an expression of a declaration is compiled, on the scale of [`decl_phase`].
+fn context_phase(context: &str) -> u8 {
+    match context {
+        "a parameter's default" => 2,
+        "the seat count" => 3,
+        "a variable's initial value" | "a named card set" => 5,
+        _ => 6,
+    }
+}
+
+/// What an early declaration's expression may use.
+fn available_in(context: &str) -> &'static str {
+    match context {
+        "a parameter's default" => "use constants and the parameters declared above it",
+        "the seat count" => "use a number or a parameter",
+        _ => "use constants, parameters and the card sets declared above it",
+    }
+}
+
+/// What a scope without game state may use instead.
+fn pure_help(context: &str) -> &'static str {
+    match context {
+        "a def" | "a pattern" | "a score table" | "a default value" => {
+            "patterns, score tables and defs see only their parameters: pass the value in as an argument"
+        }
+        _ => "this is fixed before the game starts: use constants and parameters only",
     }
 }
 

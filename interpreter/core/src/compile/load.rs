@@ -2,6 +2,7 @@
 //! each tagged with the file it came from. A variant's items replace the base's items
 //! of the same kind and name; tests are not inherited.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use fuda_grammar::ast::{File, Item};
@@ -23,6 +24,11 @@ pub struct Loaded {
     pub sources: Vec<Source>,
     /// Merged items, imports first.
     pub items: Vec<FileItem>,
+    /// Problems that do not stop loading.
+    pub warnings: Vec<Diagnostic>,
+    /// Score tables a variant edited: the file each stage was written in (the item's
+    /// own file is the base's).
+    pub stage_files: BTreeMap<String, Vec<u16>>,
 }
 
 struct LoadCtx<'a> {
@@ -33,6 +39,8 @@ struct LoadCtx<'a> {
     imported: Vec<String>,
     /// The chain of `extends` being followed, for cycle reports.
     chain: Vec<String>,
+    warnings: Vec<Diagnostic>,
+    stage_files: BTreeMap<String, Vec<u16>>,
 }
 
 /// Parses `text` (named `name`) and everything it extends or imports.
@@ -47,6 +55,8 @@ pub fn load(
         diags: Vec::new(),
         imported: Vec::new(),
         chain: Vec::new(),
+        warnings: Vec::new(),
+        stage_files: BTreeMap::new(),
     };
     let items = ctx
         .load_file(name, text.to_string(), None)
@@ -55,6 +65,8 @@ pub fn load(
         Ok(Loaded {
             sources: ctx.sources,
             items,
+            warnings: ctx.warnings,
+            stage_files: ctx.stage_files,
         })
     } else {
         Err((ctx.sources, ctx.diags))
@@ -77,11 +89,13 @@ impl LoadCtx<'_> {
             self.diags.push(
                 Diagnostic::error(
                     "fuda::too-many-files",
-                    format!("more than {MAX_FILES} files are pulled in"),
+                    format!(
+                        "a ruleset may read at most {MAX_FILES} files (itself, its bases and imports, the stdlib included)"
+                    ),
                     loc,
-                    "here",
+                    format!("file {} is not read", MAX_FILES + 1),
                 )
-                .with_help("check for imports that pull in each other"),
+                .with_help("merge small files, or import fewer of them"),
             );
             return None;
         }
@@ -151,10 +165,15 @@ impl LoadCtx<'_> {
             // `score NAME { … }` without a parameter list edits the base's table.
             if let Item::Score(edit) = &item {
                 if edit.params.is_empty() && edit.over.is_none() {
-                    if let Some((_, Item::Score(base))) = merged.iter_mut().find(|(bf, m)| {
+                    if let Some((bf, Item::Score(base))) = merged.iter_mut().find(|(bf, m)| {
                         *bf != f && matches!(m, Item::Score(b) if b.name.node == edit.name.node)
                     }) {
-                        merge_stages(base, edit);
+                        let files = self
+                            .stage_files
+                            .entry(edit.name.node.clone())
+                            .or_insert_with(|| vec![*bf; base.stages.len()]);
+                        let warnings = merge_stages(base, edit, files, f);
+                        self.warnings.extend(warnings);
                         continue;
                     }
                 }
@@ -166,7 +185,13 @@ impl LoadCtx<'_> {
                     .position(|(_, m)| item_key(m).as_ref() == Some(k))
             });
             match pos {
-                Some(p) if merged[p].0 != f => merged[p] = (f, item),
+                Some(p) if merged[p].0 != f => {
+                    // A whole new table replaces any earlier edits of the base's.
+                    if let Item::Score(sd) = &item {
+                        self.stage_files.remove(&sd.name.node);
+                    }
+                    merged[p] = (f, item)
+                }
                 _ => merged.push((f, item)),
             }
         }
@@ -179,16 +204,27 @@ impl LoadCtx<'_> {
         let resolved = match resolve(path) {
             Ok(r) => r,
             Err(why) => {
+                let shown = if path.is_empty() {
+                    "\"\"".to_string()
+                } else {
+                    format!("`{path}`")
+                };
+                let std_names = crate::loader::STDLIB.iter().map(|(n, _)| *n);
+                let help = match path.strip_prefix("std/") {
+                    Some(_) => match crate::suggest::closest(path.trim_end_matches(".fuda"), std_names) {
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => "the stdlib modules are listed above".to_string(),
+                    },
+                    None => "name a stdlib module (`std/hanafuda`) or a file in the ruleset's folder or below it".to_string(),
+                };
                 self.diags.push(
                     Diagnostic::error(
                         "fuda::bad-import",
-                        format!("cannot {what} `{path}`: {why}"),
+                        format!("cannot {what} {shown}: {why}"),
                         loc,
                         "this path",
                     )
-                    .with_help(
-                        "name a stdlib module (`std/hanafuda`) or a file in the ruleset's folder",
-                    ),
+                    .with_help(help),
                 );
                 return None;
             }
@@ -198,23 +234,35 @@ impl LoadCtx<'_> {
             Resolved::Local(p) => {
                 if self.chain.contains(&p) {
                     let cycle = format!("{} → {}", self.chain.join(" → "), p);
-                    self.diags.push(Diagnostic::error(
-                        "fuda::import-cycle",
-                        format!("`{path}` leads back to itself: {cycle}"),
-                        loc,
-                        "cycle starts here",
-                    ));
+                    self.diags.push(
+                        Diagnostic::error(
+                            "fuda::import-cycle",
+                            format!("{what} cycle: {cycle}"),
+                            loc,
+                            format!("`{p}` is already being read"),
+                        )
+                        .with_help(if is_extends {
+                            "a ruleset cannot extend itself, directly or through its base"
+                        } else {
+                            "remove one of the imports; declarations both files need can go in a third file that both import"
+                        }),
+                    );
                     return None;
                 }
                 match self.loader.load(&p) {
                     Ok(t) => (p, t),
                     Err(why) => {
-                        self.diags.push(Diagnostic::error(
-                            "fuda::import-not-found",
-                            format!("cannot read `{p}`: {why}"),
-                            loc,
-                            "this file",
-                        ));
+                        self.diags.push(
+                            Diagnostic::error(
+                                "fuda::import-not-found",
+                                format!("cannot {what} `{p}`: {why}"),
+                                loc,
+                                "not found",
+                            )
+                            .with_help(
+                                "paths are relative to the folder of the ruleset being checked",
+                            ),
+                        );
                         return None;
                     }
                 }
@@ -226,15 +274,15 @@ impl LoadCtx<'_> {
             }
             self.imported.push(key.clone());
         } else if self.chain.contains(&key) {
-            self.diags.push(Diagnostic::error(
-                "fuda::import-cycle",
-                format!(
-                    "`{path}` extends itself: {} → {key}",
-                    self.chain.join(" → ")
-                ),
-                loc,
-                "cycle",
-            ));
+            self.diags.push(
+                Diagnostic::error(
+                    "fuda::import-cycle",
+                    format!("extends cycle: {} → {key}", self.chain.join(" → ")),
+                    loc,
+                    format!("`{key}` is already being read"),
+                )
+                .with_help("a ruleset cannot extend itself, directly or through its base"),
+            );
             return None;
         }
         self.load_file(&key, text, Some(loc))
@@ -242,7 +290,22 @@ impl LoadCtx<'_> {
 }
 
 /// Replaces the base table's stages that share a name with the edit's; appends the rest.
-fn merge_stages(base: &mut fuda_grammar::ast::ScoreDecl, edit: &fuda_grammar::ast::ScoreDecl) {
+/// `files` holds the file of each of the base's stages and is kept in step; `file` is the
+/// edit's. Returns warnings for stages that were likely meant to replace one.
+fn merge_stages(
+    base: &mut fuda_grammar::ast::ScoreDecl,
+    edit: &fuda_grammar::ast::ScoreDecl,
+    files: &mut Vec<u16>,
+    file: u16,
+) -> Vec<Diagnostic> {
+    let mut warnings = Vec::new();
+    files.resize(base.stages.len(), files.last().copied().unwrap_or(file));
+    let base_names: Vec<String> = base
+        .stage_names
+        .iter()
+        .flatten()
+        .map(|n| n.node.clone())
+        .collect();
     for (stage, name) in edit.stages.iter().zip(&edit.stage_names) {
         let at = name.as_ref().and_then(|n| {
             base.stage_names
@@ -250,13 +313,60 @@ fn merge_stages(base: &mut fuda_grammar::ast::ScoreDecl, edit: &fuda_grammar::as
                 .position(|b| b.as_ref().map(|b| b.node == n.node).unwrap_or(false))
         });
         match at {
-            Some(i) => base.stages[i] = stage.clone(),
+            Some(i) => {
+                base.stages[i] = stage.clone();
+                files[i] = file;
+            }
             None => {
+                let (span, what) = match name {
+                    Some(n) => (n.span, format!("stage `{}`", n.node)),
+                    None => (stage_span(stage), "this unnamed stage".to_string()),
+                };
+                let mut w = Diagnostic::error(
+                    "fuda::new-stage",
+                    format!(
+                        "{what} replaces nothing in score `{}`: it is added after the base's stages",
+                        edit.name.node
+                    ),
+                    Loc { file, span },
+                    "added, not replaced",
+                )
+                .warning();
+                let suggestion = name.as_ref().and_then(|n| {
+                    crate::suggest::closest(&n.node, base_names.iter().map(|s| s.as_str()))
+                });
+                w = match (suggestion, base_names.is_empty()) {
+                    (Some(s), _) => w.with_help(format!("did you mean `{s}`?")),
+                    (None, false) => w.with_help(format!(
+                        "to replace a stage, name it as the base does: {}",
+                        base_names.join(", ")
+                    )),
+                    (None, true) => w.with_help(
+                        "the base names none of its stages, so a variant can only add stages",
+                    ),
+                };
+                warnings.push(w);
                 base.stages.push(stage.clone());
                 base.stage_names.push(name.clone());
+                files.push(file);
             }
         }
     }
+    warnings
+}
+
+/// The span of a stage's first word (`yaku`, `times`…), for labels.
+fn stage_span(stage: &fuda_grammar::ast::Stage) -> Span {
+    use fuda_grammar::ast::Stage;
+    let (s, word) = match stage {
+        Stage::Yaku(_, _, s) => (s, "yaku"),
+        Stage::Times(_, _, s) => (s, "times"),
+        Stage::Plus(_, _, s) => (s, "plus"),
+        Stage::Name(_, s) => (s, "name"),
+        Stage::Void(_, s) => (s, "void"),
+    };
+    let start = s.start as usize;
+    Span::new(start, (start + word.len()).min(s.end as usize))
 }
 
 /// The kind and name that identify an item for overriding.

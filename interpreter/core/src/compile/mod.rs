@@ -10,14 +10,14 @@ mod score;
 mod stmt;
 mod verify;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use fuda_grammar::ast::{self, Item};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::ir::{Loc, Program, Source};
 use crate::loader::Loader;
-use crate::model::{CardSet, Deck};
+use crate::model::Deck;
 use crate::value::Type;
 
 pub use names::Global;
@@ -52,10 +52,19 @@ pub fn compile(name: &str, text: &str, loader: &dyn Loader) -> Result<Compiled, 
         }
     };
     let mut c = Compiler::new(loaded.sources);
+    c.stage_files = loaded.stage_files;
+    c.diags.extend(loaded.warnings);
     c.run(&loaded.items);
-    let (errors, warnings): (Vec<_>, Vec<_>) = c
-        .diags
-        .drain(..)
+    // A def is checked where it is declared and again wherever it is expanded: keep one
+    // copy of each problem.
+    let mut seen: Vec<Diagnostic> = Vec::new();
+    for d in c.diags.drain(..) {
+        if !seen.contains(&d) {
+            seen.push(d);
+        }
+    }
+    let (errors, warnings): (Vec<_>, Vec<_>) = seen
+        .into_iter()
         .partition(|d| d.severity == Severity::Error);
     if errors.is_empty() {
         Ok(Compiled {
@@ -71,6 +80,9 @@ pub fn compile(name: &str, text: &str, loader: &dyn Loader) -> Result<Compiled, 
         })
     }
 }
+
+/// A score table's parameter: name, type, default, and the file the default is in.
+pub(crate) type ScoreParam = (String, Type, Option<ast::Expr>, u16);
 
 /// The compiler's tables while it works.
 pub(crate) struct Compiler {
@@ -91,9 +103,23 @@ pub(crate) struct Compiler {
     /// Procs called from somewhere (for unreachable warnings).
     pub called: Vec<bool>,
     /// Score signatures.
-    pub score_sigs: Vec<Vec<(String, Type, Option<ast::Expr>, u16)>>,
+    pub score_sigs: Vec<Vec<ScoreParam>>,
     /// Seat counts the ruleset allows (for deck arithmetic).
     pub seat_counts: Vec<usize>,
+    /// Proc parameter names, beside `proc_sigs`.
+    pub proc_params: Vec<Vec<String>>,
+    /// Where whole-program problems are reported: the main file's `ruleset` line, or
+    /// its first item.
+    pub anchor: Loc,
+    /// Every top-level name with what it is and where, known before any is compiled,
+    /// so a name used before its declaration is processed is not called "unknown".
+    pub all_decls: BTreeMap<String, (&'static str, Loc)>,
+    /// Names declared more than once: uses of them are not reported again.
+    pub duplicated: BTreeSet<String>,
+    /// Def cycles already reported (sorted names).
+    pub def_cycles: BTreeSet<Vec<String>>,
+    /// For score tables edited by a variant: the file of each stage.
+    pub stage_files: BTreeMap<String, Vec<u16>>,
 }
 
 impl Compiler {
@@ -130,6 +156,12 @@ impl Compiler {
             called: Vec::new(),
             score_sigs: Vec::new(),
             seat_counts: Vec::new(),
+            proc_params: Vec::new(),
+            anchor: Loc::default(),
+            all_decls: BTreeMap::new(),
+            duplicated: BTreeSet::new(),
+            def_cycles: BTreeSet::new(),
+            stage_files: BTreeMap::new(),
         }
     }
 
@@ -156,6 +188,7 @@ impl Compiler {
             span: name.span,
         };
         if let Some((prev, prev_loc)) = self.globals.get(&name.node) {
+            self.duplicated.insert(name.node.clone());
             self.error(
                 Diagnostic::error(
                     "fuda::duplicate-name",
@@ -176,7 +209,15 @@ impl Compiler {
                     loc,
                     "reserved",
                 )
-                .with_help("choose another name"),
+                .with_help(format!(
+                    "`{}` always means {}; choose another name",
+                    name.node,
+                    if name.node == "dealer" {
+                        "the dealer's seat"
+                    } else {
+                        "every card of the deck"
+                    }
+                )),
             );
             return false;
         }
@@ -198,18 +239,58 @@ impl Compiler {
                 }
             })
             .unwrap_or_else(|| "untitled ruleset".into());
+        self.anchor = items
+            .iter()
+            .find(|(f, i)| *f == 0 && matches!(i, Item::Ruleset(_)))
+            .or_else(|| items.iter().find(|(f, _)| *f == 0))
+            .map(|(f, i)| Loc {
+                file: *f,
+                span: match i {
+                    Item::Ruleset(t) => t.span,
+                    other => head_span(other),
+                },
+            })
+            .unwrap_or_default();
+        for (f, i) in items {
+            if let Some((kind, name)) = decl_name(i) {
+                self.all_decls.entry(name.node.clone()).or_insert((
+                    kind,
+                    Loc {
+                        file: *f,
+                        span: name.span,
+                    },
+                ));
+            }
+        }
         deck::compile_decks(self, items);
         decls::declare_all(self, items);
         score::compile_patterns_and_scores(self, items);
+        self.check_defs();
         stmt::compile_procs_and_tests(self, items);
         verify::check_program(self, items);
     }
+}
 
-    /// A named card set, if `name` is one.
-    pub fn cards_named(&self, name: &str) -> Option<CardSet> {
-        match self.globals.get(name) {
-            Some((Global::CardSet(s), _)) => Some(*s),
-            _ => None,
-        }
-    }
+/// The name an item declares, with what kind of thing it is.
+fn decl_name(i: &Item) -> Option<(&'static str, &ast::Ident)> {
+    Some(match i {
+        Item::Deck(d) => ("a deck", &d.name),
+        Item::Param(d) => ("a parameter", &d.name),
+        Item::Zone(d) => ("a zone", &d.name),
+        Item::Var(d) => ("a variable", &d.name),
+        Item::Enum(d) => ("an enum", &d.name),
+        Item::Cards(d) => ("a card set", &d.name),
+        Item::Def(d) => ("a def", &d.name),
+        Item::Pattern(d) => ("a pattern", &d.name),
+        Item::Score(d) => ("a score table", &d.name),
+        Item::Proc(d) => ("a procedure", &d.name),
+        _ => return None,
+    })
+}
+
+/// The first line of an item: its name where it has one, else its whole span.
+fn head_span(i: &Item) -> fuda_grammar::Span {
+    decl_name(i)
+        .map(|(_, n)| n.span)
+        .unwrap_or_else(|| i.span())
 }

@@ -77,22 +77,46 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
     let mut total = 0i64;
     for g in &p.groups {
         let count = g.count.as_ref().map(|c| c.node).unwrap_or(1);
-        if !(1..=16).contains(&count) || !(1..=MAX_PATTERN_CARDS).contains(&g.size.node) {
+        if !(1..=MAX_PATTERN_CARDS).contains(&g.size.node) {
+            c.error(
+                Diagnostic::error(
+                    "fuda::bad-group",
+                    format!(
+                        "a group takes 1 to {MAX_PATTERN_CARDS} cards, not {}",
+                        g.size.node
+                    ),
+                    at(g.size.span),
+                    "group size",
+                )
+                .with_help("split the cards into several groups"),
+            );
+            continue;
+        }
+        if !(1..=16).contains(&count) {
             c.error(Diagnostic::error(
                 "fuda::bad-group",
-                "a group takes 1 to 32 cards, repeated 1 to 16 times",
-                at(g.span),
-                "out of range",
+                format!("a group repeats 1 to 16 times, not {count}"),
+                at(g.count.as_ref().map(|c| c.span).unwrap_or(g.span)),
+                "repeat count",
             ));
             continue;
         }
-        if slots.iter().any(|s: &SlotDef| s.name == g.name.node) {
-            c.error(Diagnostic::error(
-                "fuda::duplicate-name",
-                format!("group `{}` is declared twice", g.name.node),
-                at(g.name.span),
-                "again here",
-            ));
+        if let Some(first) = p
+            .groups
+            .iter()
+            .take_while(|o| !std::ptr::eq(*o, g))
+            .find(|o| o.name.node == g.name.node)
+        {
+            c.error(
+                Diagnostic::error(
+                    "fuda::duplicate-name",
+                    format!("group `{}` is declared twice", g.name.node),
+                    at(g.name.span),
+                    "again here",
+                )
+                .with_label(at(first.name.span), "first declared here")
+                .with_help("give each group its own name; `group NAME *2: …` repeats one"),
+            );
             continue;
         }
         let mut shapes = Vec::new();
@@ -180,9 +204,9 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
     if total > MAX_PATTERN_CARDS {
         c.error(Diagnostic::error(
             "fuda::bad-group",
-            format!("a pattern takes at most {MAX_PATTERN_CARDS} cards, this one {total}"),
+            format!("a pattern takes at most {MAX_PATTERN_CARDS} cards; this one takes {total}"),
             at(p.name.span),
-            "too large",
+            format!("{total} cards"),
         ));
     }
     // Conditions: a group's `where` sees the group by its own name.
@@ -248,6 +272,9 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
             }
             _ => {
                 c.unknown_name(&sc, &o.pattern.node, o.pattern.span, "pattern");
+                // The rows name the pattern's groups: without it they would all be
+                // reported as unknown too.
+                sc.quiet_unknown = true;
             }
         }
     }
@@ -256,7 +283,17 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
     sc.score = Some((yaku_slot, factor_slot));
     let mut stages = Vec::new();
     let mut seen_yaku = false;
-    for st in &s.stages {
+    // A variant's `score NAME { … }` puts its stages into the base's table: each stage
+    // is compiled in the file it was written in.
+    let files = c
+        .stage_files
+        .get(&s.name.node)
+        .filter(|f| f.len() == s.stages.len())
+        .cloned()
+        .unwrap_or_else(|| vec![file; s.stages.len()]);
+    for (st, &sfile) in s.stages.iter().zip(&files) {
+        sc.file = sfile;
+        let at = |span| Loc { file: sfile, span };
         match st {
             Stage::Yaku(mode, rows, _) | Stage::Plus(mode, rows, _) => {
                 let mut out = Vec::new();
@@ -288,7 +325,7 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
                     let n = match &r.name {
                         NameOrTemplate::Name(n) => NameDef::Fixed(c.intern(&n.node)),
                         NameOrTemplate::Template(t) => {
-                            check_template(c, file, t);
+                            check_template(c, sfile, t);
                             NameDef::Template(t.node.clone())
                         }
                     };
@@ -299,12 +336,16 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
             }
             Stage::Void(rows, span) => {
                 if !seen_yaku {
-                    c.error(Diagnostic::error(
-                        "fuda::void-before-yaku",
-                        "a `void` stage must come after a `yaku` stage",
-                        at(*span),
-                        "nothing to void yet",
-                    ));
+                    let start = span.start as usize;
+                    c.error(
+                        Diagnostic::error(
+                            "fuda::void-before-yaku",
+                            "a `void` stage must come after a `yaku` stage",
+                            at(fuda_grammar::Span::new(start, start + "void".len())),
+                            "nothing to void yet",
+                        )
+                        .with_help("move this stage below the `yaku` stage whose rows it cancels"),
+                    );
                 }
                 let mut out = Vec::new();
                 for r in rows {
@@ -316,6 +357,7 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
             }
         }
     }
+    sc.file = file;
     if !seen_yaku {
         c.error(
             Diagnostic::error(
@@ -361,31 +403,48 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
 }
 
 fn check_template(c: &mut Compiler, file: u16, t: &ast::Spanned<String>) {
-    let mut rest = t.node.as_str();
-    while let Some(open) = rest.find('{') {
-        let after = &rest[open + 1..];
-        let Some(close) = after.find('}') else {
-            c.error(Diagnostic::error(
-                "fuda::bad-template",
-                "unclosed `{` in a name template",
-                Loc { file, span: t.span },
-                "here",
-            ));
-            return;
-        };
-        let hole = &after[..close];
-        if hole != "yaku" && hole != "factor" {
+    // Byte offsets in the text map onto the source when nothing was escaped; otherwise
+    // the whole string is labelled.
+    let exact = t.span.len() == t.node.len() + 2;
+    let at = |from: usize, to: usize| Loc {
+        file,
+        span: if exact {
+            let base = t.span.start as usize + 1;
+            fuda_grammar::Span::new(base + from, base + to)
+        } else {
+            t.span
+        },
+    };
+    let text = t.node.as_str();
+    let mut pos = 0;
+    while let Some(open) = text[pos..].find('{').map(|o| o + pos) {
+        let Some(close) = text[open + 1..].find('}').map(|c| c + open + 1) else {
             c.error(
                 Diagnostic::error(
                     "fuda::bad-template",
-                    format!("unknown hole `{{{hole}}}` in a name template"),
-                    Loc { file, span: t.span },
-                    "here",
+                    "unclosed `{` in a name template",
+                    at(open, open + 1),
+                    "never closed",
                 )
-                .with_help("templates may use {yaku} and {factor}"),
+                .with_help("write `{yaku}` or `{factor}`"),
             );
+            return;
+        };
+        let hole = &text[open + 1..close];
+        if hole != "yaku" && hole != "factor" {
+            let mut d = Diagnostic::error(
+                "fuda::bad-template",
+                format!("unknown hole `{{{hole}}}` in a name template"),
+                at(open, close + 1),
+                "unknown hole",
+            );
+            d = match crate::suggest::closest(hole, ["yaku", "factor"]) {
+                Some(s) => d.with_help(format!("did you mean `{{{s}}}`?")),
+                None => d.with_help("templates may use {yaku} and {factor}"),
+            };
+            c.error(d);
         }
-        rest = &after[close + 1..];
+        pos = close + 1;
     }
 }
 

@@ -43,6 +43,7 @@ impl Gen {
 }
 
 pub(super) fn compile_procs_and_tests(c: &mut Compiler, items: &[(u16, Item)]) {
+    let mut tests_seen: Vec<(String, Loc)> = Vec::new();
     for (file, item) in items {
         match item {
             Item::Proc(p) => {
@@ -71,20 +72,51 @@ pub(super) fn compile_procs_and_tests(c: &mut Compiler, items: &[(u16, Item)]) {
                 pd.frame = sc.max;
                 if p.name.node == "match" {
                     c.program.entry = Some(ix);
-                    if !p.params.is_empty() {
-                        c.error(Diagnostic::error(
-                            "fuda::bad-entry",
-                            "`proc match` takes no parameters",
-                            Loc {
-                                file: *file,
-                                span: p.name.span,
-                            },
-                            "here",
-                        ));
+                    if let (Some(first), Some(last)) = (p.params.first(), p.params.last()) {
+                        c.error(
+                            Diagnostic::error(
+                                "fuda::bad-entry",
+                                "`proc match` takes no parameters: a game starts it with none",
+                                Loc {
+                                    file: *file,
+                                    span: fuda_grammar::Span::new(
+                                        first.span.start as usize,
+                                        last.span.end as usize,
+                                    ),
+                                },
+                                "remove these",
+                            )
+                            .with_help("settings a game is started with are `param`s: `param rounds: int = 12`"),
+                        );
                     }
                 }
             }
-            Item::Test(t) => test(c, *file, t),
+            Item::Test(t) => {
+                if let Some((_, first)) = tests_seen.iter().find(|(n, _)| *n == t.name.node) {
+                    c.error(
+                        Diagnostic::error(
+                            "fuda::duplicate-name",
+                            format!("two tests are named \"{}\"", t.name.node),
+                            Loc {
+                                file: *file,
+                                span: t.name.span,
+                            },
+                            "again here",
+                        )
+                        .with_label(*first, "first here")
+                        .with_help("give each test its own name, so a failure says which one"),
+                    );
+                } else {
+                    tests_seen.push((
+                        t.name.node.clone(),
+                        Loc {
+                            file: *file,
+                            span: t.name.span,
+                        },
+                    ));
+                }
+                test(c, *file, t)
+            }
             _ => {}
         }
     }
@@ -96,35 +128,56 @@ fn test(c: &mut Compiler, file: u16, t: &ast::TestDecl) {
         span: t.name.span,
     };
     let mut with = Vec::new();
+    let sc0 = Scope::pure(file, "a test");
     for (n, v) in &t.with {
         match c.globals.get(&n.node).cloned() {
             Some((Global::Param(p), _)) => {
-                let val = match &v.node {
-                    ast::Literal::Int(i) => Value::Int(*i),
-                    ast::Literal::Bool(b) => Value::Bool(*b),
-                    ast::Literal::Str(s) => Value::Str(s.as_str().into()),
+                let (val, ty) = match &v.node {
+                    ast::Literal::Int(i) => (Value::Int(*i), Type::Int),
+                    ast::Literal::Bool(b) => (Value::Bool(*b), Type::Bool),
+                    ast::Literal::Str(s) => (Value::Str(s.as_str().into()), Type::Str),
                     ast::Literal::Name(s) => match c.sym_index.get(s) {
-                        Some(x) => Value::Sym(*x),
+                        Some(x) => (
+                            Value::Sym(*x),
+                            c.sym_type
+                                .get(x)
+                                .cloned()
+                                .unwrap_or(Type::Sym(crate::value::SymDomain::Yaku)),
+                        ),
                         None => {
-                            c.unknown_name(&Scope::pure(file, "a test"), s, v.span, "value");
+                            c.unknown_name(&sc0, s, v.span, "value");
                             continue;
                         }
                     },
                 };
+                let want = c.program.params[p as usize].ty.clone();
+                let as_expr = match &v.node {
+                    ast::Literal::Int(i) => Some(ast::Expr::new(ast::ExprKind::Int(*i), v.span)),
+                    _ => None,
+                };
+                if !c.expect_type_at(&sc0, v.span, as_expr.as_ref(), &ty, &want) {
+                    continue;
+                }
                 if let (Some((lo, hi)), Value::Int(i)) = (c.program.params[p as usize].range, &val)
                 {
                     if *i < lo || *i > hi {
-                        c.error(Diagnostic::error(
-                            "fuda::out-of-range",
-                            format!("`{}` takes {lo}..{hi}", n.node),
-                            Loc { file, span: v.span },
-                            "out of range",
-                        ));
+                        c.error(
+                            Diagnostic::error(
+                                "fuda::out-of-range",
+                                format!("`{}` takes {lo}..{hi}, not {i}", n.node),
+                                Loc { file, span: v.span },
+                                format!("outside {lo}..{hi}"),
+                            )
+                            .with_label(
+                                c.program.params[p as usize].loc,
+                                "the range is declared here",
+                            ),
+                        );
                     }
                 }
                 with.push((p, val));
             }
-            _ => c.unknown_name(&Scope::pure(file, "a test"), &n.node, n.span, "parameter"),
+            _ => c.unknown_name(&sc0, &n.node, n.span, "parameter"),
         }
     }
     let mut sc = Scope::stateful(file);
@@ -245,6 +298,9 @@ impl Compiler {
                     }
                     let x = self.expr_of(sc, e, &ty);
                     g.emit(Op::Assign(t, *op, x, loc));
+                } else {
+                    // The value is still checked: it may hold mistakes of its own.
+                    let _ = self.expr(sc, e);
                 }
             }
             StmtKind::If(cond, then, els) => {
@@ -362,12 +418,24 @@ impl Compiler {
             }
             StmtKind::Break | StmtKind::Continue => {
                 if g.loops.is_empty() {
-                    self.error(Diagnostic::error(
-                        "fuda::outside-loop",
-                        "`break` and `continue` belong inside a loop",
-                        loc,
-                        "not in a loop",
-                    ));
+                    let word = if matches!(s.node, StmtKind::Break) {
+                        "break"
+                    } else {
+                        "continue"
+                    };
+                    self.error(
+                        Diagnostic::error(
+                            "fuda::outside-loop",
+                            format!("`{word}` outside a loop"),
+                            loc,
+                            "not inside `loop`, `while`, `for` or `repeat`",
+                        )
+                        .with_help(if word == "break" {
+                            "to leave the procedure, use `return`"
+                        } else {
+                            "`continue` starts the next round of a loop; remove it here"
+                        }),
+                    );
                     return;
                 }
                 if matches!(s.node, StmtKind::Break) {
@@ -547,9 +615,9 @@ impl Compiler {
                             "fuda::expect-outside-test",
                             "`expect` belongs in a `test` block",
                             loc,
-                            "here",
+                            "not in a test",
                         )
-                        .with_help("in a procedure, use `if` to handle the case"),
+                        .with_help("in a procedure, use `if` to handle the case; checks go in `test \"…\" { … }`"),
                     );
                 }
                 let x = self.expr_of(sc, e, &Type::Bool);
@@ -582,17 +650,23 @@ impl Compiler {
         let seat_slot = seat_name.map(|n| sc.bind(&n.node, Type::Seat));
         let at = g.emit(Op::Jump(0));
         let mut opts = Vec::new();
-        let mut names: Vec<&str> = Vec::new();
+        let mut names: Vec<&ast::Ident> = Vec::new();
         for o in options {
-            if names.contains(&o.name.node.as_str()) {
-                self.error(Diagnostic::error(
-                    "fuda::duplicate-name",
-                    format!("move `{}` is offered twice here", o.name.node),
-                    self.loc(sc, o.name.span),
-                    "again here",
-                ));
+            if let Some(first) = names.iter().find(|n| n.node == o.name.node) {
+                self.error(
+                    Diagnostic::error(
+                        "fuda::duplicate-name",
+                        format!("move `{}` is offered twice here", o.name.node),
+                        self.loc(sc, o.name.span),
+                        "again here",
+                    )
+                    .with_label(self.loc(sc, first.span), "first offered here")
+                    .with_help(
+                        "give each move its own name: agents and logs tell them apart by it",
+                    ),
+                );
             }
-            names.push(&o.name.node);
+            names.push(&o.name);
             sc.open();
             let param = o.param.as_ref().map(|(x, dom)| {
                 let (de, dt) = self.expr(sc, dom);
@@ -624,8 +698,9 @@ impl Compiler {
                             "fuda::priority-outside-claim",
                             "`priority` only orders claims",
                             self.loc(sc, p.span),
-                            "not a claim",
+                            "ignored in `choose`",
                         )
+                        .with_help("remove it: in `choose` the seat picks the move; in `claim` the highest priority wins")
                         .warning(),
                     );
                 }
@@ -669,38 +744,80 @@ impl Compiler {
             Some((Global::Proc(p), _)) => {
                 self.called[p as usize] = true;
                 let sig = self.proc_sigs[p as usize].clone();
+                let names = self.proc_params[p as usize].clone();
                 if args.len() != sig.len() {
-                    self.error(Diagnostic::error(
-                        "fuda::arity",
-                        format!(
-                            "`{}` takes {} argument{}, found {}",
-                            f.node,
-                            sig.len(),
-                            if sig.len() == 1 { "" } else { "s" },
-                            args.len()
+                    let decl = self.program.procs[p as usize].loc;
+                    let list: Vec<String> = names
+                        .iter()
+                        .zip(&sig)
+                        .map(|(n, t)| format!("{n}: {}", self.describe(t)))
+                        .collect();
+                    self.error(
+                        Diagnostic::error(
+                            "fuda::arity",
+                            format!(
+                                "`{}` takes {} argument{}, found {}",
+                                f.node,
+                                sig.len(),
+                                if sig.len() == 1 { "" } else { "s" },
+                                args.len()
+                            ),
+                            loc,
+                            format!("{} given", args.len()),
+                        )
+                        .with_label(
+                            decl,
+                            format!("declared as `{}({})`", f.node, list.join(", ")),
                         ),
-                        loc,
-                        "wrong number of arguments",
-                    ));
+                    );
+                    for a in args {
+                        let _ = self.expr(sc, &a.value);
+                    }
                     return;
                 }
                 let mut out = Vec::new();
-                for (a, t) in args.iter().zip(sig) {
+                for (i, (a, t)) in args.iter().zip(sig).enumerate() {
                     if let Some(n) = &a.name {
-                        self.error(
-                            Diagnostic::error(
+                        if n.node == names[i] {
+                            self.error(
+                                Diagnostic::error(
+                                    "fuda::named-argument",
+                                    "procedures take their arguments in order; the name is ignored",
+                                    self.loc(sc, n.span),
+                                    "named argument",
+                                )
+                                .with_help("drop the name")
+                                .warning(),
+                            );
+                        } else {
+                            let mut d = Diagnostic::error(
                                 "fuda::named-argument",
-                                "procedures take their arguments in order",
+                                format!(
+                                    "argument {} of `{}` is `{}`, not `{}`",
+                                    i + 1,
+                                    f.node,
+                                    names[i],
+                                    n.node
+                                ),
                                 self.loc(sc, n.span),
-                                "named argument",
-                            )
-                            .warning(),
-                        );
+                                format!("in the place of `{}`", names[i]),
+                            );
+                            d = d.with_help(if names.contains(&n.node) {
+                                "procedures take their arguments in order: put them in the order of the parameters, without names".to_string()
+                            } else {
+                                match crate::suggest::closest(&n.node, names.iter().map(|s| s.as_str())) {
+                                    Some(s) => format!("did you mean `{s}`?"),
+                                    None => format!("the parameters are: {}", names.join(", ")),
+                                }
+                            });
+                            self.error(d);
+                        }
                     }
                     out.push(self.expr_of(sc, &a.value, &t));
                 }
                 g.emit(Op::Call(p, out, loc));
             }
+            Some(_) if self.duplicated.contains(&f.node) => {}
             Some((other, _)) => {
                 self.error(
                     Diagnostic::error(

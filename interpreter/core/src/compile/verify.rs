@@ -1,10 +1,11 @@
 //! Whole-program checks after compiling: an entry point, reachable procedures, a place
 //! for the cards to start, and deck arithmetic (no deal needs more cards than exist).
 
-use fuda_grammar::ast::{Item, Owner, StmtKind};
+use fuda_grammar::ast::{ExprKind, Item, Owner, StmtKind};
+use fuda_grammar::Span;
 
 use super::Compiler;
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::engine::const_eval_with;
 use crate::ir::{Expr, Loc, Op};
 use crate::value::Value;
@@ -22,58 +23,87 @@ pub(super) fn check_program(c: &mut Compiler, items: &[(u16, Item)]) {
         );
     }
     if !c.program.zones.iter().any(|z| z.owner == Owner::Shared) && !c.program.procs.is_empty() {
+        // Point at the first zone declared (a per-seat one), else at the ruleset.
+        let first_zone = c
+            .globals
+            .values()
+            .filter(|(g, _)| matches!(g, super::Global::Zone(_)))
+            .map(|(_, l)| *l)
+            .min_by_key(|l| (l.file, l.span.start));
+        let (loc, label) = match first_zone {
+            Some(l) => (l, "only per-seat zones are declared"),
+            None => (c.anchor, "no zones are declared"),
+        };
         c.error(
-            Diagnostic::error("fuda::no-shared-zone", "the ruleset declares no shared zone for the cards to start in", Loc::default(), "")
+            Diagnostic::error("fuda::no-shared-zone", "the ruleset declares no shared zone for the cards to start in", loc, label)
                 .with_help("declare one, e.g. `zone 山札 shared stack hidden`: every card starts in the first shared zone"),
         );
     }
     // Procedures nobody calls never run: most likely a typo in a call or a leftover.
-    if let Some(entry) = c.program.entry {
+    // Calls that failed to compile are missing from the code, so this is only said of a
+    // ruleset without errors.
+    let has_errors = c.diags.iter().any(|d| d.severity == Severity::Error);
+    if let (Some(entry), false) = (c.program.entry, has_errors) {
         let reach = reachable(&c.program.procs, entry, &c.program.tests);
         for (i, p) in c.program.procs.iter().enumerate() {
             if !reach[i] {
                 c.diags.push(
-                    Diagnostic::error("fuda::unreachable-proc", format!("procedure `{}` is never called", p.name), p.loc, "unreachable")
-                        .with_help("call it from `match` (directly or through another procedure), or remove it")
+                    Diagnostic::error("fuda::unreachable-proc", format!("procedure `{}` is never called", p.name), p.loc, "never called")
+                        .with_help("call it from `match` (directly or through another procedure) or from a test, or remove it")
                         .warning(),
                 );
             }
         }
     }
-    deck_arithmetic(c, items);
+    if !c.program.deck.is_empty() {
+        deck_arithmetic(c, items);
+    }
 }
 
+/// Procedures reachable from `match` or from a test (a procedure only tests call is
+/// there to be tested, not a leftover).
 fn reachable(procs: &[crate::ir::ProcDef], entry: u16, tests: &[crate::ir::TestDef]) -> Vec<bool> {
     let mut seen = vec![false; procs.len()];
     let mut stack = vec![entry as usize];
-    let _ = tests;
+    let calls = |code: &[Op], stack: &mut Vec<usize>| {
+        for op in code {
+            if let Op::Call(q, ..) = op {
+                stack.push(*q as usize);
+            }
+        }
+    };
+    for t in tests {
+        calls(&t.body.code, &mut stack);
+    }
     while let Some(p) = stack.pop() {
         if p >= seen.len() || seen[p] {
             continue;
         }
         seen[p] = true;
-        for op in &procs[p].code {
-            if let Op::Call(q, ..) = op {
-                stack.push(*q as usize);
-            }
-        }
+        calls(&procs[p].code, &mut stack);
     }
     seen
 }
 
 /// For every allowed seat count: the cards dealt by each procedure (between gathers)
-/// must fit in the deck.
+/// must fit in the deck. Deals are counted in the procedure's own top-level statements,
+/// in order; deals inside loops or branches, or of sizes only known in play, are not.
 fn deck_arithmetic(c: &mut Compiler, items: &[(u16, Item)]) {
     let deck = c.program.deck.len() as i64;
     let counts = c.seat_counts.clone();
     for (file, item) in items {
         let Item::Proc(p) = item else { continue };
+        // For each seat count, where the deck first runs out: (total, first deal, deal).
+        let mut short: Vec<(usize, i64, Span, Span)> = Vec::new();
         for &n in &counts {
             let mut total = 0i64;
-            let mut first_loc = None;
+            let mut first: Option<Span> = None;
             for s in &p.body.stmts {
                 match &s.node {
-                    StmtKind::Gather(_) => total = 0,
+                    StmtKind::Gather(_) => {
+                        total = 0;
+                        first = None;
+                    }
                     StmtKind::Deal(d) => {
                         let mut per = 0i64;
                         let mut known = true;
@@ -86,22 +116,11 @@ fn deck_arithmetic(c: &mut Compiler, items: &[(u16, Item)]) {
                         if !known {
                             continue;
                         }
-                        let family = matches!(&d.to.node, fuda_grammar::ast::ExprKind::Name(z) if c.program.zones.iter().any(|zd| zd.name == *z && zd.owner == Owner::PerSeat));
+                        let family = matches!(&d.to.node, ExprKind::Name(z) if c.program.zones.iter().any(|zd| zd.name == *z && zd.owner == Owner::PerSeat));
                         total += if family { per * n as i64 } else { per };
-                        first_loc.get_or_insert(Loc {
-                            file: *file,
-                            span: s.span,
-                        });
+                        let f = *first.get_or_insert(s.span);
                         if total > deck {
-                            c.error(
-                                Diagnostic::error(
-                                    "fuda::deck-too-small",
-                                    format!("with {n} seats this deals {total} cards, but the deck holds {deck}"),
-                                    Loc { file: *file, span: s.span },
-                                    "runs out of cards here",
-                                )
-                                .with_help("deal fewer cards, or limit the seat count"),
-                            );
+                            short.push((n, total, f, s.span));
                             break;
                         }
                     }
@@ -109,6 +128,36 @@ fn deck_arithmetic(c: &mut Compiler, items: &[(u16, Item)]) {
                 }
             }
         }
+        let Some(&(n, total, first, at)) = short.first() else {
+            continue;
+        };
+        let loc = |span| Loc { file: *file, span };
+        let more = if short.len() > 1 { " or more" } else { "" };
+        let mut d = Diagnostic::error(
+            "fuda::deck-too-small",
+            format!("with {n} seats{more} this deals {total} cards, but the deck holds {deck}"),
+            loc(at),
+            format!("{total} cards dealt by here"),
+        );
+        if first != at {
+            d = d.with_label(loc(first), "dealing starts here");
+        }
+        let fits: Vec<usize> = counts
+            .iter()
+            .copied()
+            .filter(|m| !short.iter().any(|s| s.0 == *m))
+            .collect();
+        let param = match &c.program.seats.count {
+            Expr::Param(i) => Some(c.program.params[*i as usize].name.clone()),
+            _ => None,
+        };
+        d = d.with_help(match (param, fits.iter().max()) {
+            (Some(p), Some(max)) => {
+                format!("deal fewer cards, or let `{p}` go up to {max} at most")
+            }
+            _ => "deal fewer cards, or use fewer seats".to_string(),
+        });
+        c.error(d);
     }
 }
 
