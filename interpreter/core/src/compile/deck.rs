@@ -70,6 +70,18 @@ pub(super) fn compile_decks(c: &mut Compiler, items: &[(u16, Item)]) {
         last = Some((deck, loc));
     }
     match last {
+        Some((deck, loc)) if deck.is_empty() => {
+            c.error(
+                Diagnostic::error(
+                    "fuda::no-deck",
+                    format!("deck `{}` has no cards", deck.name),
+                    loc,
+                    "no cards",
+                )
+                .with_help("add cards: `card ID \"name\" attr=value …`"),
+            );
+            c.program.deck = deck;
+        }
         Some((deck, _)) => c.program.deck = deck,
         // A deck that failed to build has been reported already.
         None if d_failed => {}

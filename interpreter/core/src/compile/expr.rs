@@ -151,7 +151,13 @@ impl Compiler {
                 .map(|d| format!("a `{}` value", d.name))
                 .unwrap_or_else(|| t.describe()),
             Type::Sym(SymDomain::Yaku) => "a yaku name".into(),
-            Type::List(x) => format!("list of {}", self.describe(x)),
+            // The types a ruleset can write keep their names (int, bool, seat, card,
+            // cards); the others read as English.
+            Type::List(x) => format!("a list of {}", self.describe(x)),
+            Type::Score => "a score result".into(),
+            Type::Zone => "a zone".into(),
+            Type::ZoneFamily => "a per-seat zone".into(),
+            Type::Range => "a range".into(),
             other => other.describe(),
         }
     }
@@ -506,7 +512,11 @@ impl Compiler {
                                 format!("call it: `{n}(…)`")
                             }
                             Global::Proc(_) => format!("call it as a statement: `{n}(…)`"),
-                            _ => "use one of its values instead".into(),
+                            Global::Enum(e) => match self.sym_values(&SymDomain::Enum(e)) {
+                                Some(v) => format!("use one of its values: {v}"),
+                                None => "use one of its values instead".into(),
+                            },
+                            _ => "name its cards with `cards(…)`, or read them from a zone".into(),
                         }),
                     );
                     return (Expr::Const(Value::Unit), Type::Error);
@@ -531,6 +541,11 @@ impl Compiler {
     /// mean" looks among names of that kind only.
     pub fn unknown_name(&mut self, sc: &Scope, n: &str, span: Span, what: &str) {
         if sc.quiet_unknown || self.duplicated.contains(n) {
+            return;
+        }
+        // Without a deck, every attribute value (`光`, `短`) is unknown: the missing deck
+        // is reported instead.
+        if self.no_deck && matches!(what, "name" | "value") {
             return;
         }
         let loc = self.loc(sc, span);
@@ -806,7 +821,7 @@ impl Compiler {
                     other => {
                         self.error(Diagnostic::error(
                             "fuda::type-mismatch",
-                            format!("`in` needs cards, a zone, a list or a range on the right, found {}", other.describe()),
+                            format!("`in` needs cards, a zone, a list or a range on the right, found {}", self.describe(&other)),
                             self.loc(sc, sb),
                             "not a collection",
                         ));
@@ -896,7 +911,7 @@ impl Compiler {
             other => {
                 self.error(Diagnostic::error(
                     "fuda::unknown-field",
-                    format!("{} has no fields", other.describe()),
+                    format!("{} has no fields", self.describe(&other)),
                     self.loc(sc, f.span),
                     "no such field",
                 ));
@@ -953,7 +968,7 @@ impl Compiler {
             other => {
                 self.error(Diagnostic::error(
                     "fuda::not-indexable",
-                    format!("{} cannot be indexed", other.describe()),
+                    format!("{} cannot be indexed", self.describe(&other)),
                     self.loc(sc, x.span),
                     "not a list or per-seat name",
                 ));
@@ -1258,7 +1273,7 @@ impl Compiler {
             other => {
                 self.error(Diagnostic::error(
                     "fuda::type-mismatch",
-                    format!("cannot range over {}", other.describe()),
+                    format!("cannot range over {}", self.describe(&other)),
                     self.loc(sc, dom.span),
                     "needs cards, a zone, a list or `lo..hi`",
                 ));

@@ -120,6 +120,9 @@ pub(crate) struct Compiler {
     pub def_cycles: BTreeSet<Vec<String>>,
     /// For score tables edited by a variant: the file of each stage.
     pub stage_files: BTreeMap<String, Vec<u16>>,
+    /// No deck was built: card ids, attributes, tags and attribute values are then not
+    /// reported one by one.
+    pub no_deck: bool,
 }
 
 impl Compiler {
@@ -162,11 +165,19 @@ impl Compiler {
             duplicated: BTreeSet::new(),
             def_cycles: BTreeSet::new(),
             stage_files: BTreeMap::new(),
+            no_deck: false,
         }
     }
 
     /// Reports an error.
     pub fn error(&mut self, d: Diagnostic) {
+        let needs_deck = matches!(
+            d.code,
+            "fuda::unknown-attribute" | "fuda::unknown-tag" | "fuda::unknown-card"
+        );
+        if self.no_deck && needs_deck {
+            return;
+        }
         self.diags.push(d);
     }
 
@@ -263,6 +274,7 @@ impl Compiler {
             }
         }
         deck::compile_decks(self, items);
+        self.no_deck = self.program.deck.is_empty();
         decls::declare_all(self, items);
         score::compile_patterns_and_scores(self, items);
         self.check_defs();

@@ -164,15 +164,31 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
                             c.program.deck.attrs[a2 as usize].kind,
                             crate::model::AttrKind::Symbols(_)
                         ) {
-                            c.error(Diagnostic::error(
-                                "fuda::bad-shape",
-                                format!(
-                                    "`run` needs a number attribute; `{}` holds symbols",
+                            let numbers: Vec<String> = c
+                                .program
+                                .deck
+                                .attrs
+                                .iter()
+                                .filter(|x| matches!(x.kind, crate::model::AttrKind::Int(_)))
+                                .map(|x| x.name.clone())
+                                .collect();
+                            c.error(
+                                Diagnostic::error(
+                                    "fuda::bad-shape",
+                                    format!(
+                                        "`run` needs a number attribute; `{}` holds symbols",
+                                        a.node
+                                    ),
+                                    at(a.span),
+                                    "not a number",
+                                )
+                                .with_help(format!(
+                                    "number attributes: {}; for symbols use `same {}` or `distinct {}`",
+                                    numbers.join(", "),
+                                    a.node,
                                     a.node
-                                ),
-                                at(a.span),
-                                "not a number",
-                            ));
+                                )),
+                            );
                         } else if !matches!(b2, Some(None)) {
                             shapes.push(ShapeDef::Run(a2, b2.flatten()));
                         }

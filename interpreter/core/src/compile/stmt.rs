@@ -258,6 +258,15 @@ impl Compiler {
                 }
             }
             Some((other, _)) => {
+                let help = match other {
+                    Global::Zone(_) => format!(
+                        "a zone holds cards: put them in with `move CARDS to {n}`"
+                    ),
+                    Global::Param(_) => format!(
+                        "parameters are fixed for a game; to change `{n}` as it goes, copy it into a `var`"
+                    ),
+                    _ => "only `var`s, `let`s and `dealer` can be assigned".to_string(),
+                };
                 self.error(
                     Diagnostic::error(
                         "fuda::not-assignable",
@@ -265,7 +274,7 @@ impl Compiler {
                         self.loc(sc, lv.name.span),
                         "not a variable",
                     )
-                    .with_help("only `var`s, `let`s and `dealer` can be assigned"),
+                    .with_help(help),
                 );
                 None
             }
@@ -345,7 +354,7 @@ impl Compiler {
                     other => {
                         self.error(Diagnostic::error(
                             "fuda::type-mismatch",
-                            format!("cannot loop over {}", other.describe()),
+                            format!("cannot loop over {}", self.describe(&other)),
                             self.loc(sc, dom.span),
                             "needs a list, cards, a zone or `lo..hi`",
                         ));
@@ -680,7 +689,7 @@ impl Compiler {
                             "fuda::type-mismatch",
                             format!(
                                 "a move ranges over cards, a zone, a list or `lo..hi`, not {}",
-                                other.describe()
+                                self.describe(&other)
                             ),
                             self.loc(sc, dom.span),
                             "bad domain",
@@ -819,6 +828,16 @@ impl Compiler {
             }
             Some(_) if self.duplicated.contains(&f.node) => {}
             Some((other, _)) => {
+                let help = match other {
+                    Global::Score(_) | Global::Def(_) | Global::Pattern(_) => {
+                        format!("it computes a value: use it, e.g. `let r = {}(…)`", f.node)
+                    }
+                    Global::Var(_) => format!("to change it, assign it: `{} = …`", f.node),
+                    _ => "only procedures are called as statements".to_string(),
+                };
+                for a in args {
+                    let _ = self.expr(sc, &a.value);
+                }
                 self.error(
                     Diagnostic::error(
                         "fuda::not-a-proc",
@@ -826,7 +845,7 @@ impl Compiler {
                         self.loc(sc, f.span),
                         "cannot be called as a statement",
                     )
-                    .with_help("use its value: `let x = …` or `expect …`"),
+                    .with_help(help),
                 );
             }
             None => self.unknown_name(sc, &f.node, f.span, "procedure"),
