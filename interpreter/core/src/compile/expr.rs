@@ -153,7 +153,12 @@ impl Compiler {
             Type::Sym(SymDomain::Yaku) => "a yaku name".into(),
             // The types a ruleset can write keep their names (int, bool, seat, card,
             // cards); the others read as English.
-            Type::List(x) => format!("a list of {}", self.describe(x)),
+            Type::List(x) => match **x {
+                Type::Seat => "a list of seats".into(),
+                Type::Int => "a list of ints".into(),
+                Type::Cards => "a list of card sets".into(),
+                _ => format!("a list of {}", self.describe(x)),
+            },
             Type::Score => "a score result".into(),
             Type::Zone => "a zone".into(),
             Type::ZoneFamily => "a per-seat zone".into(),
@@ -221,6 +226,12 @@ impl Compiler {
                 Some("read a number from the result, e.g. `….total`".into())
             }
             (Type::Zone, Type::Card) => Some("`top(zone)` is the zone's top card".into()),
+            (Type::Seat | Type::Int, Type::List(x)) if **x == Type::Seat => {
+                Some("give a list of seats, e.g. `seats()` or `others(dealer)`".into())
+            }
+            (Type::Cards | Type::Card, Type::Zone) => {
+                Some("this needs a zone (`zone NAME …`), not cards".into())
+            }
             (Type::Cards | Type::Zone, Type::Int) => {
                 Some("`count(…)` is the number of cards".into())
             }

@@ -212,6 +212,43 @@ impl Compiler {
             );
             return false;
         }
+        // A value-like name that is also an enum value or an attribute's symbol would
+        // hide that symbol in every expression (`c.kind == 光` would read the variable).
+        if matches!(
+            g,
+            Global::Param(_) | Global::Var(_) | Global::Zone(_) | Global::CardSet(_)
+        ) {
+            let owner = self
+                .sym_index
+                .get(&name.node)
+                .and_then(|s| self.sym_type.get(s))
+                .and_then(|t| match t {
+                    Type::Sym(crate::value::SymDomain::Enum(e)) => self
+                        .program
+                        .enums
+                        .get(*e as usize)
+                        .map(|d| format!("enum `{}`", d.name)),
+                    Type::Sym(crate::value::SymDomain::Attr(a)) => self
+                        .program
+                        .deck
+                        .attrs
+                        .get(*a as usize)
+                        .map(|d| format!("the card attribute `{}`", d.name)),
+                    _ => None,
+                });
+            if let Some(owner) = owner {
+                self.error(
+                    Diagnostic::error(
+                        "fuda::duplicate-name",
+                        format!("`{}` is already a value of {owner}", name.node),
+                        loc,
+                        format!("{} named like a value", g.describe()),
+                    )
+                    .with_help("rename it: in expressions the name would hide the value"),
+                );
+                return false;
+            }
+        }
         if names::is_builtin(&name.node) {
             self.error(
                 Diagnostic::error(
