@@ -1,6 +1,11 @@
 //! Golden tests for diagnostics: every `tests/diagnostics/*.fuda` is a ruleset with
 //! mistakes; its rendered diagnostics are compared with the stored snapshot.
 //!
+//! Each file starts with a `#` comment saying what it tests. A ruleset that compiles
+//! is snapshotted as `compiles` followed by its warnings (`ok-*.fuda` have none).
+//! Sibling `*.inc` files are importable (and extendable) as `NAME.fuda`, for import,
+//! cycle and variant tests; they are not tested on their own.
+//!
 //! After an intended change, regenerate with `INSTA_UPDATE=always cargo test -p fuda-tests`
 //! and review the diff of `tests/tests/snapshots/`.
 

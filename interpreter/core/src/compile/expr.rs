@@ -4,7 +4,7 @@
 use fuda_grammar::ast::{self, BinOp, ExprKind};
 use fuda_grammar::Span;
 
-use super::names::{Global, BINDERS, BUILTINS};
+use super::names::{self, Global, BINDERS, BUILTINS};
 use super::Compiler;
 use crate::diagnostic::Diagnostic;
 use crate::ir::{BinderKind, Builtin, Expr, Loc, Op2, ScoreField};
@@ -114,9 +114,30 @@ impl Compiler {
 
     /// Lowers an expression and checks it has type `want`.
     pub fn expr_of(&mut self, sc: &mut Scope, e: &ast::Expr, want: &Type) -> Expr {
+        if *want == Type::Zone && self.unknown_zone(sc, e) {
+            return Expr::Const(Value::Unit);
+        }
         let (x, t) = self.expr(sc, e);
         self.expect_type_at(sc, e.span, Some(e), &t, want);
         coerce(x, &t, want)
+    }
+
+    /// Where a zone is expected, an undeclared name is reported as an unknown zone, with
+    /// the closest zone's name. Returns whether it did.
+    pub fn unknown_zone(&mut self, sc: &Scope, e: &ast::Expr) -> bool {
+        let ExprKind::Name(n) = &e.node else {
+            return false;
+        };
+        let known = sc.local(n).is_some()
+            || sc.groups.iter().any(|g| g.0 == *n)
+            || self.globals.contains_key(n)
+            || self.sym_index.contains_key(n)
+            || names::CONSTANTS.contains(&n.as_str());
+        if known {
+            return false;
+        }
+        self.unknown_name(sc, n, e.span, "zone");
+        true
     }
 
     /// Reports a type mismatch.
@@ -625,6 +646,7 @@ impl Compiler {
             }
             "procedure" => candidates.extend(globals(&|g| matches!(g, Global::Proc(_)))),
             "pattern" => candidates.extend(globals(&|g| matches!(g, Global::Pattern(_)))),
+            "zone" => candidates.extend(globals(&|g| matches!(g, Global::Zone(_)))),
             "parameter" => candidates.extend(globals(&|g| matches!(g, Global::Param(_)))),
             "value" => candidates.extend(self.sym_index.keys().cloned()),
             "function" => {
@@ -660,6 +682,7 @@ impl Compiler {
                 "procedure" => "declare it: `proc NAME { … }`",
                 "function" => "declare it: `def NAME(x: int) = …`, or call a builtin",
                 "pattern" => "declare it: `pattern NAME { group … }`",
+                "zone" => "declare it: `zone NAME shared stack hidden`",
                 "parameter" => "declare it: `param NAME: int = 0`",
                 "value" => "declare it in an enum: `enum NAME: A | B`",
                 _ => "declare it (`var`, `param`, `zone`, `let`…) before use",

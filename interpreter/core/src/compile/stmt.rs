@@ -479,7 +479,11 @@ impl Compiler {
                     .map(|n| self.expr_of(sc, n, &Type::Int))
                     .collect();
                 let from = self.expr_of(sc, &d.from, &Type::Zone);
-                let (to, tt) = self.expr(sc, &d.to);
+                let (to, tt) = if self.unknown_zone(sc, &d.to) {
+                    (Expr::Const(Value::Unit), Type::Error)
+                } else {
+                    self.expr(sc, &d.to)
+                };
                 if !matches!(tt, Type::Zone | Type::ZoneFamily | Type::Error) {
                     self.expect_type(sc, d.to.span, &tt, &Type::Zone);
                 }
