@@ -855,7 +855,7 @@ impl Compiler {
                     other => {
                         self.error(Diagnostic::error(
                             "fuda::type-mismatch",
-                            format!("`in` needs cards, a zone, a list or a range on the right, found {}", self.describe(&other)),
+                            format!("`in` needs cards, a zone, a list or a range on the right, found {}", self.describe(other)),
                             self.loc(sc, sb),
                             "not a collection",
                         ));
@@ -1307,7 +1307,7 @@ impl Compiler {
             other => {
                 self.error(Diagnostic::error(
                     "fuda::type-mismatch",
-                    format!("cannot range over {}", self.describe(&other)),
+                    format!("cannot range over {}", self.describe(other)),
                     self.loc(sc, dom.span),
                     "needs cards, a zone, a list or `lo..hi`",
                 ));

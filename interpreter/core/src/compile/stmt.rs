@@ -354,7 +354,7 @@ impl Compiler {
                     other => {
                         self.error(Diagnostic::error(
                             "fuda::type-mismatch",
-                            format!("cannot loop over {}", self.describe(&other)),
+                            format!("cannot loop over {}", self.describe(other)),
                             self.loc(sc, dom.span),
                             "needs a list, cards, a zone or `lo..hi`",
                         ));
@@ -693,7 +693,7 @@ impl Compiler {
                             "fuda::type-mismatch",
                             format!(
                                 "a move ranges over cards, a zone, a list or `lo..hi`, not {}",
-                                self.describe(&other)
+                                self.describe(other)
                             ),
                             self.loc(sc, dom.span),
                             "bad domain",
