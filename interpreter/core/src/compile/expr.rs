@@ -513,7 +513,7 @@ impl Compiler {
                                 self.loc(sc, span),
                                 "per-seat variable",
                             )
-                            .with_help(format!("write `{n}[seat]`")),
+                            .with_help(format!("write e.g. `{n}[dealer]` or `{n}[s]`")),
                         );
                         return (Expr::Const(Value::Unit), Type::Error);
                     }

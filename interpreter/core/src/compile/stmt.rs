@@ -242,17 +242,22 @@ impl Compiler {
                                 self.loc(sc, lv.span),
                                 "per-seat variable",
                             )
-                            .with_help(format!("write `{n}[seat]`")),
+                            .with_help(format!("write e.g. `{n}[dealer]` or `{n}[s]`")),
                         );
                         None
                     }
                     (Some(_), false) => {
-                        self.error(Diagnostic::error(
-                            "fuda::not-per-seat",
-                            format!("`{n}` is shared, not one per seat"),
-                            self.loc(sc, lv.span),
-                            "drop the index",
-                        ));
+                        self.error(
+                            Diagnostic::error(
+                                "fuda::not-per-seat",
+                                format!("`{n}` is shared, not one per seat"),
+                                self.loc(sc, lv.span),
+                                "not per seat",
+                            )
+                            .with_help(format!(
+                                "drop the index: `{n}`; or declare it `var {n}: … per seat = …`"
+                            )),
+                        );
                         None
                     }
                 }
