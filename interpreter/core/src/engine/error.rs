@@ -3,9 +3,14 @@
 use crate::diagnostic::Diagnostic;
 use crate::ir::Loc;
 
-/// A run-time error: what went wrong and which rule was running.
+/// A run-time error: what went wrong and which rule was running. Boxed, so a
+/// `Result<Value, RuntimeError>` stays as small as a value on the evaluator's hot path.
 #[derive(Clone, Debug, PartialEq)]
-pub struct RuntimeError {
+pub struct RuntimeError(Box<ErrorInfo>);
+
+/// The contents of a [`RuntimeError`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ErrorInfo {
     /// What went wrong.
     pub message: String,
     /// The rule at fault.
@@ -14,19 +19,27 @@ pub struct RuntimeError {
     pub help: Option<String>,
 }
 
+impl std::ops::Deref for RuntimeError {
+    type Target = ErrorInfo;
+    fn deref(&self) -> &ErrorInfo {
+        &self.0
+    }
+}
+
 impl RuntimeError {
     /// An error at a location.
+    #[cold]
     pub fn new(message: impl Into<String>, loc: Loc) -> Self {
-        RuntimeError {
+        RuntimeError(Box::new(ErrorInfo {
             message: message.into(),
             loc,
             help: None,
-        }
+        }))
     }
 
     /// Adds a help line.
     pub fn with_help(mut self, h: impl Into<String>) -> Self {
-        self.help = Some(h.into());
+        self.0.help = Some(h.into());
         self
     }
 

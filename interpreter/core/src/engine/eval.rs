@@ -111,22 +111,26 @@ impl Cx<'_> {
                     .copied()
                     .unwrap_or(CardSet::EMPTY),
             ),
-            Expr::List(items) => {
-                let mut out = Vec::with_capacity(items.len());
-                for i in items {
-                    out.push(self.eval(i)?);
-                }
-                Value::List(out.into())
-            }
-            Expr::Range(a, b) => {
-                let a = self.eval(a)?.int();
-                let b = self.eval(b)?.int();
-                Value::Range(a, b)
-            }
             Expr::Neg(x) => Value::Int(self.eval(x)?.int().wrapping_neg()),
             Expr::Not(x) => Value::Bool(!self.eval(x)?.truthy()),
             Expr::And(a, b) => Value::Bool(self.eval(a)?.truthy() && self.eval(b)?.truthy()),
             Expr::Or(a, b) => Value::Bool(self.eval(a)?.truthy() || self.eval(b)?.truthy()),
+            // `x in [a, b]` compares item by item instead of building the list.
+            Expr::Bin(Op2::In, a, b) if matches!(**b, Expr::List(_)) => {
+                let x = self.eval(a)?;
+                let Expr::List(items) = &**b else {
+                    unreachable!("matched above")
+                };
+                let mut found = false;
+                for it in items {
+                    let y = self.eval(it)?;
+                    if self.equal(&x, &y)? {
+                        found = true;
+                        break;
+                    }
+                }
+                Value::Bool(found)
+            }
             Expr::Bin(op, a, b) => {
                 let x = self.eval(a)?;
                 let y = self.eval(b)?;
@@ -153,6 +157,27 @@ impl Cx<'_> {
                 Value::Card(c) => Value::Bool(self.p.deck.tags[*t as usize].contains(c)),
                 _ => Value::Bool(false),
             },
+            _ => return self.eval_cold(e),
+        })
+    }
+
+    /// The less frequent expression forms, kept out of `eval` so its stack frame stays
+    /// small (every nested evaluation pays for it).
+    #[inline(never)]
+    fn eval_cold(&mut self, e: &Expr) -> Result<Value, RuntimeError> {
+        Ok(match e {
+            Expr::List(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for i in items {
+                    out.push(self.eval(i)?);
+                }
+                Value::List(out.into())
+            }
+            Expr::Range(a, b) => {
+                let a = self.eval(a)?.int();
+                let b = self.eval(b)?.int();
+                Value::Range(a, b)
+            }
             Expr::ScoreField(f, r) => match self.eval(r)? {
                 Value::Score(r) => match f {
                     ScoreField::Total => Value::Int(r.total),
@@ -243,6 +268,7 @@ impl Cx<'_> {
                     self.eval(b)?
                 }
             }
+            _ => unreachable!("hot forms are handled in eval"),
         })
     }
 
@@ -318,6 +344,17 @@ impl Cx<'_> {
                 **a == *self.p.sym(*s)
             }
             (Value::Seat(a), Value::Int(b)) | (Value::Int(b), Value::Seat(a)) => *a as i64 == *b,
+            (Value::List(a), Value::List(b)) => {
+                if a.len() != b.len() {
+                    return Ok(false);
+                }
+                for (x, y) in a.iter().zip(b.iter()) {
+                    if !self.equal(x, y)? {
+                        return Ok(false);
+                    }
+                }
+                true
+            }
             (a, b) => a == b,
         })
     }
@@ -380,9 +417,10 @@ impl Cx<'_> {
     }
 
     fn builtin(&mut self, b: Builtin, args: &[Expr]) -> Result<Value, RuntimeError> {
-        let mut vals = Vec::with_capacity(args.len());
-        for a in args {
-            vals.push(self.eval(a)?);
+        // Builtins take at most two arguments: keep them on the stack.
+        let mut vals = [Value::Unit, Value::Unit];
+        for (slot, a) in vals.iter_mut().zip(args) {
+            *slot = self.eval(a)?;
         }
         let arg = |i: usize| vals.get(i).cloned().unwrap_or(Value::Unit);
         Ok(match b {
@@ -483,7 +521,10 @@ impl Cx<'_> {
                 if d == 0 {
                     return Err(RuntimeError::new("division by zero", self.at));
                 }
-                Value::Int(-((-a).div_euclid(d)))
+                // Rounds towards positive infinity for either sign of divisor.
+                let q = a.wrapping_div(d);
+                let up = (a % d != 0) && ((a < 0) == (d < 0));
+                Value::Int(q + i64::from(up))
             }
             Builtin::Tagged => {
                 let s = self.cards(&arg(0))?;

@@ -264,7 +264,13 @@ impl State {
                         at,
                     ));
                 };
-                let next = self.frames.last_mut().expect("frame").queue.pop();
+                // Only moves queued by this decision run next; a decision nested in an
+                // option body has its own entries above these.
+                let frame = self.frames.last_mut().expect("frame");
+                let next = match frame.queue.last() {
+                    Some((.., owner)) if *owner == *decide => frame.queue.pop(),
+                    _ => None,
+                };
                 match next {
                     Some((seat, option, arg, _)) => self.start_option(d, base, seat, option, arg),
                     None => self.jump(d.after),
@@ -531,9 +537,19 @@ impl State {
                 }
                 Some((slot, dom)) => {
                     let dv = eval(p, &self.board, &mut self.locals[base..], dom, at)?;
-                    let items: Vec<Value> = match dv {
-                        Value::List(l) => l.to_vec(),
-                        Value::Range(a, b) if b - a <= 10_000 => (a..=b).map(Value::Int).collect(),
+                    // Cards are offered in card order (a zone's cards as a set), so the
+                    // numbering of moves does not depend on how a hand was shuffled.
+                    match dv {
+                        Value::List(l) => {
+                            for it in l.iter() {
+                                self.offer(p, o, i, *slot, it.clone(), base, at, &mut out)?;
+                            }
+                        }
+                        Value::Range(a, b) if b - a <= 10_000 => {
+                            for n in a..=b {
+                                self.offer(p, o, i, *slot, Value::Int(n), base, at, &mut out)?;
+                            }
+                        }
                         Value::Range(..) => {
                             return Err(RuntimeError::new(
                                 "a move's range is too large (over 10,000)",
@@ -541,33 +557,54 @@ impl State {
                             ))
                         }
                         other => {
-                            // Cards in a stack are offered top first; others by card order.
-                            let mut cs = cards_of(&self.board, &other, at)?;
-                            if matches!(other, Value::Zone(_)) {
-                                cs.sort_unstable();
+                            let set = match other {
+                                Value::Zone(z) => self.board.sets[z as usize],
+                                Value::Cards(s) => s,
+                                Value::Card(c) => CardSet::single(c),
+                                other => {
+                                    return Err(RuntimeError::new(
+                                        format!("a move cannot range over {other:?}"),
+                                        at,
+                                    ))
+                                }
+                            };
+                            for c in set.iter() {
+                                self.offer(p, o, i, *slot, Value::Card(c), base, at, &mut out)?;
                             }
-                            cs.into_iter().map(Value::Card).collect()
-                        }
-                    };
-                    for it in items {
-                        self.set_local(base, *slot, it.clone());
-                        let ok = match &o.guard {
-                            Some(g) => {
-                                eval(p, &self.board, &mut self.locals[base..], g, at)?.truthy()
-                            }
-                            None => true,
-                        };
-                        if ok {
-                            out.push(Move {
-                                option: i as u16,
-                                arg: it,
-                            });
                         }
                     }
                 }
             }
         }
         Ok(out)
+    }
+
+    /// Binds a candidate argument and offers the move if its guard holds.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn offer(
+        &mut self,
+        p: &Program,
+        o: &crate::ir::OptionDef,
+        i: usize,
+        slot: u16,
+        arg: Value,
+        base: usize,
+        at: Loc,
+        out: &mut Vec<Move>,
+    ) -> Result<(), RuntimeError> {
+        self.set_local(base, slot, arg.clone());
+        let ok = match &o.guard {
+            Some(g) => eval(p, &self.board, &mut self.locals[base..], g, at)?.truthy(),
+            None => true,
+        };
+        if ok {
+            out.push(Move {
+                option: i as u16,
+                arg,
+            });
+        }
+        Ok(())
     }
 
     fn decide(
@@ -705,7 +742,11 @@ impl State {
                     .collect();
                 queue.reverse();
                 let (seat, option, arg, _) = queue.pop().expect("at least one seat");
-                self.frames.last_mut().expect("frame").queue = queue;
+                // Entries left by an earlier run of this decision (a `break` out of its
+                // body) are stale; the new entries go on top of any outer decision's.
+                let frame = self.frames.last_mut().expect("frame");
+                frame.queue.retain(|e| e.3 != pending.at);
+                frame.queue.extend(queue);
                 self.start_option(d, base, seat, option, arg);
             }
             DecideKind::Claim => {

@@ -41,6 +41,8 @@ pub struct Deck {
     pub tags: Vec<CardSet>,
     /// Cards sharing each face, in order.
     pub face_cards: Vec<Vec<CardIx>>,
+    /// Per attribute: the cards holding each of its values (built on first use).
+    pub classes: std::sync::OnceLock<Vec<Vec<CardSet>>>,
 }
 
 impl Deck {
@@ -57,6 +59,32 @@ impl Deck {
     /// Every card.
     pub fn all(&self) -> CardSet {
         CardSet::first_n(self.len())
+    }
+
+    /// The cards sharing each value of attribute `attr`, in increasing value order.
+    pub fn classes(&self, attr: u16) -> &[CardSet] {
+        let all = self.classes.get_or_init(|| {
+            self.attrs
+                .iter()
+                .map(|a| {
+                    let mut values: Vec<i64> = a.values.clone();
+                    values.sort_unstable();
+                    values.dedup();
+                    values
+                        .iter()
+                        .map(|v| {
+                            a.values
+                                .iter()
+                                .enumerate()
+                                .filter(|(_, x)| *x == v)
+                                .map(|(c, _)| c as CardIx)
+                                .collect()
+                        })
+                        .collect()
+                })
+                .collect()
+        });
+        all.get(attr as usize).map(|v| v.as_slice()).unwrap_or(&[])
     }
 
     /// The attribute value of a card.
@@ -134,19 +162,32 @@ impl Deck {
         if let Some(c) = self.names.iter().position(|n| n == w) {
             return Ok(vec![self.faces[c]]);
         }
-        // Compact notation: digits followed by a suit letter, e.g. `123m` = 1m 2m 3m.
+        // Compact notation: runs of digits each followed by a suit letter, e.g.
+        // `123m456p11z` = 1m 2m 3m 4p 5p 6p 1z 1z.
         let bytes = w.as_bytes();
-        if bytes.len() > 2 && bytes[..bytes.len() - 1].iter().all(|b| b.is_ascii_digit()) {
-            let suit = &w[w.len() - 1..];
+        if bytes.len() >= 2
+            && bytes[0].is_ascii_digit()
+            && bytes.iter().all(|b| b.is_ascii_alphanumeric())
+        {
             let mut faces = Vec::new();
-            for d in w[..w.len() - 1].chars() {
-                let id = format!("{d}{suit}");
-                match self.face_named(&id) {
-                    Some(f) => faces.push(f),
-                    None => return Err(CardParseError::Unknown(w.to_string())),
+            let mut digits = Vec::new();
+            for ch in w.chars() {
+                if ch.is_ascii_digit() {
+                    digits.push(ch);
+                } else if digits.is_empty() {
+                    return Err(CardParseError::Unknown(w.to_string()));
+                } else {
+                    for d in digits.drain(..) {
+                        match self.face_named(&format!("{d}{ch}")) {
+                            Some(f) => faces.push(f),
+                            None => return Err(CardParseError::Unknown(w.to_string())),
+                        }
+                    }
                 }
             }
-            return Ok(faces);
+            if digits.is_empty() && !faces.is_empty() {
+                return Ok(faces);
+            }
         }
         Err(CardParseError::Unknown(w.to_string()))
     }

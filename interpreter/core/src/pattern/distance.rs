@@ -91,23 +91,17 @@ fn partial_fits(
     for shape in &slot.shapes {
         match shape {
             ShapeDef::Same(a) => {
-                let mut classes: Vec<(i64, Vec<CardIx>)> = Vec::new();
-                for c in &pool {
-                    let v = deck.attr(*a, *c);
-                    match classes.iter_mut().find(|(x, _)| *x == v) {
-                        Some((_, cs)) => cs.push(*c),
-                        None => classes.push((v, vec![*c])),
-                    }
-                }
-                for (_, cs) in classes {
+                let pool_set: CardSet = pool.iter().copied().collect();
+                for class in deck.classes(*a) {
+                    let cs = pool_set.inter(*class);
                     // Any k of a class serve alike for the bound; when the class is larger,
                     // which ones stay out matters for the other groups, so try each choice.
                     if cs.len() <= k {
-                        out.push(cs.iter().copied().collect());
+                        if !cs.is_empty() {
+                            out.push(cs);
+                        }
                     } else {
-                        let mut all = Vec::new();
-                        super::combos(&cs, k, &mut all);
-                        out.extend(all);
+                        super::combos(cs, k, out);
                     }
                 }
             }

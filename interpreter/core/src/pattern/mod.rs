@@ -1,18 +1,24 @@
 //! Pattern matching: every way to split a set of cards exactly into a pattern's groups.
 //!
 //! The search fills groups in order, generating only candidates that fit a group's
-//! shape (a `same` group draws from one attribute class; a `run` steps through
-//! consecutive values), so a typical hand is settled in a handful of steps. Copies of
-//! a `*N` group are kept in increasing order of their lowest card, so each split is
-//! found once.
+//! shape (a `same` group draws from one attribute class, read off precomputed class
+//! bitsets; a `run` steps through consecutive values), so a typical hand is settled in a
+//! handful of steps. Copies of a `*N` group are kept in increasing order of their lowest
+//! card, so each split is found once. When every group is `same` on one attribute, the
+//! class counts of the cards still to place are checked against the sizes still to
+//! fill before going deeper.
 
 mod distance;
 
 pub use distance::{distance, Distance};
 
 use crate::engine::{Cx, RuntimeError};
-use crate::ir::{PatternDef, ShapeDef, SlotDef};
+use crate::ir::{PatternDef, Prefilter, ShapeDef, SlotDef};
 use crate::model::{CardIx, CardSet};
+use crate::value::Value;
+
+/// What a search calls with each split: returns whether to go on.
+pub type OnMatch<'f> = dyn FnMut(&mut Cx<'_>, &[CardSet]) -> Result<bool, RuntimeError> + 'f;
 
 /// The largest number of slots a pattern may have.
 const MAX_SLOTS: usize = 32;
@@ -23,7 +29,7 @@ pub fn for_each_match(
     cx: &mut Cx<'_>,
     pat: &PatternDef,
     cards: CardSet,
-    f: &mut dyn FnMut(&mut Cx<'_>, &[CardSet]) -> Result<bool, RuntimeError>,
+    f: &mut OnMatch<'_>,
 ) -> Result<bool, RuntimeError> {
     if cards.len() != pat.size || pat.slots.is_empty() || pat.slots.len() > MAX_SLOTS {
         return Ok(false);
@@ -34,10 +40,24 @@ pub fn for_each_match(
         }
     }
     let mut groups = [CardSet::EMPTY; MAX_SLOTS];
+    // Sizes still to fill after each slot, largest first (for the class-count check).
+    let suffix: Vec<Vec<usize>> = if pat.prefilter.is_some() {
+        (0..pat.slots.len())
+            .map(|i| {
+                let mut s: Vec<usize> = pat.slots[i..].iter().map(|s| s.size).collect();
+                s.sort_unstable_by(|a, b| b.cmp(a));
+                s
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let mut search = Search {
         pat,
         f,
         stopped: false,
+        locals: vec![Value::Unit; pat.frame as usize],
+        suffix,
     };
     search.fill(cx, 0, cards, &mut groups)?;
     Ok(search.stopped)
@@ -45,45 +65,52 @@ pub fn for_each_match(
 
 /// Whether the class counts of `cards` can be split into the group sizes (each class
 /// filled by whole groups). Counts are small, so a tiny search suffices.
-pub fn prefilter_passes(pf: &crate::ir::Prefilter, cards: CardSet) -> bool {
+pub fn prefilter_passes(pf: &Prefilter, cards: CardSet) -> bool {
+    counts_fit(&pf.classes, &pf.sizes, cards)
+}
+
+fn counts_fit(classes: &[CardSet], sizes: &[usize], cards: CardSet) -> bool {
     let mut counts = [0usize; 64];
     let mut n = 0;
-    for class in &pf.classes {
+    for class in classes {
         let k = cards.inter(*class).len();
         if k > 0 {
-            if n == counts.len() {
-                return true;
+            if n == counts.len() || n == sizes.len() {
+                return n == counts.len();
             }
             counts[n] = k;
             n += 1;
         }
     }
-    if n > pf.sizes.len() {
-        return false;
-    }
-    fn place(sizes: &[usize], counts: &mut [usize]) -> bool {
-        let Some((&s, rest)) = sizes.split_first() else {
-            return counts.iter().all(|c| *c == 0);
-        };
-        for i in 0..counts.len() {
-            if counts[i] >= s {
-                counts[i] -= s;
-                let ok = place(rest, counts);
-                counts[i] += s;
-                if ok {
-                    return true;
-                }
+    place(sizes, &mut counts[..n])
+}
+
+/// Whether the sizes (largest first) can be dealt into the counts exactly.
+fn place(sizes: &[usize], counts: &mut [usize]) -> bool {
+    let Some((&s, rest)) = sizes.split_first() else {
+        return counts.iter().all(|c| *c == 0);
+    };
+    for i in 0..counts.len() {
+        if counts[i] >= s {
+            counts[i] -= s;
+            let ok = place(rest, counts);
+            counts[i] += s;
+            if ok {
+                return true;
             }
         }
-        false
     }
-    place(&pf.sizes, &mut counts[..n])
+    false
 }
 
 struct Search<'p, 'f> {
     pat: &'p PatternDef,
-    f: &'f mut dyn FnMut(&mut Cx<'_>, &[CardSet]) -> Result<bool, RuntimeError>,
+    f: &'f mut OnMatch<'f>,
     stopped: bool,
+    /// Local slots for `where` and `require` (allocated once per search).
+    locals: Vec<Value>,
+    /// Group sizes from each slot on, largest first, when the pattern has a prefilter.
+    suffix: Vec<Vec<usize>>,
 }
 
 impl Search<'_, '_> {
@@ -108,6 +135,14 @@ impl Search<'_, '_> {
             }
             return Ok(());
         }
+        // The rest must still fit the groups after this one.
+        if i > 0 {
+            if let Some(pf) = &self.pat.prefilter {
+                if !counts_fit(&pf.classes, &self.suffix[i], rest) {
+                    return Ok(());
+                }
+            }
+        }
         let slot = &self.pat.slots[i];
         // Copies of one group are ordered by their lowest card.
         let floor = slot.copy_of.map(|_| groups[i - 1].first().unwrap_or(0));
@@ -120,23 +155,18 @@ impl Search<'_, '_> {
             cx.charge(1)?;
             groups[i] = g;
             if let Some(cond) = &slot.condition {
-                // Conditions see the groups placed so far.
-                let snapshot: Vec<CardSet> = groups[..=i].to_vec();
-                let mut locals = vec![crate::value::Value::Unit; self.pat.frame as usize];
-                let ok = {
-                    let mut inner = Cx {
-                        p: cx.p,
-                        b: cx.b,
-                        locals: &mut locals,
-                        groups: &snapshot,
-                        budget: cx.budget,
-                        at: cx.at,
-                    };
-                    let r = inner.eval(cond);
-                    cx.budget = inner.budget;
-                    r?.truthy()
+                // A group's condition sees the groups placed so far.
+                let mut inner = Cx {
+                    p: cx.p,
+                    b: cx.b,
+                    locals: &mut self.locals,
+                    groups: &groups[..=i],
+                    budget: cx.budget,
+                    at: cx.at,
                 };
-                if !ok {
+                let r = inner.eval(cond);
+                cx.budget = inner.budget;
+                if !r?.truthy() {
                     continue;
                 }
             }
@@ -146,24 +176,30 @@ impl Search<'_, '_> {
         Ok(())
     }
 
-    fn requires_hold(&self, cx: &mut Cx<'_>, gs: &[CardSet]) -> Result<bool, RuntimeError> {
+    fn requires_hold(&mut self, cx: &mut Cx<'_>, gs: &[CardSet]) -> Result<bool, RuntimeError> {
         if self.pat.requires.is_empty() {
             return Ok(true);
         }
-        let mut locals = vec![crate::value::Value::Unit; self.pat.frame as usize];
         let mut inner = Cx {
             p: cx.p,
             b: cx.b,
-            locals: &mut locals,
+            locals: &mut self.locals,
             groups: gs,
             budget: cx.budget,
             at: cx.at,
         };
         let mut ok = true;
         for r in &self.pat.requires {
-            if !inner.eval(r)?.truthy() {
-                ok = false;
-                break;
+            match inner.eval(r) {
+                Ok(v) if v.truthy() => {}
+                Ok(_) => {
+                    ok = false;
+                    break;
+                }
+                Err(e) => {
+                    cx.budget = inner.budget;
+                    return Err(e);
+                }
             }
         }
         cx.budget = inner.budget;
@@ -180,69 +216,62 @@ fn candidates(
     floor: Option<CardIx>,
     out: &mut Vec<CardSet>,
 ) -> Result<(), RuntimeError> {
-    let pool: Vec<CardIx> = rest
-        .iter()
-        .filter(|c| floor.map(|f| *c > f).unwrap_or(true))
-        .collect();
+    let pool: CardSet = match floor {
+        Some(f) => rest.iter().filter(|c| *c > f).collect(),
+        None => rest,
+    };
     let k = slot.size;
     if pool.len() < k {
         return Ok(());
     }
     let deck = &cx.p.deck;
-    let before = out.len();
     if slot.shapes.is_empty() {
-        combos(&pool, k, out);
+        combos(pool, k, out);
     }
     for shape in &slot.shapes {
         match shape {
             ShapeDef::Same(a) => {
-                let mut classes: Vec<(i64, Vec<CardIx>)> = Vec::new();
-                for c in &pool {
-                    let v = deck.attr(*a, *c);
-                    match classes.iter_mut().find(|(x, _)| *x == v) {
-                        Some((_, cs)) => cs.push(*c),
-                        None => classes.push((v, vec![*c])),
-                    }
-                }
-                for (_, cs) in classes {
-                    if cs.len() >= k {
-                        combos(&cs, k, out);
+                for class in deck.classes(*a) {
+                    let within = pool.inter(*class);
+                    if within.len() >= k {
+                        combos(within, k, out);
                     }
                 }
             }
             ShapeDef::Distinct(a) => {
                 let mut all = Vec::new();
-                combos(&pool, k, &mut all);
+                combos(pool, k, &mut all);
                 out.extend(all.into_iter().filter(|s| {
-                    let mut vals: Vec<i64> = s.iter().map(|c| deck.attr(*a, c)).collect();
-                    vals.sort_unstable();
-                    vals.windows(2).all(|w| w[0] != w[1])
+                    let mut seen = [0i64; 32];
+                    let mut n = 0;
+                    for c in s.iter() {
+                        let v = deck.attr(*a, c);
+                        if seen[..n].contains(&v) {
+                            return false;
+                        }
+                        if n < seen.len() {
+                            seen[n] = v;
+                            n += 1;
+                        }
+                    }
+                    true
                 }));
             }
             ShapeDef::Run(a, by) => {
                 // Each card may start a run; pick one card per consecutive value.
-                for &start in &pool {
+                for start in pool.iter() {
                     let v0 = deck.attr(*a, start);
                     let suit = by.map(|b| deck.attr(b, start));
-                    let mut picked = vec![start];
-                    run_from(cx, &pool, *a, *by, suit, v0, k, &mut picked, out);
+                    run_from(cx, pool, *a, *by, suit, v0, k, CardSet::single(start), out);
                 }
             }
         }
         cx.charge(1)?;
     }
-    // Shapes may overlap (e.g. a pair that is also a run of one): keep each set once.
+    // Shapes may overlap (a pair that is also a run of one): keep each set once.
     if slot.shapes.len() > 1 {
-        let tail = &mut out[before..];
-        tail.sort_unstable();
-        let mut seen: Vec<CardSet> = Vec::new();
-        for s in tail.iter() {
-            if seen.last() != Some(s) {
-                seen.push(*s);
-            }
-        }
-        out.truncate(before);
-        out.extend(seen);
+        out.sort_unstable();
+        out.dedup();
     }
     Ok(())
 }
@@ -250,53 +279,54 @@ fn candidates(
 #[allow(clippy::too_many_arguments)]
 fn run_from(
     cx: &Cx<'_>,
-    pool: &[CardIx],
+    pool: CardSet,
     a: u16,
     by: Option<u16>,
     suit: Option<i64>,
     v0: i64,
     k: usize,
-    picked: &mut Vec<CardIx>,
+    picked: CardSet,
     out: &mut Vec<CardSet>,
 ) {
     if picked.len() == k {
-        out.push(picked.iter().copied().collect());
+        out.push(picked);
         return;
     }
     let want = v0 + picked.len() as i64;
     let deck = &cx.p.deck;
-    for &c in pool {
+    for c in pool.iter() {
         if deck.attr(a, c) == want && by.map(|b| Some(deck.attr(b, c)) == suit).unwrap_or(true) {
-            picked.push(c);
-            run_from(cx, pool, a, by, suit, v0, k, picked, out);
-            picked.pop();
+            let mut next = picked;
+            next.insert(c);
+            run_from(cx, pool, a, by, suit, v0, k, next, out);
         }
     }
 }
 
-/// All k-subsets of `items`.
-pub(crate) fn combos(items: &[CardIx], k: usize, out: &mut Vec<CardSet>) {
-    fn go(
-        items: &[CardIx],
-        k: usize,
-        start: usize,
-        cur: &mut CardSet,
-        left: usize,
-        out: &mut Vec<CardSet>,
-    ) {
+/// All k-subsets of `items`, in increasing order of their bitsets' lowest differing card.
+pub(crate) fn combos(items: CardSet, k: usize, out: &mut Vec<CardSet>) {
+    fn go(items: &[CardIx], start: usize, cur: CardSet, left: usize, out: &mut Vec<CardSet>) {
         if left == 0 {
-            out.push(*cur);
+            out.push(cur);
             return;
         }
         for i in start..=items.len() - left {
-            cur.insert(items[i]);
-            go(items, k, i + 1, cur, left - 1, out);
-            cur.remove(items[i]);
+            let mut next = cur;
+            next.insert(items[i]);
+            go(items, i + 1, next, left - 1, out);
         }
     }
-    if k == 0 || k > items.len() {
+    let n = items.len();
+    if k == 0 || k > n {
         return;
     }
-    let mut cur = CardSet::EMPTY;
-    go(items, k, 0, &mut cur, k, out);
+    if k == n {
+        out.push(items);
+        return;
+    }
+    let mut buf = [0 as CardIx; crate::model::MAX_CARDS];
+    for (i, c) in items.iter().enumerate() {
+        buf[i] = c;
+    }
+    go(&buf[..n], 0, CardSet::EMPTY, k, out);
 }

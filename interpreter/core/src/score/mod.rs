@@ -259,6 +259,7 @@ pub fn score_with(
     for (i, (name, _, default)) in def.params.iter().enumerate() {
         match (args.get(i).cloned().flatten(), default) {
             (Some(v), _) => vals.push(v),
+            (None, Some(crate::ir::Expr::Const(v))) => vals.push(v.clone()),
             (None, Some(d)) => vals.push(crate::engine::const_eval(p, d).unwrap_or(Value::Unit)),
             (None, None) => {
                 return Err(RuntimeError::new(
@@ -267,6 +268,12 @@ pub fn score_with(
                 ))
             }
         }
+    }
+    if surely_nothing(p, s, &vals) {
+        return Ok(ScoreResult {
+            factor: 1,
+            ..ScoreResult::default()
+        });
     }
     let mut locals: Vec<Value> = Vec::new();
     let mut cx = Cx {

@@ -1,0 +1,37 @@
+//! Plays a fixed batch of 珊瑚花 games with random agents on one thread and prints the
+//! deal rate: a fixed amount of work, so `perf stat` instruction counts compare runs.
+//!
+//! `cargo run --release -p fuda-core --example simspeed -- 2000`
+
+use fuda_core::agents::{by_name, Agent};
+use fuda_core::loader::NoFiles;
+use fuda_core::play::{agent_seed, game_seed, play_game, PlayOptions};
+
+fn main() {
+    let games: u64 = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(500);
+    let text = include_str!("../../../rulesets/sangohana.fuda");
+    let p = fuda_core::compile("sangohana.fuda", text, &NoFiles)
+        .expect("compiles")
+        .program;
+    let start = std::time::Instant::now();
+    let (mut deals, mut decisions) = (0usize, 0u64);
+    for g in 0..games {
+        let seed = game_seed(1, g);
+        let mut agents: Vec<Box<dyn Agent>> = (0..3)
+            .map(|s| by_name("random", agent_seed(seed, s)).expect("agent"))
+            .collect();
+        let rec = play_game(&p, &[], seed, &mut agents, &PlayOptions::default()).expect("game");
+        deals += rec.outcomes.len();
+        decisions += rec.decisions;
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "{games} games, {deals} deals, {:.1} decisions/deal: {:.0} deals/s, {:.0} decisions/s",
+        decisions as f64 / deals as f64,
+        deals as f64 / secs,
+        decisions as f64 / secs
+    );
+}

@@ -1,0 +1,107 @@
+//! Engine behaviour on small rulesets: decisions inside simultaneous choices, arithmetic
+//! corners, compact tile notation, list equality.
+
+use fuda_core::agents::{by_name, Agent};
+use fuda_core::loader::NoFiles;
+use fuda_core::play::{play_game, PlayOptions};
+
+fn program(text: &str) -> fuda_core::Program {
+    match fuda_core::compile("t.fuda", text, &NoFiles) {
+        Ok(c) => c.program,
+        Err(f) => panic!("{:#?}", f.diagnostics),
+    }
+}
+
+fn run_tests(p: &fuda_core::Program) {
+    for i in 0..p.tests.len() {
+        if let Err(e) = fuda_core::State::run_test(p, i) {
+            panic!("test \"{}\": {}", p.tests[i].name, e.message);
+        }
+    }
+    assert!(!p.tests.is_empty());
+}
+
+#[test]
+fn a_decision_nested_in_a_simultaneous_choice_keeps_the_queue() {
+    let p = program(
+        r#"
+ruleset "x"
+import "std/kabufuda"
+seats 2 { 2: A B }
+zone 山 shared stack hidden
+zone 手 per seat pile owner
+var n: int per seat = 0
+proc match {
+  repeat 5 {
+    gather 山
+    shuffle 山
+    deal 2 from 山 to 手
+    choose each x in seats() {
+      move a { choose x { move p(c in 手[x]) { move c to 山  n[x] += 1 } } }
+      move b { n[x] += 10 }
+    }
+  }
+}
+"#,
+    );
+    for seed in 0..40 {
+        let mut agents: Vec<Box<dyn Agent>> = (0..2)
+            .map(|s| by_name("random", seed * 7 + s).expect("agent"))
+            .collect();
+        let opts = PlayOptions {
+            check_invariants: true,
+            keep_moves: false,
+        };
+        play_game(&p, &[], seed, &mut agents, &opts).expect("plays to the end");
+    }
+}
+
+#[test]
+fn arithmetic_corners() {
+    run_tests(&program(
+        r#"
+ruleset "x"
+import "std/kabufuda"
+seats 2 { 2: A B }
+zone 山 shared stack hidden
+test "ceil_div rounds up for either sign" {
+  expect ceil_div(7, 2) == 4
+  expect ceil_div(-7, 2) == -3
+  expect ceil_div(7, -2) == -3
+  expect ceil_div(-7, -2) == 4
+  expect ceil_div(6, 3) == 2
+}
+test "division floors" {
+  expect -7 / 2 == -4
+  expect 7 % 3 == 1
+}
+test "lists of seats compare with ints" {
+  dealer = 0
+  expect others(1) == [0]
+  expect seats() == [0, 1]
+}
+"#,
+    ));
+}
+
+#[test]
+fn compact_tile_notation() {
+    let p = program(
+        r#"
+ruleset "x"
+import "std/mahjong"
+seats 2 { 2: A B }
+zone 山 shared stack hidden
+test "compact notation names tiles" {
+  expect count(cards("123m456p789s11z")) == 11
+  expect count(cards("1m 1m 1m 1m")) == 4
+}
+"#,
+    );
+    run_tests(&p);
+    assert!(
+        p.deck.parse_card_list("1m1m1m1m1m").is_err(),
+        "only four copies exist"
+    );
+    assert!(p.deck.parse_card_list("12q").is_err());
+}
