@@ -585,6 +585,10 @@ pub enum StmtKind {
     Say(Expr),
     /// `expect EXPR`.
     Expect(Expr),
+    /// `require EXPR [else "message"]`: stop with an error when it fails.
+    Require(Expr, Option<Spanned<String>>),
+    /// `tally LABEL EXPR`: count a value under a label in statistics.
+    Tally(Ident, Expr),
     /// `name(args)`.
     Call(Ident, Vec<Arg>),
 }

@@ -164,6 +164,7 @@ pub(super) fn is_kw(r: Rule) -> bool {
             | kw_run
             | kw_same
             | kw_say
+            | kw_tally
             | kw_score
             | kw_seat
             | kw_seats

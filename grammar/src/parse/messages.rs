@@ -221,17 +221,15 @@ fn describe_rule(r: Rule) -> Want {
         let_stmt | assign_stmt | if_stmt | while_stmt | loop_stmt | for_stmt | repeat_stmt
         | return_stmt | break_stmt | continue_stmt | move_stmt | shuffle_stmt | cut_stmt
         | deal_stmt | gather_stmt | choose_stmt | claim_stmt | pay_stmt | outcome_stmt
-        | record_stmt | dealer_stmt | reveal_stmt | say_stmt | expect_stmt | call_stmt => {
-            Statement("a statement".into())
-        }
+        | record_stmt | dealer_stmt | reveal_stmt | say_stmt | expect_stmt | require_stmt
+        | tally_stmt | call_stmt => Statement("a statement".into()),
         // Keyword-led statements hide behind `&keyword`, so at a statement start that
         // is not a keyword pest reports only `dealer` and a name: still "a statement".
         kw_dealer => Statement("a statement".into()),
         kw_let | kw_if | kw_while | kw_loop | kw_for | kw_repeat | kw_return | kw_break
         | kw_continue | kw_move | kw_shuffle | kw_cut | kw_deal | kw_gather | kw_choose
-        | kw_claim | kw_pay | kw_outcome | kw_record | kw_reveal | kw_say | kw_expect => {
-            Statement(kw_words(r))
-        }
+        | kw_claim | kw_pay | kw_outcome | kw_record | kw_reveal | kw_say | kw_expect
+        | kw_tally => Statement(kw_words(r)),
         expr | or_expr | and_expr | not_expr | cmp_expr | add_expr | mul_expr | unary | neg
         | postfix | paren | cond_expr | name_or_call | cards_lit | card_lit | list | arg | args
         | domain => Expression,

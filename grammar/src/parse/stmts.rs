@@ -129,6 +129,18 @@ impl Builder {
             Rule::reveal_stmt => StmtKind::Reveal(self.expr(k.need(Rule::expr)?)?),
             Rule::say_stmt => StmtKind::Say(self.expr(k.need(Rule::expr)?)?),
             Rule::expect_stmt => StmtKind::Expect(self.expr(k.need(Rule::expr)?)?),
+            Rule::require_stmt => {
+                let cond = self.expr(k.need(Rule::expr)?)?;
+                let message = match k.opt(Rule::string) {
+                    Some(m) => Some(self.string(m)?),
+                    None => None,
+                };
+                StmtKind::Require(cond, message)
+            }
+            Rule::tally_stmt => {
+                let label = ident(k.need(Rule::ident)?);
+                StmtKind::Tally(label, self.expr(k.need(Rule::expr)?)?)
+            }
             Rule::call_stmt => {
                 let name = ident(k.need(Rule::ident)?);
                 let args = match k.opt(Rule::args) {

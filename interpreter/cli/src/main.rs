@@ -9,6 +9,7 @@ mod params;
 mod play;
 mod render;
 mod score;
+mod settle;
 mod simulate;
 mod stats;
 mod test_cmd;

@@ -127,7 +127,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     // Outcome labels in order of first appearance, with how many deals ended so.
     let mut tally: Vec<(&str, usize)> = Vec::new();
     for e in &st.events {
-        if let Event::Outcome(o) = e {
+        if let Event::Outcome(o, _) = e {
             match tally.iter_mut().find(|(l, _)| *l == &**o) {
                 Some((_, n)) => *n += 1,
                 None => tally.push((o, 1)),
@@ -180,18 +180,19 @@ impl Session<'_> {
         }
         for e in &st.events[self.events_seen..] {
             match e {
-                Event::Outcome(o) => {
+                Event::Outcome(o, _) => {
                     outln!("── deal {} ends: {o}", self.deal);
                     self.deal += 1;
                     render_ledger(self.p, st, self.me);
                 }
-                Event::Record(s, r) => outln!(
+                Event::Record(s, r, _) => outln!(
                     "{} scores {}: {}",
                     view::seat_under(self.p, st, self.dealer, *s, Some(self.me)),
                     r.name,
                     r.total
                 ),
                 Event::Say(m) => outln!("{m}"),
+                Event::Tally(..) => {}
             }
         }
         self.events_seen = st.events.len();

@@ -20,8 +20,24 @@ pub struct Args {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// The hand: card ids (or display names) separated by spaces or commas.
-    #[arg(long, value_name = "IDS", required_unless_present = "batch")]
+    #[arg(long, value_name = "IDS", required_unless_present_any = ["batch", "settle", "state"])]
     pub hand: Option<String>,
+    /// Settle a described end of round instead: run this procedure of the ruleset on
+    /// the cards given with `--zone`, and report each seat's payments and yaku.
+    #[arg(long, value_name = "PROC", conflicts_with = "hand")]
+    pub settle: Option<String>,
+    /// With `--settle`: the cards in a zone, `NAME=IDS` or `NAME[SEAT]=IDS` (SEAT a
+    /// number from 0 or a role name such as 親). Cards not named stay in the first
+    /// shared zone.
+    #[arg(long = "zone", value_name = "ZONE=IDS")]
+    pub zones: Vec<String>,
+    /// With `--settle`: the dealer's seat (default 0).
+    #[arg(long, value_name = "SEAT")]
+    pub dealer: Option<String>,
+    /// Settle the end of round described in a JSON file: `{"settle": "清算", "dealer": 0,
+    /// "zones": {"取り札[0]": "1a 1b …", "伏せ札": "9c"}, "params": {"players": 3}}`.
+    #[arg(long, value_name = "FILE.json", conflicts_with_all = ["hand", "batch"])]
+    pub state: Option<PathBuf>,
     /// The score table to use (default: the first one declared).
     #[arg(long, value_name = "NAME")]
     pub table: Option<String>,
@@ -40,6 +56,9 @@ pub struct Args {
 /// Scores; 0 on success, 1 when a hand (or any batch line) is malformed.
 pub fn run(args: &Args) -> miette::Result<u8> {
     let p = crate::load::program(&args.file)?;
+    if args.settle.is_some() || args.state.is_some() {
+        return crate::settle::run(&p, args);
+    }
     let table = Table::new(&p, args.table.as_deref())?;
     let mut base = vec![None; p.scores[table.index as usize].params.len()];
     for s in &args.set {
@@ -294,6 +313,23 @@ fn batch_run(
     let mut failed = false;
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
+            continue;
+        }
+        // A line with `zones` describes an end of round to settle.
+        let described = serde_json::from_str::<serde_json::Value>(line)
+            .ok()
+            .filter(crate::settle::is_settlement);
+        if let Some(v) = described {
+            match crate::settle::batch_line(table.p, &v, None) {
+                Ok(out) => outln!("{out}"),
+                Err(e) => {
+                    failed = true;
+                    outln!(
+                        "{}",
+                        serde_json::json!({"error": render::one_line(&e), "line": i + 1})
+                    );
+                }
+            }
             continue;
         }
         match batch_line(table, base, line) {

@@ -123,7 +123,14 @@ pub fn run(args: &Args) -> miette::Result<u8> {
             }
         }
     }
-    let summary = stats::summarize(&ok, &agents);
+    let roles: Vec<String> = p
+        .seats
+        .roles
+        .iter()
+        .find(|(n, _)| *n == seats as usize)
+        .map(|(_, r)| r.clone())
+        .unwrap_or_default();
+    let summary = stats::summarize(&ok, &agents, &roles);
     let rate = |n: u64| {
         if seconds > 0.0 {
             (n as f64 / seconds * 10.0).round() / 10.0
@@ -266,6 +273,24 @@ fn human(p: &Program, r: &Report) -> String {
             x.mean_value
         ));
     }
+    if !s.yaku.is_empty() {
+        out.push_str("yaku              per deal   mean payment\n");
+        let w = s
+            .yaku
+            .iter()
+            .map(|x| view::width(&x.name))
+            .max()
+            .unwrap_or(0)
+            .max(14);
+        for x in &s.yaku {
+            out.push_str(&format!(
+                "  {}  {:>8.4}   {:>8.2}\n",
+                view::pad(&x.name, w),
+                x.per_deal,
+                x.mean_payment
+            ));
+        }
+    }
     out.push_str("seats   agent    win rate (95%)              final chips (95%)\n");
     for seat in &s.seats {
         let wr = seat.win_rate;
@@ -281,6 +306,32 @@ fn human(p: &Program, r: &Report) -> String {
             ch.low,
             ch.high
         ));
+    }
+    if !s.roles.is_empty() {
+        out.push_str("roles   win rate (95%)\n");
+        let w = s
+            .roles
+            .iter()
+            .map(|r| view::width(&r.role))
+            .max()
+            .unwrap_or(0)
+            .max(5);
+        for r in &s.roles {
+            let wr = r.win_rate;
+            out.push_str(&format!(
+                "  {}  {:>6.2}% [{:>6.2}, {:>6.2}]\n",
+                view::pad(&r.role, w),
+                wr.mean * 100.0,
+                wr.low * 100.0,
+                wr.high * 100.0
+            ));
+        }
+    }
+    for t in &s.tallies {
+        out.push_str(&format!("tally {}\n", t.label));
+        for (v, c, pct) in &t.values {
+            out.push_str(&format!("  {:<10} {:>8} {:>6.2}%\n", v, c, pct));
+        }
     }
     out.push_str(&format!("decisions per game: {:.1}\n", s.decisions.mean));
     out

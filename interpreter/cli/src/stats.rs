@@ -114,6 +114,38 @@ pub struct SeatStat {
     pub chips: Interval,
 }
 
+/// One yaku row of the tables: how often it was part of a scored result.
+#[derive(Clone, Debug, Serialize)]
+pub struct YakuStat {
+    /// The yaku's name in its table.
+    pub name: String,
+    /// Results it was part of.
+    pub count: u64,
+    /// Per deal.
+    pub per_deal: f64,
+    /// Mean payment (result total) of the results it was part of.
+    pub mean_payment: f64,
+}
+
+/// Win rate of a role (親, 胴二, ビキ…): the share of deals in which the seat holding
+/// that role recorded a result.
+#[derive(Clone, Debug, Serialize)]
+pub struct RoleStat {
+    /// The role's name.
+    pub role: String,
+    /// Share of deals won in that role.
+    pub win_rate: Interval,
+}
+
+/// A tallied label's values and how often each came.
+#[derive(Clone, Debug, Serialize)]
+pub struct TallyStat {
+    /// The label written after `tally`.
+    pub label: String,
+    /// Each value with its count and share of all tallies under the label.
+    pub values: Vec<(String, u64, f64)>,
+}
+
 /// Everything the statistics say about a batch of games.
 #[derive(Clone, Debug, Serialize)]
 pub struct Summary {
@@ -125,14 +157,21 @@ pub struct Summary {
     pub outcomes: Vec<OutcomeShare>,
     /// Result names, most frequent first.
     pub results: Vec<ResultStat>,
+    /// Yaku rows, most frequent first.
+    pub yaku: Vec<YakuStat>,
     /// Per seat.
     pub seats: Vec<SeatStat>,
+    /// Per role of the deal.
+    pub roles: Vec<RoleStat>,
+    /// Values counted with `tally`.
+    pub tallies: Vec<TallyStat>,
     /// Decisions per game.
     pub decisions: Interval,
 }
 
-/// Aggregates finished games, in the order given.
-pub fn summarize(records: &[&GameRecord], agents: &[String]) -> Summary {
+/// Aggregates finished games, in the order given. `roles` are the role names from the
+/// dealer on, for the seat count played.
+pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -> Summary {
     let seats = records.iter().map(|r| r.seats as usize).max().unwrap_or(0);
     let mut deals = 0u64;
     let mut outcomes: BTreeMap<&str, u64> = BTreeMap::new();
@@ -140,14 +179,35 @@ pub fn summarize(records: &[&GameRecord], agents: &[String]) -> Summary {
     let mut wins = vec![Mean::default(); seats];
     let mut chips = vec![Mean::default(); seats];
     let mut decisions = Mean::default();
+    let mut yaku: BTreeMap<&str, (u64, Mean)> = BTreeMap::new();
+    let mut role_wins = vec![0u64; seats];
+    let mut tallies: BTreeMap<&str, BTreeMap<&str, u64>> = BTreeMap::new();
     for r in records {
+        for (s, res, dealer) in &r.records {
+            for y in &res.base_yaku {
+                let e = yaku.entry(y.name.as_str()).or_default();
+                e.0 += 1;
+                e.1.add(res.total as f64);
+            }
+            if seats > 0 {
+                let rel = (*s as usize + seats - *dealer as usize % seats) % seats;
+                role_wins[rel] += 1;
+            }
+        }
+        for (label, value) in &r.tallies {
+            *tallies
+                .entry(label)
+                .or_default()
+                .entry(value.as_str())
+                .or_default() += 1;
+        }
         let n = r.outcomes.len() as u64;
         deals += n;
         for o in &r.outcomes {
             *outcomes.entry(o).or_default() += 1;
         }
         let mut won = vec![0u64; seats];
-        for (s, res) in &r.records {
+        for (s, res, _) in &r.records {
             let e = results.entry(res.name.as_str()).or_default();
             e.0 += 1;
             e.1.add(res.total as f64);
@@ -210,12 +270,67 @@ pub fn summarize(records: &[&GameRecord], agents: &[String]) -> Summary {
             chips: chips[s].interval(),
         })
         .collect();
+    let mut yaku: Vec<YakuStat> = yaku
+        .into_iter()
+        .map(|(name, (count, m))| YakuStat {
+            name: name.to_string(),
+            count,
+            per_deal: if deals == 0 {
+                0.0
+            } else {
+                round(count as f64 / deals as f64)
+            },
+            mean_payment: round(m.mean()),
+        })
+        .collect();
+    yaku.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
+    // Each deal has every role once: a role's win rate is its wins over all deals.
+    let roles = role_wins
+        .iter()
+        .enumerate()
+        .map(|(i, w)| {
+            let mut m = Mean::default();
+            (0..*w).for_each(|_| m.add(1.0));
+            (*w..deals.max(*w)).for_each(|_| m.add(0.0));
+            RoleStat {
+                role: roles
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| format!("seat {i} from the dealer")),
+                win_rate: m.interval(),
+            }
+        })
+        .collect();
+    let tallies = tallies
+        .into_iter()
+        .map(|(label, values)| {
+            let total: u64 = values.values().sum();
+            let mut values: Vec<(String, u64, f64)> = values
+                .into_iter()
+                .map(|(v, c)| {
+                    (
+                        v.to_string(),
+                        c,
+                        round(100.0 * c as f64 / total.max(1) as f64),
+                    )
+                })
+                .collect();
+            values.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            TallyStat {
+                label: label.to_string(),
+                values,
+            }
+        })
+        .collect();
     Summary {
         games: records.len() as u64,
         deals,
         outcomes,
         results,
+        yaku,
         seats,
+        roles,
+        tallies,
         decisions: decisions.interval(),
     }
 }

@@ -211,3 +211,48 @@ fn batch_scores_each_line_and_reports_bad_ones() {
     assert_eq!(out[3]["total"], 0);
     assert_eq!(out[4]["line"], 6);
 }
+
+#[test]
+fn settle_runs_a_procedure_on_a_described_table() {
+    let r = fuda(&[
+        "score",
+        &sangohana(),
+        "--settle",
+        "流れ",
+        "--dealer",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let v = json(&r.stdout);
+    assert_eq!(v["seats"][1]["chips"], -2, "the dealer puts 2 in the pot");
+    assert_eq!(v["seats"][0]["chips"], -1);
+    assert_eq!(v["seats"][1]["role"], "親");
+    assert_eq!(v["outcomes"][0], "流れ");
+    // A card given twice, an unknown procedure and an unknown zone are errors.
+    let r = fuda(&[
+        "score",
+        &sangohana(),
+        "--settle",
+        "流れ",
+        "--zone",
+        "手札[0]=1-crane",
+        "--zone",
+        "捨て札=1-crane",
+    ]);
+    assert_ne!(r.code, 0);
+    assert!(r.all().contains("given twice"), "{}", r.all());
+    let r = fuda(&["score", &sangohana(), "--settle", "勝つ"]);
+    assert_ne!(r.code, 0);
+    assert!(r.all().contains("no procedure"), "{}", r.all());
+    let r = fuda(&[
+        "score",
+        &sangohana(),
+        "--settle",
+        "流れ",
+        "--zone",
+        "手礼[0]=1-crane",
+    ]);
+    assert_ne!(r.code, 0);
+    assert!(r.all().contains("did you mean `手札`"), "{}", r.all());
+}

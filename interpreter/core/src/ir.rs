@@ -356,6 +356,10 @@ pub enum Op {
     Say(Expr),
     /// A test assertion.
     Expect(Expr, Loc),
+    /// A rule's own check: stop with the message when the condition fails.
+    Require(Expr, Option<String>, Loc),
+    /// Count a value under a label in statistics.
+    Tally(String, Expr),
     /// Call a procedure with arguments.
     Call(u16, Vec<Expr>, Loc),
     /// Return from the procedure.

@@ -73,6 +73,7 @@ impl Type {
         }
         match (self, want) {
             (Type::Zone, Type::Cards) => true,
+            (Type::ZoneFamily, Type::Cards) => true,
             (Type::Card, Type::Cards) => true,
             (Type::Int, Type::Seat) => true,
             (Type::Sym(_), Type::Sym(_)) => true,

@@ -38,6 +38,9 @@ impl Agent for Greedy {
         let Some(me) = pending.seats.iter().position(|s| s.seat == seat) else {
             return 0;
         };
+        if p.patterns.is_empty() {
+            return self.by_rollouts(p, st, seat, me, moves.len());
+        }
         let mut world = st.clone();
         determinize(p, &mut world, seat, &mut self.rng);
         let mut best: Vec<usize> = Vec::new();
@@ -69,11 +72,98 @@ impl Agent for Greedy {
     }
 }
 
-/// How good a position is for `seat`: a win recorded since `from` beats everything;
-/// otherwise fewer missing cards towards the nearest pattern is better.
+/// Playouts per move when a game has no patterns to aim at.
+const ROLLOUTS: usize = 6;
+/// Most decisions a playout takes before it is cut short.
+const ROLLOUT_DECISIONS: usize = 400;
+
+impl Greedy {
+    /// For games without patterns (fishing games): tries each move in several
+    /// reshuffled worlds, plays the rest of the round at random, and keeps the move
+    /// with the best mean change in the seat's chips (the ruleset's own settlement
+    /// is the judge).
+    fn by_rollouts(&mut self, p: &Program, st: &State, seat: u8, me: usize, n: usize) -> usize {
+        let Some(pending) = st.pending() else {
+            return 0;
+        };
+        let before = crate::play::chips_of(p, st)
+            .get(seat as usize)
+            .copied()
+            .unwrap_or(0);
+        let mut best: Vec<usize> = Vec::new();
+        let mut best_score = i64::MIN;
+        for i in 0..n {
+            let mut total = 0i64;
+            for _ in 0..ROLLOUTS {
+                let mut w = st.clone();
+                determinize(p, &mut w, seat, &mut self.rng);
+                let choices: Vec<usize> = (0..pending.seats.len())
+                    .map(|k| if k == me { i } else { 0 })
+                    .collect();
+                let outcomes = w
+                    .events
+                    .iter()
+                    .filter(|e| matches!(e, Event::Outcome(..)))
+                    .count();
+                if w.apply(p, &choices).is_err() {
+                    continue;
+                }
+                self.play_out(p, &mut w, outcomes);
+                total += crate::play::chips_of(p, &w)
+                    .get(seat as usize)
+                    .copied()
+                    .unwrap_or(0)
+                    - before;
+            }
+            if total > best_score {
+                best_score = total;
+                best.clear();
+            }
+            if total == best_score {
+                best.push(i);
+            }
+        }
+        if best.is_empty() {
+            return 0;
+        }
+        best[self.rng.below(best.len() as u32) as usize]
+    }
+
+    /// Plays random moves until the round in progress ends (a new outcome is recorded).
+    fn play_out(&mut self, p: &Program, w: &mut State, outcomes: usize) {
+        for _ in 0..ROLLOUT_DECISIONS {
+            match w.advance(p) {
+                Ok(false) => {}
+                _ => return,
+            }
+            if w.events
+                .iter()
+                .filter(|e| matches!(e, Event::Outcome(..)))
+                .count()
+                > outcomes
+            {
+                return;
+            }
+            let Some(pd) = w.pending() else { return };
+            let choices: Vec<usize> = pd
+                .seats
+                .iter()
+                .map(|s| self.rng.below(s.moves.len().max(1) as u32) as usize)
+                .collect();
+            if w.apply(p, &choices).is_err() {
+                return;
+            }
+        }
+    }
+}
+
+/// How good a position is for `seat`: a win recorded since `from` beats everything.
+/// Otherwise, from the ruleset itself: fewer cards missing towards the nearest pattern
+/// (rummy-like games), plus what the score tables give the seat's own face-up cards
+/// (fishing games: captures scored by the tables the settlement uses).
 fn evaluate(p: &Program, st: &State, seat: u8, from: usize) -> i64 {
     for e in &st.events[from.min(st.events.len())..] {
-        if let Event::Record(s, r) = e {
+        if let Event::Record(s, r, _) = e {
             return if *s == seat {
                 1_000_000 + r.total
             } else {
@@ -81,7 +171,7 @@ fn evaluate(p: &Program, st: &State, seat: u8, from: usize) -> i64 {
             };
         }
     }
-    let own = owned_cards(st, seat);
+    let own = owned_cards(st, seat, false);
     let mut locals = vec![Value::Unit; 8];
     let mut cx = Cx {
         p,
@@ -91,31 +181,49 @@ fn evaluate(p: &Program, st: &State, seat: u8, from: usize) -> i64 {
         budget: EVAL_BUDGET / 100,
         at: Loc::default(),
     };
-    let mut best = i64::MIN;
+    let mut value = 0i64;
+    let mut nearest: Option<i64> = None;
     for pat in &p.patterns {
         if pat.size == 0 {
             continue;
         }
         if let Ok(d) = crate::pattern::distance(&mut cx, pat, own) {
-            best = best.max(-(d.missing as i64));
+            nearest = Some(nearest.map_or(-(d.missing as i64), |n| n.max(-(d.missing as i64))));
         }
     }
-    if best == i64::MIN {
-        0
-    } else {
-        best
+    value += nearest.unwrap_or(0) * 100;
+    let shown = owned_cards(st, seat, true);
+    if !shown.is_empty() {
+        for (t, def) in p.scores.iter().enumerate() {
+            let takes_cards = matches!(def.params.first(), Some((_, crate::value::Type::Cards, _)));
+            let rest_default = def.params.iter().skip(1).all(|(_, _, d)| d.is_some());
+            if takes_cards && rest_default && def.over.is_none() {
+                let mut args = vec![Some(Value::Cards(shown))];
+                args.resize(def.params.len(), None);
+                if let Ok(r) = crate::score::score_with(p, t as u16, args) {
+                    value += r.total;
+                }
+            }
+        }
     }
+    value
 }
 
-/// The cards in zones the seat owns (its hand, its captures…).
-fn owned_cards(st: &State, seat: u8) -> CardSet {
+/// The cards in zones the seat owns (its hand, its captures…); with `shown`, only
+/// those in zones everyone sees (its captures).
+fn owned_cards(st: &State, seat: u8, shown: bool) -> CardSet {
     let b = &st.board;
-    b.layout
-        .zone_of
-        .iter()
-        .enumerate()
-        .filter(|(_, (_, owner))| *owner == Some(seat))
-        .fold(CardSet::EMPTY, |acc, (i, _)| acc.union(b.sets[i]))
+    let mut out = CardSet::EMPTY;
+    for (i, (z, owner)) in b.layout.zone_of.iter().enumerate() {
+        if *owner != Some(seat) {
+            continue;
+        }
+        if shown && !st.zone_public(*z) {
+            continue;
+        }
+        out = out.union(b.sets[i]);
+    }
+    out
 }
 
 /// Reshuffles every card `seat` cannot see among the places such cards occupy.

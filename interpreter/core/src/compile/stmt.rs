@@ -641,6 +641,18 @@ impl Compiler {
                 let x = self.expr_of(sc, e, &Type::Bool);
                 g.emit(Op::Expect(x, loc));
             }
+            StmtKind::Require(e, message) => {
+                let x = self.expr_of(sc, e, &Type::Bool);
+                g.emit(Op::Require(
+                    x,
+                    message.as_ref().map(|m| m.node.clone()),
+                    loc,
+                ));
+            }
+            StmtKind::Tally(label, e) => {
+                let (x, _) = self.expr(sc, e);
+                g.emit(Op::Tally(label.node.clone(), x));
+            }
             StmtKind::Call(f, args) => self.call_stmt(sc, g, f, args, loc),
         }
     }

@@ -51,6 +51,15 @@ impl Cx<'_> {
             Value::Cards(s) => Ok(*s),
             Value::Card(c) => Ok(CardSet::single(*c)),
             Value::Zone(z) => Ok(self.board("a zone")?.sets[*z as usize]),
+            // A per-seat zone read as cards is every seat's zone together.
+            Value::ZoneFamily(z) => {
+                let b = self.board("a zone")?;
+                let base = b.layout.zone_base[*z as usize] as usize;
+                Ok(
+                    (0..b.seats as usize)
+                        .fold(CardSet::EMPTY, |acc, s| acc.union(b.sets[base + s])),
+                )
+            }
             _ => Err(RuntimeError::new(
                 format!("expected cards, found {v:?}"),
                 self.at,

@@ -52,6 +52,12 @@ fn cards_of(b: &Board, v: &Value, at: Loc) -> Result<Vec<CardIx>, RuntimeError> 
         Value::Card(c) => vec![*c],
         Value::Cards(s) => s.iter().collect(),
         Value::Zone(z) => b.zones[*z as usize].clone(),
+        Value::ZoneFamily(z) => {
+            let base = b.layout.zone_base[*z as usize] as usize;
+            (0..b.seats as usize)
+                .flat_map(|s| b.zones[base + s].iter().copied())
+                .collect()
+        }
         other => {
             return Err(RuntimeError::new(
                 format!("expected cards, found {other:?}"),
@@ -324,13 +330,13 @@ impl State {
                     Value::Str(s) => s.clone(),
                     other => super::show::value(p, other).into(),
                 };
-                self.events.push(Event::Outcome(text));
+                self.events.push(Event::Outcome(text, self.board.dealer));
             }
             Op::Record(r, s) => {
                 let r = ev!(r);
                 let s = seat_of(&ev!(s), self.board.seats, at)?;
                 if let Value::Score(r) = r {
-                    self.events.push(Event::Record(s, r));
+                    self.events.push(Event::Record(s, r, self.board.dealer));
                 }
             }
             Op::DealerByDraw { lowest, attr } => self.dealer_by_draw(p, *lowest, *attr),
@@ -364,6 +370,21 @@ impl State {
                         *loc,
                     ));
                 }
+            }
+            Op::Require(e, message, loc) => {
+                if !ev!(e).truthy() {
+                    let m = message
+                        .clone()
+                        .unwrap_or_else(|| "a rule's `require` failed".into());
+                    return Err(RuntimeError::new(m, *loc));
+                }
+            }
+            Op::Tally(label, e) => {
+                let v = ev!(e);
+                self.events.push(Event::Tally(
+                    label.as_str().into(),
+                    super::show::value(p, &v),
+                ));
             }
             Op::Call(q, args, _) => {
                 if self.frames.len() >= MAX_DEPTH {

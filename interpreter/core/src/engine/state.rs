@@ -104,12 +104,14 @@ impl Board {
 /// Something that happened, for statistics and logs.
 #[derive(Clone, Debug)]
 pub enum Event {
-    /// A round ended this way.
-    Outcome(Arc<str>),
-    /// A scored result was recorded for a seat.
-    Record(u8, Arc<ScoreResult>),
+    /// A round ended this way; the dealer of that round follows.
+    Outcome(Arc<str>, u8),
+    /// A scored result was recorded for a seat; the dealer at the time follows.
+    Record(u8, Arc<ScoreResult>, u8),
     /// A message.
     Say(String),
+    /// A value counted under a label.
+    Tally(Arc<str>, String),
 }
 
 /// Which body a frame runs.
@@ -153,6 +155,8 @@ pub struct State {
     pub decisions: u64,
     /// Most decisions a game may take before it is stopped as runaway.
     pub decision_limit: u64,
+    /// Which declared zones are public (for agents' evaluations).
+    pub public_zones: Arc<[bool]>,
 }
 
 /// Default decision limit per game.
@@ -230,6 +234,11 @@ impl State {
             keep_log: false,
             decisions: 0,
             decision_limit: DEFAULT_DECISION_LIMIT,
+            public_zones: p
+                .zones
+                .iter()
+                .map(|z| z.visibility == crate::ir::Visibility::Public)
+                .collect(),
         })
     }
 
@@ -306,6 +315,11 @@ impl State {
             ));
         }
         Ok(())
+    }
+
+    /// Whether a declared zone is seen by everyone (its visibility is `public`).
+    pub fn zone_public(&self, z: u16) -> bool {
+        self.public_zones.get(z as usize).copied().unwrap_or(false)
     }
 
     /// Per-seat values of an int variable by name.

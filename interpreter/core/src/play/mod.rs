@@ -1,6 +1,10 @@
 //! Playing whole games with agents, recording what the statistics need, and checking
 //! the invariants after every decision when asked.
 
+mod settle;
+
+pub use settle::{settle, SettleError, Settlement, ZoneCards};
+
 use std::sync::Arc;
 
 use crate::agents::Agent;
@@ -18,8 +22,12 @@ pub struct GameRecord {
     pub seats: u8,
     /// Round outcomes in order (上がり, 当たり, 流れ…).
     pub outcomes: Vec<Arc<str>>,
-    /// Recorded results: seat and result.
-    pub records: Vec<(u8, Arc<ScoreResult>)>,
+    /// Recorded results: seat, result, and the dealer at the time.
+    pub records: Vec<(u8, Arc<ScoreResult>, u8)>,
+    /// Tallied values: label and value.
+    pub tallies: Vec<(Arc<str>, String)>,
+    /// The dealer of each round, parallel to `outcomes`.
+    pub dealers: Vec<u8>,
     /// Final values of the first per-seat int ledger variable (e.g. chips), per seat.
     pub chips: Vec<i64>,
     /// Decisions taken.
@@ -108,8 +116,12 @@ pub fn play_game(
     rec.decisions = st.decisions;
     for e in st.events.drain(..) {
         match e {
-            Event::Outcome(o) => rec.outcomes.push(o),
-            Event::Record(s, r) => rec.records.push((s, r)),
+            Event::Outcome(o, d) => {
+                rec.outcomes.push(o);
+                rec.dealers.push(d);
+            }
+            Event::Record(s, r, d) => rec.records.push((s, r, d)),
+            Event::Tally(l, v) => rec.tallies.push((l, v)),
             Event::Say(_) => {}
         }
     }

@@ -1,0 +1,288 @@
+//! `fuda score --settle`: run a ruleset's settlement procedure on a described end of
+//! round (capture piles per seat, the hidden card, the field) and report what each
+//! seat pays or receives and which yaku it holds. Also reads the same description as
+//! JSON (`--state`, or lines of `--batch` that carry `zones`).
+
+use fuda_core::play::{settle, SettleError, Settlement, ZoneCards};
+use fuda_core::Program;
+use miette::miette;
+use serde_json::{json, Value as Json};
+
+use crate::params::{self, GameParams};
+use crate::score::Args;
+use crate::{outln, render, values};
+
+/// A described end of round, ready to settle.
+struct Described {
+    proc: String,
+    dealer: u8,
+    zones: Vec<ZoneCards>,
+    params: GameParams,
+}
+
+/// Runs `--settle` / `--state`; 0 on success, 1 when the description is wrong.
+pub fn run(p: &Program, args: &Args) -> miette::Result<u8> {
+    let d = match &args.state {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                miette!(
+                    code = "fuda::cli::read",
+                    "cannot read `{}`: {}",
+                    path.display(),
+                    crate::load::io_reason(&e)
+                )
+            })?;
+            let v: Json = serde_json::from_str(&text).map_err(|e| {
+                miette!(
+                    code = "fuda::cli::json",
+                    "`{}` is not JSON: {e}",
+                    path.display()
+                )
+            })?;
+            from_json(p, &v, args.settle.as_deref())?
+        }
+        None => from_flags(p, args)?,
+    };
+    let s = run_settle(p, &d)?;
+    if args.json {
+        outln!("{}", to_json(p, &d, &s));
+    } else {
+        render::out(&human(p, &d, &s));
+    }
+    Ok(0)
+}
+
+/// One `--batch` line that describes an end of round (it has `zones`).
+pub fn batch_line(p: &Program, v: &Json, settle_proc: Option<&str>) -> miette::Result<String> {
+    let d = from_json(p, v, settle_proc)?;
+    let s = run_settle(p, &d)?;
+    Ok(to_json(p, &d, &s))
+}
+
+fn run_settle(p: &Program, d: &Described) -> miette::Result<Settlement> {
+    settle(p, &d.params, &d.proc, d.dealer, &d.zones).map_err(|e| match e {
+        SettleError::Input(m) => miette!(code = "fuda::cli::settle", "{m}"),
+        SettleError::Runtime(r) => {
+            let text =
+                render::program_diagnostic(&r.to_diagnostic(), &p.sources, render::Stream::Err);
+            miette!(
+                code = "fuda::cli::settle",
+                "the settlement stopped: {}\n{text}",
+                r.message
+            )
+        }
+    })
+}
+
+fn from_flags(p: &Program, args: &Args) -> miette::Result<Described> {
+    let params = params::game_params(p, &args.set, None)?;
+    let seats = params::seat_count(p, &params)?;
+    let proc = args.settle.clone().unwrap_or_default();
+    let dealer = match &args.dealer {
+        Some(t) => seat_of(p, seats, 0, t)?,
+        None => 0,
+    };
+    let mut zones = Vec::new();
+    for spec in &args.zones {
+        let (name, ids) = spec.split_once('=').ok_or_else(|| {
+            miette!(
+                code = "fuda::cli::zone",
+                help = "write `NAME=IDS` or `NAME[SEAT]=IDS`",
+                "`{spec}` is not a zone description"
+            )
+        })?;
+        zones.push(zone(
+            p,
+            seats,
+            dealer,
+            name.trim(),
+            &values::cards(p, ids)?,
+        )?);
+    }
+    Ok(Described {
+        proc,
+        dealer,
+        zones,
+        params,
+    })
+}
+
+fn from_json(p: &Program, v: &Json, settle_proc: Option<&str>) -> miette::Result<Described> {
+    let obj = v
+        .as_object()
+        .ok_or_else(|| miette!(code = "fuda::cli::json", "a settlement is a JSON object"))?;
+    let mut sets = Vec::new();
+    if let Some(ps) = obj.get("params").and_then(|x| x.as_object()) {
+        for (k, val) in ps {
+            let text = match val {
+                Json::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            sets.push(format!("{k}={text}"));
+        }
+    }
+    let params = params::game_params(p, &sets, None)?;
+    let seats = params::seat_count(p, &params)?;
+    let proc = match (obj.get("settle").and_then(|x| x.as_str()), settle_proc) {
+        (Some(s), _) => s.to_string(),
+        (None, Some(s)) => s.to_string(),
+        (None, None) => {
+            return Err(miette!(
+                code = "fuda::cli::settle",
+                help = "add `\"settle\": \"PROC\"` or pass `--settle PROC`",
+                "which procedure settles the round?"
+            ))
+        }
+    };
+    let dealer = match obj.get("dealer") {
+        None => 0,
+        Some(Json::Number(n)) => seat_of(p, seats, 0, &n.to_string())?,
+        Some(Json::String(s)) => seat_of(p, seats, 0, s)?,
+        Some(other) => {
+            return Err(miette!(
+                code = "fuda::cli::json",
+                "`dealer` should be a seat number or role, not {other}"
+            ))
+        }
+    };
+    let zs = obj
+        .get("zones")
+        .and_then(|x| x.as_object())
+        .ok_or_else(|| {
+            miette!(
+                code = "fuda::cli::json",
+                help = "e.g. \"zones\": {\"取り札[0]\": \"1a 1b\"}",
+                "the description needs `zones`"
+            )
+        })?;
+    let mut zones = Vec::new();
+    for (name, ids) in zs {
+        zones.push(zone(p, seats, dealer, name, &values::cards_json(p, ids)?)?);
+    }
+    Ok(Described {
+        proc,
+        dealer,
+        zones,
+        params,
+    })
+}
+
+/// `NAME` or `NAME[SEAT]`.
+fn zone(
+    p: &Program,
+    seats: u8,
+    dealer: u8,
+    spec: &str,
+    cards: &[u16],
+) -> miette::Result<ZoneCards> {
+    let (name, seat) = match spec.split_once('[') {
+        Some((n, rest)) => {
+            let inner = rest
+                .strip_suffix(']')
+                .ok_or_else(|| miette!(code = "fuda::cli::zone", "`{spec}`: missing `]`"))?;
+            (n.trim(), Some(seat_of(p, seats, dealer, inner.trim())?))
+        }
+        None => (spec.trim(), None),
+    };
+    Ok(ZoneCards {
+        zone: name.to_string(),
+        seat,
+        cards: cards.to_vec(),
+    })
+}
+
+/// A seat number, or a role name (relative to `dealer`).
+fn seat_of(p: &Program, seats: u8, dealer: u8, text: &str) -> miette::Result<u8> {
+    if let Ok(n) = text.parse::<i64>() {
+        if n < 0 || n >= seats as i64 {
+            return Err(miette!(
+                code = "fuda::cli::seat",
+                "seat {n} does not exist: seats are 0..{}",
+                seats - 1
+            ));
+        }
+        return Ok(n as u8);
+    }
+    for s in 0..seats {
+        if params::role(p, seats, dealer, s) == Some(text) {
+            return Ok(s);
+        }
+    }
+    Err(miette!(
+        code = "fuda::cli::seat",
+        help = "give a seat number from 0, or a role name",
+        "no seat `{text}`"
+    ))
+}
+
+fn human(p: &Program, d: &Described, s: &Settlement) -> String {
+    let mut out = format!("{} — {}\n", p.title, d.proc);
+    for seat in 0..s.seats {
+        let role = params::role(p, s.seats, d.dealer, seat)
+            .map(|r| format!(" {r}"))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "  seat {seat}{role}: {:+}\n",
+            s.chips.get(seat as usize).copied().unwrap_or(0)
+        ));
+        for (_, r) in s.records.iter().filter(|(x, _)| *x == seat) {
+            for y in &r.yaku {
+                out.push_str(&format!("      {} {}\n", y.name, y.value));
+            }
+        }
+    }
+    for m in &s.log {
+        out.push_str(&format!("  {m}\n"));
+    }
+    if s.dealer != d.dealer {
+        let role = params::role(p, s.seats, d.dealer, s.dealer)
+            .map(|r| format!(" ({r})"))
+            .unwrap_or_default();
+        out.push_str(&format!("next dealer: seat {}{role}\n", s.dealer));
+    }
+    out
+}
+
+fn to_json(p: &Program, d: &Described, s: &Settlement) -> String {
+    let seats: Vec<Json> = (0..s.seats)
+        .map(|seat| {
+            let yaku: Vec<Json> = s
+                .records
+                .iter()
+                .filter(|(x, _)| *x == seat)
+                .flat_map(|(_, r)| {
+                    r.yaku
+                        .iter()
+                        .map(|y| json!({"name": y.name, "value": y.value}))
+                })
+                .collect();
+            let total: i64 = s
+                .records
+                .iter()
+                .filter(|(x, _)| *x == seat)
+                .map(|(_, r)| r.total)
+                .sum();
+            json!({
+                "seat": seat,
+                "role": params::role(p, s.seats, d.dealer, seat),
+                "chips": s.chips.get(seat as usize).copied().unwrap_or(0),
+                "yaku": yaku,
+                "yaku_total": total,
+            })
+        })
+        .collect();
+    json!({
+        "settle": d.proc,
+        "dealer": d.dealer,
+        "next_dealer": s.dealer,
+        "seats": seats,
+        "outcomes": s.outcomes.iter().map(|o| o.to_string()).collect::<Vec<_>>(),
+        "log": s.log,
+    })
+    .to_string()
+}
+
+/// Whether a batch line describes an end of round.
+pub fn is_settlement(v: &Json) -> bool {
+    v.get("zones").is_some()
+}
