@@ -360,17 +360,33 @@ mod tests {
             Arc::new(fuda_core::value::ScoreResult {
                 name: name.into(),
                 total,
+                base_yaku: vec![fuda_core::value::YakuLine {
+                    name: name.into(),
+                    value: total,
+                }],
                 ..Default::default()
             })
         };
         let g = GameRecord {
             seats: 2,
             outcomes: vec!["上がり".into(), "流れ".into()],
-            records: vec![(1, res("素役", 1))],
+            // Seat 1 wins while seat 0 deals: seat 1 is the second role.
+            records: vec![(1, res("素役", 1), 0)],
+            tallies: vec![
+                ("浮き札".into(), "9".into()),
+                ("浮き札".into(), "9".into()),
+                ("浮き札".into(), "3".into()),
+            ],
             chips: vec![-1, 1],
             ..Default::default()
         };
-        let s = summarize(&[&g], &["greedy".to_string()]);
+        let roles = ["親".to_string(), "子".to_string()];
+        let s = summarize(&[&g], &["greedy".to_string()], &roles);
+        assert_eq!(s.roles[1].role, "子");
+        assert_eq!(s.roles[1].win_rate.mean, 0.5);
+        assert_eq!(s.roles[0].win_rate.mean, 0.0);
+        assert_eq!(s.yaku[0].name, "素役");
+        assert_eq!(s.tallies[0].values[0], ("9".to_string(), 2, 66.666667));
         assert_eq!(s.deals, 2);
         assert_eq!(s.outcomes[0].percent, 50.0);
         assert_eq!(s.results[0].per_deal, 0.5);
