@@ -41,7 +41,7 @@ impl Agent for Greedy {
         if p.patterns.is_empty() {
             return self.by_rollouts(p, st, seat, me, moves.len());
         }
-        let mut world = st.clone();
+        let mut world = fresh_copy(st);
         determinize(p, &mut world, seat, &mut self.rng);
         let mut best: Vec<usize> = Vec::new();
         let mut best_score = i64::MIN;
@@ -51,7 +51,7 @@ impl Agent for Greedy {
             let choices: Vec<usize> = (0..pending.seats.len())
                 .map(|k| if k == me { i } else { 0 })
                 .collect();
-            let before = w.events.len();
+            let before = 0;
             if w.apply(p, &choices).is_err() {
                 continue;
             }
@@ -73,7 +73,7 @@ impl Agent for Greedy {
 }
 
 /// Playouts per move when a game has no patterns to aim at.
-const ROLLOUTS: usize = 6;
+const ROLLOUTS: usize = 4;
 /// Most decisions a playout takes before it is cut short.
 const ROLLOUT_DECISIONS: usize = 400;
 
@@ -95,20 +95,15 @@ impl Greedy {
         for i in 0..n {
             let mut total = 0i64;
             for _ in 0..ROLLOUTS {
-                let mut w = st.clone();
+                let mut w = fresh_copy(st);
                 determinize(p, &mut w, seat, &mut self.rng);
                 let choices: Vec<usize> = (0..pending.seats.len())
                     .map(|k| if k == me { i } else { 0 })
                     .collect();
-                let outcomes = w
-                    .events
-                    .iter()
-                    .filter(|e| matches!(e, Event::Outcome(..)))
-                    .count();
                 if w.apply(p, &choices).is_err() {
                     continue;
                 }
-                self.play_out(p, &mut w, outcomes);
+                self.play_out(p, &mut w);
                 total += crate::play::chips_of(p, &w)
                     .get(seat as usize)
                     .copied()
@@ -130,18 +125,13 @@ impl Greedy {
     }
 
     /// Plays random moves until the round in progress ends (a new outcome is recorded).
-    fn play_out(&mut self, p: &Program, w: &mut State, outcomes: usize) {
+    fn play_out(&mut self, p: &Program, w: &mut State) {
         for _ in 0..ROLLOUT_DECISIONS {
             match w.advance(p) {
                 Ok(false) => {}
                 _ => return,
             }
-            if w.events
-                .iter()
-                .filter(|e| matches!(e, Event::Outcome(..)))
-                .count()
-                > outcomes
-            {
+            if w.events.iter().any(|e| matches!(e, Event::Outcome(..))) {
                 return;
             }
             let Some(pd) = w.pending() else { return };
@@ -224,6 +214,14 @@ fn owned_cards(st: &State, seat: u8, shown: bool) -> CardSet {
         out = out.union(b.sets[i]);
     }
     out
+}
+
+/// A copy of the game for looking ahead, without the game's history of events (which
+/// the lookahead does not need and which grows with the game).
+fn fresh_copy(st: &State) -> State {
+    let mut w = st.clone_without_events();
+    w.keep_log = false;
+    w
 }
 
 /// Reshuffles every card `seat` cannot see among the places such cards occupy.

@@ -322,6 +322,21 @@ impl State {
         self.public_zones.get(z as usize).copied().unwrap_or(false)
     }
 
+    /// A copy of the game with an empty event list (for lookahead).
+    pub fn clone_without_events(&self) -> State {
+        State {
+            board: self.board.clone(),
+            frames: self.frames.clone(),
+            locals: self.locals.clone(),
+            pending: self.pending.clone(),
+            events: Vec::new(),
+            keep_log: self.keep_log,
+            decisions: self.decisions,
+            decision_limit: self.decision_limit,
+            public_zones: self.public_zones.clone(),
+        }
+    }
+
     /// Per-seat values of an int variable by name.
     pub fn seat_ints(&self, p: &Program, name: &str) -> Option<Vec<i64>> {
         let v = p.vars.iter().position(|v| v.name == name && v.per_seat)?;
