@@ -75,6 +75,58 @@ fn scoring(c: &mut Criterion) {
             criterion::black_box(sum)
         })
     });
+    // Hands that do form a yaku: the full split search and every stage run.
+    let mut wins: Vec<CardSet> = Vec::new();
+    while wins.len() < 1000 {
+        let mut cards: Vec<u16> = (0..48).collect();
+        rng.shuffle(&mut cards);
+        // Bias towards winning shapes: three of one kind and five of another.
+        let h: CardSet = cards[..8].iter().copied().collect();
+        if fuda_core::score::score_with(&p, table, vec![Some(Value::Cards(h))])
+            .expect("score")
+            .total
+            > 0
+        {
+            wins.push(h);
+        }
+        let kinds: Vec<CardSet> = p
+            .deck
+            .classes(p.deck.attr_named("kind").expect("kind"))
+            .to_vec();
+        let (a, b) = (kinds[rng.below(4) as usize], kinds[rng.below(4) as usize]);
+        let pick = |set: CardSet, n: usize, rng: &mut GameRng| -> Vec<u16> {
+            let mut v: Vec<u16> = set.iter().collect();
+            rng.shuffle(&mut v);
+            v.into_iter().take(n).collect()
+        };
+        let mut h = CardSet::EMPTY;
+        for c in pick(a, 3, &mut rng)
+            .into_iter()
+            .chain(pick(b.minus(a), 5, &mut rng))
+        {
+            h.insert(c);
+        }
+        if h.len() == 8
+            && fuda_core::score::score_with(&p, table, vec![Some(Value::Cards(h))])
+                .expect("score")
+                .total
+                > 0
+        {
+            wins.push(h);
+        }
+    }
+    wins.truncate(1000);
+    g.bench_function(BenchmarkId::new("score", "winning-8-card-hands"), |b| {
+        b.iter(|| {
+            let mut sum = 0i64;
+            for h in &wins {
+                let r = fuda_core::score::score_with(&p, table, vec![Some(Value::Cards(*h))])
+                    .expect("score");
+                sum += r.total;
+            }
+            criterion::black_box(sum)
+        })
+    });
     g.finish();
 }
 

@@ -179,6 +179,8 @@ pub struct Prefilter {
     pub classes: Vec<CardSet>,
     /// Group sizes, largest first.
     pub sizes: Vec<usize>,
+    /// For each slot, the sizes of it and the slots after it, largest first.
+    pub suffix: Vec<Vec<usize>>,
 }
 
 /// One group slot of a pattern.

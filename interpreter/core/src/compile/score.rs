@@ -490,5 +490,16 @@ fn prefilter(c: &Compiler, slots: &[SlotDef]) -> Option<crate::ir::Prefilter> {
         .collect();
     let mut sizes: Vec<usize> = slots.iter().map(|s| s.size).collect();
     sizes.sort_unstable_by(|a, b| b.cmp(a));
-    Some(crate::ir::Prefilter { classes, sizes })
+    let suffix = (0..slots.len())
+        .map(|i| {
+            let mut s: Vec<usize> = slots[i..].iter().map(|s| s.size).collect();
+            s.sort_unstable_by(|a, b| b.cmp(a));
+            s
+        })
+        .collect();
+    Some(crate::ir::Prefilter {
+        classes,
+        sizes,
+        suffix,
+    })
 }

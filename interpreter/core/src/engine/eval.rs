@@ -376,53 +376,85 @@ impl Cx<'_> {
         body: &Expr,
     ) -> Result<Value, RuntimeError> {
         let d = self.eval(dom)?;
-        let items: Vec<Value> = match &d {
-            Value::List(l) => l.to_vec(),
-            Value::Range(a, b) => {
-                let n = (b - a + 1).max(0) as u64;
-                self.charge(n)?;
-                (*a..=*b).map(Value::Int).collect()
-            }
-            other => self.cards(other)?.iter().map(Value::Card).collect(),
+        let mut acc = Acc {
+            kind,
+            sum: 0,
+            best: None,
+            set: CardSet::EMPTY,
+            done: None,
         };
-        self.charge(items.len() as u64)?;
-        let mut acc: i64 = 0;
-        let mut best: Option<i64> = None;
-        let mut set = CardSet::EMPTY;
-        for it in items {
-            self.set_local(slot, it.clone());
-            let v = self.eval(body)?;
-            match kind {
-                BinderKind::Count => acc += v.truthy() as i64,
-                BinderKind::Sum => acc = acc.wrapping_add(v.int()),
-                BinderKind::All => {
-                    if !v.truthy() {
-                        return Ok(Value::Bool(false));
+        // Walk the domain in place (no list of items is built).
+        match &d {
+            Value::List(l) => {
+                self.charge(l.len() as u64)?;
+                for it in l.iter() {
+                    if self.binder_step(&mut acc, slot, body, it.clone())? {
+                        break;
                     }
                 }
-                BinderKind::Any => {
-                    if v.truthy() {
-                        return Ok(Value::Bool(true));
+            }
+            Value::Range(a, b) => {
+                self.charge((b - a + 1).max(0) as u64)?;
+                for n in *a..=*b {
+                    if self.binder_step(&mut acc, slot, body, Value::Int(n))? {
+                        break;
                     }
                 }
-                BinderKind::Filter => {
-                    if v.truthy() {
-                        if let Value::Card(c) = it {
-                            set.insert(c);
-                        }
+            }
+            other => {
+                let cards = self.cards(other)?;
+                self.charge(cards.len() as u64)?;
+                for c in cards.iter() {
+                    if self.binder_step(&mut acc, slot, body, Value::Card(c))? {
+                        break;
                     }
                 }
-                BinderKind::Max => best = Some(best.map_or(v.int(), |b| b.max(v.int()))),
-                BinderKind::Min => best = Some(best.map_or(v.int(), |b| b.min(v.int()))),
             }
         }
-        Ok(match kind {
-            BinderKind::Count | BinderKind::Sum => Value::Int(acc),
-            BinderKind::All => Value::Bool(true),
-            BinderKind::Any => Value::Bool(false),
-            BinderKind::Filter => Value::Cards(set),
-            BinderKind::Max | BinderKind::Min => Value::Int(best.unwrap_or(0)),
-        })
+        Ok(acc.finish())
+    }
+
+    /// Binds one element, evaluates the body and folds it in; true when the answer is
+    /// already known (`all` met a false, `any` a true).
+    #[inline]
+    fn binder_step(
+        &mut self,
+        acc: &mut Acc,
+        slot: u16,
+        body: &Expr,
+        it: Value,
+    ) -> Result<bool, RuntimeError> {
+        let card = if let Value::Card(c) = it {
+            Some(c)
+        } else {
+            None
+        };
+        self.set_local(slot, it);
+        let v = self.eval(body)?;
+        match acc.kind {
+            BinderKind::Count => acc.sum += v.truthy() as i64,
+            BinderKind::Sum => acc.sum = acc.sum.wrapping_add(v.int()),
+            BinderKind::All => {
+                if !v.truthy() {
+                    acc.done = Some(false);
+                    return Ok(true);
+                }
+            }
+            BinderKind::Any => {
+                if v.truthy() {
+                    acc.done = Some(true);
+                    return Ok(true);
+                }
+            }
+            BinderKind::Filter => {
+                if let (true, Some(c)) = (v.truthy(), card) {
+                    acc.set.insert(c);
+                }
+            }
+            BinderKind::Max => acc.best = Some(acc.best.map_or(v.int(), |b| b.max(v.int()))),
+            BinderKind::Min => acc.best = Some(acc.best.map_or(v.int(), |b| b.min(v.int()))),
+        }
+        Ok(false)
     }
 
     fn builtin(&mut self, b: Builtin, args: &[Expr]) -> Result<Value, RuntimeError> {
@@ -509,18 +541,27 @@ impl Cx<'_> {
                 Value::Str(name.into())
             }
             Builtin::Pairs => {
-                let s = self.cards(&arg(0))?;
+                let set = self.cards(&arg(0))?;
                 let a = arg(1).int() as u16;
-                let mut vals: Vec<i64> = s.iter().map(|c| self.p.deck.attr(a, c)).collect();
-                vals.sort_unstable();
-                let mut pairs = 0;
-                let mut i = 0;
-                while i < vals.len() {
-                    let j = vals[i..].iter().take_while(|v| **v == vals[i]).count();
-                    pairs += j / 2;
-                    i += j;
+                // Count per attribute value on the stack: a set holds few distinct values.
+                let mut counts: [(i64, u32); 64] = [(0, 0); 64];
+                let mut n = 0;
+                let mut pairs = 0i64;
+                for c in set.iter() {
+                    let v = self.p.deck.attr(a, c);
+                    match counts[..n].iter().position(|(x, _)| *x == v) {
+                        Some(i) => counts[i].1 += 1,
+                        None if n < 64 => {
+                            counts[n] = (v, 1);
+                            n += 1;
+                        }
+                        None => {}
+                    }
                 }
-                Value::Int(pairs as i64)
+                for (_, k) in &counts[..n] {
+                    pairs += (*k / 2) as i64;
+                }
+                Value::Int(pairs)
             }
             Builtin::Min => Value::Int(arg(0).int().min(arg(1).int())),
             Builtin::Max => Value::Int(arg(0).int().max(arg(1).int())),
@@ -541,6 +582,27 @@ impl Cx<'_> {
             }
             Builtin::Matches => Value::Bool(false),
         })
+    }
+}
+
+/// A quantifier's running answer.
+struct Acc {
+    kind: BinderKind,
+    sum: i64,
+    best: Option<i64>,
+    set: CardSet,
+    done: Option<bool>,
+}
+
+impl Acc {
+    fn finish(self) -> Value {
+        match self.kind {
+            BinderKind::Count | BinderKind::Sum => Value::Int(self.sum),
+            BinderKind::All => Value::Bool(self.done.unwrap_or(true)),
+            BinderKind::Any => Value::Bool(self.done.unwrap_or(false)),
+            BinderKind::Filter => Value::Cards(self.set),
+            BinderKind::Max | BinderKind::Min => Value::Int(self.best.unwrap_or(0)),
+        }
     }
 }
 

@@ -40,24 +40,11 @@ pub fn for_each_match(
         }
     }
     let mut groups = [CardSet::EMPTY; MAX_SLOTS];
-    // Sizes still to fill after each slot, largest first (for the class-count check).
-    let suffix: Vec<Vec<usize>> = if pat.prefilter.is_some() {
-        (0..pat.slots.len())
-            .map(|i| {
-                let mut s: Vec<usize> = pat.slots[i..].iter().map(|s| s.size).collect();
-                s.sort_unstable_by(|a, b| b.cmp(a));
-                s
-            })
-            .collect()
-    } else {
-        Vec::new()
-    };
     let mut search = Search {
         pat,
         f,
         stopped: false,
         locals: vec![Value::Unit; pat.frame as usize],
-        suffix,
     };
     search.fill(cx, 0, cards, &mut groups)?;
     Ok(search.stopped)
@@ -109,8 +96,6 @@ struct Search<'p, 'f> {
     stopped: bool,
     /// Local slots for `where` and `require` (allocated once per search).
     locals: Vec<Value>,
-    /// Group sizes from each slot on, largest first, when the pattern has a prefilter.
-    suffix: Vec<Vec<usize>>,
 }
 
 impl Search<'_, '_> {
@@ -138,7 +123,7 @@ impl Search<'_, '_> {
         // The rest must still fit the groups after this one.
         if i > 0 {
             if let Some(pf) = &self.pat.prefilter {
-                if !counts_fit(&pf.classes, &self.suffix[i], rest) {
+                if !counts_fit(&pf.classes, &pf.suffix[i], rest) {
                     return Ok(());
                 }
             }

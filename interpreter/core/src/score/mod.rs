@@ -41,12 +41,12 @@ pub fn evaluate(cx: &mut Cx<'_>, s: u16, args: Vec<Value>) -> Result<ScoreResult
         at: cx.at,
     };
     let result = match &def.over {
-        None => stages(&mut inner, def),
+        None => stages(&mut inner, def).map(|t| t.into_result(p)),
         Some((pat, arg, best)) => {
             let v = inner.eval(arg)?;
             let cards = inner.cards(&v)?;
             let pattern = &p.patterns[*pat as usize];
-            let mut chosen: Option<ScoreResult> = None;
+            let mut chosen: Option<(Tally, Vec<CardSet>)> = None;
             crate::pattern::for_each_match(&mut inner, pattern, cards, &mut |cx2, gs| {
                 let mut m = Cx {
                     p: cx2.p,
@@ -56,29 +56,37 @@ pub fn evaluate(cx: &mut Cx<'_>, s: u16, args: Vec<Value>) -> Result<ScoreResult
                     budget: cx2.budget,
                     at: cx2.at,
                 };
-                let mut r = stages(&mut m, def);
+                let r = stages(&mut m, def);
                 cx2.budget = m.budget;
-                if let Ok(r) = &mut r {
-                    r.groups = group_list(cx2, pattern, gs);
-                }
                 let r = r?;
-                if chosen.as_ref().map(|c| r.total > c.total).unwrap_or(true) {
-                    chosen = Some(r);
+                // The first most valuable split wins; its text is built only once.
+                if chosen
+                    .as_ref()
+                    .map(|(c, _)| r.total() > c.total())
+                    .unwrap_or(true)
+                {
+                    chosen = Some((r, gs.to_vec()));
                 }
                 Ok(*best)
             })?;
-            Ok(chosen.unwrap_or(ScoreResult {
-                factor: 1,
-                ..ScoreResult::default()
-            }))
+            Ok(match chosen {
+                Some((t, gs)) => {
+                    let mut r = t.into_result(p);
+                    r.groups = group_list(pattern, &gs);
+                    r
+                }
+                None => ScoreResult {
+                    factor: 1,
+                    ..ScoreResult::default()
+                },
+            })
         }
     };
     cx.budget = inner.budget;
     result
 }
 
-fn group_list(cx: &Cx<'_>, pat: &crate::ir::PatternDef, gs: &[CardSet]) -> Vec<(String, Vec<u16>)> {
-    let _ = cx;
+fn group_list(pat: &crate::ir::PatternDef, gs: &[CardSet]) -> Vec<(String, Vec<u16>)> {
     pat.slots
         .iter()
         .zip(gs)
@@ -86,13 +94,50 @@ fn group_list(cx: &Cx<'_>, pat: &crate::ir::PatternDef, gs: &[CardSet]) -> Vec<(
         .collect()
 }
 
+/// What the stages found for one split, as symbols and numbers: cheap to compare
+/// across splits; turned into text only for the split that is kept.
+struct Tally<'d> {
+    yaku: Vec<(u32, i64)>,
+    bonus: Vec<(u32, i64)>,
+    factor: i64,
+    name: Option<&'d NameDef>,
+}
+
+impl Tally<'_> {
+    fn total(&self) -> i64 {
+        if self.yaku.is_empty() {
+            return 0;
+        }
+        let base: i64 = self.yaku.iter().map(|(_, v)| v).sum();
+        let extra: i64 = self.bonus.iter().map(|(_, v)| v).sum();
+        base.saturating_mul(self.factor).saturating_add(extra)
+    }
+
+    fn into_result(self, p: &crate::ir::Program) -> ScoreResult {
+        let Tally {
+            yaku,
+            bonus,
+            factor,
+            name,
+        } = self;
+        let name = name.map(|n| match n {
+            NameDef::Fixed(s) => p.sym(*s).to_string(),
+            NameDef::Template(t) => {
+                let y = yaku.first().map(|(s, _)| p.sym(*s)).unwrap_or("");
+                t.replace("{yaku}", y)
+                    .replace("{factor}", &factor.to_string())
+            }
+        });
+        finish(p, yaku, bonus, factor, name)
+    }
+}
+
 /// Runs the stages of a table in order with the groups (if any) already in view.
-fn stages(cx: &mut Cx<'_>, def: &ScoreDef) -> Result<ScoreResult, RuntimeError> {
-    let p = cx.p;
+fn stages<'d>(cx: &mut Cx<'_>, def: &'d ScoreDef) -> Result<Tally<'d>, RuntimeError> {
     let mut yaku: Vec<(u32, i64)> = Vec::new();
     let mut bonus: Vec<(u32, i64)> = Vec::new();
     let mut factor: i64 = 1;
-    let mut name: Option<String> = None;
+    let mut name: Option<&'d NameDef> = None;
     let set = |cx: &mut Cx<'_>, slot: u16, v: Value| {
         if let Some(s) = cx.locals.get_mut(slot as usize) {
             *s = v;
@@ -149,14 +194,7 @@ fn stages(cx: &mut Cx<'_>, def: &ScoreDef) -> Result<ScoreResult, RuntimeError> 
                 }
                 for (n, cond) in rows {
                     if cx.eval(cond)?.truthy() {
-                        name = Some(match n {
-                            NameDef::Fixed(s) => p.sym(*s).to_string(),
-                            NameDef::Template(t) => {
-                                let y = yaku.first().map(|(s, _)| p.sym(*s)).unwrap_or("");
-                                t.replace("{yaku}", y)
-                                    .replace("{factor}", &factor.to_string())
-                            }
-                        });
+                        name = Some(n);
                         break;
                     }
                 }
@@ -170,6 +208,22 @@ fn stages(cx: &mut Cx<'_>, def: &ScoreDef) -> Result<ScoreResult, RuntimeError> 
             }
         }
     }
+    Ok(Tally {
+        yaku,
+        bonus,
+        factor,
+        name,
+    })
+}
+
+/// Builds the displayed result from what the stages found.
+fn finish(
+    p: &crate::ir::Program,
+    yaku: Vec<(u32, i64)>,
+    bonus: Vec<(u32, i64)>,
+    factor: i64,
+    name: Option<String>,
+) -> ScoreResult {
     let base: i64 = yaku.iter().map(|(_, v)| v).sum();
     let extra: i64 = bonus.iter().map(|(_, v)| v).sum();
     let name = name.unwrap_or_else(|| {
@@ -212,7 +266,7 @@ fn stages(cx: &mut Cx<'_>, def: &ScoreDef) -> Result<ScoreResult, RuntimeError> 
     } else {
         base.saturating_mul(factor).saturating_add(extra)
     };
-    Ok(ScoreResult {
+    ScoreResult {
         name,
         yaku: lines,
         base_yaku,
@@ -221,7 +275,7 @@ fn stages(cx: &mut Cx<'_>, def: &ScoreDef) -> Result<ScoreResult, RuntimeError> 
         bonus: extra,
         total,
         groups: Vec::new(),
-    })
+    }
 }
 
 /// The rows of a yaku or bonus stage that hold, per the stage's mode.
@@ -240,7 +294,15 @@ fn rows_that_hold(
         }
     }
     if mode == StageMode::Largest {
-        if let Some(best) = hits.iter().max_by_key(|(_, v)| *v).copied() {
+        // The first of equally valuable rows wins, as in the table's order.
+        let first_best = hits
+            .iter()
+            .copied()
+            .fold(None, |acc: Option<(u32, i64)>, h| match acc {
+                Some(a) if a.1 >= h.1 => Some(a),
+                _ => Some(h),
+            });
+        if let Some(best) = first_best {
             hits = vec![best];
         }
     }
