@@ -8,6 +8,7 @@ mod load;
 mod params;
 mod play;
 mod render;
+mod replay;
 mod score;
 mod settle;
 mod simulate;
@@ -81,6 +82,14 @@ The same seed gives the same report for any number of threads.")]
 At each decision type a move's number, its name, or `name card-id` (e.g. `捨てる 1-crane`).
 Exit code 2 when input ends before the game does.")]
     Play(play::Args),
+    /// Re-run a game recorded with `fuda play --record`.
+    #[command(after_help = "Examples:
+  fuda play rulesets/sangohana.fuda --seed 7 --record game.toml
+  fuda replay game.toml
+
+A replay holds the ruleset's name and a hash of its text, the seed, the parameters and
+every choice made, so the same game plays out on any machine.")]
+    Replay(replay::Args),
 }
 
 fn main() -> ExitCode {
@@ -92,6 +101,7 @@ fn main() -> ExitCode {
         Command::Score(a) => score::run(a),
         Command::Simulate(a) => simulate::run(a),
         Command::Play(a) => play::run(a),
+        Command::Replay(a) => replay::run(a),
     };
     match result {
         Ok(code) => ExitCode::from(code),

@@ -50,7 +50,7 @@ pub fn game_params(
 
 /// The parameter that sets the number of players: one named `players`, else the one
 /// the `seats` declaration counts.
-fn players_param(p: &Program) -> Option<usize> {
+pub fn players_param(p: &Program) -> Option<usize> {
     p.params
         .iter()
         .position(|d| d.name == "players")

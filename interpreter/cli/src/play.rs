@@ -42,6 +42,9 @@ pub struct Args {
     /// Set a game parameter, e.g. `deals=1`.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
+    /// Save the game as a replay (TOML) that `fuda replay` re-runs exactly.
+    #[arg(long, value_name = "FILE.toml")]
+    pub record: Option<PathBuf>,
 }
 
 /// A computer's move, announced once the rules have carried it out (so we know
@@ -94,6 +97,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         mine: CardSet::EMPTY,
         dealer: 0,
     };
+    let mut recorded: Vec<Vec<usize>> = Vec::new();
     loop {
         let finished = st.advance(&p).map_err(|e| runtime(&p, &e))?;
         session.report(&st);
@@ -114,6 +118,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
                     Ok(i) => i,
                     Err(why) => {
                         errln!("{why} before the game ended: leaving the game");
+                        save_replay(args, &p, seed, &recorded)?;
                         return Ok(LEFT);
                     }
                 },
@@ -121,8 +126,10 @@ pub fn run(args: &Args) -> miette::Result<u8> {
             choices.push(choice);
         }
         session.remember_moves(&st, &pending, &choices);
+        recorded.push(choices.clone());
         st.apply(&p, &choices).map_err(|e| runtime(&p, &e))?;
     }
+    save_replay(args, &p, seed, &recorded)?;
     outln!("\ngame over");
     // Outcome labels in order of first appearance, with how many deals ended so.
     let mut tally: Vec<(&str, usize)> = Vec::new();
@@ -143,6 +150,32 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         outln!("  {}  {c:+}", view::seat(&p, &st, s as u8, Some(me)));
     }
     Ok(0)
+}
+
+/// Writes the replay file when `--record` was given.
+fn save_replay(args: &Args, p: &Program, seed: u64, moves: &[Vec<usize>]) -> miette::Result<()> {
+    let Some(path) = &args.record else {
+        return Ok(());
+    };
+    let text = std::fs::read_to_string(&args.file).unwrap_or_default();
+    let mut set = args.set.clone();
+    if let Some(n) = args.players {
+        if let Some(i) = params::players_param(p) {
+            set.push(format!("{}={n}", p.params[i].name));
+        }
+    }
+    crate::replay::save(
+        path,
+        &crate::replay::Replay {
+            ruleset: args.file.display().to_string(),
+            ruleset_hash: crate::replay::text_hash(&text),
+            seed,
+            set,
+            moves: moves.to_vec(),
+        },
+    )?;
+    errln!("replay saved to {}", path.display());
+    Ok(())
 }
 
 /// What the loop keeps between decisions.
