@@ -1,13 +1,17 @@
 //! The checker and compiler: from merged syntax trees to a [`Program`], collecting
 //! every problem as a [`Diagnostic`] instead of stopping at the first.
 
+mod calls;
 mod deck;
 mod decls;
 mod expr;
 mod load;
 mod names;
+mod operators;
+mod resolve;
 mod score;
 mod stmt;
+mod types;
 mod verify;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -106,6 +110,12 @@ pub(crate) struct Compiler {
     pub score_sigs: Vec<Vec<ScoreParam>>,
     /// Seat counts the ruleset allows (for deck arithmetic).
     pub seat_counts: Vec<usize>,
+    /// How deep the expression being lowered nests (defs expanded).
+    pub depth: u32,
+    /// Whether the nesting limit was already reported.
+    pub too_deep_reported: bool,
+    /// Defs expanded so far.
+    pub inlined: usize,
     /// Proc parameter names, beside `proc_sigs`.
     pub proc_params: Vec<Vec<String>>,
     /// Where whole-program problems are reported: the main file's `ruleset` line, or
@@ -159,6 +169,9 @@ impl Compiler {
             called: Vec::new(),
             score_sigs: Vec::new(),
             seat_counts: Vec::new(),
+            depth: 0,
+            too_deep_reported: false,
+            inlined: 0,
             proc_params: Vec::new(),
             anchor: Loc::default(),
             all_decls: BTreeMap::new(),
@@ -179,6 +192,24 @@ impl Compiler {
             return;
         }
         self.diags.push(d);
+    }
+
+    /// Reports a scope that ran out of local slots.
+    pub fn check_slots(&mut self, sc: &expr::Scope, loc: Loc) {
+        if sc.overflowed {
+            self.error(
+                Diagnostic::error(
+                    "fuda::too-large",
+                    format!(
+                        "this needs more than {} local names and values",
+                        expr::MAX_SLOTS
+                    ),
+                    loc,
+                    "too large",
+                )
+                .with_help("split it into smaller procedures, or use fewer nested defs"),
+            );
+        }
     }
 
     /// Interns a symbol.

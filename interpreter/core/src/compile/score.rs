@@ -252,6 +252,13 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
         .map(|r| c.expr_of(&mut sc, r, &Type::Bool))
         .collect();
     let prefilter = prefilter(c, &slots);
+    c.check_slots(
+        &sc,
+        Loc {
+            file,
+            span: p.name.span,
+        },
+    );
     let pd = &mut c.program.patterns[ix as usize];
     pd.prefilter = prefilter;
     pd.slots = slots;
@@ -393,6 +400,13 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
         (n.clone(), t.clone(), def)
     });
     let params: Vec<_> = params.collect();
+    c.check_slots(
+        &sc,
+        Loc {
+            file,
+            span: s.name.span,
+        },
+    );
     let def = ScoreDef {
         name: s.name.node.clone(),
         params,

@@ -66,6 +66,13 @@ pub(super) fn compile_procs_and_tests(c: &mut Compiler, items: &[(u16, Item)]) {
                 };
                 c.block(&mut sc, &mut g, &p.body);
                 g.emit(Op::Return);
+                c.check_slots(
+                    &sc,
+                    Loc {
+                        file: *file,
+                        span: p.name.span,
+                    },
+                );
                 let pd = &mut c.program.procs[ix as usize];
                 pd.code = g.code;
                 pd.locs = g.locs;
@@ -190,6 +197,7 @@ fn test(c: &mut Compiler, file: u16, t: &ast::TestDecl) {
     };
     c.block(&mut sc, &mut g, &t.body);
     g.emit(Op::Return);
+    c.check_slots(&sc, loc);
     let body = ProcDef {
         name: format!("test \"{}\"", t.name.node),
         arity: 0,

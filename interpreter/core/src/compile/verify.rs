@@ -57,6 +57,7 @@ pub(super) fn check_program(c: &mut Compiler, items: &[(u16, Item)]) {
     }
     if !c.program.deck.is_empty() {
         deck_arithmetic(c, items);
+        table_cycles(c);
     }
 }
 
@@ -109,7 +110,7 @@ fn deck_arithmetic(c: &mut Compiler, items: &[(u16, Item)]) {
                         let mut known = true;
                         for e in &d.counts {
                             match literal_int(c, e, n) {
-                                Some(v) => per += v,
+                                Some(v) => per = per.saturating_add(v),
                                 None => known = false,
                             }
                         }
@@ -117,7 +118,11 @@ fn deck_arithmetic(c: &mut Compiler, items: &[(u16, Item)]) {
                             continue;
                         }
                         let family = matches!(&d.to.node, ExprKind::Name(z) if c.program.zones.iter().any(|zd| zd.name == *z && zd.owner == Owner::PerSeat));
-                        total += if family { per * n as i64 } else { per };
+                        total = total.saturating_add(if family {
+                            per.saturating_mul(n as i64)
+                        } else {
+                            per
+                        });
                         let f = *first.get_or_insert(s.span);
                         if total > deck {
                             short.push((n, total, f, s.span));
@@ -172,4 +177,154 @@ fn literal_int(c: &mut Compiler, e: &fuda_grammar::ast::Expr, seats: usize) -> O
         _ => None,
     }
     .filter(|_| !matches!(x, Expr::Local(_)))
+}
+
+/// Score tables and patterns that use themselves (directly or through each other)
+/// would recurse forever at run time: report each cycle once.
+fn table_cycles(c: &mut Compiler) {
+    // Nodes: scores first, then patterns.
+    let ns = c.program.scores.len();
+    let np = c.program.patterns.len();
+    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); ns + np];
+    for (i, t) in c.program.scores.iter().enumerate() {
+        let mut out = Vec::new();
+        if let Some((pat, arg, _)) = &t.over {
+            out.push(ns + *pat as usize);
+            refs(arg, ns, &mut out);
+        }
+        for (_, _, d) in &t.params {
+            if let Some(d) = d {
+                refs(d, ns, &mut out);
+            }
+        }
+        for st in &t.stages {
+            match st {
+                crate::ir::StageDef::Yaku(_, rows) | crate::ir::StageDef::Plus(_, rows) => {
+                    for (_, v, w) in rows {
+                        refs(v, ns, &mut out);
+                        refs(w, ns, &mut out);
+                    }
+                }
+                crate::ir::StageDef::Times(_, rows) => {
+                    for (f, w) in rows {
+                        refs(f, ns, &mut out);
+                        refs(w, ns, &mut out);
+                    }
+                }
+                crate::ir::StageDef::Name(rows) => {
+                    rows.iter().for_each(|(_, w)| refs(w, ns, &mut out))
+                }
+                crate::ir::StageDef::Void(rows) => {
+                    rows.iter().for_each(|(_, w)| refs(w, ns, &mut out))
+                }
+            }
+        }
+        edges[i] = out;
+    }
+    for (i, pd) in c.program.patterns.iter().enumerate() {
+        let mut out = Vec::new();
+        for r in &pd.requires {
+            refs(r, ns, &mut out);
+        }
+        for slot in &pd.slots {
+            if let Some(w) = &slot.condition {
+                refs(w, ns, &mut out);
+            }
+        }
+        edges[ns + i] = out;
+    }
+    // Depth-first search for a path back to the start.
+    let name = |c: &Compiler, n: usize| {
+        if n < ns {
+            format!("score `{}`", c.program.scores[n].name)
+        } else {
+            format!("pattern `{}`", c.program.patterns[n - ns].name)
+        }
+    };
+    let loc = |c: &Compiler, n: usize| {
+        if n < ns {
+            c.program.scores[n].loc
+        } else {
+            c.program.patterns[n - ns].loc
+        }
+    };
+    let mut reported = vec![false; ns + np];
+    for start in 0..ns + np {
+        let mut stack = vec![(start, vec![start])];
+        let mut seen = vec![false; ns + np];
+        while let Some((n, path)) = stack.pop() {
+            for &m in &edges[n] {
+                if m == start {
+                    if !path.iter().any(|x| reported[*x]) {
+                        path.iter().for_each(|x| reported[*x] = true);
+                        let chain: Vec<String> = path
+                            .iter()
+                            .chain(std::iter::once(&start))
+                            .map(|x| name(c, *x))
+                            .collect();
+                        let d = Diagnostic::error(
+                            "fuda::recursive-table",
+                            format!("{} uses itself: {}", name(c, start), chain.join(" → ")),
+                            loc(c, start),
+                            "declared here",
+                        )
+                        .with_help("a score table or pattern may use others, but not itself: the evaluation would never end");
+                        c.error(d);
+                    }
+                } else if !seen[m] {
+                    seen[m] = true;
+                    let mut p2 = path.clone();
+                    p2.push(m);
+                    stack.push((m, p2));
+                }
+            }
+        }
+    }
+}
+
+/// The score tables (as `i`) and patterns (as `ns + i`) an expression uses.
+fn refs(e: &Expr, ns: usize, out: &mut Vec<usize>) {
+    match e {
+        Expr::Score(s, args, _) => {
+            out.push(*s as usize);
+            args.iter().for_each(|a| refs(a, ns, out));
+        }
+        Expr::PatternTest(p, x) => {
+            out.push(ns + *p as usize);
+            refs(x, ns, out);
+        }
+        Expr::Const(_)
+        | Expr::Local(_)
+        | Expr::Param(_)
+        | Expr::Var(_)
+        | Expr::Dealer
+        | Expr::Zone(_)
+        | Expr::ZoneFamily(_)
+        | Expr::Cards(_)
+        | Expr::Group(_) => {}
+        Expr::SeatVar(_, x)
+        | Expr::SeatZone(_, x)
+        | Expr::Neg(x)
+        | Expr::Not(x)
+        | Expr::Attr(_, x)
+        | Expr::GroupAttr(_, x)
+        | Expr::HasTag(_, x)
+        | Expr::ScoreField(_, x) => refs(x, ns, out),
+        Expr::List(xs) | Expr::Call(_, xs, _) => xs.iter().for_each(|a| refs(a, ns, out)),
+        Expr::Range(a, b)
+        | Expr::And(a, b)
+        | Expr::Or(a, b)
+        | Expr::Bin(_, a, b)
+        | Expr::Index(a, b)
+        | Expr::Binder(_, _, a, b)
+        | Expr::LetIn(_, a, b) => {
+            refs(a, ns, out);
+            refs(b, ns, out);
+        }
+        Expr::If(a, b, d) => {
+            refs(a, ns, out);
+            refs(b, ns, out);
+            refs(d, ns, out);
+        }
+    }
 }

@@ -97,20 +97,20 @@ impl Cx<'_> {
             },
             Expr::Var(v) => {
                 let b = self.board("a variable")?;
-                b.vars[b.var_slot(*v, None)].clone()
+                read_var(b, *v, None, self.at)?
             }
             Expr::SeatVar(v, s) => {
                 let seat = self.eval(s)?;
                 let seat = self.seat(&seat)?;
                 let b = self.board("a variable")?;
-                b.vars[b.var_slot(*v, Some(seat))].clone()
+                read_var(b, *v, Some(seat), self.at)?
             }
             Expr::Dealer => Value::Seat(self.board("the dealer")?.dealer),
-            Expr::Zone(z) => Value::Zone(self.board("a zone")?.zone_instance(*z, None)),
+            Expr::Zone(z) => Value::Zone(zone_at(self.board("a zone")?, *z, None, self.at)?),
             Expr::SeatZone(z, s) => {
                 let seat = self.eval(s)?;
                 let seat = self.seat(&seat)?;
-                Value::Zone(self.board("a zone")?.zone_instance(*z, Some(seat)))
+                Value::Zone(zone_at(self.board("a zone")?, *z, Some(seat), self.at)?)
             }
             Expr::ZoneFamily(z) => Value::ZoneFamily(*z),
             Expr::Cards(s) => Value::Cards(*s),
@@ -394,7 +394,7 @@ impl Cx<'_> {
                 }
             }
             Value::Range(a, b) => {
-                self.charge((b - a + 1).max(0) as u64)?;
+                self.charge(b.saturating_sub(*a).saturating_add(1).max(0) as u64)?;
                 for n in *a..=*b {
                     if self.binder_step(&mut acc, slot, body, Value::Int(n))? {
                         break;
@@ -515,7 +515,12 @@ impl Cx<'_> {
                 let v = arg(0).int() as u16;
                 let b = self.board("a variable")?;
                 let order: Vec<u8> = (0..b.seats).map(|k| (b.dealer + k) % b.seats).collect();
-                let val = |s: u8| b.vars[b.var_slot(v, Some(s))].int();
+                let val = |s: u8| {
+                    b.vars
+                        .get(b.var_slot(v, Some(s)))
+                        .map(|x| x.int())
+                        .unwrap_or(0)
+                };
                 let top = order.iter().map(|s| val(*s)).max().unwrap_or(0);
                 Value::List(
                     order
@@ -572,9 +577,11 @@ impl Cx<'_> {
                     return Err(RuntimeError::new("division by zero", self.at));
                 }
                 // Rounds towards positive infinity for either sign of divisor.
-                let q = a.wrapping_div(d);
+                let Some(q) = a.checked_div(d) else {
+                    return Err(RuntimeError::new("ceil_div overflows", self.at));
+                };
                 let up = (a % d != 0) && ((a < 0) == (d < 0));
-                Value::Int(q + i64::from(up))
+                Value::Int(q.saturating_add(i64::from(up)))
             }
             Builtin::Tagged => {
                 let s = self.cards(&arg(0))?;
@@ -582,6 +589,27 @@ impl Cx<'_> {
             }
             Builtin::Matches => Value::Bool(false),
         })
+    }
+}
+
+/// A variable's value; an error (not a panic) when the board has no such variable, as
+/// when the checker evaluates a deal count that reads game state.
+fn read_var(b: &Board, v: u16, seat: Option<u8>, at: Loc) -> Result<Value, RuntimeError> {
+    b.layout
+        .var_base
+        .get(v as usize)
+        .and_then(|base| b.vars.get(*base as usize + seat.unwrap_or(0) as usize))
+        .cloned()
+        .ok_or_else(|| RuntimeError::new("this value needs a game in progress", at))
+}
+
+/// A zone instance; an error when the board has no such zone.
+fn zone_at(b: &Board, z: u16, seat: Option<u8>, at: Loc) -> Result<u16, RuntimeError> {
+    match b.layout.zone_base.get(z as usize) {
+        Some(base) if (*base as usize + seat.unwrap_or(0) as usize) < b.sets.len() => {
+            Ok(base + seat.unwrap_or(0) as u16)
+        }
+        _ => Err(RuntimeError::new("this zone needs a game in progress", at)),
     }
 }
 

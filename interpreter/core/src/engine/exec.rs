@@ -13,6 +13,8 @@ use crate::value::Value;
 
 /// Ops one `advance` may run without reaching a decision before it is stopped as a loop.
 pub const OP_LIMIT: u64 = 5_000_000;
+/// Evaluation steps all evaluations between two decisions may take together.
+pub const ADVANCE_BUDGET: u64 = 50_000_000;
 /// Deepest procedure nesting.
 const MAX_DEPTH: usize = 200;
 
@@ -35,16 +37,29 @@ fn eval(
     locals: &mut [Value],
     e: &Expr,
     at: Loc,
+    left: &mut u64,
 ) -> Result<Value, RuntimeError> {
+    // Each evaluation has its own budget, and all evaluations between two decisions
+    // share a larger one, so a loop of heavy evaluations is bounded too.
+    let start = EVAL_BUDGET.min(*left);
     let mut cx = Cx {
         p,
         b: Some(b),
         locals,
         groups: &[],
-        budget: EVAL_BUDGET,
+        budget: start,
         at,
     };
-    cx.eval(e)
+    let r = cx.eval(e);
+    *left -= start - cx.budget;
+    if *left == 0 {
+        return Err(RuntimeError::new(
+            format!("the rules took more than {ADVANCE_BUDGET} evaluation steps without reaching a decision"),
+            at,
+        )
+        .with_help("a loop repeats a heavy evaluation: make sure it ends or offers a decision"));
+    }
+    r
 }
 
 fn cards_of(b: &Board, v: &Value, at: Loc) -> Result<Vec<CardIx>, RuntimeError> {
@@ -103,6 +118,7 @@ impl State {
     /// Runs until a decision is waiting (returns false) or the game ends (true).
     pub fn advance(&mut self, p: &Program) -> Result<bool, RuntimeError> {
         let mut steps: u64 = 0;
+        self.steps_left = ADVANCE_BUDGET;
         while self.pending.is_none() {
             let Some(frame) = self.frames.last() else {
                 return Ok(true);
@@ -147,7 +163,14 @@ impl State {
     fn step(&mut self, p: &Program, op: &Op, base: usize, at: Loc) -> Result<(), RuntimeError> {
         macro_rules! ev {
             ($e:expr) => {
-                eval(p, &self.board, &mut self.locals[base..], $e, at)?
+                eval(
+                    p,
+                    &self.board,
+                    &mut self.locals[base..],
+                    $e,
+                    at,
+                    &mut self.steps_left,
+                )?
             };
         }
         match op {
@@ -174,7 +197,7 @@ impl State {
                 let items: Arc<[Value]> = match d {
                     Value::List(l) => l,
                     Value::Range(a, b) => {
-                        if b - a > 1_000_000 {
+                        if b.saturating_sub(a) > 1_000_000 {
                             return Err(RuntimeError::new(
                                 format!("a loop over {a}..{b} is too long"),
                                 at,
@@ -421,7 +444,14 @@ impl State {
                 &mut self.board.vars[i]
             }
             Target::SeatVar(v, s) => {
-                let seat = eval(p, &self.board, &mut self.locals[base..], s, at)?;
+                let seat = eval(
+                    p,
+                    &self.board,
+                    &mut self.locals[base..],
+                    s,
+                    at,
+                    &mut self.steps_left,
+                )?;
                 let seat = seat_of(&seat, self.board.seats, at)?;
                 let i = self.board.var_slot(*v, Some(seat));
                 &mut self.board.vars[i]
@@ -546,7 +576,15 @@ impl State {
             match &o.param {
                 None => {
                     let ok = match &o.guard {
-                        Some(g) => eval(p, &self.board, &mut self.locals[base..], g, at)?.truthy(),
+                        Some(g) => eval(
+                            p,
+                            &self.board,
+                            &mut self.locals[base..],
+                            g,
+                            at,
+                            &mut self.steps_left,
+                        )?
+                        .truthy(),
                         None => true,
                     };
                     if ok {
@@ -557,7 +595,14 @@ impl State {
                     }
                 }
                 Some((slot, dom)) => {
-                    let dv = eval(p, &self.board, &mut self.locals[base..], dom, at)?;
+                    let dv = eval(
+                        p,
+                        &self.board,
+                        &mut self.locals[base..],
+                        dom,
+                        at,
+                        &mut self.steps_left,
+                    )?;
                     // Cards are offered in card order (a zone's cards as a set), so the
                     // numbering of moves does not depend on how a hand was shuffled.
                     match dv {
@@ -566,7 +611,7 @@ impl State {
                                 self.offer(p, o, i, *slot, it.clone(), base, at, &mut out)?;
                             }
                         }
-                        Value::Range(a, b) if b - a <= 10_000 => {
+                        Value::Range(a, b) if b.saturating_sub(a) <= 10_000 => {
                             for n in a..=b {
                                 self.offer(p, o, i, *slot, Value::Int(n), base, at, &mut out)?;
                             }
@@ -616,7 +661,15 @@ impl State {
     ) -> Result<(), RuntimeError> {
         self.set_local(base, slot, arg.clone());
         let ok = match &o.guard {
-            Some(g) => eval(p, &self.board, &mut self.locals[base..], g, at)?.truthy(),
+            Some(g) => eval(
+                p,
+                &self.board,
+                &mut self.locals[base..],
+                g,
+                at,
+                &mut self.steps_left,
+            )?
+            .truthy(),
             None => true,
         };
         if ok {
@@ -636,7 +689,14 @@ impl State {
         at: Loc,
     ) -> Result<(), RuntimeError> {
         let pc = self.frames.last().expect("frame").pc - 1;
-        let who = eval(p, &self.board, &mut self.locals[base..], &d.who, at)?;
+        let who = eval(
+            p,
+            &self.board,
+            &mut self.locals[base..],
+            &d.who,
+            at,
+            &mut self.steps_left,
+        )?;
         let n = self.board.seats;
         let mut seats = Vec::new();
         match d.kind {

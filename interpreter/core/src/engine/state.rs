@@ -157,6 +157,8 @@ pub struct State {
     pub decision_limit: u64,
     /// Which declared zones are public (for agents' evaluations).
     pub public_zones: Arc<[bool]>,
+    /// Evaluation steps left before the next decision (see `ADVANCE_BUDGET`).
+    pub steps_left: u64,
 }
 
 /// Default decision limit per game.
@@ -239,6 +241,7 @@ impl State {
                 .iter()
                 .map(|z| z.visibility == crate::ir::Visibility::Public)
                 .collect(),
+            steps_left: super::exec::ADVANCE_BUDGET,
         })
     }
 
@@ -334,6 +337,7 @@ impl State {
             decisions: self.decisions,
             decision_limit: self.decision_limit,
             public_zones: self.public_zones.clone(),
+            steps_left: self.steps_left,
         }
     }
 

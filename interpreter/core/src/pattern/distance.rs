@@ -100,8 +100,12 @@ fn partial_fits(
                         if !cs.is_empty() {
                             out.push(cs);
                         }
-                    } else {
+                    } else if super::binomial(cs.len(), k) <= 256 {
                         super::combos(cs, k, out);
+                    } else {
+                        // Too many choices to try each: any k of the class bound the
+                        // distance equally well for this group.
+                        out.push(cs.iter().take(k).collect());
                     }
                 }
             }

@@ -211,6 +211,7 @@ fn candidates(
     }
     let deck = &cx.p.deck;
     if slot.shapes.is_empty() {
+        cx.charge(binomial(pool.len(), k))?;
         combos(pool, k, out);
     }
     for shape in &slot.shapes {
@@ -219,11 +220,15 @@ fn candidates(
                 for class in deck.classes(*a) {
                     let within = pool.inter(*class);
                     if within.len() >= k {
+                        // Charged before the subsets are made, so a huge group stops
+                        // at the budget instead of filling memory.
+                        cx.charge(binomial(within.len(), k))?;
                         combos(within, k, out);
                     }
                 }
             }
             ShapeDef::Distinct(a) => {
+                cx.charge(binomial(pool.len(), k))?;
                 let mut all = Vec::new();
                 combos(pool, k, &mut all);
                 out.extend(all.into_iter().filter(|s| {
@@ -286,6 +291,22 @@ fn run_from(
             run_from(cx, pool, a, by, suit, v0, k, next, out);
         }
     }
+}
+
+/// n choose k, saturating (a size to charge before making subsets).
+pub(crate) fn binomial(n: usize, k: usize) -> u64 {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k) as u64;
+    let mut r: u64 = 1;
+    for i in 0..k {
+        r = r.saturating_mul(n as u64 - i) / (i + 1);
+        if r == u64::MAX {
+            return u64::MAX;
+        }
+    }
+    r
 }
 
 /// All k-subsets of `items`, in increasing order of their bitsets' lowest differing card.

@@ -1,0 +1,626 @@
+//! Calls in expressions: builtins, quantifiers, score tables (with named and default
+//! arguments), patterns, and `def`s expanded where they are used.
+
+use fuda_grammar::ast::{self, ExprKind};
+use fuda_grammar::Span;
+
+use super::expr::Scope;
+use super::names::{Global, BINDERS, BUILTINS};
+use super::types::coerce;
+use super::Compiler;
+use crate::diagnostic::Diagnostic;
+use crate::ir::{BinderKind, Builtin, Expr, Loc};
+use crate::value::{Type, Value};
+
+/// The most def expansions one ruleset may need.
+const MAX_INLINED: usize = 50_000;
+
+impl Compiler {
+    pub(crate) fn call(
+        &mut self,
+        sc: &mut Scope,
+        f: &ast::Ident,
+        args: &[ast::Arg],
+        span: Span,
+    ) -> (Expr, Type) {
+        let loc = self.loc(sc, span);
+        let name = f.node.as_str();
+        if sc.local(name).is_none() {
+            if let Some((g, _)) = self.globals.get(name).cloned() {
+                match g {
+                    Global::Score(s) => return self.score_call(sc, s, f, args, span),
+                    Global::Def(d) => return self.inline_def(sc, d, f, args, span),
+                    Global::Pattern(p) => {
+                        if args.len() != 1 || args[0].name.is_some() {
+                            self.error(Diagnostic::error(
+                                "fuda::arity",
+                                format!("pattern `{name}` takes one argument: the cards"),
+                                loc,
+                                "here",
+                            ));
+                            return (Expr::Const(Value::Bool(false)), Type::Bool);
+                        }
+                        let x = self.expr_of(sc, &args[0].value, &Type::Cards);
+                        return (Expr::PatternTest(p, Box::new(x)), Type::Bool);
+                    }
+                    Global::Proc(_) => {
+                        self.error(
+                            Diagnostic::error(
+                                "fuda::proc-as-value",
+                                format!("`{name}` is a procedure; it has no value"),
+                                loc,
+                                "used as a value",
+                            )
+                            .with_help("call procedures as statements; use `def` for a value"),
+                        );
+                        return (Expr::Const(Value::Unit), Type::Error);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let Some(&(_, b, lo, hi)) = BUILTINS.iter().find(|(n, ..)| *n == name) else {
+            self.unknown_name(sc, name, f.span, "function");
+            return (Expr::Const(Value::Unit), Type::Error);
+        };
+        if args.len() < lo || args.len() > hi {
+            let want = if lo == hi {
+                format!("{lo}")
+            } else {
+                format!("{lo} to {hi}")
+            };
+            self.error(Diagnostic::error(
+                "fuda::arity",
+                format!(
+                    "`{name}` takes {want} argument{}, found {}",
+                    if hi == 1 { "" } else { "s" },
+                    args.len()
+                ),
+                loc,
+                "wrong number of arguments",
+            ));
+            return (Expr::Const(Value::Unit), Type::Error);
+        }
+        let state_builtin = matches!(
+            b,
+            Builtin::Seats
+                | Builtin::Others
+                | Builtin::Next
+                | Builtin::Prev
+                | Builtin::Players
+                | Builtin::Leaders
+                | Builtin::Role
+        );
+        if state_builtin {
+            self.state_only(sc, "the seats with", name, f.span);
+        }
+        let a = |i: usize| &args[i].value;
+        let (out_args, ty) = match b {
+            Builtin::Count | Builtin::Len => {
+                let (x, t) = self.expr(sc, a(0));
+                if !matches!(
+                    t,
+                    Type::Cards | Type::Zone | Type::Card | Type::List(_) | Type::Error
+                ) {
+                    self.expect_type_at(sc, a(0).span, Some(a(0)), &t, &Type::Cards);
+                }
+                let x = coerce(x, &t, &Type::Cards);
+                (vec![x], Type::Int)
+            }
+            Builtin::Top => (vec![self.expr_of(sc, a(0), &Type::Zone)], Type::Card),
+            Builtin::Empty => (vec![self.expr_of(sc, a(0), &Type::Cards)], Type::Bool),
+            Builtin::Next | Builtin::Prev => {
+                (vec![self.expr_of(sc, a(0), &Type::Seat)], Type::Seat)
+            }
+            Builtin::Others => (
+                vec![self.expr_of(sc, a(0), &Type::Seat)],
+                Type::List(Box::new(Type::Seat)),
+            ),
+            Builtin::Seats => (vec![], Type::List(Box::new(Type::Seat))),
+            Builtin::Players => (vec![], Type::Int),
+            Builtin::Leaders => {
+                let var = match &a(0).node {
+                    ExprKind::Name(n) => match self.globals.get(n) {
+                        Some((Global::Var(v), _))
+                            if self.program.vars[*v as usize].per_seat
+                                && self.program.vars[*v as usize].ty == Type::Int =>
+                        {
+                            Some(*v)
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                match var {
+                    Some(v) => (
+                        vec![Expr::Const(Value::Int(v as i64))],
+                        Type::List(Box::new(Type::Seat)),
+                    ),
+                    None => {
+                        self.error(Diagnostic::error(
+                            "fuda::type-mismatch",
+                            "`leaders` takes the name of a per-seat int variable, e.g. `leaders(chips)`",
+                            self.loc(sc, a(0).span),
+                            "not a per-seat int variable",
+                        ));
+                        return (Expr::Const(Value::Unit), Type::Error);
+                    }
+                }
+            }
+            Builtin::Role => (vec![self.expr_of(sc, a(0), &Type::Seat)], Type::Str),
+            Builtin::Pairs => {
+                let x = self.expr_of(sc, a(0), &Type::Cards);
+                let attr = self.attr_arg(sc, a(1));
+                (vec![x, attr], Type::Int)
+            }
+            Builtin::Min | Builtin::Max | Builtin::CeilDiv => {
+                let x = self.expr_of(sc, a(0), &Type::Int);
+                let y = self.expr_of(sc, a(1), &Type::Int);
+                (vec![x, y], Type::Int)
+            }
+            Builtin::Abs => (vec![self.expr_of(sc, a(0), &Type::Int)], Type::Int),
+            Builtin::Tagged => {
+                let x = self.expr_of(sc, a(0), &Type::Cards);
+                let tag = match &a(1).node {
+                    ExprKind::Name(n) => self.program.deck.tag_named(n),
+                    _ => None,
+                };
+                match tag {
+                    Some(t) => (vec![x, Expr::Const(Value::Int(t as i64))], Type::Cards),
+                    None => {
+                        self.tag_error(sc, a(1));
+                        return (Expr::Const(Value::Unit), Type::Error);
+                    }
+                }
+            }
+            Builtin::Matches => {
+                let p = match &a(0).node {
+                    ExprKind::Name(n) => match self.globals.get(n) {
+                        Some((Global::Pattern(p), _)) => Some(*p),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                let x = self.expr_of(sc, a(1), &Type::Cards);
+                match p {
+                    Some(p) => return (Expr::PatternTest(p, Box::new(x)), Type::Bool),
+                    None => {
+                        match &a(0).node {
+                            ExprKind::Name(n) => self.unknown_name(sc, n, a(0).span, "pattern"),
+                            _ => self.error(Diagnostic::error(
+                                "fuda::unknown-name",
+                                "`matches` takes a pattern's name first",
+                                self.loc(sc, a(0).span),
+                                "not a pattern name",
+                            )),
+                        }
+                        return (Expr::Const(Value::Unit), Type::Error);
+                    }
+                }
+            }
+        };
+        (Expr::Call(b, out_args, loc), ty)
+    }
+
+    /// Reports a name that should be one of the deck's tags.
+    pub(crate) fn tag_error(&mut self, sc: &Scope, e: &ast::Expr) {
+        let tags = &self.program.deck.tag_names;
+        let mut d = match &e.node {
+            ExprKind::Name(n) => {
+                let mut d = Diagnostic::error(
+                    "fuda::unknown-tag",
+                    format!("the deck has no tag `{n}`"),
+                    self.loc(sc, e.span),
+                    "unknown tag",
+                );
+                if let Some(s) = crate::suggest::closest(n, tags.iter().map(|s| s.as_str())) {
+                    d = d.with_help(format!("did you mean `{s}`?"));
+                    self.error(d);
+                    return;
+                }
+                d
+            }
+            _ => Diagnostic::error(
+                "fuda::expected-tag",
+                "expected a tag's name",
+                self.loc(sc, e.span),
+                "not a tag name",
+            ),
+        };
+        d = d.with_help(if tags.is_empty() {
+            "the deck declares no tags".to_string()
+        } else {
+            format!("the deck's tags: {}", tags.join(", "))
+        });
+        self.error(d);
+    }
+
+    /// An attribute named as an argument (`pairs(g, month)`).
+    pub(crate) fn attr_arg(&mut self, sc: &Scope, e: &ast::Expr) -> Expr {
+        if let ExprKind::Name(n) = &e.node {
+            if let Some(a) = self.program.deck.attr_named(n) {
+                return Expr::Const(Value::Int(a as i64));
+            }
+        }
+        let names: Vec<String> = self
+            .program
+            .deck
+            .attrs
+            .iter()
+            .map(|a| a.name.clone())
+            .collect();
+        let (message, suggestion) = match &e.node {
+            ExprKind::Name(n) => (
+                format!("cards have no attribute `{n}`"),
+                crate::suggest::closest(n, names.iter().map(|s| s.as_str())),
+            ),
+            _ => ("expected an attribute's name".to_string(), None),
+        };
+        self.error(
+            Diagnostic::error(
+                "fuda::unknown-attribute",
+                message,
+                self.loc(sc, e.span),
+                "not an attribute",
+            )
+            .with_help(match suggestion {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => format!("the deck's attributes: {}", names.join(", ")),
+            }),
+        );
+        Expr::Const(Value::Int(0))
+    }
+
+    pub(crate) fn binder(
+        &mut self,
+        sc: &mut Scope,
+        f: &ast::Ident,
+        x: &ast::Ident,
+        dom: &ast::Expr,
+        body: &ast::Expr,
+    ) -> (Expr, Type) {
+        let kind = match f.node.as_str() {
+            "count" => BinderKind::Count,
+            "sum" => BinderKind::Sum,
+            "all" => BinderKind::All,
+            "any" => BinderKind::Any,
+            "filter" => BinderKind::Filter,
+            "max" => BinderKind::Max,
+            "min" => BinderKind::Min,
+            other => {
+                let mut d = Diagnostic::error(
+                    "fuda::unknown-name",
+                    format!("`{other}(x in …: …)` is not a quantifier"),
+                    self.loc(sc, f.span),
+                    "unknown quantifier",
+                );
+                if let Some(s) = crate::suggest::closest(other, BINDERS.iter().copied()) {
+                    d = d.with_help(format!("did you mean `{s}`?"));
+                } else {
+                    d = d.with_help(format!("quantifiers: {}", BINDERS.join(", ")));
+                }
+                self.error(d);
+                return (Expr::Const(Value::Unit), Type::Error);
+            }
+        };
+        let (de, dt) = self.expr(sc, dom);
+        let (elem, de) = match &dt {
+            Type::Cards | Type::Zone => (Type::Card, coerce(de, &dt, &Type::Cards)),
+            Type::List(t) => ((**t).clone(), de),
+            Type::Range => (Type::Int, de),
+            Type::Error => (Type::Error, de),
+            other => {
+                self.error(Diagnostic::error(
+                    "fuda::type-mismatch",
+                    format!("cannot range over {}", self.describe(other)),
+                    self.loc(sc, dom.span),
+                    "needs cards, a zone, a list or `lo..hi`",
+                ));
+                (Type::Error, de)
+            }
+        };
+        if kind == BinderKind::Filter && elem != Type::Card && elem != Type::Error {
+            self.error(Diagnostic::error(
+                "fuda::type-mismatch",
+                "`filter` ranges over cards",
+                self.loc(sc, dom.span),
+                "not cards",
+            ));
+        }
+        sc.open();
+        let slot = sc.bind(&x.node, elem);
+        let want = match kind {
+            BinderKind::Sum | BinderKind::Max | BinderKind::Min => Type::Int,
+            _ => Type::Bool,
+        };
+        let be = self.expr_of(sc, body, &want);
+        sc.close();
+        let ty = match kind {
+            BinderKind::Count | BinderKind::Sum | BinderKind::Max | BinderKind::Min => Type::Int,
+            BinderKind::All | BinderKind::Any => Type::Bool,
+            BinderKind::Filter => Type::Cards,
+        };
+        (Expr::Binder(kind, slot, Box::new(de), Box::new(be)), ty)
+    }
+
+    /// Matches call arguments (positional then named) to parameters; fills defaults.
+    pub fn bind_args<'e>(
+        &mut self,
+        sc: &Scope,
+        what: &str,
+        params: &[(String, Type, bool)],
+        args: &'e [ast::Arg],
+        span: Span,
+    ) -> Option<Vec<Option<&'e ast::Expr>>> {
+        let mut out: Vec<Option<&ast::Expr>> = vec![None; params.len()];
+        let mut ok = true;
+        let mut positional = 0;
+        for a in args {
+            let idx = match &a.name {
+                None => {
+                    let i = positional;
+                    positional += 1;
+                    if i >= params.len() {
+                        self.error(Diagnostic::error(
+                            "fuda::arity",
+                            format!(
+                                "{what} takes {} argument{}",
+                                params.len(),
+                                if params.len() == 1 { "" } else { "s" }
+                            ),
+                            self.loc(sc, a.value.span),
+                            "one too many",
+                        ));
+                        ok = false;
+                        continue;
+                    }
+                    i
+                }
+                Some(n) => match params.iter().position(|(p, ..)| *p == n.node) {
+                    Some(i) => i,
+                    None => {
+                        let mut d = Diagnostic::error(
+                            "fuda::unknown-argument",
+                            format!("{what} has no parameter `{}`", n.node),
+                            self.loc(sc, n.span),
+                            "unknown parameter",
+                        );
+                        if let Some(s) =
+                            crate::suggest::closest(&n.node, params.iter().map(|p| p.0.as_str()))
+                        {
+                            d = d.with_help(format!("did you mean `{s}`?"));
+                        } else {
+                            let names: Vec<&str> = params.iter().map(|p| p.0.as_str()).collect();
+                            d = d.with_help(format!("parameters: {}", names.join(", ")));
+                        }
+                        self.error(d);
+                        ok = false;
+                        continue;
+                    }
+                },
+            };
+            if out[idx].is_some() {
+                self.error(Diagnostic::error(
+                    "fuda::arity",
+                    format!("parameter `{}` is given twice", params[idx].0),
+                    self.loc(sc, a.value.span),
+                    "again here",
+                ));
+                ok = false;
+            }
+            out[idx] = Some(&a.value);
+        }
+        for (i, (p, _, has_default)) in params.iter().enumerate() {
+            if out[i].is_none() && !has_default {
+                self.error(Diagnostic::error(
+                    "fuda::arity",
+                    format!("{what} needs `{p}`"),
+                    self.loc(sc, span),
+                    format!("`{p}` missing"),
+                ));
+                ok = false;
+            }
+        }
+        ok.then_some(out)
+    }
+
+    pub(crate) fn score_call(
+        &mut self,
+        sc: &mut Scope,
+        s: u16,
+        f: &ast::Ident,
+        args: &[ast::Arg],
+        span: Span,
+    ) -> (Expr, Type) {
+        let sig = self.score_sigs[s as usize].clone();
+        let params: Vec<(String, Type, bool)> = sig
+            .iter()
+            .map(|(n, t, d, _)| (n.clone(), t.clone(), d.is_some()))
+            .collect();
+        let Some(bound) = self.bind_args(sc, &format!("score `{}`", f.node), &params, args, span)
+        else {
+            return (Expr::Const(Value::Unit), Type::Score);
+        };
+        let mut out = Vec::new();
+        for (i, b) in bound.iter().enumerate() {
+            match b {
+                Some(e) => out.push(self.expr_of(sc, e, &sig[i].1.clone())),
+                None => {
+                    // Defaults are compiled in the score's own file, with no state.
+                    let (_, t, d, file) = &sig[i];
+                    let mut dsc = Scope::pure(*file, "a default value");
+                    let d = d.clone().expect("bind_args checked defaults");
+                    out.push(self.expr_of(&mut dsc, &d, &t.clone()));
+                }
+            }
+        }
+        (Expr::Score(s, out, self.loc(sc, span)), Type::Score)
+    }
+
+    pub(crate) fn inline_def(
+        &mut self,
+        sc: &mut Scope,
+        d: u16,
+        f: &ast::Ident,
+        args: &[ast::Arg],
+        span: Span,
+    ) -> (Expr, Type) {
+        let (file, decl) = self.defs[d as usize].clone();
+        if let Some(at) = self.inlining.iter().position(|n| *n == decl.name.node) {
+            let mut chain: Vec<String> = self.inlining[at..].to_vec();
+            let mut key = chain.clone();
+            key.sort();
+            if self.def_cycles.insert(key) {
+                chain.push(decl.name.node.clone());
+                let message = if chain.len() == 2 {
+                    format!("`{}` calls itself", decl.name.node)
+                } else {
+                    format!(
+                        "`{}` calls itself through {}",
+                        decl.name.node,
+                        chain[1..chain.len() - 1]
+                            .iter()
+                            .map(|n| format!("`{n}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                };
+                self.error(
+                    Diagnostic::error(
+                        "fuda::recursive-def",
+                        message,
+                        self.loc(sc, span),
+                        format!("calls `{}` again", decl.name.node),
+                    )
+                    .with_label(
+                        Loc {
+                            file,
+                            span: decl.name.span,
+                        },
+                        "declared here",
+                    )
+                    .with_help(format!(
+                        "defs are expanded where they are used, so they cannot recurse ({}); compute it with a quantifier such as `sum(i in 1..n: …)`, or in a procedure",
+                        chain.join(" → ")
+                    )),
+                );
+            }
+            return (Expr::Const(Value::Unit), Type::Error);
+        }
+        // Every expanded def adds code: past a limit the program is refused rather
+        // than grown without bound (defs that call each other twice double it).
+        self.inlined += 1;
+        if self.inlined > MAX_INLINED {
+            if self.inlined == MAX_INLINED + 1 {
+                self.error(
+                    Diagnostic::error(
+                        "fuda::too-large",
+                        format!("defs expand to more than {MAX_INLINED} copies"),
+                        self.loc(sc, span),
+                        "expanded here",
+                    )
+                    .with_help("a def that uses another def several times multiplies the code: compute the value once with `let` in a procedure"),
+                );
+            }
+            return (Expr::Const(Value::Unit), Type::Error);
+        }
+        if self.inlining.len() > 32 {
+            self.error(Diagnostic::error(
+                "fuda::recursive-def",
+                "defs nest more than 32 deep here",
+                self.loc(sc, span),
+                "too deep",
+            ));
+            return (Expr::Const(Value::Unit), Type::Error);
+        }
+        let params: Vec<(String, Type, bool)> = decl
+            .params
+            .iter()
+            .map(|p| (p.name.node.clone(), self.type_name(file, &p.ty), false))
+            .collect();
+        let Some(bound) = self.bind_args(sc, &format!("`{}`", f.node), &params, args, span) else {
+            return (Expr::Const(Value::Unit), Type::Error);
+        };
+        // Arguments are evaluated in the caller's scope into fresh slots; the body sees
+        // only those slots (and the ruleset's top-level names).
+        let mut lets = Vec::new();
+        for (i, b) in bound.iter().enumerate() {
+            let e = b.expect("all params required");
+            let x = self.expr_of(sc, e, &params[i].1.clone());
+            lets.push(x);
+        }
+        let saved_names = std::mem::take(&mut sc.names);
+        let saved_marks = std::mem::take(&mut sc.marks);
+        let saved_groups = std::mem::take(&mut sc.groups);
+        let saved_score = sc.score.take();
+        let saved_file = sc.file;
+        let saved_stateful = sc.stateful;
+        let saved_context = sc.context;
+        sc.file = file;
+        sc.stateful = false;
+        sc.context = "a def";
+        let slots: Vec<u16> = params
+            .iter()
+            .map(|(n, t, _)| sc.bind(n, t.clone()))
+            .collect();
+        self.inlining.push(decl.name.node.clone());
+        let (body, ty) = self.expr(sc, &decl.body);
+        self.inlining.pop();
+        sc.names = saved_names;
+        sc.marks = saved_marks;
+        sc.groups = saved_groups;
+        sc.score = saved_score;
+        sc.file = saved_file;
+        sc.stateful = saved_stateful;
+        sc.context = saved_context;
+        let mut out = body;
+        for (slot, val) in slots.into_iter().zip(lets).rev() {
+            out = Expr::LetIn(slot, Box::new(val), Box::new(out));
+        }
+        (out, ty)
+    }
+
+    /// Checks every def's body once where it is declared, so a def that is never used
+    /// is checked too. (Uses expand the body again; the same problems are merged.)
+    pub fn check_defs(&mut self) {
+        for i in 0..self.defs.len() {
+            let (file, decl) = self.defs[i].clone();
+            let mut sc = Scope::pure(file, "a def");
+            self.check_param_names(file, &decl.params);
+            for p in &decl.params {
+                let t = self.type_name(file, &p.ty);
+                sc.bind(&p.name.node, t);
+            }
+            self.inlining.push(decl.name.node.clone());
+            let _ = self.expr(&mut sc, &decl.body);
+            self.inlining.pop();
+        }
+    }
+
+    /// Reports a parameter name used twice in one list.
+    pub fn check_param_names(&mut self, file: u16, params: &[ast::Param]) {
+        for (i, p) in params.iter().enumerate() {
+            if let Some(first) = params[..i].iter().find(|q| q.name.node == p.name.node) {
+                self.error(
+                    Diagnostic::error(
+                        "fuda::duplicate-name",
+                        format!("parameter `{}` is declared twice", p.name.node),
+                        Loc {
+                            file,
+                            span: p.name.span,
+                        },
+                        "again here",
+                    )
+                    .with_label(
+                        Loc {
+                            file,
+                            span: first.name.span,
+                        },
+                        "first declared here",
+                    )
+                    .with_help("give each parameter its own name"),
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,340 @@
+//! Operators, fields and indexing in expressions, typed so the engine can use one
+//! operation per case (card-set union, integer addition…).
+
+use fuda_grammar::ast::{self, BinOp, ExprKind};
+use fuda_grammar::Span;
+
+use super::expr::Scope;
+use super::names::Global;
+use super::types::{coerce, comparable_text};
+use super::Compiler;
+use crate::diagnostic::Diagnostic;
+use crate::ir::{Expr, Op2, ScoreField};
+use crate::model::AttrKind;
+use crate::value::{SymDomain, Type, Value};
+
+impl Compiler {
+    pub(crate) fn binary(
+        &mut self,
+        sc: &mut Scope,
+        op: BinOp,
+        a: &ast::Expr,
+        b: &ast::Expr,
+        span: Span,
+    ) -> (Expr, Type) {
+        let bx = |x| Box::new(x);
+        match op {
+            BinOp::And | BinOp::Or => {
+                let x = self.expr_of(sc, a, &Type::Bool);
+                let y = self.expr_of(sc, b, &Type::Bool);
+                let e = if op == BinOp::And {
+                    Expr::And(bx(x), bx(y))
+                } else {
+                    Expr::Or(bx(x), bx(y))
+                };
+                (e, Type::Bool)
+            }
+            BinOp::Is => {
+                let (x, t) = self.expr(sc, a);
+                self.expect_type(sc, a.span, &t, &Type::Card);
+                let tag = match &b.node {
+                    ExprKind::Name(n) => match self.program.deck.tag_named(n) {
+                        Some(t) => t,
+                        None => {
+                            self.tag_error(sc, b);
+                            return (Expr::Const(Value::Bool(false)), Type::Bool);
+                        }
+                    },
+                    _ => {
+                        let tags = self.program.deck.tag_names.join(", ");
+                        self.error(
+                            Diagnostic::error(
+                                "fuda::expected-tag",
+                                "`is` takes a tag's name: `card is TAG`",
+                                self.loc(sc, b.span),
+                                "not a tag name",
+                            )
+                            .with_help(if tags.is_empty() {
+                                "the deck declares no tags; compare an attribute instead, e.g. `c.month == 1`".to_string()
+                            } else {
+                                format!("the deck's tags: {tags}; to compare an attribute, write e.g. `c.month == 1`")
+                            }),
+                        );
+                        return (Expr::Const(Value::Bool(false)), Type::Bool);
+                    }
+                };
+                (Expr::HasTag(tag, bx(x)), Type::Bool)
+            }
+            _ => {
+                let (x, ta) = self.expr(sc, a);
+                let (y, tb) = self.expr(sc, b);
+                self.typed_binary(sc, op, x, ta, y, tb, a.span, b.span, span)
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn typed_binary(
+        &mut self,
+        sc: &mut Scope,
+        op: BinOp,
+        x: Expr,
+        ta: Type,
+        y: Expr,
+        tb: Type,
+        sa: Span,
+        sb: Span,
+        span: Span,
+    ) -> (Expr, Type) {
+        let bx = |x| Box::new(x);
+        let is_set = |t: &Type| matches!(t, Type::Cards | Type::Zone);
+        let setlike = |t: &Type| matches!(t, Type::Cards | Type::Zone | Type::Card);
+        match op {
+            BinOp::Add | BinOp::Sub if is_set(&ta) || (ta == Type::Card && is_set(&tb)) => {
+                if !setlike(&tb) && tb != Type::Error {
+                    self.expect_type(sc, sb, &tb, &Type::Cards);
+                }
+                let o = if op == BinOp::Add {
+                    Op2::Union
+                } else {
+                    Op2::Minus
+                };
+                (
+                    Expr::Bin(
+                        o,
+                        bx(coerce(x, &ta, &Type::Cards)),
+                        bx(coerce(y, &tb, &Type::Cards)),
+                    ),
+                    Type::Cards,
+                )
+            }
+            BinOp::Add if ta == Type::Str || tb == Type::Str => {
+                (Expr::Bin(Op2::Concat, bx(x), bx(y)), Type::Str)
+            }
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Rem => {
+                self.expect_type(sc, sa, &ta, &Type::Int);
+                self.expect_type(sc, sb, &tb, &Type::Int);
+                let o = match op {
+                    BinOp::Add => Op2::Add,
+                    BinOp::Sub => Op2::Sub,
+                    BinOp::Mul => Op2::Mul,
+                    BinOp::Div => Op2::Div,
+                    _ => Op2::Rem,
+                };
+                (Expr::Bin(o, bx(x), bx(y)), Type::Int)
+            }
+            BinOp::Eq | BinOp::Ne => {
+                let (x, y) = if is_set(&ta) || is_set(&tb) {
+                    (coerce(x, &ta, &Type::Cards), coerce(y, &tb, &Type::Cards))
+                } else {
+                    if !(self.type_fits(&ta, &tb)
+                        || self.type_fits(&tb, &ta)
+                        || comparable_text(&ta, &tb))
+                    {
+                        let (a, b) = (self.describe(&ta), self.describe(&tb));
+                        self.error(Diagnostic::error(
+                            "fuda::type-mismatch",
+                            format!("cannot compare {a} with {b}"),
+                            self.loc(sc, span),
+                            "different types",
+                        ));
+                    }
+                    (x, y)
+                };
+                (
+                    Expr::Bin(
+                        if op == BinOp::Eq { Op2::Eq } else { Op2::Ne },
+                        bx(x),
+                        bx(y),
+                    ),
+                    Type::Bool,
+                )
+            }
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                self.expect_type(sc, sa, &ta, &Type::Int);
+                self.expect_type(sc, sb, &tb, &Type::Int);
+                let o = match op {
+                    BinOp::Lt => Op2::Lt,
+                    BinOp::Le => Op2::Le,
+                    BinOp::Gt => Op2::Gt,
+                    _ => Op2::Ge,
+                };
+                (Expr::Bin(o, bx(x), bx(y)), Type::Bool)
+            }
+            BinOp::In => {
+                match &tb {
+                    Type::Cards | Type::Zone => {
+                        self.expect_type(sc, sa, &ta, &Type::Card);
+                    }
+                    Type::List(elem) => {
+                        if !(self.type_fits(&ta, elem) || self.type_fits(elem, &ta)) {
+                            self.expect_type(sc, sa, &ta, elem);
+                        }
+                    }
+                    Type::Range => {
+                        self.expect_type(sc, sa, &ta, &Type::Int);
+                    }
+                    Type::Error => {}
+                    other => {
+                        self.error(Diagnostic::error(
+                            "fuda::type-mismatch",
+                            format!("`in` needs cards, a zone, a list or a range on the right, found {}", self.describe(other)),
+                            self.loc(sc, sb),
+                            "not a collection",
+                        ));
+                    }
+                }
+                (
+                    Expr::Bin(Op2::In, bx(x), bx(coerce(y, &tb, &Type::Cards))),
+                    Type::Bool,
+                )
+            }
+            BinOp::And | BinOp::Or | BinOp::Is => unreachable_bool(),
+        }
+    }
+
+    pub(crate) fn field(&mut self, sc: &mut Scope, x: &ast::Expr, f: &ast::Ident) -> (Expr, Type) {
+        let (xe, t) = self.expr(sc, x);
+        match t {
+            Type::Score => {
+                let (sf, ty) = match f.node.as_str() {
+                    "total" => (ScoreField::Total, Type::Int),
+                    "name" => (ScoreField::Name, Type::Str),
+                    "factor" => (ScoreField::Factor, Type::Int),
+                    "base" => (ScoreField::Base, Type::Int),
+                    "count" => (ScoreField::Count, Type::Int),
+                    _ => {
+                        self.error(
+                            Diagnostic::error(
+                                "fuda::unknown-field",
+                                format!("a score result has no field `{}`", f.node),
+                                self.loc(sc, f.span),
+                                "unknown field",
+                            )
+                            .with_help(
+                                match crate::suggest::closest(
+                                    &f.node,
+                                    ["total", "name", "factor", "base", "count"],
+                                ) {
+                                    Some(s) => format!("did you mean `{s}`?"),
+                                    None => "fields: total, name, factor, base, count".into(),
+                                },
+                            ),
+                        );
+                        return (Expr::Const(Value::Unit), Type::Error);
+                    }
+                };
+                (Expr::ScoreField(sf, Box::new(xe)), ty)
+            }
+            Type::Card | Type::Cards | Type::Zone => match self.program.deck.attr_named(&f.node) {
+                Some(a) => {
+                    let ty = match &self.program.deck.attrs[a as usize].kind {
+                        AttrKind::Int(_) => Type::Int,
+                        AttrKind::Symbols(_) => Type::Sym(SymDomain::Attr(a)),
+                    };
+                    if t == Type::Card {
+                        (Expr::Attr(a, Box::new(xe)), ty)
+                    } else {
+                        (
+                            Expr::GroupAttr(a, Box::new(coerce(xe, &t, &Type::Cards))),
+                            ty,
+                        )
+                    }
+                }
+                None => {
+                    let mut d = Diagnostic::error(
+                        "fuda::unknown-attribute",
+                        format!("cards have no attribute `{}`", f.node),
+                        self.loc(sc, f.span),
+                        "unknown attribute",
+                    );
+                    let names: Vec<&str> = self
+                        .program
+                        .deck
+                        .attrs
+                        .iter()
+                        .map(|a| a.name.as_str())
+                        .collect();
+                    if let Some(s) = crate::suggest::closest(&f.node, names.iter().copied()) {
+                        d = d.with_help(format!("did you mean `{s}`?"));
+                    } else {
+                        d = d.with_help(format!("the deck's attributes: {}", names.join(", ")));
+                    }
+                    self.error(d);
+                    (Expr::Const(Value::Unit), Type::Error)
+                }
+            },
+            Type::Error => (Expr::Const(Value::Unit), Type::Error),
+            other => {
+                self.error(Diagnostic::error(
+                    "fuda::unknown-field",
+                    format!("{} has no fields", self.describe(&other)),
+                    self.loc(sc, f.span),
+                    "no such field",
+                ));
+                (Expr::Const(Value::Unit), Type::Error)
+            }
+        }
+    }
+
+    pub(crate) fn index(&mut self, sc: &mut Scope, x: &ast::Expr, i: &ast::Expr) -> (Expr, Type) {
+        // `手札[s]` and `chips[s]` index per-seat things by seat.
+        if let ExprKind::Name(n) = &x.node {
+            if sc.local(n).is_none() {
+                if let Some((g, _)) = self.globals.get(n).cloned() {
+                    match g {
+                        Global::Zone(z)
+                            if self.program.zones[z as usize].owner == ast::Owner::PerSeat =>
+                        {
+                            self.state_only(sc, "zone", n, x.span);
+                            let s = self.expr_of(sc, i, &Type::Seat);
+                            return (Expr::SeatZone(z, Box::new(s)), Type::Zone);
+                        }
+                        Global::Var(v) if self.program.vars[v as usize].per_seat => {
+                            self.state_only(sc, "variable", n, x.span);
+                            let s = self.expr_of(sc, i, &Type::Seat);
+                            return (
+                                Expr::SeatVar(v, Box::new(s)),
+                                self.program.vars[v as usize].ty.clone(),
+                            );
+                        }
+                        Global::Zone(_) | Global::Var(_) => {
+                            self.error(
+                                Diagnostic::error(
+                                    "fuda::not-per-seat",
+                                    format!("`{n}` is shared, not one per seat"),
+                                    self.loc(sc, x.span),
+                                    "not per seat",
+                                )
+                                .with_help(format!("drop the index: `{n}`")),
+                            );
+                            return (Expr::Const(Value::Unit), Type::Error);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        let (xe, t) = self.expr(sc, x);
+        match t {
+            Type::List(elem) => {
+                let ie = self.expr_of(sc, i, &Type::Int);
+                (Expr::Index(Box::new(xe), Box::new(ie)), *elem)
+            }
+            Type::Error => (Expr::Const(Value::Unit), Type::Error),
+            other => {
+                self.error(Diagnostic::error(
+                    "fuda::not-indexable",
+                    format!("{} cannot be indexed", self.describe(&other)),
+                    self.loc(sc, x.span),
+                    "not a list or per-seat name",
+                ));
+                (Expr::Const(Value::Unit), Type::Error)
+            }
+        }
+    }
+}
+
+pub(super) fn unreachable_bool() -> (Expr, Type) {
+    (Expr::Const(Value::Bool(false)), Type::Bool)
+}

@@ -1,0 +1,346 @@
+//! Resolving names in expressions: locals, groups, variables, zones, symbols, with
+//! "did you mean" and the reasons a name is not available where it is used.
+
+use fuda_grammar::ast::{self};
+use fuda_grammar::Span;
+
+use super::expr::Scope;
+use super::names::{Global, BINDERS, BUILTINS};
+use super::Compiler;
+use crate::diagnostic::Diagnostic;
+use crate::ir::Expr;
+use crate::value::{SymDomain, Type, Value};
+
+impl Compiler {
+    pub(crate) fn card_error(
+        &mut self,
+        sc: &Scope,
+        err: crate::model::CardParseError,
+        ids: Vec<(&str, Span)>,
+        whole: Span,
+    ) {
+        use crate::model::CardParseError;
+        match err {
+            CardParseError::Unknown(w) => {
+                let span = ids
+                    .iter()
+                    .find(|(i, _)| *i == w)
+                    .map(|(_, s)| *s)
+                    .unwrap_or(whole);
+                let mut d = Diagnostic::error(
+                    "fuda::unknown-card",
+                    format!("no card `{w}` in deck `{}`", self.program.deck.name),
+                    self.loc(sc, span),
+                    "unknown card id",
+                );
+                if self.program.deck.is_empty() {
+                    // No deck is reported once, on its own.
+                    return;
+                }
+                if let Some(s) = self.program.deck.suggest(&w) {
+                    d = d.with_help(format!("did you mean `{s}`?"));
+                }
+                self.error(d);
+            }
+            CardParseError::TooMany(w) => {
+                let span = ids
+                    .iter()
+                    .rev()
+                    .find(|(i, _)| *i == w)
+                    .map(|(_, s)| *s)
+                    .unwrap_or(whole);
+                self.error(
+                    Diagnostic::error(
+                        "fuda::card-twice",
+                        format!("`{w}` is named more times than the deck has copies of it"),
+                        self.loc(sc, span),
+                        "one too many",
+                    )
+                    .with_help("a set holds each physical card at most once"),
+                );
+            }
+        }
+    }
+
+    pub(crate) fn state_only(&mut self, sc: &Scope, what: &str, name: &str, span: Span) {
+        if !sc.stateful {
+            let message = match what {
+                "the dealer" => format!("{} cannot read `dealer`", sc.context),
+                "the seats with" => {
+                    format!("{} cannot call `{name}`: it reads the seats", sc.context)
+                }
+                _ => format!("{} cannot read {what} `{name}`", sc.context),
+            };
+            let d = Diagnostic::error(
+                "fuda::state-in-pure",
+                message,
+                self.loc(sc, span),
+                "game state",
+            )
+            .with_help(pure_help(sc.context));
+            self.error(d);
+        }
+    }
+
+    pub(crate) fn name(&mut self, sc: &mut Scope, n: &str, span: Span) -> (Expr, Type) {
+        if let Some((slot, t)) = sc.local(n) {
+            return (Expr::Local(slot), t);
+        }
+        if let Some((_, first, count)) = sc.groups.iter().find(|(g, ..)| g == n).cloned() {
+            if count == 1 {
+                return (Expr::Group(first), Type::Cards);
+            }
+            let list = (first..first + count).map(Expr::Group).collect();
+            return (Expr::List(list), Type::List(Box::new(Type::Cards)));
+        }
+        if let Some((yaku, factor)) = sc.score {
+            if n == "yaku" {
+                return (Expr::Local(yaku), Type::Sym(SymDomain::Yaku));
+            }
+            if n == "factor" {
+                return (Expr::Local(factor), Type::Int);
+            }
+        }
+        if n == "dealer" {
+            self.state_only(sc, "the dealer", n, span);
+            return (Expr::Dealer, Type::Seat);
+        }
+        if n == "deck" {
+            return (Expr::Cards(self.program.deck.all()), Type::Cards);
+        }
+        if let Some((g, _)) = self.globals.get(n).cloned() {
+            match g {
+                Global::Param(i) => {
+                    return (Expr::Param(i), self.program.params[i as usize].ty.clone())
+                }
+                Global::Var(i) => {
+                    self.state_only(sc, "variable", n, span);
+                    let v = &self.program.vars[i as usize];
+                    if v.per_seat {
+                        self.error(
+                            Diagnostic::error(
+                                "fuda::needs-seat",
+                                format!("`{n}` is one per seat: say whose"),
+                                self.loc(sc, span),
+                                "per-seat variable",
+                            )
+                            .with_help(format!("write e.g. `{n}[dealer]` or `{n}[s]`")),
+                        );
+                        return (Expr::Const(Value::Unit), Type::Error);
+                    }
+                    return (Expr::Var(i), v.ty.clone());
+                }
+                Global::Zone(i) => {
+                    self.state_only(sc, "zone", n, span);
+                    return if self.program.zones[i as usize].owner == ast::Owner::PerSeat {
+                        (Expr::ZoneFamily(i), Type::ZoneFamily)
+                    } else {
+                        (Expr::Zone(i), Type::Zone)
+                    };
+                }
+                Global::CardSet(s) => return (Expr::Cards(s), Type::Cards),
+                // A procedure or table may share its name with a symbol (`proc 流れ` and
+                // the outcome `流れ`): as a value, the name means the symbol.
+                _ if self.sym_index.contains_key(n) => {}
+                other => {
+                    self.error(
+                        Diagnostic::error(
+                            "fuda::not-a-value",
+                            format!("`{n}` is {}, not a value", other.describe()),
+                            self.loc(sc, span),
+                            "used as a value",
+                        )
+                        .with_help(match other {
+                            Global::Score(_) | Global::Def(_) | Global::Pattern(_) => {
+                                format!("call it: `{n}(…)`")
+                            }
+                            Global::Proc(_) => format!("call it as a statement: `{n}(…)`"),
+                            Global::Enum(e) => match self.sym_values(&SymDomain::Enum(e)) {
+                                Some(v) => format!("use one of its values: {v}"),
+                                None => "use one of its values instead".into(),
+                            },
+                            _ => "name its cards with `cards(…)`, or read them from a zone".into(),
+                        }),
+                    );
+                    return (Expr::Const(Value::Unit), Type::Error);
+                }
+            }
+        }
+        if let Some(s) = self.sym_index.get(n).copied() {
+            let t = self
+                .sym_type
+                .get(&s)
+                .cloned()
+                .unwrap_or(Type::Sym(SymDomain::Yaku));
+            return (Expr::Const(Value::Sym(s)), t);
+        }
+        self.unknown_name(sc, n, span, "name");
+        (Expr::Const(Value::Unit), Type::Error)
+    }
+
+    /// Reports an unknown name with the closest known one.
+    /// `what` says what was expected: "name" (any value), "variable", "procedure",
+    /// "function", "pattern", "parameter" or "value" (an enum value); the "did you
+    /// mean" looks among names of that kind only.
+    pub fn unknown_name(&mut self, sc: &Scope, n: &str, span: Span, what: &str) {
+        if sc.quiet_unknown || self.duplicated.contains(n) {
+            return;
+        }
+        // Without a deck, every attribute value (`光`, `短`) is unknown: the missing deck
+        // is reported instead.
+        if self.no_deck && matches!(what, "name" | "value") {
+            return;
+        }
+        let loc = self.loc(sc, span);
+        if let Some((g, _)) = self.globals.get(n) {
+            // Declared, but as something else.
+            let d = Diagnostic::error(
+                "fuda::unknown-name",
+                format!("`{n}` is {}, not a {what}", g.describe()),
+                loc,
+                format!("not a {what}"),
+            );
+            self.error(d);
+            return;
+        }
+        if let Some((kind, at)) = self.all_decls.get(n).cloned() {
+            // Declared, but not yet when this was compiled: a variable in a parameter's
+            // default, a parameter used above its declaration, a def in a variable's
+            // initial value.
+            let kind_word = kind.trim_start_matches("an ").trim_start_matches("a ");
+            let d = if matches!(kind, "a variable" | "a zone") && !sc.stateful {
+                Diagnostic::error(
+                    "fuda::state-in-pure",
+                    format!("{} cannot read {kind_word} `{n}`", sc.context),
+                    loc,
+                    "game state",
+                )
+                .with_help(pure_help(sc.context))
+            } else if decl_phase(kind) > context_phase(sc.context) {
+                Diagnostic::error(
+                    "fuda::declared-later",
+                    format!("{} cannot use {kind_word} `{n}`", sc.context),
+                    loc,
+                    "not available here",
+                )
+                .with_label(at, "declared here")
+                .with_help(format!(
+                    "{} is computed before any {kind_word} exists: {}",
+                    sc.context,
+                    available_in(sc.context)
+                ))
+            } else {
+                Diagnostic::error(
+                    "fuda::declared-later",
+                    format!("{kind_word} `{n}` is used before its declaration"),
+                    loc,
+                    "used here",
+                )
+                .with_label(at, "declared here")
+                .with_help(format!("move the declaration of `{n}` above this line"))
+            };
+            self.error(d);
+            return;
+        }
+        let mut candidates: Vec<String> = Vec::new();
+        let globals = |f: &dyn Fn(&Global) -> bool| -> Vec<String> {
+            self.globals
+                .iter()
+                .filter(|(_, (g, _))| f(g))
+                .map(|(k, _)| k.clone())
+                .collect()
+        };
+        match what {
+            "variable" => {
+                candidates.extend(sc.local_names().map(String::from));
+                candidates.extend(globals(&|g| matches!(g, Global::Var(_))));
+            }
+            "procedure" => candidates.extend(globals(&|g| matches!(g, Global::Proc(_)))),
+            "pattern" => candidates.extend(globals(&|g| matches!(g, Global::Pattern(_)))),
+            "zone" => candidates.extend(globals(&|g| matches!(g, Global::Zone(_)))),
+            "parameter" => candidates.extend(globals(&|g| matches!(g, Global::Param(_)))),
+            "value" => candidates.extend(self.sym_index.keys().cloned()),
+            "function" => {
+                candidates.extend(globals(&|g| {
+                    matches!(g, Global::Def(_) | Global::Score(_) | Global::Pattern(_))
+                }));
+                candidates.extend(BUILTINS.iter().map(|b| b.0.to_string()));
+                candidates.extend(BINDERS.iter().map(|b| b.to_string()));
+            }
+            _ => {
+                candidates.extend(sc.local_names().map(String::from));
+                candidates.extend(sc.groups.iter().map(|g| g.0.clone()));
+                candidates.extend(globals(&|g| {
+                    matches!(
+                        g,
+                        Global::Param(_) | Global::Var(_) | Global::Zone(_) | Global::CardSet(_)
+                    )
+                }));
+                candidates.extend(self.sym_index.keys().cloned());
+                candidates.extend(["dealer".to_string()]);
+            }
+        }
+        let mut d = Diagnostic::error(
+            "fuda::unknown-name",
+            format!("unknown {what} `{n}`"),
+            loc,
+            "not declared",
+        );
+        if let Some(s) = crate::suggest::closest(n, candidates.iter().map(|s| s.as_str())) {
+            d = d.with_help(format!("did you mean `{s}`?"));
+        } else {
+            d = d.with_help(match what {
+                "procedure" => "declare it: `proc NAME { … }`",
+                "function" => "declare it: `def NAME(x: int) = …`, or call a builtin",
+                "pattern" => "declare it: `pattern NAME { group … }`",
+                "zone" => "declare it: `zone NAME shared stack hidden`",
+                "parameter" => "declare it: `param NAME: int = 0`",
+                "value" => "declare it in an enum: `enum NAME: A | B`",
+                _ => "declare it (`var`, `param`, `zone`, `let`…) before use",
+            });
+        }
+        self.error(d);
+    }
+}
+
+/// When a kind of declaration is read: enums, parameters, seats, zones, variables and
+/// card sets, then everything callable.
+pub(super) fn decl_phase(kind: &str) -> u8 {
+    match kind {
+        "a deck" => 0,
+        "an enum" => 1,
+        "a parameter" => 2,
+        "a zone" => 4,
+        "a variable" | "a card set" => 5,
+        _ => 6,
+    }
+}
+
+/// When an expression of a declaration is compiled, on the scale of [`decl_phase`].
+pub(super) fn context_phase(context: &str) -> u8 {
+    match context {
+        "a parameter's default" => 2,
+        "the seat count" => 3,
+        "a variable's initial value" | "a named card set" => 5,
+        _ => 6,
+    }
+}
+
+/// What an early declaration's expression may use.
+pub(super) fn available_in(context: &str) -> &'static str {
+    match context {
+        "a parameter's default" => "use constants and the parameters declared above it",
+        "the seat count" => "use a number or a parameter",
+        _ => "use constants, parameters and the card sets declared above it",
+    }
+}
+
+/// What a scope without game state may use instead.
+pub(super) fn pure_help(context: &str) -> &'static str {
+    match context {
+        "a def" | "a pattern" | "a score table" | "a default value" => {
+            "patterns, score tables and defs see only their parameters: pass the value in as an argument"
+        }
+        _ => "this is fixed before the game starts: use constants and parameters only",
+    }
+}
