@@ -22,6 +22,9 @@ struct Described {
 
 /// Runs `--settle` / `--state`; 0 on success, 1 when the description is wrong.
 pub fn run(p: &Program, args: &Args) -> miette::Result<u8> {
+    if let Some(path) = &args.batch {
+        return batch(p, path, args.settle.as_deref());
+    }
     let d = match &args.state {
         Some(path) => {
             let text = std::fs::read_to_string(path).map_err(|e| {
@@ -52,6 +55,36 @@ pub fn run(p: &Program, args: &Args) -> miette::Result<u8> {
     Ok(0)
 }
 
+/// `--settle PROC --batch FILE.jsonl`: every line describes an end of round; a line
+/// without its own `"settle"` uses PROC. One JSON result (or error) per line.
+fn batch(p: &Program, path: &std::path::Path, settle_proc: Option<&str>) -> miette::Result<u8> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        miette!(
+            code = "fuda::cli::read",
+            "cannot read `{}`: {}",
+            path.display(),
+            crate::load::io_reason(&e)
+        )
+    })?;
+    let mut failed = false;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let out = serde_json::from_str::<Json>(line)
+            .map_err(|e| miette!(code = "fuda::cli::json", "not JSON: {e}"))
+            .and_then(|v| batch_line(p, &v, settle_proc));
+        match out {
+            Ok(s) => outln!("{s}"),
+            Err(e) => {
+                failed = true;
+                outln!("{}", json!({"error": render::one_line(&e), "line": i + 1}));
+            }
+        }
+    }
+    Ok(u8::from(failed))
+}
+
 /// One `--batch` line that describes an end of round (it has `zones`).
 pub fn batch_line(p: &Program, v: &Json, settle_proc: Option<&str>) -> miette::Result<String> {
     let d = from_json(p, v, settle_proc)?;
@@ -63,11 +96,21 @@ fn run_settle(p: &Program, d: &Described) -> miette::Result<Settlement> {
     settle(p, &d.params, &d.proc, d.dealer, &d.zones).map_err(|e| match e {
         SettleError::Input(m) => miette!(code = "fuda::cli::settle", "{m}"),
         SettleError::Runtime(r) => {
-            let text =
-                render::program_diagnostic(&r.to_diagnostic(), &p.sources, render::Stream::Err);
+            // One line (with the rule's file and line), fit for a JSON batch too.
+            let at = p
+                .sources
+                .get(r.loc.file as usize)
+                .map(|s| {
+                    format!(
+                        " ({}:{})",
+                        s.name,
+                        fuda_core::diagnostic::line_of(&s.text, r.loc.span.start as usize)
+                    )
+                })
+                .unwrap_or_default();
             miette!(
                 code = "fuda::cli::settle",
-                "the settlement stopped: {}\n{text}",
+                "the settlement stopped: {}{at}",
                 r.message
             )
         }

@@ -256,3 +256,55 @@ fn settle_runs_a_procedure_on_a_described_table() {
     assert_ne!(r.code, 0);
     assert!(r.all().contains("did you mean `手札`"), "{}", r.all());
 }
+
+fn ukishima() -> String {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/ukishima.fuda").to_string()
+}
+
+const WORKED: [&str; 10] = [
+    "--zone",
+    "取り札[0]=10a 10b 1a 1b 1c 1d 5a 5b 8a 8b",
+    "--zone",
+    "取り札[1]=2c 2d 3c 3d 4c 4d 6c 6d 8c 8d",
+    "--zone",
+    "取り札[2]=10c 10d 2a 2b 3a 3b 4a 4b 5c 5d 6a 6b 7a 7b 7c 7d 9a 9b",
+    "--zone",
+    "伏せ札=9c",
+    "--zone",
+    "場=9d",
+];
+
+#[test]
+fn ukishima_worked_example_settles_to_the_seed_figures() {
+    let u = ukishima();
+    let mut args = vec!["score", u.as_str(), "--settle", "清算", "--json"];
+    args.extend(WORKED);
+    let r = fuda(&args);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let v = json(&r.stdout);
+    let chips: Vec<i64> = (0..3)
+        .map(|s| v["seats"][s]["chips"].as_i64().expect("chips"))
+        .collect();
+    assert_eq!(chips, [20, 2, -22]);
+    // An end state that cannot arise is refused, in a batch too, and the batch goes on.
+    let dir = tempfile::tempdir().expect("tempdir");
+    let batch = dir.path().join("ends.jsonl");
+    std::fs::write(
+        &batch,
+        "{\"zones\": {\"伏せ札\": \"9c\"}}\n{\"zones\": {\"取り札[0]\": \"9a 9b\", \"伏せ札\": \"9c\", \"場\": \"9d\"}}\n",
+    )
+    .expect("write");
+    let r = fuda(&[
+        "score",
+        &u,
+        "--settle",
+        "清算",
+        "--batch",
+        batch.to_str().expect("path"),
+    ]);
+    assert_eq!(r.code, 1, "{}", r.all());
+    let lines: Vec<&str> = r.stdout.lines().collect();
+    assert_eq!(lines.len(), 2, "{}", r.stdout);
+    assert!(lines[0].contains("cannot arise"), "{}", lines[0]);
+    assert!(json(lines[1])["seats"][0]["chips"].is_i64(), "{}", lines[1]);
+}
