@@ -2,9 +2,9 @@
 //! result (a program, diagnostics, a finished game or a run-time error) without a panic,
 //! a hang, or a read outside the ruleset's folder.
 //!
-//! Hostile hand-written rulesets come first, then reproductions of known bugs (ignored
-//! until fixed: run them with `cargo test -p fuda-tests --test robustness -- --ignored
-//! NAME`, one at a time, as some overflow the stack or eat memory), then property tests
+//! Hostile hand-written rulesets come first, then the reproductions of bugs this file
+//! found (each once a panic, a hang or a memory blow-up; now regression tests), then
+//! property tests
 //! that mutate `rulesets/sangohana.fuda` token by token, compile the result and play what
 //! compiles. `PROPTEST_CASES=N` (and `PROPTEST_RNG_SEED=S`) run a longer or other soak.
 
@@ -775,12 +775,12 @@ fn choices_that_do_not_fit_are_refused() {
     st.check_cards().expect("cards");
 }
 
-// ───────────────────────── known bugs (ignored until fixed) ─────────────────────────
+// ───────────────────────── reproductions of bugs found here, now fixed ─────────────────────────
 //
-// Each is a minimal reproduction; when the core is fixed, drop the `#[ignore]`.
+// Each is the minimal reproduction that showed a panic, hang or blow-up; they stay as
+// regression tests.
 
 #[test]
-#[ignore = "bug: the checker panics (index out of bounds in Board::var_slot / zone_instance) when a deal count reads a variable or a zone: verify.rs literal_int → const_eval_with on a board without a layout"]
 fn bug_a_deal_count_that_reads_game_state() {
     for e in ["n", "chips[0]", "count(場)", "top(山札).month"] {
         let text = game("var n: int = 1", &format!("deal {e} from 山札 to 手札"));
@@ -790,7 +790,6 @@ fn bug_a_deal_count_that_reads_game_state() {
 }
 
 #[test]
-#[ignore = "bug: the checker panics with an i64 overflow on huge deal counts (verify.rs deck_arithmetic: `per += v`, `per * n`, `total +=`); release builds wrap and miss the diagnostic"]
 fn bug_huge_deal_counts_overflow_in_the_checker() {
     expect_compile_error(
         "deal i64::MAX to each seat",
@@ -810,7 +809,6 @@ fn bug_huge_deal_counts_overflow_in_the_checker() {
 }
 
 #[test]
-#[ignore = "bug: `lo..hi` with hi - lo past i64::MAX: debug builds panic (eval.rs binder `b - a + 1`), release builds wrap, charge nothing and collect the whole range (out of memory)"]
 fn bug_a_quantifier_over_a_range_wider_than_i64() {
     expect_runtime_error(
         "count(i in -2..i64::MAX)",
@@ -820,7 +818,6 @@ fn bug_a_quantifier_over_a_range_wider_than_i64() {
 }
 
 #[test]
-#[ignore = "bug: a move domain `lo..hi` with hi - lo past i64::MAX: debug builds panic (exec.rs moves_for `b - a <= 10_000`), release builds wrap and collect the whole range (out of memory)"]
 fn bug_a_move_over_a_range_wider_than_i64() {
     expect_runtime_error(
         "move pick(n in -2..i64::MAX)",
@@ -833,7 +830,6 @@ fn bug_a_move_over_a_range_wider_than_i64() {
 }
 
 #[test]
-#[ignore = "bug: `repeat` of i64::MIN panics with an overflow in debug builds (exec.rs ForStart `b - a` with a = 1)"]
 fn bug_repeat_of_i64_min() {
     match game_of(
         "repeat i64::MIN",
@@ -845,7 +841,6 @@ fn bug_repeat_of_i64_min() {
 }
 
 #[test]
-#[ignore = "bug: ceil_div(i64::MIN, -1) panics with an i64 overflow (eval.rs Builtin::CeilDiv: the negation, or the division itself, which overflows in release builds too)"]
 fn bug_ceil_div_of_i64_min_by_minus_one() {
     match game_of(
         "ceil_div(MIN, -1)",
@@ -873,7 +868,6 @@ fn doubling_defs(n: usize, param: &str, arg: &str) -> String {
 }
 
 #[test]
-#[ignore = "bug: local slots are u16 and never reused: past 65,535 (here 2^17 inlined def parameters) debug builds panic in compile/expr.rs Scope::bind (`self.next += 1`), release builds wrap and share slots"]
 fn bug_local_slots_overflow() {
     let text = doubling_defs(17, "x: int", "1");
     let out = bounded("2^17 def parameters", LIMIT, move || {
@@ -883,7 +877,6 @@ fn bug_local_slots_overflow() {
 }
 
 #[test]
-#[ignore = "bug: defs are inlined without a size limit: 30 doubling zero-argument defs expand to 2^30 nodes (compile hangs, then runs out of memory)"]
 fn bug_exponential_def_inlining() {
     let text = doubling_defs(30, "", "");
     let out = bounded("2^30 inlined defs", LIMIT, move || {
@@ -893,7 +886,6 @@ fn bug_exponential_def_inlining() {
 }
 
 #[test]
-#[ignore = "bug: stack overflow (process abort) in the checker: each def's body may nest 256 deep and defs inline 32 deep, ~8,000 levels of compile/expr.rs recursion; 4 levels already overflow 8 MiB in a debug build, 31 in release"]
 fn bug_deeply_nested_defs_overflow_the_stack() {
     let mut defs = String::from("def d0(x: int) = x\n");
     for i in 1..=31 {
@@ -908,31 +900,32 @@ fn bug_deeply_nested_defs_overflow_the_stack() {
 }
 
 #[test]
-#[ignore = "bug: stack overflow (process abort): a score table that calls itself recurses without limit (engine/eval.rs Expr::Score → score::evaluate → stages → eval)"]
 fn bug_a_score_table_that_calls_itself() {
-    let _ = game_of(
+    expect_compile_error(
         "recursive score",
         &game(
             "score s(h: cards) { yaku all { x 1 when s(h).total > 0 } }",
             "chips[0] += s(山札).total",
         ),
+        MemoryFiles::default(),
+        "fuda::recursive-table",
     );
 }
 
 #[test]
-#[ignore = "bug: stack overflow (process abort): a pattern whose `require` tests the pattern itself recurses without limit (eval.rs PatternTest → pattern::for_each_match → requires_hold → eval)"]
 fn bug_a_pattern_that_requires_itself() {
-    let _ = game_of(
+    expect_compile_error(
         "recursive pattern",
         &game(
             "pattern p { group a: 2 require p(a) }",
             "if p(cards(1-crane 1-ribbon)) { chips[0] += 0 }",
         ),
+        MemoryFiles::default(),
+        "fuda::recursive-table",
     );
 }
 
 #[test]
-#[ignore = "bug: hang and memory blow-up: pattern::candidates materialises every k-subset of a group before charging the step budget; two 16-card groups over 32 cards is C(32,16) = 6e8 sets (19 GB)"]
 fn bug_pattern_candidates_are_not_budgeted() {
     let items = "pattern 半々 { group a: 16  group b: 16 }";
     let body = format!("if 半々({HAND32}) {{ chips[0] += 0 }}");
@@ -943,7 +936,6 @@ fn bug_pattern_candidates_are_not_budgeted() {
 }
 
 #[test]
-#[ignore = "bug: score tables add and multiply with plain i64 arithmetic: debug builds panic (score/mod.rs: the yaku and bonus sums in `finish`, the `times all` product in `stages`), release builds wrap to a wrong total"]
 fn bug_score_table_values_overflow() {
     for (what, stages) in [
         (
@@ -974,7 +966,6 @@ fn bug_score_table_values_overflow() {
 }
 
 #[test]
-#[ignore = "bug: memory blow-up: text has no length limit, so `s = s + s` in a loop doubles a string each turn (eval.rs Op2::Concat) and exhausts memory long before the op limit"]
 fn bug_text_that_doubles_in_a_loop() {
     expect_runtime_error(
         "string doubling",
@@ -984,7 +975,6 @@ fn bug_text_that_doubles_in_a_loop() {
 }
 
 #[test]
-#[ignore = "bug: memory blow-up in the greedy agent: pattern/distance.rs partial_fits materialises every k-subset of a `same` class (no budget); 64 like cards against `group a: 16 same v` is C(64,16) = 5e14 sets (the OOM killer stopped it at 24 GB)"]
 fn bug_the_greedy_agent_on_a_big_hand() {
     use fuda_core::agents::{Agent, Greedy};
     let cards: String = (0..64)
@@ -1006,7 +996,6 @@ fn bug_the_greedy_agent_on_a_big_hand() {
 }
 
 #[test]
-#[ignore = "bug: no overall bound on time: OP_LIMIT counts ops and EVAL_BUDGET is per evaluation, so 5,000,000 ops × 20,000,000 steps each may run before any limit trips (here 5e11 steps)"]
 fn bug_heavy_evaluations_in_a_loop_are_not_bounded() {
     expect_runtime_error(
         "loop of 100k-step evaluations",

@@ -334,6 +334,13 @@ impl Cx<'_> {
             },
             Op2::Union => Value::Cards(self.cards(&x)?.union(self.cards(&y)?)),
             Op2::Minus => Value::Cards(self.cards(&x)?.minus(self.cards(&y)?)),
+            Op2::Concat if matches!((&x, &y), (Value::Str(a), _) | (_, Value::Str(a)) if a.len() > MAX_TEXT) =>
+            {
+                return Err(RuntimeError::new(
+                    format!("text longer than {MAX_TEXT} bytes"),
+                    self.at,
+                ));
+            }
             Op2::Concat => Value::Str(
                 format!(
                     "{}{}",
@@ -612,6 +619,10 @@ fn zone_at(b: &Board, z: u16, seat: Option<u8>, at: Loc) -> Result<u16, RuntimeE
         _ => Err(RuntimeError::new("this zone needs a game in progress", at)),
     }
 }
+
+/// The longest text `+` may build (messages and labels are short; this stops a loop
+/// that doubles a text from filling memory).
+const MAX_TEXT: usize = 64 * 1024;
 
 /// A quantifier's running answer.
 struct Acc {

@@ -108,8 +108,8 @@ impl Tally<'_> {
         if self.yaku.is_empty() {
             return 0;
         }
-        let base: i64 = self.yaku.iter().map(|(_, v)| v).sum();
-        let extra: i64 = self.bonus.iter().map(|(_, v)| v).sum();
+        let base = saturating_sum(&self.yaku);
+        let extra = saturating_sum(&self.bonus);
         base.saturating_mul(self.factor).saturating_add(extra)
     }
 
@@ -182,7 +182,7 @@ fn stages<'d>(cx: &mut Cx<'_>, def: &'d ScoreDef) -> Result<Tally<'d>, RuntimeEr
                     }
                 }
                 let f = match mode {
-                    StageMode::All => hits.iter().product::<i64>(),
+                    StageMode::All => hits.iter().fold(1i64, |a, b| a.saturating_mul(*b)),
                     _ => hits.iter().copied().max().unwrap_or(1),
                 };
                 factor = factor.saturating_mul(f);
@@ -216,6 +216,11 @@ fn stages<'d>(cx: &mut Cx<'_>, def: &'d ScoreDef) -> Result<Tally<'d>, RuntimeEr
     })
 }
 
+/// The sum of the values, saturating (a table's values are the rule file's, untrusted).
+fn saturating_sum(lines: &[(u32, i64)]) -> i64 {
+    lines.iter().fold(0i64, |a, (_, v)| a.saturating_add(*v))
+}
+
 /// Builds the displayed result from what the stages found.
 fn finish(
     p: &crate::ir::Program,
@@ -224,8 +229,8 @@ fn finish(
     factor: i64,
     name: Option<String>,
 ) -> ScoreResult {
-    let base: i64 = yaku.iter().map(|(_, v)| v).sum();
-    let extra: i64 = bonus.iter().map(|(_, v)| v).sum();
+    let base = saturating_sum(&yaku);
+    let extra = saturating_sum(&bonus);
     let name = name.unwrap_or_else(|| {
         yaku.iter()
             .map(|(s, _)| p.sym(*s))
@@ -253,7 +258,7 @@ fn finish(
         let mut l = base_yaku.clone();
         l.push(YakuLine {
             name: format!("×{factor}"),
-            value: base.saturating_mul(factor - 1),
+            value: base.saturating_mul(factor.saturating_sub(1)),
         });
         l
     };
