@@ -129,6 +129,7 @@ impl Builder {
             Rule::bool_lit => ExprKind::Bool(first_child(p)?.as_rule() == Rule::kw_true),
             Rule::string => ExprKind::Str(self.string(p)?.node),
             Rule::name => ExprKind::Name(p.as_str().to_string()),
+            Rule::deck_value => ExprKind::Name("deck".to_string()),
             Rule::name_or_call => return self.name_or_call(p),
             Rule::cond_expr => return self.cond(p),
             Rule::cards_lit => {

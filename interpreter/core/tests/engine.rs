@@ -71,6 +71,10 @@ test "ceil_div rounds up for either sign" {
   expect ceil_div(-7, -2) == 4
   expect ceil_div(6, 3) == 2
 }
+test "deck is every card" {
+  expect count(deck) == 40
+  expect sum(c in deck: c.number) == 220
+}
 test "division floors" {
   expect -7 / 2 == -4
   expect 7 % 3 == 1
