@@ -589,6 +589,8 @@ pub enum StmtKind {
     Require(Expr, Option<Spanned<String>>),
     /// `tally LABEL EXPR`: count a value under a label in statistics.
     Tally(Ident, Expr),
+    /// `answer MOVE[(ARG)]`: in a test, the move the next decision takes.
+    Answer(Ident, Option<Expr>),
     /// `name(args)`.
     Call(Ident, Vec<Arg>),
 }

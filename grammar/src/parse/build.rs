@@ -96,6 +96,7 @@ pub(super) fn is_kw(r: Rule) -> bool {
         r,
         kw_all
             | kw_and
+            | kw_answer
             | kw_as
             | kw_aside
             | kw_attribute

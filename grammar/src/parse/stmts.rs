@@ -137,6 +137,14 @@ impl Builder {
                 };
                 StmtKind::Require(cond, message)
             }
+            Rule::answer_stmt => {
+                let name = ident(k.need(Rule::ident)?);
+                let arg = match k.opt(Rule::expr) {
+                    Some(e) => Some(self.expr(e)?),
+                    None => None,
+                };
+                StmtKind::Answer(name, arg)
+            }
             Rule::tally_stmt => {
                 let label = ident(k.need(Rule::ident)?);
                 StmtKind::Tally(label, self.expr(k.need(Rule::expr)?)?)

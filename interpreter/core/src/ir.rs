@@ -362,6 +362,8 @@ pub enum Op {
     Require(Expr, Option<String>, Loc),
     /// Count a value under a label in statistics.
     Tally(String, Expr),
+    /// Queue a test's answer for the next decision: move name and argument.
+    Answer(String, Option<Expr>),
     /// Call a procedure with arguments.
     Call(u16, Vec<Expr>, Loc),
     /// Return from the procedure.

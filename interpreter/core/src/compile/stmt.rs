@@ -657,6 +657,21 @@ impl Compiler {
                     loc,
                 ));
             }
+            StmtKind::Answer(name, arg) => {
+                if !g.in_test {
+                    self.error(
+                        Diagnostic::error(
+                            "fuda::answer-outside-test",
+                            "`answer` belongs in a `test` block",
+                            loc,
+                            "here",
+                        )
+                        .with_help("in a game, players (or agents) make the decisions"),
+                    );
+                }
+                let x = arg.as_ref().map(|a| self.expr(sc, a).0);
+                g.emit(Op::Answer(name.node.clone(), x));
+            }
             StmtKind::Tally(label, e) => {
                 let (x, _) = self.expr(sc, e);
                 g.emit(Op::Tally(label.node.clone(), x));

@@ -402,6 +402,13 @@ impl State {
                     return Err(RuntimeError::new(m, *loc));
                 }
             }
+            Op::Answer(name, arg) => {
+                let v = match arg {
+                    Some(a) => ev!(a),
+                    None => Value::Unit,
+                };
+                self.answers.push_back((name.clone(), v, at));
+            }
             Op::Tally(label, e) => {
                 let v = ev!(e);
                 self.events.push(Event::Tally(
@@ -873,22 +880,59 @@ impl State {
         }
         let mut st = State::blank(p, &params, 0)?;
         st.push_frame(p, CodeRef::Test(t as u16), Vec::new());
-        if !st.advance(p)? {
-            let at = st.pending.as_ref().map(|pd| pd.at).unwrap_or(0);
+        // Decisions take the test's `answer`s in order, one per asked seat.
+        while !st.advance(p)? {
+            let pending = st.pending.clone().expect("a decision waits");
+            let code = st.pending_code(p);
             let loc = st
                 .frames
                 .last()
                 .map(|f| {
                     body(p, f.code)
                         .1
-                        .get(at as usize)
+                        .get(pending.at as usize)
                         .copied()
                         .unwrap_or_default()
                 })
                 .unwrap_or_default();
+            let mut choices = Vec::new();
+            for sm in &pending.seats {
+                let legal = || {
+                    sm.moves
+                        .iter()
+                        .map(|m| pending.option_name(code, m).to_string() + &arg_text(p, &m.arg))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                let Some((name, arg, at)) = st.answers.pop_front() else {
+                    return Err(RuntimeError::new(
+                        format!("a decision for seat {} has no `answer` (legal: {})", sm.seat, legal()),
+                        loc,
+                    )
+                    .with_help("write `answer MOVE` or `answer MOVE(ARG)` in the test before the step that decides"));
+                };
+                let found = sm.moves.iter().position(|m| {
+                    pending.option_name(code, m) == name && (arg == Value::Unit || m.arg == arg)
+                });
+                match found {
+                    Some(i) => choices.push(i),
+                    None => return Err(RuntimeError::new(
+                        format!(
+                            "`answer {name}{}` is not a legal move for seat {} here (legal: {})",
+                            arg_text(p, &arg),
+                            sm.seat,
+                            legal()
+                        ),
+                        at,
+                    )),
+                }
+            }
+            st.apply(p, &choices)?;
+        }
+        if let Some((name, _, at)) = st.answers.pop_front() {
             return Err(RuntimeError::new(
-                "a test reached a decision; tests run rules that need no choices",
-                loc,
+                format!("`answer {name}` was never used: no decision came"),
+                at,
             ));
         }
         Ok(())
@@ -918,5 +962,17 @@ impl State {
             }
         }
         out
+    }
+}
+
+/// A move argument as `(card-id)` for messages, or nothing.
+fn arg_text(p: &Program, v: &Value) -> String {
+    match v {
+        Value::Unit => String::new(),
+        Value::Card(c) => format!(
+            "({})",
+            p.deck.ids.get(*c as usize).cloned().unwrap_or_default()
+        ),
+        other => format!("({})", super::show::value(p, other)),
     }
 }

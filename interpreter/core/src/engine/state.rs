@@ -159,6 +159,8 @@ pub struct State {
     pub public_zones: Arc<[bool]>,
     /// Evaluation steps left before the next decision (see `ADVANCE_BUDGET`).
     pub steps_left: u64,
+    /// A test's queued answers: move name, argument, and where written.
+    pub answers: std::collections::VecDeque<(String, Value, Loc)>,
 }
 
 /// Default decision limit per game.
@@ -242,6 +244,7 @@ impl State {
                 .map(|z| z.visibility == crate::ir::Visibility::Public)
                 .collect(),
             steps_left: super::exec::ADVANCE_BUDGET,
+            answers: Default::default(),
         })
     }
 
@@ -338,6 +341,7 @@ impl State {
             decision_limit: self.decision_limit,
             public_zones: self.public_zones.clone(),
             steps_left: self.steps_left,
+            answers: self.answers.clone(),
         }
     }
 
