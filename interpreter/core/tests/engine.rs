@@ -109,3 +109,35 @@ test "compact notation names tiles" {
     );
     assert!(p.deck.parse_card_list("12q").is_err());
 }
+
+#[test]
+fn tests_script_decisions_with_answers() {
+    let base = r#"
+ruleset "x"
+import "std/kabufuda"
+seats 2 { 2: A B }
+zone 山 shared stack hidden
+zone 場 shared pile public
+var n: int = 0
+proc match { pick() }
+proc pick {
+  choose 0 { move a { n = 1 } move b { n = 2 } }
+  claim x in [1] { move take { n += 10 } }
+}
+"#;
+    let ok = program(&format!("{base}\ntest \"b then take\" {{ answer b\n answer take\n pick()\n expect n == 12 }}\ntest \"a then pass\" {{ answer a\n answer pass\n pick()\n expect n == 1 }}"));
+    run_tests(&ok);
+    let missing = program(&format!("{base}\ntest \"no answer\" {{ pick() }}"));
+    let e = fuda_core::State::run_test(&missing, 0).expect_err("no answer");
+    assert!(
+        e.message.contains("has no `answer`") && e.message.contains("a, b"),
+        "{}",
+        e.message
+    );
+    let wrong = program(&format!("{base}\ntest \"wrong\" {{ answer c\n pick() }}"));
+    let e = fuda_core::State::run_test(&wrong, 0).expect_err("not legal");
+    assert!(e.message.contains("not a legal move"), "{}", e.message);
+    let unused = program(&format!("{base}\ntest \"unused\" {{ answer a }}"));
+    let e = fuda_core::State::run_test(&unused, 0).expect_err("unused");
+    assert!(e.message.contains("never used"), "{}", e.message);
+}
