@@ -916,15 +916,17 @@ impl State {
                 });
                 match found {
                     Some(i) => choices.push(i),
-                    None => return Err(RuntimeError::new(
-                        format!(
+                    None => {
+                        return Err(RuntimeError::new(
+                            format!(
                             "`answer {name}{}` is not a legal move for seat {} here (legal: {})",
                             arg_text(p, &arg),
                             sm.seat,
                             legal()
                         ),
-                        at,
-                    )),
+                            at,
+                        ))
+                    }
                 }
             }
             st.apply(p, &choices)?;
