@@ -499,7 +499,6 @@ fn cards_decl(c: &mut Compiler, file: u16, d: &ast::CardsDecl) {
         }
     };
     c.declare(&d.name, file, Global::CardSet(set));
-    let _ = Expr::Cards(set);
 }
 
 /// The span of the keyword an item starts with.

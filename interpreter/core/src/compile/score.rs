@@ -53,7 +53,7 @@ pub(super) fn compile_patterns_and_scores(c: &mut Compiler, items: &[(u16, Item)
     }
 }
 
-fn group_scope(c: &Compiler, file: u16, slots: &[SlotDef], context: &'static str) -> Scope {
+fn group_scope(file: u16, slots: &[SlotDef], context: &'static str) -> Scope {
     let mut sc = Scope::pure(file, context);
     let mut i = 0;
     while i < slots.len() {
@@ -64,7 +64,6 @@ fn group_scope(c: &Compiler, file: u16, slots: &[SlotDef], context: &'static str
         sc.groups.push((slots[i].name.clone(), i as u16, n as u16));
         i += n;
     }
-    let _ = c;
     sc
 }
 
@@ -226,14 +225,14 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
         ));
     }
     // Conditions: a group's `where` sees the group by its own name.
-    let mut sc = group_scope(c, file, &slots, "a pattern");
+    let mut sc = group_scope(file, &slots, "a pattern");
     let mut gi = 0;
     for g in &p.groups {
         let count = g.count.as_ref().map(|c| c.node).unwrap_or(1).clamp(1, 16) as usize;
         if let Some(cond) = &g.condition {
             for k in 0..count {
                 // Each copy checks its own cards: the group's name means this slot.
-                let mut gsc = group_scope(c, file, &slots, "a pattern");
+                let mut gsc = group_scope(file, &slots, "a pattern");
                 for entry in gsc.groups.iter_mut().filter(|e| e.0 == g.name.node) {
                     *entry = (g.name.node.clone(), (gi + k) as u16, 1);
                 }
@@ -290,7 +289,7 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
                 let arg = c.expr_of(&mut sc, &o.arg, &Type::Cards);
                 over = Some((p, arg, o.best));
                 let slots = c.program.patterns[p as usize].slots.clone();
-                let gs = group_scope(c, file, &slots, "a score table");
+                let gs = group_scope(file, &slots, "a score table");
                 sc.groups = gs.groups;
             }
             _ => {
