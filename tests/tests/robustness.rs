@@ -1004,6 +1004,119 @@ fn bug_heavy_evaluations_in_a_loop_are_not_bounded() {
     );
 }
 
+// ───────────────────────── known bugs (ignored until fixed) ─────────────────────────
+//
+// Minimal reproductions; when the core is fixed, drop the `#[ignore]` (and move them up).
+
+#[test]
+#[ignore = "bug: the loader merges items in quadratic time (compile/load.rs merge_file: `item_key` is recomputed, with a String clone, for every earlier item): 5,000 empty procs take ~28 s to check in a debug build; in release 20,000 take ~9.5 s, 65,600 ~250 s, a 4 MiB file about an hour"]
+fn bug_many_items_take_quadratic_time() {
+    let procs: String = (0..5_000).map(|i| format!("proc p{i} {{ }}\n")).collect();
+    let text = game(&procs, "p0()");
+    let start = Instant::now();
+    let out = bounded("5,000 procs", LIMIT, move || {
+        compile_text(&text).map(|_| ())
+    });
+    let _ = out;
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "5,000 procs took {:?} to check",
+        start.elapsed()
+    );
+}
+
+/// A deck of three cards whose `v` values sit at the ends of i64.
+fn extreme_deck(body: &str) -> String {
+    format!(
+        "ruleset \"r\"\n\
+         deck d {{ attribute v: int\n card a \"a\" v=9223372036854775807\n\
+           card b \"b\" v=9223372036854775806\n card c \"c\" v=-9223372036854775807 }}\n\
+         seats 2 {{ 2: x y }}\nzone z shared pile public\nzone h per seat pile owner\n\
+         pattern p {{ group g: 2 run v }}\n{body}\nproc match {{ }}\n"
+    )
+}
+
+#[test]
+#[ignore = "bug: a `run` over attribute values at the end of i64 overflows: debug builds panic (pattern/mod.rs run_from `v0 + picked.len()`; distance.rs `v0 + d` likewise), release builds wrap"]
+fn bug_a_run_at_the_end_of_i64() {
+    let text = extreme_deck(
+        "test \"no run\" { expect not p(cards(a c)) }\n\
+         test \"a run\" { expect p(cards(b a)) }",
+    );
+    let failures = bounded("run at i64::MAX", LIMIT, move || {
+        let p = compile_text(&text).expect("compiles");
+        run_tests(&p)
+    });
+    assert!(failures.is_empty(), "{failures:?}");
+}
+
+/// `n` per-seat declarations of `kind` (`zone` or `var`) for 16 seats.
+fn many_per_seat(kind: &str, n: usize, body: &str) -> String {
+    let decls: String = (0..n)
+        .map(|i| match kind {
+            "zone" => format!("zone q{i} per seat pile owner\n"),
+            _ => format!("var v{i}: int per seat = 0\n"),
+        })
+        .collect();
+    format!(
+        "ruleset \"r\"\nimport \"std/hanafuda\"\n\
+         seats 16 {{ 16: a b c d e f g h i j k l m n o p }}\n\
+         zone z shared pile public\n{decls}{body}\nproc match {{ }}\n"
+    )
+}
+
+#[test]
+#[ignore = "bug: zone instances are numbered in u16 (engine/state.rs Layout::new `zone_of.len() as u16`, zone_instance's `+ seat`): 4,100 per-seat zones at 16 seats wrap, and q4099[15] is the same instance as q3[15]"]
+fn bug_zone_instances_wrap_past_65535() {
+    let text = many_per_seat(
+        "zone",
+        4100,
+        "test \"apart\" { move z to q4099[15]\n expect count(q4099[15]) == 48\n expect count(q3[15]) == 0 }",
+    );
+    let failures = bounded("4,100 per-seat zones", LIMIT, move || {
+        let p = compile_text(&text).expect("compiles");
+        run_tests(&p)
+    });
+    assert!(failures.is_empty(), "{failures:?}");
+}
+
+#[test]
+#[ignore = "bug: variable slots are numbered in u16 (engine/state.rs Layout::new `n += seats`): 4,100 per-seat variables at 16 seats panic with an overflow in debug builds and alias each other in release"]
+fn bug_variable_slots_wrap_past_65535() {
+    let text = many_per_seat(
+        "var",
+        4100,
+        "test \"apart\" { v4099[15] = 1\n expect v4099[15] == 1\n expect v3[15] == 0 }",
+    );
+    let failures = bounded("4,100 per-seat variables", LIMIT, move || {
+        let p = compile_text(&text).expect("compiles");
+        run_tests(&p)
+    });
+    assert!(failures.is_empty(), "{failures:?}");
+}
+
+#[test]
+#[ignore = "bug (slow to reproduce: ~60 s in debug): items are numbered in u16 (`len() as u16` for tests, procs, defs, patterns, scores): with 65,601 tests, test t65600 runs the body of t64; procs and defs wrap the same way (a call to p65600 runs p64)"]
+fn bug_more_than_65535_tests_wrap() {
+    let tests: String = (0..65_601)
+        .map(|i| {
+            if i == 64 {
+                "test \"t64\" { expect false }\n".to_string()
+            } else {
+                format!("test \"t{i}\" {{ expect true }}\n")
+            }
+        })
+        .collect();
+    let text = game(&tests, "");
+    let failures = bounded("65,601 tests", Duration::from_secs(300), move || {
+        match compile_text(&text) {
+            Ok(p) => run_tests(&p),
+            Err(_) => vec![], // refusing that many items is fine too
+        }
+    });
+    assert!(failures.len() <= 1, "{failures:?}");
+}
+
 // ───────────────────────── mutations of 珊瑚花 ─────────────────────────
 
 fn sangohana() -> String {
