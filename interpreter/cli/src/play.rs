@@ -278,7 +278,8 @@ impl Session<'_> {
             "your move"
         };
         outln!("\n── deal {}, {what} ──", self.deal);
-        let mine = own_cards(st, self.me);
+        // Only the seat's cards it can see: a face-down pile it owns stays unseen.
+        let mine = own_cards(st, self.me).inter(st.visible_to(p, self.me));
         let new: Vec<u16> = mine.minus(self.mine).iter().collect();
         if !new.is_empty() {
             outln!("new to you: {}", view::cards(p, &new));

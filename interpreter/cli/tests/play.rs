@@ -125,3 +125,28 @@ fn end_of_input_leaves_with_code_2() {
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("there is no seat 5"), "{}", r.stderr);
 }
+
+/// A face-down pile the person owns stays unseen: in 奈良 the two piles are dealt face
+/// down and chosen blind, so nothing of them is shown before the choice.
+#[test]
+fn face_down_piles_are_not_shown_before_the_blind_choice() {
+    let nara = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../rulesets/nara-hanaawase.fuda"
+    );
+    let r = common::fuda_with_input(
+        &[
+            "play", nara, "--seed", "3", "--set", "hands=1", "--agents", "random",
+        ],
+        &"1\n".repeat(60),
+    );
+    let before_first_choice = r.stdout.split("> ").next().unwrap_or_default();
+    assert!(
+        !before_first_choice.contains("new to you"),
+        "{before_first_choice}"
+    );
+    assert!(
+        before_first_choice.contains("5 cards face down"),
+        "{before_first_choice}"
+    );
+}
