@@ -1285,25 +1285,6 @@ fn mutation() -> impl Strategy<Value = Mutation> {
     ]
 }
 
-/// Whether changing token `k` would only find a known bug again: numbers in a `deal`
-/// statement (the checker panics on a deal count that reads a variable, or overflows on a
-/// huge one — see the `bug_…deal…` tests). `FUDA_KNOWN_BUGS=1` mutates them anyway.
-fn known_bug(toks: &[(Kind, &str)], k: usize) -> bool {
-    if std::env::var_os("FUDA_KNOWN_BUGS").is_some() {
-        return false;
-    }
-    let line_start = toks[..k]
-        .iter()
-        .rposition(|(kind, s)| *kind == Kind::Space && s.contains('\n'))
-        .map(|p| p + 1)
-        .unwrap_or(0);
-    toks[line_start..k]
-        .iter()
-        .find(|(kind, _)| *kind != Kind::Space)
-        .map(|(_, s)| *s == "deal")
-        .unwrap_or(false)
-}
-
 /// Applies one mutation; the source is re-read into lines or tokens each time.
 fn mutate(src: &str, m: &Mutation) -> String {
     let lines: Vec<&str> = src.split_inclusive('\n').collect();
@@ -1349,10 +1330,7 @@ fn mutate(src: &str, m: &Mutation) -> String {
         Mutation::ReplaceNumber(i, v) => {
             let at = of(Some(Kind::Number), &|_| true);
             if !at.is_empty() {
-                let k = at[i.index(at.len())];
-                if !known_bug(&toks, k) {
-                    t[k].1 = NUMBERS[v.index(NUMBERS.len())];
-                }
+                t[at[i.index(at.len())]].1 = NUMBERS[v.index(NUMBERS.len())];
             }
         }
         Mutation::ReplaceWord(i, w) => {
@@ -1366,10 +1344,7 @@ fn mutate(src: &str, m: &Mutation) -> String {
             let nums = of(Some(Kind::Number), &|_| true);
             let words = of(Some(Kind::Word), &|_| true);
             if !nums.is_empty() && !words.is_empty() {
-                let k = nums[i.index(nums.len())];
-                if !known_bug(&toks, k) {
-                    t[k].1 = toks[words[w.index(words.len())]].1;
-                }
+                t[nums[i.index(nums.len())]].1 = toks[words[w.index(words.len())]].1;
             }
         }
         Mutation::DeleteBracket(i) => {
