@@ -1009,7 +1009,7 @@ fn bug_heavy_evaluations_in_a_loop_are_not_bounded() {
 // Minimal reproductions; when the core is fixed, drop the `#[ignore]` (and move them up).
 
 #[test]
-#[ignore = "bug: the loader merges items in quadratic time (compile/load.rs merge_file: `item_key` is recomputed, with a String clone, for every earlier item): 5,000 empty procs take ~28 s to check in a debug build; in release 20,000 take ~9.5 s, 65,600 ~250 s, a 4 MiB file about an hour"]
+#[ignore = "slow in debug builds: 5,000 procs take ~27 s to check (1.3 s with `--release`); the loader's quadratic merge and the quadratic diagnostic de-duplication are fixed, a smaller per-item cost remains to find"]
 fn bug_many_items_take_quadratic_time() {
     let procs: String = (0..5_000).map(|i| format!("proc p{i} {{ }}\n")).collect();
     let text = game(&procs, "p0()");
@@ -1037,7 +1037,6 @@ fn extreme_deck(body: &str) -> String {
 }
 
 #[test]
-#[ignore = "bug: a `run` over attribute values at the end of i64 overflows: debug builds panic (pattern/mod.rs run_from `v0 + picked.len()`; distance.rs `v0 + d` likewise), release builds wrap"]
 fn bug_a_run_at_the_end_of_i64() {
     let text = extreme_deck(
         "test \"no run\" { expect not p(cards(a c)) }\n\
@@ -1066,37 +1065,45 @@ fn many_per_seat(kind: &str, n: usize, body: &str) -> String {
 }
 
 #[test]
-#[ignore = "bug: zone instances are numbered in u16 (engine/state.rs Layout::new `zone_of.len() as u16`, zone_instance's `+ seat`): 4,100 per-seat zones at 16 seats wrap, and q4099[15] is the same instance as q3[15]"]
 fn bug_zone_instances_wrap_past_65535() {
     let text = many_per_seat(
         "zone",
         4100,
         "test \"apart\" { move z to q4099[15]\n expect count(q4099[15]) == 48\n expect count(q3[15]) == 0 }",
     );
+    // Refusing that many (the compiled forms number them in 16 bits) is fine too;
+    // aliasing or a panic is not.
     let failures = bounded("4,100 per-seat zones", LIMIT, move || {
-        let p = compile_text(&text).expect("compiles");
-        run_tests(&p)
+        match compile_text(&text) {
+            Ok(p) => run_tests(&p),
+            Err(_) => vec![],
+        }
     });
     assert!(failures.is_empty(), "{failures:?}");
 }
 
 #[test]
-#[ignore = "bug: variable slots are numbered in u16 (engine/state.rs Layout::new `n += seats`): 4,100 per-seat variables at 16 seats panic with an overflow in debug builds and alias each other in release"]
 fn bug_variable_slots_wrap_past_65535() {
     let text = many_per_seat(
         "var",
         4100,
         "test \"apart\" { v4099[15] = 1\n expect v4099[15] == 1\n expect v3[15] == 0 }",
     );
-    let failures = bounded("4,100 per-seat variables", LIMIT, move || {
-        let p = compile_text(&text).expect("compiles");
-        run_tests(&p)
-    });
+    // Refusing that many (the compiled forms number them in 16 bits) is fine too;
+    // aliasing or a panic is not.
+    let failures = bounded(
+        "4,100 per-seat variables",
+        LIMIT,
+        move || match compile_text(&text) {
+            Ok(p) => run_tests(&p),
+            Err(_) => vec![],
+        },
+    );
     assert!(failures.is_empty(), "{failures:?}");
 }
 
 #[test]
-#[ignore = "bug (slow to reproduce: ~60 s in debug): items are numbered in u16 (`len() as u16` for tests, procs, defs, patterns, scores): with 65,601 tests, test t65600 runs the body of t64; procs and defs wrap the same way (a call to p65600 runs p64)"]
+#[ignore = "slow (~60 s in debug): 65,601 tests are refused (at most 10,000 of a kind); run with --ignored"]
 fn bug_more_than_65535_tests_wrap() {
     let tests: String = (0..65_601)
         .map(|i| {

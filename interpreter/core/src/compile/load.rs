@@ -161,6 +161,14 @@ impl LoadCtx<'_> {
             base.into_iter()
                 .filter(|(_, i)| !matches!(i, Item::Test(_))),
         );
+        // Where each kind-and-name first stands, so replacing is not a scan per item.
+        let mut index: std::collections::BTreeMap<(&'static str, String), usize> =
+            std::collections::BTreeMap::new();
+        for (i, (_, m)) in merged.iter().enumerate() {
+            if let Some(k) = item_key(m) {
+                index.entry(k).or_insert(i);
+            }
+        }
         for (f, item) in own {
             // `score NAME { … }` without a parameter list edits the base's table.
             if let Item::Score(edit) = &item {
@@ -179,11 +187,7 @@ impl LoadCtx<'_> {
                 }
             }
             let key = item_key(&item);
-            let pos = key.as_ref().and_then(|k| {
-                merged
-                    .iter()
-                    .position(|(_, m)| item_key(m).as_ref() == Some(k))
-            });
+            let pos = key.as_ref().and_then(|k| index.get(k).copied());
             match pos {
                 Some(p) if merged[p].0 != f => {
                     // A whole new table replaces any earlier edits of the base's.
@@ -192,7 +196,12 @@ impl LoadCtx<'_> {
                     }
                     merged[p] = (f, item)
                 }
-                _ => merged.push((f, item)),
+                _ => {
+                    if let Some(k) = key {
+                        index.entry(k).or_insert(merged.len());
+                    }
+                    merged.push((f, item))
+                }
             }
         }
         merged

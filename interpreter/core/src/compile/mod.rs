@@ -62,8 +62,13 @@ pub fn compile(name: &str, text: &str, loader: &dyn Loader) -> Result<Compiled, 
     // A def is checked where it is declared and again wherever it is expanded: keep one
     // copy of each problem.
     let mut seen: Vec<Diagnostic> = Vec::new();
+    let mut keys: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     for d in c.diags.drain(..) {
-        if !seen.contains(&d) {
+        // A key per diagnostic keeps this linear in the number of problems.
+        if keys.insert(format!(
+            "{}\u{0}{}\u{0}{:?}\u{0}{:?}",
+            d.code, d.message, d.labels, d.help
+        )) {
             seen.push(d);
         }
     }
@@ -194,6 +199,49 @@ impl Compiler {
         self.diags.push(d);
     }
 
+    /// Refuses rulesets with more items of a kind than the compiled forms number
+    /// (zones and variables take one slot per seat, up to 16 seats, in 16-bit indices).
+    fn within_limits(&mut self, items: &[(u16, Item)]) -> bool {
+        let count = |f: fn(&Item) -> bool| items.iter().filter(|(_, i)| f(i)).count();
+        let limits: [(&str, usize, usize); 7] = [
+            ("zones", count(|i| matches!(i, Item::Zone(_))), 2_000),
+            ("variables", count(|i| matches!(i, Item::Var(_))), 2_000),
+            ("procedures", count(|i| matches!(i, Item::Proc(_))), 10_000),
+            ("tests", count(|i| matches!(i, Item::Test(_))), 10_000),
+            ("defs", count(|i| matches!(i, Item::Def(_))), 10_000),
+            ("patterns", count(|i| matches!(i, Item::Pattern(_))), 10_000),
+            (
+                "score tables",
+                count(|i| matches!(i, Item::Score(_))),
+                10_000,
+            ),
+        ];
+        let mut ok = true;
+        for (what, n, max) in limits {
+            if n > max {
+                ok = false;
+                let at = items
+                    .iter()
+                    .map(|(f, i)| Loc {
+                        file: *f,
+                        span: i.span(),
+                    })
+                    .next()
+                    .unwrap_or_default();
+                self.error(
+                    Diagnostic::error(
+                        "fuda::too-large",
+                        format!("{n} {what}: a ruleset may declare at most {max}"),
+                        at,
+                        "in this ruleset",
+                    )
+                    .with_help("split the game into smaller rulesets"),
+                );
+            }
+        }
+        ok
+    }
+
     /// Reports a scope that ran out of local slots.
     pub fn check_slots(&mut self, sc: &expr::Scope, loc: Loc) {
         if sc.overflowed {
@@ -305,6 +353,9 @@ impl Compiler {
     }
 
     fn run(&mut self, items: &[(u16, Item)]) {
+        if !self.within_limits(items) {
+            return;
+        }
         // Order matters: the deck and enums give symbols; declarations give names;
         // signatures let bodies call procs and scores declared later.
         self.program.title = items

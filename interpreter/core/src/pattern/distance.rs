@@ -128,7 +128,7 @@ fn partial_fits(
                     let mut s = CardSet::EMPTY;
                     for d in 0..k as i64 {
                         if let Some(c) = pool.iter().find(|c| {
-                            deck.attr(*a, **c) == v0 + d
+                            Some(deck.attr(*a, **c)) == v0.checked_add(d)
                                 && by.map(|b| Some(deck.attr(b, **c)) == suit).unwrap_or(true)
                         }) {
                             s.insert(*c);

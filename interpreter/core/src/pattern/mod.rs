@@ -282,7 +282,10 @@ fn run_from(
         out.push(picked);
         return;
     }
-    let want = v0 + picked.len() as i64;
+    // A run past the end of the integers simply stops.
+    let Some(want) = v0.checked_add(picked.len() as i64) else {
+        return;
+    };
     let deck = &cx.p.deck;
     for c in pool.iter() {
         if deck.attr(a, c) == want && by.map(|b| Some(deck.attr(b, c)) == suit).unwrap_or(true) {
