@@ -1124,6 +1124,26 @@ fn bug_more_than_65535_tests_wrap() {
     assert!(failures.len() <= 1, "{failures:?}");
 }
 
+#[test]
+#[ignore = "bug: the greedy agent's work per decision has no bound: without patterns it plays 4 rollouts of up to 400 decisions for every move (agents/greedy.rs by_rollouts), and each rollout decision lists every move again; 300 moves take ~6.5 s in release for one decision, 10,000 (the widest move domain) would take hours"]
+fn bug_the_greedy_agent_on_a_wide_decision() {
+    use fuda_core::agents::{Agent, Greedy};
+    let text = game("", "loop { choose 0 { move pick(n in 1..300) { } } }");
+    let start = Instant::now();
+    bounded("greedy on 300 moves", LIMIT, move || {
+        let p = compile_text(&text).expect("compiles");
+        let mut st = State::new(&p, &[], 1).expect("new");
+        assert!(!st.advance(&p).expect("advance"));
+        let moves = st.pending().expect("pending").seats[0].moves.clone();
+        Greedy::new(1).choose(&p, &st, 0, &moves)
+    });
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "one greedy decision took {:?}",
+        start.elapsed()
+    );
+}
+
 // ───────────────────────── mutations of 珊瑚花 ─────────────────────────
 
 fn sangohana() -> String {
