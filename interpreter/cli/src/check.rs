@@ -57,7 +57,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     Ok(u8::from(failed > 0))
 }
 
-/// `珊瑚花 Sangohana (48 cards, 3 seats, 10 yaku, 28 tests)`.
+/// `My Game (48 cards, 3 seats, 10 yaku, 28 tests)`.
 pub fn summary(p: &Program) -> String {
     let seats = match crate::params::seat_count(p, &vec![None; p.params.len()]) {
         Ok(n) => n.to_string(),
