@@ -1125,7 +1125,7 @@ fn bug_more_than_65535_tests_wrap() {
 }
 
 #[test]
-#[ignore = "bug: the greedy agent's work per decision has no bound: without patterns it plays 4 rollouts of up to 400 decisions for every move (agents/greedy.rs by_rollouts), and each rollout decision lists every move again; 300 moves take ~6.5 s in release for one decision, 10,000 (the widest move domain) would take hours"]
+
 fn bug_the_greedy_agent_on_a_wide_decision() {
     use fuda_core::agents::{Agent, Greedy};
     let text = game("", "loop { choose 0 { move pick(n in 1..300) { } } }");

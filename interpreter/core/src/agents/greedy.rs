@@ -74,6 +74,10 @@ impl Agent for Greedy {
 
 /// Playouts per move when a game has no patterns to aim at.
 const ROLLOUTS: usize = 4;
+/// Most moves tried by playouts in one decision.
+const MAX_TRIED: usize = 24;
+/// Most simulated decisions all playouts of one decision take together.
+const DECISION_BUDGET: usize = 4_000;
 /// Most decisions a playout takes before it is cut short.
 const ROLLOUT_DECISIONS: usize = 400;
 
@@ -92,7 +96,20 @@ impl Greedy {
             .unwrap_or(0);
         let mut best: Vec<usize> = Vec::new();
         let mut best_score = i64::MIN;
-        for i in 0..n {
+        // Work per decision is bounded: at most MAX_TRIED moves are tried (a random
+        // sample of a wider decision), and all playouts together take at most
+        // DECISION_BUDGET simulated decisions.
+        let mut candidates: Vec<usize> = (0..n).collect();
+        if n > MAX_TRIED {
+            self.rng.shuffle(&mut candidates);
+            candidates.truncate(MAX_TRIED);
+            candidates.sort_unstable();
+        }
+        let mut left = DECISION_BUDGET;
+        for i in candidates {
+            if left == 0 {
+                break;
+            }
             let mut total = 0i64;
             for _ in 0..ROLLOUTS {
                 let mut w = fresh_copy(st);
@@ -103,7 +120,7 @@ impl Greedy {
                 if w.apply(p, &choices).is_err() {
                     continue;
                 }
-                self.play_out(p, &mut w);
+                left = left.saturating_sub(self.play_out(p, &mut w, left));
                 total += crate::play::chips_of(p, &w)
                     .get(seat as usize)
                     .copied()
@@ -124,9 +141,16 @@ impl Greedy {
         best[self.rng.below(best.len() as u32) as usize]
     }
 
-    /// Plays random moves until the round in progress ends (a new outcome is recorded).
-    fn play_out(&mut self, p: &Program, w: &mut State) {
-        for _ in 0..ROLLOUT_DECISIONS {
+    /// Plays random moves until the round in progress ends (a new outcome is recorded),
+    /// taking at most `left` decisions; returns how many it took.
+    fn play_out(&mut self, p: &Program, w: &mut State, left: usize) -> usize {
+        let start = w.decisions;
+        self.play_out_inner(p, w, left.min(ROLLOUT_DECISIONS));
+        (w.decisions - start) as usize + 1
+    }
+
+    fn play_out_inner(&mut self, p: &Program, w: &mut State, limit: usize) {
+        for _ in 0..limit {
             match w.advance(p) {
                 Ok(false) => {}
                 _ => return,
