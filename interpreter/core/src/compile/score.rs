@@ -196,7 +196,7 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
                 Shape::Word(w) => {
                     c.error(
                         Diagnostic::error("fuda::unsupported", format!("word lists (`word {}`) are not supported yet", w.node), at(s.span), "not yet")
-                            .with_help("this arrives with the 熟語麻雀 dictionary; see docs/language.md § Missing"),
+                            .with_help("word lists are not part of the language yet; see docs/language.md § Missing"),
                     );
                 }
             }

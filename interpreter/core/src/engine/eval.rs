@@ -682,12 +682,13 @@ pub fn eval_pure(p: &Program, b: &Board, e: &Expr) -> Result<Value, RuntimeError
     cx.eval(e)
 }
 
-/// The number of seats for these parameter values.
-pub fn seat_count(p: &Program, params: &[Value]) -> Result<u8, RuntimeError> {
-    let board = Board {
-        seats: 0,
+/// A board with parameters and a seat count only (no zones or variables), for
+/// evaluating what depends on parameters alone.
+fn bare_board(seats: u8, params: Vec<Value>) -> Board {
+    Board {
+        seats,
         dealer: 0,
-        params: params.to_vec(),
+        params,
         vars: vec![],
         zones: vec![],
         sets: vec![],
@@ -699,7 +700,12 @@ pub fn seat_count(p: &Program, params: &[Value]) -> Result<u8, RuntimeError> {
             zone_of: vec![],
             var_base: vec![],
         }),
-    };
+    }
+}
+
+/// The number of seats for these parameter values.
+pub fn seat_count(p: &Program, params: &[Value]) -> Result<u8, RuntimeError> {
+    let board = bare_board(0, params.to_vec());
     let n = eval_pure(p, &board, &p.seats.count)?.int();
     if !(1..=16).contains(&n) {
         return Err(RuntimeError::new(
@@ -739,22 +745,7 @@ pub fn const_eval_with(p: &Program, e: &Expr, seats: usize) -> Option<Value> {
             }
         })
         .collect();
-    let board = Board {
-        seats: seats as u8,
-        dealer: 0,
-        params,
-        vars: vec![],
-        zones: vec![],
-        sets: vec![],
-        card_zone: vec![],
-        revealed: vec![],
-        rng: GameRng::new(0),
-        layout: Arc::new(Layout {
-            zone_base: vec![],
-            zone_of: vec![],
-            var_base: vec![],
-        }),
-    };
+    let board = bare_board(seats as u8, params);
     let mut locals = vec![Value::Unit; 64];
     let mut cx = Cx {
         p,

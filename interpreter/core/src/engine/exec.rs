@@ -582,19 +582,7 @@ impl State {
         for (i, o) in d.options.iter().enumerate() {
             match &o.param {
                 None => {
-                    let ok = match &o.guard {
-                        Some(g) => eval(
-                            p,
-                            &self.board,
-                            &mut self.locals[base..],
-                            g,
-                            at,
-                            &mut self.steps_left,
-                        )?
-                        .truthy(),
-                        None => true,
-                    };
-                    if ok {
+                    if self.guard_holds(p, o, base, at)? {
                         out.push(Move {
                             option: i as u16,
                             arg: Value::Unit,
@@ -652,6 +640,28 @@ impl State {
         Ok(out)
     }
 
+    /// Whether an option's guard holds (an option without one always does).
+    fn guard_holds(
+        &mut self,
+        p: &Program,
+        o: &crate::ir::OptionDef,
+        base: usize,
+        at: Loc,
+    ) -> Result<bool, RuntimeError> {
+        Ok(match &o.guard {
+            Some(g) => eval(
+                p,
+                &self.board,
+                &mut self.locals[base..],
+                g,
+                at,
+                &mut self.steps_left,
+            )?
+            .truthy(),
+            None => true,
+        })
+    }
+
     /// Binds a candidate argument and offers the move if its guard holds.
     #[allow(clippy::too_many_arguments)]
     #[inline]
@@ -667,19 +677,7 @@ impl State {
         out: &mut Vec<Move>,
     ) -> Result<(), RuntimeError> {
         self.set_local(base, slot, arg.clone());
-        let ok = match &o.guard {
-            Some(g) => eval(
-                p,
-                &self.board,
-                &mut self.locals[base..],
-                g,
-                at,
-                &mut self.steps_left,
-            )?
-            .truthy(),
-            None => true,
-        };
-        if ok {
+        if self.guard_holds(p, o, base, at)? {
             out.push(Move {
                 option: i as u16,
                 arg,
