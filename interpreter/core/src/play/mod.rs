@@ -30,6 +30,18 @@ pub struct GameRecord {
     pub dealers: Vec<u8>,
     /// Final values of the first per-seat int ledger variable (e.g. chips), per seat.
     pub chips: Vec<i64>,
+    /// Each deal's dealer and each seat's change of `chips` in that deal, parallel to
+    /// `outcomes`, so the statistics can say what a role (親, 胴二…) wins per deal.
+    ///
+    /// Chips can only be read between decisions, so a deal's change is the change
+    /// from the decision boundary at which the previous deal's outcome had appeared
+    /// (or the start) to the one at which its own has: payments made after a deal's
+    /// outcome and before the next decision count for that deal, and so do payments
+    /// made after the last outcome (a match-end pot split). When several deals end
+    /// without a decision between them, the whole change goes to the last of them and
+    /// the others get zeros. The changes therefore sum to the final chips minus the
+    /// starting chips whenever at least one deal ended.
+    pub deal_chips: Vec<(u8, Vec<i64>)>,
     /// Decisions taken.
     pub decisions: u64,
     /// The choices made, for a replay: per decision, one index per asked seat.
@@ -90,9 +102,14 @@ pub fn play_game(
         seats: st.board.seats,
         ..GameRecord::default()
     };
+    let mut deals = DealChips::new(p, &st);
     let mut choices = Vec::new();
     loop {
-        if st.advance(p)? {
+        let finished = st.advance(p)?;
+        // Every return of `advance` is a decision boundary (or the end): the only
+        // moments the chips can be read.
+        deals.boundary(&st, &mut rec.deal_chips);
+        if finished {
             break;
         }
         let pending = st.pending().expect("a decision waits");
@@ -113,6 +130,7 @@ pub fn play_game(
     if opts.check_invariants {
         check(p, &st, ledger0)?;
     }
+    deals.finish(&st, &mut rec.deal_chips);
     rec.decisions = st.decisions;
     for e in st.events.drain(..) {
         match e {
@@ -127,6 +145,75 @@ pub fn play_game(
     }
     rec.chips = chips_of(p, &st);
     Ok(rec)
+}
+
+/// Attributes chip changes to deals while a game is played (see
+/// [`GameRecord::deal_chips`]).
+struct DealChips {
+    /// The chips variable's first slot on the board; `None` without a per-seat ledger
+    /// variable (every change is then zero).
+    slot: Option<usize>,
+    /// Events already looked at: only new ones are scanned for outcomes.
+    scanned: usize,
+    /// The chips at the last deal boundary.
+    at_boundary: Vec<i64>,
+}
+
+impl DealChips {
+    fn new(p: &Program, st: &State) -> DealChips {
+        let slot = chips_var(p).map(|v| st.board.layout.var_base[v] as usize);
+        let mut d = DealChips {
+            slot,
+            scanned: st.events.len(),
+            at_boundary: Vec::new(),
+        };
+        d.at_boundary = d.read(st);
+        d
+    }
+
+    /// Each seat's chips now.
+    fn read(&self, st: &State) -> Vec<i64> {
+        let seats = st.board.seats as usize;
+        match self.slot {
+            Some(base) => (0..seats).map(|i| st.board.vars[base + i].int()).collect(),
+            None => vec![0; seats],
+        }
+    }
+
+    /// At a decision boundary: one entry per deal that ended since the last one, the
+    /// whole change since the last deal boundary going to the last of them.
+    fn boundary(&mut self, st: &State, out: &mut Vec<(u8, Vec<i64>)>) {
+        let first_new = out.len();
+        for e in &st.events[self.scanned..] {
+            if let Event::Outcome(_, dealer) = e {
+                out.push((*dealer, vec![0; st.board.seats as usize]));
+            }
+        }
+        self.scanned = st.events.len();
+        if out.len() > first_new {
+            let now = self.read(st);
+            if let Some((_, last)) = out.last_mut() {
+                self.add_change(&now, last);
+            }
+            self.at_boundary = now;
+        }
+    }
+
+    /// At the end of the game: what moved after the last deal boundary (a match-end
+    /// pot split) belongs to the last deal.
+    fn finish(&mut self, st: &State, out: &mut [(u8, Vec<i64>)]) {
+        let now = self.read(st);
+        if let Some((_, last)) = out.last_mut() {
+            self.add_change(&now, last);
+            self.at_boundary = now;
+        }
+    }
+
+    fn add_change(&self, now: &[i64], into: &mut [i64]) {
+        for ((d, n), b) in into.iter_mut().zip(now).zip(&self.at_boundary) {
+            *d = d.saturating_add(n.saturating_sub(*b));
+        }
+    }
 }
 
 fn check(p: &Program, st: &State, ledger0: i64) -> Result<(), GameError> {
@@ -155,15 +242,83 @@ fn check(p: &Program, st: &State, ledger0: i64) -> Result<(), GameError> {
 
 /// Per-seat values of the first per-seat ledger variable (the players' chips).
 pub fn chips_of(p: &Program, st: &State) -> Vec<i64> {
-    match p.ledger.iter().find(|v| p.vars[**v as usize].per_seat) {
-        Some(v) => st
-            .seat_ints(p, &p.vars[*v as usize].name)
-            .unwrap_or_default(),
+    match chips_var(p) {
+        Some(v) => st.seat_ints(p, &p.vars[v].name).unwrap_or_default(),
         None => vec![0; st.board.seats as usize],
     }
+}
+
+/// The index of the first per-seat ledger variable: the one reported as chips.
+fn chips_var(p: &Program) -> Option<usize> {
+    p.ledger
+        .iter()
+        .map(|v| *v as usize)
+        .find(|v| p.vars[*v].per_seat)
 }
 
 /// The seed of game `index` of a run with master seed `master`.
 pub fn game_seed(master: u64, index: u64) -> u64 {
     GameRng::game_seed(master, index)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::by_name;
+
+    fn sangohana() -> Program {
+        let text = include_str!("../../../../rulesets/sangohana.fuda");
+        match crate::compile("sangohana.fuda", text, &crate::loader::NoFiles) {
+            Ok(c) => c.program,
+            Err(f) => panic!("{:#?}", f.diagnostics),
+        }
+    }
+
+    fn agents(kind: &str, seed: u64, seats: usize) -> Vec<Box<dyn Agent>> {
+        (0..seats)
+            .map(|s| by_name(kind, agent_seed(seed, s)).expect("agent"))
+            .collect()
+    }
+
+    #[test]
+    fn deal_chips_sum_to_the_final_chips() {
+        let p = sangohana();
+        let mut ended_in_nagare = false;
+        for i in 0..4 {
+            let seed = game_seed(11, i);
+            let rec = play_game(
+                &p,
+                &[],
+                seed,
+                &mut agents("random", seed, 3),
+                &PlayOptions::default(),
+            )
+            .expect("the game finishes");
+            assert_eq!(
+                rec.deal_chips.len(),
+                rec.outcomes.len(),
+                "one entry per deal"
+            );
+            for ((dealer, delta), d) in rec.deal_chips.iter().zip(&rec.dealers) {
+                assert_eq!(dealer, d, "each deal carries its own dealer");
+                assert_eq!(delta.len(), 3);
+            }
+            let mut sum = vec![0i64; 3];
+            for (_, delta) in &rec.deal_chips {
+                sum.iter_mut().zip(delta).for_each(|(s, d)| *s += d);
+            }
+            assert_eq!(sum, rec.chips, "seed {seed}: {:?}", rec.deal_chips);
+            // A 流れ before the last deal costs its dealer 2 and the others 1 each.
+            for (k, o) in rec.outcomes.iter().enumerate() {
+                if &**o == "流れ" && k + 1 < rec.outcomes.len() {
+                    let (dealer, delta) = &rec.deal_chips[k];
+                    let mut want = vec![-1i64; 3];
+                    want[*dealer as usize] = -2;
+                    assert_eq!(delta, &want, "seed {seed}, deal {k}");
+                    ended_in_nagare = true;
+                }
+            }
+        }
+        assert!(ended_in_nagare, "some deal ended in 流れ: pick other seeds");
+    }
 }
