@@ -105,6 +105,7 @@ fn seeded_games_keep_the_invariants() {
                     let opts = PlayOptions {
                         check_invariants: true,
                         keep_moves: false,
+                        ..PlayOptions::default()
                     };
                     let rec =
                         play_game(&p, &params, seed, &mut agents, &opts).unwrap_or_else(|e| {
@@ -132,6 +133,7 @@ fn same_seed_same_game() {
         let opts = PlayOptions {
             check_invariants: false,
             keep_moves: true,
+            ..PlayOptions::default()
         };
         play_game(&p, &[], seed, &mut agents, &opts).expect("game")
     };

@@ -183,6 +183,7 @@ fn one_game(
         &PlayOptions {
             check_invariants: true,
             keep_moves: false,
+            ..PlayOptions::default()
         },
     )
 }

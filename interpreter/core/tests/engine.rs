@@ -51,6 +51,7 @@ proc match {
         let opts = PlayOptions {
             check_invariants: true,
             keep_moves: false,
+            ..PlayOptions::default()
         };
         play_game(&p, &[], seed, &mut agents, &opts).expect("plays to the end");
     }

@@ -55,6 +55,9 @@ pub struct PlayOptions {
     pub check_invariants: bool,
     /// Keep the list of choices (for replays).
     pub keep_moves: bool,
+    /// Most decisions the game may take before it stops as runaway (default: the
+    /// engine's `DEFAULT_DECISION_LIMIT`); a small one keeps a test or a fuzzer short.
+    pub decision_limit: Option<u64>,
 }
 
 /// A broken invariant, with the decision count where it broke.
@@ -96,6 +99,9 @@ pub fn play_game(
     opts: &PlayOptions,
 ) -> Result<GameRecord, GameError> {
     let mut st = State::new(p, params, seed)?;
+    if let Some(limit) = opts.decision_limit {
+        st.decision_limit = limit;
+    }
     let ledger0 = st.ledger_sum(p);
     let mut rec = GameRecord {
         seed,
@@ -320,5 +326,31 @@ mod tests {
             }
         }
         assert!(ended_in_nagare, "some deal ended in 流れ: pick other seeds");
+    }
+
+    #[test]
+    fn a_decision_limit_stops_the_game_as_runaway() {
+        let p = sangohana();
+        let seed = game_seed(1, 0);
+        let opts = PlayOptions {
+            decision_limit: Some(3),
+            ..PlayOptions::default()
+        };
+        match play_game(&p, &[], seed, &mut agents("random", seed, 3), &opts) {
+            Err(GameError::Runtime(e)) => {
+                assert!(e.message.contains("passed 3 decisions"), "{}", e.message)
+            }
+            Err(GameError::Invariant(i)) => panic!("{}", i.message),
+            Ok(rec) => panic!("finished after {} decisions", rec.decisions),
+        }
+        // Without the limit the same game ends.
+        play_game(
+            &p,
+            &[],
+            seed,
+            &mut agents("random", seed, 3),
+            &PlayOptions::default(),
+        )
+        .expect("the game finishes");
     }
 }
