@@ -1,7 +1,7 @@
-//! Plays a fixed batch of 珊瑚花 games with random agents on one thread and prints the
-//! deal rate: a fixed amount of work, so `perf stat` instruction counts compare runs.
+//! Plays a fixed batch of 珊瑚花 games on one thread and prints the deal rate: a fixed
+//! amount of work, so instruction counts (callgrind) compare runs.
 //!
-//! `cargo run --release -p fuda-core --example simspeed -- 2000`
+//! `cargo run --release -p fuda-core --example simspeed -- 2000 [eager|random|greedy]`
 
 use fuda_core::agents::{by_name, Agent};
 use fuda_core::loader::NoFiles;
@@ -12,6 +12,7 @@ fn main() {
         .nth(1)
         .and_then(|s| s.parse().ok())
         .unwrap_or(500);
+    let agent = std::env::args().nth(2).unwrap_or_else(|| "eager".into());
     let text = include_str!("../../../rulesets/sangohana.fuda");
     let p = fuda_core::compile("sangohana.fuda", text, &NoFiles)
         .expect("compiles")
@@ -21,7 +22,7 @@ fn main() {
     for g in 0..games {
         let seed = game_seed(1, g);
         let mut agents: Vec<Box<dyn Agent>> = (0..3)
-            .map(|s| by_name("random", agent_seed(seed, s)).expect("agent"))
+            .map(|s| by_name(&agent, agent_seed(seed, s)).expect("agent"))
             .collect();
         let rec = play_game(&p, &[], seed, &mut agents, &PlayOptions::default()).expect("game");
         deals += rec.outcomes.len();
@@ -29,7 +30,7 @@ fn main() {
     }
     let secs = start.elapsed().as_secs_f64();
     println!(
-        "{games} games, {deals} deals, {:.1} decisions/deal: {:.0} deals/s, {:.0} decisions/s",
+        "{agent}: {games} games, {deals} deals, {:.1} decisions/deal: {:.0} deals/s, {:.0} decisions/s",
         decisions as f64 / deals as f64,
         deals as f64 / secs,
         decisions as f64 / secs

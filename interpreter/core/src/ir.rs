@@ -422,6 +422,9 @@ pub struct OptionDef {
     pub priority: i64,
     /// Code index of the body.
     pub body: u32,
+    /// The body may reach `outcome` or `record` before the next decision: taking the
+    /// move ends the round (a declared win, for agents).
+    pub ends_round: bool,
 }
 
 /// Builtin functions.
@@ -501,6 +504,11 @@ pub enum Op2 {
     Eq,
     /// Inequality.
     Ne,
+    /// Equality of two scalars of one kind (ints and seats, cards, bools, symbols),
+    /// compared unboxed.
+    EqScalar,
+    /// Inequality of two scalars of one kind.
+    NeScalar,
     /// Int comparison.
     Lt,
     /// Int comparison.
@@ -511,6 +519,8 @@ pub enum Op2 {
     Ge,
     /// Card in a set, value in a list.
     In,
+    /// A card in a card set (the compiler knows both types).
+    InCards,
     /// Card set union (or adding a card).
     Union,
     /// Card set difference (or removing a card).

@@ -142,3 +142,69 @@ proc pick {
     let e = fuda_core::State::run_test(&unused, 0).expect_err("unused");
     assert!(e.message.contains("never used"), "{}", e.message);
 }
+
+/// The compiler marks the moves whose bodies end the round (through a called proc, not
+/// through a nested decision), and the eager player takes such a move when offered.
+#[test]
+fn moves_that_end_the_round_are_marked_and_taken() {
+    let p = program(
+        r#"
+ruleset "ends"
+import "std/kabufuda"
+zone pile shared stack hidden
+zone hand per seat pile owner
+seats 2 { 2: A B }
+enum 結果: 上がり
+proc win(s: seat) { outcome 上がり }
+proc match {
+  deal 1 from pile to hand
+  choose dealer {
+    move draw "draw" {
+      choose dealer {
+        move declare "declare" { win(dealer) }
+        move keep "keep" { }
+      }
+    }
+    move stop "stop" { }
+  }
+}
+"#,
+    );
+    let ends: Vec<(String, bool)> = p
+        .procs
+        .iter()
+        .flat_map(|q| q.code.iter())
+        .filter_map(|op| match op {
+            fuda_core::ir::Op::Decide(d) => Some(d.options.clone()),
+            _ => None,
+        })
+        .flatten()
+        .map(|o| (o.name, o.ends_round))
+        .collect();
+    let mut ends = ends;
+    ends.sort();
+    assert_eq!(
+        ends,
+        vec![
+            ("declare".to_string(), true),
+            ("draw".to_string(), false),
+            ("keep".to_string(), false),
+            ("stop".to_string(), false),
+        ]
+    );
+    // Whatever it draws, the eager player declares.
+    for seed in 0..20 {
+        let mut agents: Vec<Box<dyn Agent>> = (0..2)
+            .map(|s| by_name("eager", seed * 2 + s).expect("agent"))
+            .collect();
+        let rec = play_game(&p, &[], seed, &mut agents, &PlayOptions::default()).expect("game");
+        assert!(rec.outcomes.len() <= 1);
+        if rec.decisions >= 2 {
+            assert_eq!(
+                rec.outcomes.len(),
+                1,
+                "seed {seed}: drew but did not declare"
+            );
+        }
+    }
+}

@@ -4,6 +4,7 @@
 mod calls;
 mod deck;
 mod decls;
+mod ends;
 mod expr;
 mod load;
 mod names;
@@ -399,6 +400,7 @@ impl Compiler {
         self.check_defs();
         stmt::compile_procs_and_tests(self, items);
         verify::check_program(self, items);
+        ends::mark_round_enders(&mut self.program);
     }
 }
 

@@ -141,14 +141,16 @@ impl Compiler {
                     }
                     (x, y)
                 };
-                (
-                    Expr::Bin(
-                        if op == BinOp::Eq { Op2::Eq } else { Op2::Ne },
-                        bx(x),
-                        bx(y),
-                    ),
-                    Type::Bool,
-                )
+                // Two scalars of one kind compare unboxed at run time.
+                let scalar =
+                    matches!((scalar_kind(&ta), scalar_kind(&tb)), (Some(a), Some(b)) if a == b);
+                let o = match (op == BinOp::Eq, scalar) {
+                    (true, true) => Op2::EqScalar,
+                    (false, true) => Op2::NeScalar,
+                    (true, false) => Op2::Eq,
+                    (false, false) => Op2::Ne,
+                };
+                (Expr::Bin(o, bx(x), bx(y)), Type::Bool)
             }
             BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
                 self.expect_type(sc, sa, &ta, &Type::Int);
@@ -184,8 +186,13 @@ impl Compiler {
                         ));
                     }
                 }
+                let o = if ta == Type::Card && is_set(&tb) {
+                    Op2::InCards
+                } else {
+                    Op2::In
+                };
                 (
-                    Expr::Bin(Op2::In, bx(x), bx(coerce(y, &tb, &Type::Cards))),
+                    Expr::Bin(o, bx(x), bx(coerce(y, &tb, &Type::Cards))),
                     Type::Bool,
                 )
             }
@@ -332,6 +339,18 @@ impl Compiler {
                 (Expr::Const(Value::Unit), Type::Error)
             }
         }
+    }
+}
+
+/// Which kind of scalar a type is, for unboxed comparison: ints and seats compare with
+/// each other; cards, booleans and symbols each among themselves.
+fn scalar_kind(t: &Type) -> Option<u8> {
+    match t {
+        Type::Int | Type::Seat => Some(0),
+        Type::Card => Some(1),
+        Type::Bool => Some(2),
+        Type::Sym(_) => Some(3),
+        _ => None,
     }
 }
 

@@ -769,6 +769,7 @@ impl Compiler {
                 guard,
                 priority: o.priority.as_ref().map(|p| p.node).unwrap_or(0),
                 body,
+                ends_round: false,
             });
         }
         sc.close();

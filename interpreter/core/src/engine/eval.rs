@@ -39,7 +39,7 @@ impl Cx<'_> {
         Ok(())
     }
 
-    fn board(&self, what: &str) -> Result<&Board, RuntimeError> {
+    pub(super) fn board(&self, what: &str) -> Result<&Board, RuntimeError> {
         self.b
             .ok_or_else(|| RuntimeError::new(format!("{what} needs a game in progress"), self.at))
     }
@@ -67,7 +67,7 @@ impl Cx<'_> {
         }
     }
 
-    fn seat(&self, v: &Value) -> Result<u8, RuntimeError> {
+    pub(super) fn seat(&self, v: &Value) -> Result<u8, RuntimeError> {
         let n = self.b.map(|b| b.seats).unwrap_or(u8::MAX);
         let s = match v {
             Value::Seat(s) => *s as i64,
@@ -100,16 +100,14 @@ impl Cx<'_> {
                 read_var(b, *v, None, self.at)?
             }
             Expr::SeatVar(v, s) => {
-                let seat = self.eval(s)?;
-                let seat = self.seat(&seat)?;
+                let seat = self.eval_seat(s)?;
                 let b = self.board("a variable")?;
                 read_var(b, *v, Some(seat), self.at)?
             }
             Expr::Dealer => Value::Seat(self.board("the dealer")?.dealer),
             Expr::Zone(z) => Value::Zone(zone_at(self.board("a zone")?, *z, None, self.at)?),
             Expr::SeatZone(z, s) => {
-                let seat = self.eval(s)?;
-                let seat = self.seat(&seat)?;
+                let seat = self.eval_seat(s)?;
                 Value::Zone(zone_at(self.board("a zone")?, *z, Some(seat), self.at)?)
             }
             Expr::ZoneFamily(z) => Value::ZoneFamily(*z),
@@ -120,10 +118,28 @@ impl Cx<'_> {
                     .copied()
                     .unwrap_or(CardSet::EMPTY),
             ),
-            Expr::Neg(x) => Value::Int(self.eval(x)?.int().wrapping_neg()),
-            Expr::Not(x) => Value::Bool(!self.eval(x)?.truthy()),
-            Expr::And(a, b) => Value::Bool(self.eval(a)?.truthy() && self.eval(b)?.truthy()),
-            Expr::Or(a, b) => Value::Bool(self.eval(a)?.truthy() || self.eval(b)?.truthy()),
+            // Typed forms go straight to the unboxed evaluators (engine/typed.rs).
+            Expr::Not(_)
+            | Expr::And(..)
+            | Expr::Or(..)
+            | Expr::HasTag(..)
+            | Expr::Bin(
+                Op2::EqScalar
+                | Op2::NeScalar
+                | Op2::InCards
+                | Op2::Lt
+                | Op2::Le
+                | Op2::Gt
+                | Op2::Ge,
+                ..,
+            ) => Value::Bool(self.eval_bool(e)?),
+            Expr::Neg(_) | Expr::Bin(Op2::Add | Op2::Sub | Op2::Mul, ..) => {
+                Value::Int(self.eval_int(e)?)
+            }
+            Expr::Bin(Op2::Union | Op2::Minus, ..) => Value::Cards(self.eval_cards(e)?),
+            Expr::ScoreField(ScoreField::Total, r) if matches!(**r, Expr::Score(..)) => {
+                Value::Int(self.eval_int(e)?)
+            }
             // `x in [a, b]` compares item by item instead of building the list.
             Expr::Bin(Op2::In, a, b) if matches!(**b, Expr::List(_)) => {
                 let x = self.eval(a)?;
@@ -162,10 +178,6 @@ impl Cx<'_> {
                     None => Value::Unit,
                 }
             }
-            Expr::HasTag(t, c) => match self.eval(c)? {
-                Value::Card(c) => Value::Bool(self.p.deck.tags[*t as usize].contains(c)),
-                _ => Value::Bool(false),
-            },
             _ => return self.eval_cold(e),
         })
     }
@@ -303,15 +315,15 @@ impl Cx<'_> {
                     Value::Int(a.wrapping_rem_euclid(b))
                 }
             }
-            Op2::Eq | Op2::Ne => {
+            Op2::Eq | Op2::Ne | Op2::EqScalar | Op2::NeScalar => {
                 let eq = self.equal(&x, &y)?;
-                Value::Bool(eq == (op == Op2::Eq))
+                Value::Bool(eq == matches!(op, Op2::Eq | Op2::EqScalar))
             }
             Op2::Lt => Value::Bool(x.int() < y.int()),
             Op2::Le => Value::Bool(x.int() <= y.int()),
             Op2::Gt => Value::Bool(x.int() > y.int()),
             Op2::Ge => Value::Bool(x.int() >= y.int()),
-            Op2::In => match (&x, &y) {
+            Op2::In | Op2::InCards => match (&x, &y) {
                 (_, Value::List(items)) => {
                     let mut found = false;
                     for i in items.iter() {
@@ -352,7 +364,7 @@ impl Cx<'_> {
         })
     }
 
-    fn equal(&self, x: &Value, y: &Value) -> Result<bool, RuntimeError> {
+    pub(super) fn equal(&self, x: &Value, y: &Value) -> Result<bool, RuntimeError> {
         let setlike = |v: &Value| matches!(v, Value::Cards(_) | Value::Zone(_));
         Ok(match (x, y) {
             (a, b) if setlike(a) || setlike(b) => self.cards(a)? == self.cards(b)?,
@@ -375,7 +387,7 @@ impl Cx<'_> {
         })
     }
 
-    fn binder(
+    pub(super) fn binder(
         &mut self,
         kind: BinderKind,
         slot: u16,
@@ -601,7 +613,12 @@ impl Cx<'_> {
 
 /// A variable's value; an error (not a panic) when the board has no such variable, as
 /// when the checker evaluates a deal count that reads game state.
-fn read_var(b: &Board, v: u16, seat: Option<u8>, at: Loc) -> Result<Value, RuntimeError> {
+pub(super) fn read_var(
+    b: &Board,
+    v: u16,
+    seat: Option<u8>,
+    at: Loc,
+) -> Result<Value, RuntimeError> {
     b.layout
         .var_base
         .get(v as usize)
@@ -611,7 +628,7 @@ fn read_var(b: &Board, v: u16, seat: Option<u8>, at: Loc) -> Result<Value, Runti
 }
 
 /// A zone instance; an error when the board has no such zone.
-fn zone_at(b: &Board, z: u16, seat: Option<u8>, at: Loc) -> Result<u16, RuntimeError> {
+pub(super) fn zone_at(b: &Board, z: u16, seat: Option<u8>, at: Loc) -> Result<u16, RuntimeError> {
     match b.layout.zone_base.get(z as usize) {
         Some(base) if (*base as usize + seat.unwrap_or(0) as usize) < b.sets.len() => {
             Ok(base + seat.unwrap_or(0) as u16)

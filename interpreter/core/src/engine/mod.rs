@@ -7,6 +7,7 @@ mod eval;
 mod exec;
 pub mod show;
 mod state;
+mod typed;
 
 pub use decision::{Move, Pending, SeatMoves, PASS};
 pub use error::{ErrorInfo, RuntimeError};

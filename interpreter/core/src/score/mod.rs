@@ -11,10 +11,18 @@ use crate::value::{ScoreResult, Value, YakuLine};
 /// before anything is allocated, since most hands offered to a table are no win.
 pub fn surely_nothing(p: &crate::ir::Program, s: u16, args: &[Value]) -> bool {
     let def = &p.scores[s as usize];
-    let Some((pat, crate::ir::Expr::Local(i), _)) = &def.over else {
+    let Some((_, crate::ir::Expr::Local(i), _)) = &def.over else {
         return false;
     };
-    let Some(Value::Cards(cards)) = args.get(*i as usize) else {
+    args.get(*i as usize)
+        .is_some_and(|hand| surely_nothing_hand(p, s, hand))
+}
+
+/// Whether table `s` certainly scores nothing when `hand` is the argument its pattern
+/// splits (see [`surely_nothing`]); the other arguments need not be known yet.
+pub fn surely_nothing_hand(p: &crate::ir::Program, s: u16, hand: &Value) -> bool {
+    let def = &p.scores[s as usize];
+    let (Some((pat, _, _)), Value::Cards(cards)) = (&def.over, hand) else {
         return false;
     };
     let pat = &p.patterns[*pat as usize];
