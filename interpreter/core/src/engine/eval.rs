@@ -137,6 +137,21 @@ impl Cx<'_> {
                 Value::Int(self.eval_int(e)?)
             }
             Expr::Bin(Op2::Union | Op2::Minus, ..) => Value::Cards(self.eval_cards(e)?),
+            Expr::Call(Builtin::Top, args, loc) if args.len() == 1 => {
+                let saved = std::mem::replace(&mut self.at, *loc);
+                let c = self.top(&args[0]);
+                self.at = saved;
+                Value::Card(c?)
+            }
+            // The same condition as `eval_int`'s, which would come back here otherwise.
+            Expr::Call(Builtin::Count, args, _)
+                if args.len() == 1 && !matches!(args[0], Expr::List(_)) =>
+            {
+                Value::Int(self.eval_int(e)?)
+            }
+            Expr::Call(Builtin::Next | Builtin::Prev, args, _) if args.len() == 1 => {
+                Value::Seat(self.eval_seat(e)?)
+            }
             Expr::ScoreField(ScoreField::Total, r) if matches!(**r, Expr::Score(..)) => {
                 Value::Int(self.eval_int(e)?)
             }

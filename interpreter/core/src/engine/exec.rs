@@ -7,7 +7,7 @@ use super::decision::{Move, Pending, SeatMoves, PASS};
 use super::error::RuntimeError;
 use super::eval::{Cx, EVAL_BUDGET};
 use super::state::{Board, CodeRef, Event, State};
-use crate::ir::{Decide, DecideKind, Expr, Loc, Op, PayFrom, Program, Target};
+use crate::ir::{Builtin, Decide, DecideKind, Expr, Loc, Op, PayFrom, Program, Target};
 use crate::model::{CardIx, CardSet};
 use crate::value::Value;
 
@@ -17,6 +17,31 @@ pub const OP_LIMIT: u64 = 5_000_000;
 pub const ADVANCE_BUDGET: u64 = 50_000_000;
 /// Deepest procedure nesting.
 const MAX_DEPTH: usize = 200;
+
+/// Seats asked by one decision: the seats from one on (without allocating), or any
+/// list the rules computed.
+enum SeatList {
+    /// `n` seats from `first` on, round the table.
+    Ring { first: u8, count: u8, n: u8 },
+    /// An explicit list.
+    List(Vec<u8>),
+}
+
+impl SeatList {
+    fn len(&self) -> usize {
+        match self {
+            SeatList::Ring { count, .. } => *count as usize,
+            SeatList::List(l) => l.len(),
+        }
+    }
+
+    fn at(&self, i: usize) -> u8 {
+        match self {
+            SeatList::Ring { first, n, .. } => ((*first as usize + i) % (*n).max(1) as usize) as u8,
+            SeatList::List(l) => l[i],
+        }
+    }
+}
 
 /// The code and source locations of a frame's body.
 fn body(p: &Program, c: CodeRef) -> (&[Op], &[Loc]) {
@@ -29,6 +54,35 @@ fn body(p: &Program, c: CodeRef) -> (&[Op], &[Loc]) {
     }
 }
 
+/// Runs `f` on an evaluation context over the board and a frame's locals. Each
+/// evaluation has its own budget, and all evaluations between two decisions share a
+/// larger one, so a loop of heavy evaluations is bounded too.
+#[inline]
+fn with_cx<T>(
+    p: &Program,
+    b: &Board,
+    locals: &mut [Value],
+    at: Loc,
+    left: &mut u64,
+    f: impl FnOnce(&mut Cx<'_>) -> Result<T, RuntimeError>,
+) -> Result<T, RuntimeError> {
+    let start = EVAL_BUDGET.min(*left);
+    let mut cx = Cx {
+        p,
+        b: Some(b),
+        locals,
+        groups: &[],
+        budget: start,
+        at,
+    };
+    let r = f(&mut cx);
+    *left -= start - cx.budget;
+    if *left == 0 {
+        return Err(over_budget(at));
+    }
+    r
+}
+
 /// Evaluates `e` with the board and a frame's locals.
 #[inline]
 fn eval(
@@ -39,27 +93,29 @@ fn eval(
     at: Loc,
     left: &mut u64,
 ) -> Result<Value, RuntimeError> {
-    // Each evaluation has its own budget, and all evaluations between two decisions
-    // share a larger one, so a loop of heavy evaluations is bounded too.
-    let start = EVAL_BUDGET.min(*left);
-    let mut cx = Cx {
-        p,
-        b: Some(b),
-        locals,
-        groups: &[],
-        budget: start,
+    with_cx(p, b, locals, at, left, |cx| cx.eval(e))
+}
+
+/// Evaluates a condition with the board and a frame's locals.
+#[inline]
+fn eval_bool(
+    p: &Program,
+    b: &Board,
+    locals: &mut [Value],
+    e: &Expr,
+    at: Loc,
+    left: &mut u64,
+) -> Result<bool, RuntimeError> {
+    with_cx(p, b, locals, at, left, |cx| cx.eval_bool(e))
+}
+
+/// The error for evaluations between two decisions that together ran too long.
+fn over_budget(at: Loc) -> RuntimeError {
+    RuntimeError::new(
+        format!("the rules took more than {ADVANCE_BUDGET} evaluation steps without reaching a decision"),
         at,
-    };
-    let r = cx.eval(e);
-    *left -= start - cx.budget;
-    if *left == 0 {
-        return Err(RuntimeError::new(
-            format!("the rules took more than {ADVANCE_BUDGET} evaluation steps without reaching a decision"),
-            at,
-        )
-        .with_help("a loop repeats a heavy evaluation: make sure it ends or offers a decision"));
-    }
-    r
+    )
+    .with_help("a loop repeats a heavy evaluation: make sure it ends or offers a decision")
 }
 
 fn cards_of(b: &Board, v: &Value, at: Loc) -> Result<Vec<CardIx>, RuntimeError> {
@@ -184,7 +240,15 @@ impl State {
             }
             Op::Jump(t) => self.jump(*t),
             Op::JumpIfNot(c, t) => {
-                if !ev!(c).truthy() {
+                let holds = eval_bool(
+                    p,
+                    &self.board,
+                    &mut self.locals[base..],
+                    c,
+                    at,
+                    &mut self.steps_left,
+                )?;
+                if !holds {
                     self.jump(*t);
                 }
             }
@@ -236,8 +300,15 @@ impl State {
             Op::Move(what, to, _) => {
                 let w = ev!(what);
                 let z = zone_of(&ev!(to), at)?;
-                for c in cards_of(&self.board, &w, at)? {
-                    self.board.move_card(c, z);
+                match w {
+                    // One card or a set moves without listing the cards first.
+                    Value::Card(c) => self.board.move_card(c, z),
+                    Value::Cards(set) => set.iter().for_each(|c| self.board.move_card(c, z)),
+                    w => {
+                        for c in cards_of(&self.board, &w, at)? {
+                            self.board.move_card(c, z);
+                        }
+                    }
                 }
             }
             Op::Shuffle(z, _) => {
@@ -574,11 +645,11 @@ impl State {
         base: usize,
         seat: u8,
         at: Loc,
-    ) -> Result<Vec<Move>, RuntimeError> {
+        out: &mut Vec<Move>,
+    ) -> Result<(), RuntimeError> {
         if let Some(s) = d.seat_slot {
             self.set_local(base, s, Value::Seat(seat));
         }
-        let mut out = Vec::new();
         for (i, o) in d.options.iter().enumerate() {
             match &o.param {
                 None => {
@@ -603,12 +674,12 @@ impl State {
                     match dv {
                         Value::List(l) => {
                             for it in l.iter() {
-                                self.offer(p, o, i, *slot, it.clone(), base, at, &mut out)?;
+                                self.offer(p, o, i, *slot, it.clone(), base, at, out)?;
                             }
                         }
                         Value::Range(a, b) if b.saturating_sub(a) <= 10_000 => {
                             for n in a..=b {
-                                self.offer(p, o, i, *slot, Value::Int(n), base, at, &mut out)?;
+                                self.offer(p, o, i, *slot, Value::Int(n), base, at, out)?;
                             }
                         }
                         Value::Range(..) => {
@@ -630,14 +701,14 @@ impl State {
                                 }
                             };
                             for c in set.iter() {
-                                self.offer(p, o, i, *slot, Value::Card(c), base, at, &mut out)?;
+                                self.offer(p, o, i, *slot, Value::Card(c), base, at, out)?;
                             }
                         }
                     }
                 }
             }
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Whether an option's guard holds (an option without one always does).
@@ -649,15 +720,14 @@ impl State {
         at: Loc,
     ) -> Result<bool, RuntimeError> {
         Ok(match &o.guard {
-            Some(g) => eval(
+            Some(g) => eval_bool(
                 p,
                 &self.board,
                 &mut self.locals[base..],
                 g,
                 at,
                 &mut self.steps_left,
-            )?
-            .truthy(),
+            )?,
             None => true,
         })
     }
@@ -694,20 +764,19 @@ impl State {
         at: Loc,
     ) -> Result<(), RuntimeError> {
         let pc = self.frames.last().expect("frame").pc - 1;
-        let who = eval(
-            p,
-            &self.board,
-            &mut self.locals[base..],
-            &d.who,
-            at,
-            &mut self.steps_left,
-        )?;
-        let n = self.board.seats;
-        let mut seats = Vec::new();
+        let mut seats = self.spare.seats.pop().unwrap_or_default();
         match d.kind {
             DecideKind::One => {
-                let s = seat_of(&who, n, at)?;
-                let moves = self.moves_for(p, d, base, s, at)?;
+                let s = with_cx(
+                    p,
+                    &self.board,
+                    &mut self.locals[base..],
+                    at,
+                    &mut self.steps_left,
+                    |cx| cx.eval_seat(&d.who),
+                )?;
+                let mut moves = self.spare.moves.pop().unwrap_or_default();
+                self.moves_for(p, d, base, s, at, &mut moves)?;
                 if moves.is_empty() {
                     return Err(RuntimeError::new(
                         format!("seat {s} has no legal move here"),
@@ -718,10 +787,14 @@ impl State {
                 seats.push(SeatMoves { seat: s, moves });
             }
             DecideKind::Each | DecideKind::Claim => {
-                for s in seat_list(&who, n, at)? {
-                    let mut moves = self.moves_for(p, d, base, s, at)?;
+                let asked = self.asked_seats(p, &d.who, base, at)?;
+                for k in 0..asked.len() {
+                    let s = asked.at(k);
+                    let mut moves = self.spare.moves.pop().unwrap_or_default();
+                    self.moves_for(p, d, base, s, at, &mut moves)?;
                     if d.kind == DecideKind::Claim {
                         if moves.is_empty() {
+                            self.spare.moves.push(moves);
                             continue;
                         }
                         moves.insert(
@@ -740,6 +813,7 @@ impl State {
                     seats.push(SeatMoves { seat: s, moves });
                 }
                 if seats.is_empty() {
+                    self.spare.seats.push(seats);
                     self.jump(d.after);
                     return Ok(());
                 }
@@ -761,6 +835,49 @@ impl State {
             self.apply(p, &[0])?;
         }
         Ok(())
+    }
+
+    /// The seats a `choose each` or claim window asks, in order; `others(s)` and
+    /// `seats()` are listed without building a list value.
+    fn asked_seats(
+        &mut self,
+        p: &Program,
+        who: &Expr,
+        base: usize,
+        at: Loc,
+    ) -> Result<SeatList, RuntimeError> {
+        let n = self.board.seats;
+        let dealer = self.board.dealer;
+        let ring = |first: u8, skip_first: bool| SeatList::Ring {
+            first: (first + u8::from(skip_first)) % n.max(1),
+            count: n - u8::from(skip_first).min(n),
+            n,
+        };
+        match who {
+            Expr::Call(Builtin::Others, args, loc) if args.len() == 1 => {
+                let s = with_cx(
+                    p,
+                    &self.board,
+                    &mut self.locals[base..],
+                    *loc,
+                    &mut self.steps_left,
+                    |cx| cx.eval_seat(&args[0]),
+                )?;
+                Ok(ring(s, true))
+            }
+            Expr::Call(Builtin::Seats, args, _) if args.is_empty() => Ok(ring(dealer, false)),
+            _ => {
+                let v = eval(
+                    p,
+                    &self.board,
+                    &mut self.locals[base..],
+                    who,
+                    at,
+                    &mut self.steps_left,
+                )?;
+                Ok(SeatList::List(seat_list(&v, n, at)?))
+            }
+        }
     }
 
     fn start_option(&mut self, d: &Decide, base: usize, seat: u8, option: u16, arg: Value) {
@@ -853,7 +970,19 @@ impl State {
                 }
             }
         }
+        self.recycle(pending);
         Ok(())
+    }
+
+    /// Keeps a taken decision's lists for the next decisions.
+    fn recycle(&mut self, pending: Pending) {
+        let mut seats = pending.seats;
+        for sm in seats.drain(..) {
+            let mut moves = sm.moves;
+            moves.clear();
+            self.spare.moves.push(moves);
+        }
+        self.spare.seats.push(seats);
     }
 
     /// The decision waiting, if any.

@@ -161,6 +161,25 @@ pub struct State {
     pub steps_left: u64,
     /// A test's queued answers: move name, argument, and where written.
     pub answers: std::collections::VecDeque<(String, Value, Loc)>,
+    /// Move and seat lists of decisions already taken, kept for the next decisions so
+    /// offering moves allocates nothing.
+    pub(crate) spare: Spare,
+}
+
+/// Emptied lists from decisions already taken (see [`State::spare`]).
+#[derive(Debug, Default)]
+pub(crate) struct Spare {
+    /// Move lists.
+    pub moves: Vec<Vec<super::decision::Move>>,
+    /// Seat lists.
+    pub seats: Vec<Vec<super::decision::SeatMoves>>,
+}
+
+impl Clone for Spare {
+    /// A copy of a game starts with no spare lists: copying them would cost what they save.
+    fn clone(&self) -> Spare {
+        Spare::default()
+    }
 }
 
 /// Default decision limit per game.
@@ -245,6 +264,7 @@ impl State {
                 .collect(),
             steps_left: super::exec::ADVANCE_BUDGET,
             answers: Default::default(),
+            spare: Spare::default(),
         })
     }
 
@@ -342,6 +362,7 @@ impl State {
             public_zones: self.public_zones.clone(),
             steps_left: self.steps_left,
             answers: self.answers.clone(),
+            spare: Spare::default(),
         }
     }
 

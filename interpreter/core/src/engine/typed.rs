@@ -186,6 +186,12 @@ impl Cx<'_> {
             },
             Expr::Const(Value::Seat(s)) => *s as i64,
             Expr::Const(Value::Int(i)) => *i,
+            Expr::Call(b @ (Builtin::Next | Builtin::Prev), args, loc) if args.len() == 1 => {
+                let saved = std::mem::replace(&mut self.at, *loc);
+                let r = self.next_seat(*b == Builtin::Next, &args[0]);
+                self.at = saved;
+                return r;
+            }
             _ => {
                 let v = self.eval(e)?;
                 return self.seat(&v);
@@ -195,6 +201,13 @@ impl Cx<'_> {
             return self.seat(&Value::Int(s));
         }
         Ok(s as u8)
+    }
+
+    /// The seat after (or before) a seat.
+    fn next_seat(&mut self, next: bool, x: &Expr) -> Result<u8, RuntimeError> {
+        let s = self.eval_seat(x)?;
+        let n = self.board("seats")?.seats;
+        Ok(if next { (s + 1) % n } else { (s + n - 1) % n })
     }
 
     /// A scalar (int, seat, card, bool or symbol) as one number, or `None` for any
@@ -230,7 +243,7 @@ impl Cx<'_> {
     }
 
     /// The top card of a zone.
-    fn top(&mut self, z: &Expr) -> Result<CardIx, RuntimeError> {
+    pub(super) fn top(&mut self, z: &Expr) -> Result<CardIx, RuntimeError> {
         let zone = match z {
             Expr::Zone(z) => zone_at(self.board("a zone")?, *z, None, self.at)?,
             Expr::SeatZone(z, s) => {
@@ -269,22 +282,28 @@ impl Cx<'_> {
             }
             return Ok(crate::score::evaluate(self, s, vals)?.total);
         }
-        let mut vals: [Value; STACK_ARGS] = std::array::from_fn(|_| Value::Unit);
         // The table's hand first: most hands offered to a table score nothing.
         let over = match &self.p.scores[s as usize].over {
             Some((_, Expr::Local(i), _)) if (*i as usize) < args.len() => Some(*i as usize),
             _ => None,
         };
-        if let Some(i) = over {
-            vals[i] = self.score_arg(&args[i])?;
-            if crate::score::surely_nothing_hand(self.p, s, &vals[i]) {
-                return Ok(0);
+        let hand = match over {
+            Some(i) => {
+                let hand = self.score_arg(&args[i])?;
+                if crate::score::surely_nothing_hand(self.p, s, &hand) {
+                    return Ok(0);
+                }
+                hand
             }
-        }
+            None => Value::Unit,
+        };
+        let mut vals: [Value; STACK_ARGS] = std::array::from_fn(|_| Value::Unit);
         for (k, a) in args.iter().enumerate() {
-            if Some(k) != over {
-                vals[k] = self.score_arg(a)?;
-            }
+            vals[k] = if Some(k) == over {
+                hand.clone()
+            } else {
+                self.score_arg(a)?
+            };
         }
         let r = crate::score::evaluate(self, s, vals[..args.len()].to_vec())?;
         Ok(r.total)
