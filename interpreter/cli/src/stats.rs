@@ -18,9 +18,23 @@ pub struct Mean {
 impl Mean {
     /// Adds one observation.
     pub fn add(&mut self, x: f64) {
-        self.n += 1;
-        self.sum += x;
-        self.sum_sq += x * x;
+        self.add_times(x, 1);
+    }
+
+    /// Adds the same observation `k` times (exactly what `k` calls of `add` give for
+    /// the 0/1 observations of a rate, without the loop).
+    pub fn add_times(&mut self, x: f64, k: u64) {
+        self.n += k;
+        self.sum += x * k as f64;
+        self.sum_sq += x * x * k as f64;
+    }
+
+    /// A share of `hits` in `total` observations, as a mean of 0/1 (a win rate).
+    pub fn share(hits: u64, total: u64) -> Mean {
+        let mut m = Mean::default();
+        m.add_times(1.0, hits);
+        m.add_times(0.0, total.saturating_sub(hits));
+        m
     }
 
     /// The mean (0 with no observations).
@@ -62,6 +76,15 @@ impl Mean {
 /// Rounds to 6 decimals so JSON stays readable and exact comparisons are stable.
 fn round(x: f64) -> f64 {
     (x * 1e6).round() / 1e6
+}
+
+/// `count` per deal, rounded (0 when no deal was played).
+fn per(count: u64, deals: u64) -> f64 {
+    if deals == 0 {
+        0.0
+    } else {
+        round(count as f64 / deals as f64)
+    }
 }
 
 /// A mean with its 95% interval.
@@ -176,7 +199,8 @@ pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -
     let mut deals = 0u64;
     let mut outcomes: BTreeMap<&str, u64> = BTreeMap::new();
     let mut results: BTreeMap<&str, (u64, Mean)> = BTreeMap::new();
-    let mut wins = vec![Mean::default(); seats];
+    // Win counts per seat, over all deals: a win rate is a share of deals.
+    let mut seat_wins = vec![0u64; seats];
     let mut chips = vec![Mean::default(); seats];
     let mut decisions = Mean::default();
     let mut yaku: BTreeMap<&str, (u64, Mean)> = BTreeMap::new();
@@ -215,12 +239,9 @@ pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -
                 *w += 1;
             }
         }
-        // A win rate is a mean of 0/1 per deal: each deal of this game adds one
-        // observation per seat (1 for each deal the seat recorded a result in).
-        for (s, m) in wins.iter_mut().enumerate() {
-            let k = won[s].min(n);
-            (0..k).for_each(|_| m.add(1.0));
-            (k..n).for_each(|_| m.add(0.0));
+        // A seat wins at most once per deal, whatever the records say.
+        for (total, w) in seat_wins.iter_mut().zip(&won) {
+            *total += (*w).min(n);
         }
         for (s, c) in r.chips.iter().enumerate() {
             if let Some(m) = chips.get_mut(s) {
@@ -229,13 +250,7 @@ pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -
         }
         decisions.add(r.decisions as f64);
     }
-    let pct = |c: u64| {
-        if deals == 0 {
-            0.0
-        } else {
-            round(100.0 * c as f64 / deals as f64)
-        }
-    };
+    let pct = |c: u64| per(100 * c, deals);
     let mut outcomes: Vec<OutcomeShare> = outcomes
         .into_iter()
         .map(|(l, c)| OutcomeShare {
@@ -250,11 +265,7 @@ pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -
         .map(|(name, (count, m))| ResultStat {
             name: name.to_string(),
             count,
-            per_deal: if deals == 0 {
-                0.0
-            } else {
-                round(count as f64 / deals as f64)
-            },
+            per_deal: per(count, deals),
             mean_value: round(m.mean()),
         })
         .collect();
@@ -266,7 +277,7 @@ pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -
                 .get(s % agents.len().max(1))
                 .cloned()
                 .unwrap_or_default(),
-            win_rate: wins[s].interval(),
+            win_rate: Mean::share(seat_wins[s], deals).interval(),
             chips: chips[s].interval(),
         })
         .collect();
@@ -275,11 +286,7 @@ pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -
         .map(|(name, (count, m))| YakuStat {
             name: name.to_string(),
             count,
-            per_deal: if deals == 0 {
-                0.0
-            } else {
-                round(count as f64 / deals as f64)
-            },
+            per_deal: per(count, deals),
             mean_payment: round(m.mean()),
         })
         .collect();
@@ -288,17 +295,12 @@ pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -
     let roles = role_wins
         .iter()
         .enumerate()
-        .map(|(i, w)| {
-            let mut m = Mean::default();
-            (0..*w).for_each(|_| m.add(1.0));
-            (*w..deals.max(*w)).for_each(|_| m.add(0.0));
-            RoleStat {
-                role: roles
-                    .get(i)
-                    .cloned()
-                    .unwrap_or_else(|| format!("seat {i} from the dealer")),
-                win_rate: m.interval(),
-            }
+        .map(|(i, w)| RoleStat {
+            role: roles
+                .get(i)
+                .cloned()
+                .unwrap_or_else(|| format!("seat {i} from the dealer")),
+            win_rate: Mean::share(*w, deals.max(*w)).interval(),
         })
         .collect();
     let tallies = tallies
