@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::params::{self, GameParams};
 use crate::render::{self, Stream};
-use crate::stats::{self, Summary};
+use crate::stats::{self, Interval, Summary};
 use crate::view;
 use crate::{errln, outln};
 
@@ -231,6 +231,21 @@ fn progress(n: u64) -> ProgressBar {
     bar
 }
 
+/// A rate with its interval, in percent: ` 33.33% [ 30.10,  36.56]`.
+fn percent(i: &Interval) -> String {
+    format!(
+        "{:>6.2}% [{:>6.2}, {:>6.2}]",
+        i.mean * 100.0,
+        i.low * 100.0,
+        i.high * 100.0
+    )
+}
+
+/// A signed mean with its interval: `   +1.25 [   -0.40,    +2.90]`.
+fn signed(i: &Interval) -> String {
+    format!("{:>+8.2} [{:>+8.2}, {:>+8.2}]", i.mean, i.low, i.high)
+}
+
 fn human(p: &Program, r: &Report) -> String {
     let s = &r.summary;
     let mut out = format!(
@@ -294,22 +309,15 @@ fn human(p: &Program, r: &Report) -> String {
     }
     out.push_str("seats   agent    win rate (95%)              final chips (95%)\n");
     for seat in &s.seats {
-        let wr = seat.win_rate;
-        let ch = seat.chips;
         out.push_str(&format!(
-            "  {:<5} {:<8} {:>6.2}% [{:>6.2}, {:>6.2}]    {:>+8.2} [{:>+8.2}, {:>+8.2}]\n",
+            "  {:<5} {:<8} {}    {}\n",
             seat.seat,
             seat.agent,
-            wr.mean * 100.0,
-            wr.low * 100.0,
-            wr.high * 100.0,
-            ch.mean,
-            ch.low,
-            ch.high
+            percent(&seat.win_rate),
+            signed(&seat.chips)
         ));
     }
     if !s.roles.is_empty() {
-        out.push_str("roles   win rate (95%)\n");
         let w = s
             .roles
             .iter()
@@ -317,14 +325,16 @@ fn human(p: &Program, r: &Report) -> String {
             .max()
             .unwrap_or(0)
             .max(5);
+        out.push_str(&format!(
+            "{}  win rate (95%)              chips per deal (95%)\n",
+            view::pad("roles", w + 2)
+        ));
         for r in &s.roles {
-            let wr = r.win_rate;
             out.push_str(&format!(
-                "  {}  {:>6.2}% [{:>6.2}, {:>6.2}]\n",
+                "  {}  {}    {}\n",
                 view::pad(&r.role, w),
-                wr.mean * 100.0,
-                wr.low * 100.0,
-                wr.high * 100.0
+                percent(&r.win_rate),
+                signed(&r.chips_per_deal)
             ));
         }
     }

@@ -87,6 +87,15 @@ fn per(count: u64, deals: u64) -> f64 {
     }
 }
 
+/// The role of `seat` in a deal dealt by `dealer`: its place counted from the dealer
+/// (0 is the dealer). With no seats this is 0, which no table indexes.
+fn role_of(seat: u8, dealer: u8, seats: usize) -> usize {
+    if seats == 0 {
+        return 0;
+    }
+    (seat as usize % seats + seats - dealer as usize % seats) % seats
+}
+
 /// A mean with its 95% interval.
 #[derive(Clone, Copy, Debug, Serialize, PartialEq)]
 pub struct Interval {
@@ -150,14 +159,16 @@ pub struct YakuStat {
     pub mean_payment: f64,
 }
 
-/// Win rate of a role (親, 胴二, ビキ…): the share of deals in which the seat holding
-/// that role recorded a result.
+/// Win rate and chips of a role (親, 胴二, ビキ…), counted from each deal's dealer.
 #[derive(Clone, Debug, Serialize)]
 pub struct RoleStat {
     /// The role's name.
     pub role: String,
     /// Share of deals won in that role.
     pub win_rate: Interval,
+    /// Chips won (negative: lost) per deal in that role; a match-end payment counts
+    /// for the last deal (see `GameRecord::deal_chips`).
+    pub chips_per_deal: Interval,
 }
 
 /// A tallied label's values and how often each came.
@@ -205,6 +216,7 @@ pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -
     let mut decisions = Mean::default();
     let mut yaku: BTreeMap<&str, (u64, Mean)> = BTreeMap::new();
     let mut role_wins = vec![0u64; seats];
+    let mut role_chips = vec![Mean::default(); seats];
     let mut tallies: BTreeMap<&str, BTreeMap<&str, u64>> = BTreeMap::new();
     for r in records {
         for (s, res, dealer) in &r.records {
@@ -213,9 +225,15 @@ pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -
                 e.0 += 1;
                 e.1.add(res.total as f64);
             }
-            if seats > 0 {
-                let rel = (*s as usize + seats - *dealer as usize % seats) % seats;
-                role_wins[rel] += 1;
+            if let Some(w) = role_wins.get_mut(role_of(*s, *dealer, seats)) {
+                *w += 1;
+            }
+        }
+        for (dealer, delta) in &r.deal_chips {
+            for (s, c) in delta.iter().enumerate() {
+                if let Some(m) = role_chips.get_mut(role_of(s as u8, *dealer, seats)) {
+                    m.add(*c as f64);
+                }
             }
         }
         for (label, value) in &r.tallies {
@@ -301,6 +319,7 @@ pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -
                 .cloned()
                 .unwrap_or_else(|| format!("seat {i} from the dealer")),
             win_rate: Mean::share(*w, deals.max(*w)).interval(),
+            chips_per_deal: role_chips[i].interval(),
         })
         .collect();
     let tallies = tallies
@@ -380,6 +399,8 @@ mod tests {
                 ("浮き札".into(), "3".into()),
             ],
             chips: vec![-1, 1],
+            // Seat 0 deals both deals: 親 loses 3 in the first and wins 2 in the second.
+            deal_chips: vec![(0, vec![-3, 3]), (0, vec![2, -2])],
             ..Default::default()
         };
         let roles = ["親".to_string(), "子".to_string()];
@@ -387,6 +408,10 @@ mod tests {
         assert_eq!(s.roles[1].role, "子");
         assert_eq!(s.roles[1].win_rate.mean, 0.5);
         assert_eq!(s.roles[0].win_rate.mean, 0.0);
+        assert_eq!(s.roles[0].chips_per_deal.mean, -0.5);
+        assert_eq!(s.roles[1].chips_per_deal.mean, 0.5);
+        assert_eq!(s.roles[0].chips_per_deal.n, 2);
+        assert!(s.roles[0].chips_per_deal.low < -0.5 && s.roles[0].chips_per_deal.high > -0.5);
         assert_eq!(s.yaku[0].name, "素役");
         assert_eq!(s.tallies[0].values[0], ("9".to_string(), 2, 66.666667));
         assert_eq!(s.deals, 2);
@@ -396,5 +421,21 @@ mod tests {
         assert_eq!(s.seats[0].win_rate.mean, 0.0);
         assert_eq!(s.seats[1].chips.mean, 1.0);
         assert_eq!(s.seats[1].agent, "greedy");
+    }
+
+    #[test]
+    fn roles_count_from_each_deals_dealer() {
+        // Three seats; the deal is dealt by seat 2, so seat 2 is 親, seat 0 胴二 and
+        // seat 1 ビキ.
+        let g = GameRecord {
+            seats: 3,
+            outcomes: vec!["流れ".into()],
+            deal_chips: vec![(2, vec![-1, -1, -2])],
+            ..Default::default()
+        };
+        let roles = ["親", "胴二", "ビキ"].map(String::from);
+        let s = summarize(&[&g], &["random".to_string()], &roles);
+        let per_deal: Vec<f64> = s.roles.iter().map(|r| r.chips_per_deal.mean).collect();
+        assert_eq!(per_deal, [-2.0, -1.0, -1.0]);
     }
 }

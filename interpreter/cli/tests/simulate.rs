@@ -64,6 +64,23 @@ fn same_numbers_for_any_thread_count() {
         chips.abs() < 1e-3,
         "chips are zero-sum once the pot is shared out: {chips}"
     );
+    // Per role, chips per deal: every deal counts once for each role, and the roles'
+    // means add up to zero too (what goes into the pot comes out by the match's end).
+    let roles = one["roles"].as_array().expect("roles");
+    assert_eq!(
+        roles.iter().map(|r| r["role"].clone()).collect::<Vec<_>>(),
+        ["親", "胴二", "ビキ"]
+    );
+    let mut per_deal = 0.0;
+    for r in roles {
+        let c = &r["chips_per_deal"];
+        assert_eq!(c["n"], 100, "{r}");
+        let (mean, low, high) = (c["mean"].as_f64(), c["low"].as_f64(), c["high"].as_f64());
+        let (mean, low, high) = (mean.expect("mean"), low.expect("low"), high.expect("high"));
+        assert!(low <= mean && mean <= high, "{r}");
+        per_deal += mean;
+    }
+    assert!(per_deal.abs() < 1e-3, "roles' chips add up: {per_deal}");
 }
 
 #[test]
@@ -87,6 +104,17 @@ fn human_report_and_options() {
         r.stdout.contains("random") && r.stdout.contains("win rate"),
         "{}",
         r.stdout
+    );
+    assert!(r.stdout.contains("chips per deal (95%)"), "{}", r.stdout);
+    let dealer_line = r
+        .stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("親 "))
+        .unwrap_or_else(|| panic!("a line for the dealer's role: {}", r.stdout));
+    assert_eq!(
+        dealer_line.matches('[').count(),
+        2,
+        "win rate and chips, each with an interval: {dealer_line}"
     );
 
     let r = fuda(&["simulate", &sangohana(), "--games", "1", "--players", "9"]);
