@@ -213,10 +213,11 @@ impl Session<'_> {
         }
         for e in &st.events[self.events_seen..] {
             match e {
-                Event::Outcome(o, _) => {
+                Event::Outcome(o, dealer) => {
                     outln!("── deal {} ends: {o}", self.deal);
                     self.deal += 1;
-                    render_ledger(self.p, st, self.me);
+                    // The roles of the deal that ended: the winner may deal next.
+                    crate::render::out(&view::ledger_under(self.p, st, *dealer, self.me));
                 }
                 Event::Record(s, r, _) => outln!(
                     "{} scores {}: {}",
@@ -332,10 +333,6 @@ fn show_moves(p: &Program, pending: &Pending, code: &[fuda_core::ir::Op], moves:
     for (i, m) in moves.iter().enumerate() {
         outln!("  {:>2}. {}", i + 1, pending.describe(p, code, m));
     }
-}
-
-fn render_ledger(p: &Program, st: &State, me: u8) {
-    crate::render::out(&view::ledger(p, st, me));
 }
 
 /// A run-time error of the rules, as a diagnostic pointing at the rule.

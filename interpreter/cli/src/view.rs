@@ -101,6 +101,12 @@ fn count(n: usize) -> String {
 
 /// The ledger variables on one line: `chips: you 3, seat 1 (胴二) -2 …  pot: 0`.
 pub fn ledger(p: &Program, st: &State, me: u8) -> String {
+    ledger_under(p, st, st.board.dealer, me)
+}
+
+/// Like [`ledger`], with the roles of the deal `dealer` dealt: a deal that just ended
+/// may already have passed the deal on.
+pub fn ledger_under(p: &Program, st: &State, dealer: u8, me: u8) -> String {
     let b = &st.board;
     let mut parts = Vec::new();
     for v in &p.ledger {
@@ -111,7 +117,7 @@ pub fn ledger(p: &Program, st: &State, me: u8) -> String {
                 .map(|s| {
                     format!(
                         "{} {}",
-                        seat(p, st, s, Some(me)),
+                        seat_under(p, st, dealer, s, Some(me)),
                         b.vars[base + s as usize].int()
                     )
                 })

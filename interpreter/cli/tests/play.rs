@@ -29,6 +29,61 @@ fn a_piped_session_plays_to_the_end() {
     );
 }
 
+/// The chips shown when a deal ends name each seat with its role in that deal, not in
+/// the next one: in 珊瑚花 the winner deals next, so a win by a seat other than the
+/// dealer changes every role before the line is drawn.
+#[test]
+fn chips_after_a_deal_show_the_roles_of_that_deal() {
+    let input = "1\n".repeat(3000);
+    let mut checked = 0;
+    for seed in 1..=40 {
+        let seed = seed.to_string();
+        let r = fuda_with_input(
+            &[
+                "play",
+                &sangohana(),
+                "--seed",
+                &seed,
+                "--set",
+                "deals=2",
+                "--agents",
+                "random",
+            ],
+            &input,
+        );
+        assert_eq!(r.code, 0, "{}", r.all());
+        let lines: Vec<&str> = r.stdout.lines().collect();
+        for (i, l) in lines.iter().enumerate() {
+            if !l.starts_with("── deal ") || !l.contains(" ends: ") {
+                continue;
+            }
+            // `seat 2 (ビキ) scores 素役: 1` comes just before the deal's end.
+            let Some(scorer) = lines[..i]
+                .last()
+                .and_then(|s| s.split_once(" scores "))
+                .map(|(who, _)| who)
+            else {
+                continue;
+            };
+            if scorer.contains("親") {
+                continue;
+            }
+            let chips = lines.get(i + 1).copied().unwrap_or_default();
+            assert!(chips.contains("chips:"), "seed {seed}: {chips}");
+            assert!(
+                chips.contains(&format!("{scorer} ")),
+                "seed {seed}: the winner keeps the role it won in ({scorer}): {chips}"
+            );
+            assert_eq!(chips.matches("親").count(), 1, "seed {seed}: {chips}");
+            checked += 1;
+        }
+        if checked >= 2 {
+            return;
+        }
+    }
+    panic!("no seed in 1..=40 had a deal won by a seat other than the dealer");
+}
+
 /// The first decision's moves as listed (`  1. 捨てる 松に鶴(1-crane)` → `捨てる 松に鶴(1-crane)`).
 fn first_moves() -> Vec<String> {
     let r = fuda_with_input(
