@@ -1,6 +1,7 @@
 //! Reading a ruleset from disk and compiling it: the folder loader that serves its
 //! imports (never reading outside the ruleset's folder) and the shared compile step.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use fuda_core::loader::Loader;
@@ -40,8 +41,77 @@ impl Loader for FolderLoader {
         if !real.is_file() {
             return Err("it is not a file".into());
         }
-        std::fs::read_to_string(&real).map_err(|e| io_reason(&e))
+        read_capped(&real).map_err(|e| e.reason())
     }
+}
+
+/// The most a rule file may hold: the parser's own cap, checked here before the file
+/// is read so a huge (or endless) file is never loaded into memory.
+pub const MAX_FILE_BYTES: usize = fuda_grammar::MAX_SOURCE_BYTES;
+
+/// Why a rule file was not read.
+#[derive(Debug)]
+pub enum ReadError {
+    /// The file system refused.
+    Io(std::io::Error),
+    /// Larger than [`MAX_FILE_BYTES`]: its size when known, else `None` (it grew past
+    /// the cap while being read, or reports no size, like a device).
+    TooLarge(Option<u64>),
+}
+
+impl ReadError {
+    /// A short lower-case reason, to follow "cannot read `FILE`: ".
+    pub fn reason(&self) -> String {
+        match self {
+            ReadError::Io(e) => io_reason(e),
+            ReadError::TooLarge(Some(n)) => format!(
+                "it is too large: {n} bytes, and a rule file may have at most {MAX_FILE_BYTES} (4 MiB)"
+            ),
+            ReadError::TooLarge(None) => format!(
+                "it is too large: a rule file may have at most {MAX_FILE_BYTES} bytes (4 MiB)"
+            ),
+        }
+    }
+}
+
+/// Reads a rule file as text, refusing one larger than [`MAX_FILE_BYTES`] without
+/// reading it whole: the size is checked first, and the read itself stops one byte past
+/// the cap, because a size can be wrong (a file still growing, a device).
+pub fn read_capped(path: &Path) -> Result<String, ReadError> {
+    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
+    let size = file.metadata().map(|m| m.len()).ok();
+    if let Some(n) = size.filter(|n| *n > MAX_FILE_BYTES as u64) {
+        return Err(ReadError::TooLarge(Some(n)));
+    }
+    let mut bytes = Vec::with_capacity(size.unwrap_or(0) as usize);
+    file.take(MAX_FILE_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(ReadError::Io)?;
+    if bytes.len() > MAX_FILE_BYTES {
+        return Err(ReadError::TooLarge(None));
+    }
+    String::from_utf8(bytes)
+        .map_err(|_| ReadError::Io(std::io::Error::from(std::io::ErrorKind::InvalidData)))
+}
+
+/// Reads a rule file for a command; an unreadable or oversized file is a diagnostic.
+pub fn read_rule_file(path: &Path) -> miette::Result<String> {
+    read_capped(path).map_err(|e| match e {
+        ReadError::TooLarge(_) => miette!(
+            code = "fuda::cli::too-large",
+            help = "split the ruleset: a rule file can `import` files from its own folder",
+            "cannot read `{}`: {}",
+            path.display(),
+            e.reason()
+        ),
+        ReadError::Io(_) => miette!(
+            code = "fuda::cli::read",
+            help = "give the path of a .fuda file",
+            "cannot read `{}`: {}",
+            path.display(),
+            e.reason()
+        ),
+    })
 }
 
 /// An I/O error as a short lower-case reason, without the OS error number.
@@ -60,15 +130,7 @@ pub fn io_reason(e: &std::io::Error) -> String {
 /// Reads and compiles a ruleset file. `Err` is a user error (unreadable file);
 /// `Ok(Err(_))` is a ruleset with problems, for the caller to render.
 pub fn compile_file(path: &Path) -> miette::Result<Result<Compiled, Failed>> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        miette!(
-            code = "fuda::cli::read",
-            help = "give the path of a .fuda file",
-            "cannot read `{}`: {}",
-            path.display(),
-            io_reason(&e)
-        )
-    })?;
+    let text = read_rule_file(path)?;
     let folder = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -159,5 +221,30 @@ mod tests {
         #[cfg(unix)]
         assert!(l.load("link.fuda").unwrap_err().contains("outside"));
         assert!(l.load("missing.fuda").unwrap_err().contains("no such file"));
+    }
+
+    #[test]
+    fn an_import_over_the_cap_is_refused() {
+        let root = tempfile::tempdir().expect("temp dir");
+        let big = vec![b' '; MAX_FILE_BYTES + 1];
+        std::fs::write(root.path().join("big.fuda"), &big).expect("write");
+        std::fs::write(root.path().join("full.fuda"), &big[1..]).expect("write");
+        let l = FolderLoader::new(root.path()).expect("loader");
+        let why = l.load("big.fuda").unwrap_err();
+        assert!(
+            why.contains("too large") && why.contains("4194305 bytes"),
+            "{why}"
+        );
+        assert_eq!(l.load("full.fuda").map(|t| t.len()), Ok(MAX_FILE_BYTES));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_file_without_a_size_is_cut_at_the_cap() {
+        // A device reports no length: the bounded read is what stops it.
+        match read_capped(Path::new("/dev/zero")) {
+            Err(ReadError::TooLarge(None)) => {}
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -157,7 +157,7 @@ fn save_replay(args: &Args, p: &Program, seed: u64, moves: &[Vec<usize>]) -> mie
     let Some(path) = &args.record else {
         return Ok(());
     };
-    let text = std::fs::read_to_string(&args.file).unwrap_or_default();
+    let text = crate::load::read_capped(&args.file).unwrap_or_default();
     let mut set = args.set.clone();
     if let Some(n) = args.players {
         if let Some(i) = params::players_param(p) {

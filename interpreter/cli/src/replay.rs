@@ -91,14 +91,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
             }
         }
     };
-    let rtext = std::fs::read_to_string(&ruleset).map_err(|e| {
-        miette!(
-            code = "fuda::cli::read",
-            "cannot read `{}`: {}",
-            ruleset.display(),
-            crate::load::io_reason(&e)
-        )
-    })?;
+    let rtext = crate::load::read_rule_file(&ruleset)?;
     if text_hash(&rtext) != replay.ruleset_hash {
         errln!(
             "warning: `{}` has changed since the game was recorded; the replay may differ",

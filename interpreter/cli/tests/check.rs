@@ -63,6 +63,41 @@ fn check_refuses_a_missing_file() {
     );
 }
 
+/// A file one byte over the parser's 4 MiB cap is refused before it is read whole, by
+/// every command that loads a ruleset, with a help line.
+#[test]
+fn an_oversized_file_is_refused_with_help() {
+    const CAP: usize = 4 * 1024 * 1024;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("big.fuda");
+    let mut text = String::from("ruleset \"big\"\nimport \"std/hanafuda\"\n");
+    text.push_str(&" ".repeat(CAP + 1 - text.len()));
+    std::fs::write(&path, &text).expect("write");
+    let file = path.to_str().expect("utf-8 path");
+    for args in [vec!["check", file], vec!["simulate", file, "--games", "1"]] {
+        let r = fuda(&args);
+        assert_eq!(r.code, 1, "{args:?}: {}", r.all());
+        // miette may wrap long lines: compare with the whitespace squeezed out.
+        let err: String = r.stderr.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            err.contains(&format!("{} bytes", CAP + 1)) && err.contains("too large"),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert!(
+            err.contains("help: split the ruleset"),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert!(!r.all().contains("panicked"), "{}", r.all());
+    }
+    // Exactly at the cap is not refused for its size.
+    text.truncate(CAP);
+    std::fs::write(&path, &text).expect("write");
+    let r = fuda(&["check", file]);
+    assert!(!r.stderr.contains("too large"), "{}", r.stderr);
+}
+
 #[test]
 fn test_command_runs_the_in_file_tests() {
     let r = fuda(&["test", &sangohana()]);
