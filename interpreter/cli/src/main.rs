@@ -2,6 +2,7 @@
 //! Exit codes: 0 success, 1 a problem found (or a user error, shown as a diagnostic),
 //! 2 a usage error (clap) or a `play` session left before the game ended.
 
+mod batch;
 mod check;
 mod input;
 mod load;

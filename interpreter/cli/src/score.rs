@@ -295,55 +295,23 @@ fn human(p: &Program, s: &Scored) -> String {
     out
 }
 
-/// Scores each line of a JSON-lines file; a bad line gives an error object and the
-/// run goes on.
+/// Scores each line of a JSON-lines file (a line with `zones` is settled instead); a
+/// bad line gives an error object and the run goes on.
 fn batch_run(
     table: &Table<'_>,
     base: &[Option<Value>],
     path: &std::path::Path,
 ) -> miette::Result<u8> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        miette!(
-            code = "fuda::cli::read",
-            "cannot read `{}`: {}",
-            path.display(),
-            crate::load::io_reason(&e)
-        )
-    })?;
-    let mut failed = false;
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
+    crate::batch::run(path, |line| {
         // A line with `zones` describes an end of round to settle.
         let described = serde_json::from_str::<serde_json::Value>(line)
             .ok()
             .filter(crate::settle::is_settlement);
-        if let Some(v) = described {
-            match crate::settle::batch_line(table.p, &v, None) {
-                Ok(out) => outln!("{out}"),
-                Err(e) => {
-                    failed = true;
-                    outln!(
-                        "{}",
-                        serde_json::json!({"error": render::one_line(&e), "line": i + 1})
-                    );
-                }
-            }
-            continue;
+        match described {
+            Some(v) => crate::settle::batch_line(table.p, &v, None),
+            None => batch_line(table, base, line).map(|s| to_json(table.p, &s)),
         }
-        match batch_line(table, base, line) {
-            Ok(s) => outln!("{}", to_json(table.p, &s)),
-            Err(e) => {
-                failed = true;
-                outln!(
-                    "{}",
-                    serde_json::json!({"error": render::one_line(&e), "line": i + 1})
-                );
-            }
-        }
-    }
-    Ok(u8::from(failed))
+    })
 }
 
 fn batch_line(table: &Table<'_>, base: &[Option<Value>], line: &str) -> miette::Result<Scored> {

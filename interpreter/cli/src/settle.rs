@@ -58,31 +58,11 @@ pub fn run(p: &Program, args: &Args) -> miette::Result<u8> {
 /// `--settle PROC --batch FILE.jsonl`: every line describes an end of round; a line
 /// without its own `"settle"` uses PROC. One JSON result (or error) per line.
 fn batch(p: &Program, path: &std::path::Path, settle_proc: Option<&str>) -> miette::Result<u8> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        miette!(
-            code = "fuda::cli::read",
-            "cannot read `{}`: {}",
-            path.display(),
-            crate::load::io_reason(&e)
-        )
-    })?;
-    let mut failed = false;
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let out = serde_json::from_str::<Json>(line)
+    crate::batch::run(path, |line| {
+        serde_json::from_str::<Json>(line)
             .map_err(|e| miette!(code = "fuda::cli::json", "not JSON: {e}"))
-            .and_then(|v| batch_line(p, &v, settle_proc));
-        match out {
-            Ok(s) => outln!("{s}"),
-            Err(e) => {
-                failed = true;
-                outln!("{}", json!({"error": render::one_line(&e), "line": i + 1}));
-            }
-        }
-    }
-    Ok(u8::from(failed))
+            .and_then(|v| batch_line(p, &v, settle_proc))
+    })
 }
 
 /// One `--batch` line that describes an end of round (it has `zones`).
