@@ -65,6 +65,8 @@ pub enum Item {
     Proc(ProcDecl),
     /// `test "name" [with k = v, …] { … }`.
     Test(TestDecl),
+    /// `words NAME { w … }` or `words NAME from "file"`.
+    Words(WordsDecl),
 }
 
 impl Item {
@@ -85,8 +87,29 @@ impl Item {
             Item::Score(d) => d.span,
             Item::Proc(d) => d.span,
             Item::Test(d) => d.span,
+            Item::Words(d) => d.span,
         }
     }
+}
+
+/// A word list: `words 熟語 { 一石 二鳥 }` or `words 熟語 from "jukugo.txt"`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WordsDecl {
+    /// The list's name.
+    pub name: Ident,
+    /// Where its words are.
+    pub source: WordsSource,
+    /// The whole declaration.
+    pub span: Span,
+}
+
+/// Where a word list's words are written.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WordsSource {
+    /// In the declaration itself, between braces.
+    Inline(Vec<Spanned<String>>),
+    /// In a data file (a path as written, resolved like an import's).
+    File(Spanned<String>),
 }
 
 /// A deck declaration.

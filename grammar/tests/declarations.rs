@@ -457,3 +457,33 @@ fn empty_and_comment_only_files() {
     let src = "var x: int = 1 # trailing comment at the end";
     assert_eq!(text(src, ok(src).items[0].span()), "var x: int = 1");
 }
+
+#[test]
+fn word_lists_inline_and_from_a_file() {
+    let Item::Words(w) = only("words 熟語 { 一石 二鳥 人々 # a comment\n 3D in }") else {
+        panic!()
+    };
+    assert_eq!(w.name.node, "熟語");
+    let WordsSource::Inline(words) = &w.source else {
+        panic!("{w:?}")
+    };
+    assert_eq!(
+        words.iter().map(|w| w.node.as_str()).collect::<Vec<_>>(),
+        ["一石", "二鳥", "人々", "3D", "in"],
+        "any run of non-blank characters is a word, reserved words too"
+    );
+    assert_eq!(words[0].span, fuda_grammar::Span::new(15, 21));
+    let Item::Words(w) = only("words 熟語 from \"dict/jukugo.txt\"") else {
+        panic!()
+    };
+    assert!(matches!(&w.source, WordsSource::File(p) if p.node == "dict/jukugo.txt"));
+    let Item::Words(w) = only("words 空 {}") else {
+        panic!()
+    };
+    assert_eq!(w.source, WordsSource::Inline(Vec::new()));
+    // `words` is contextual: still a name elsewhere.
+    let Item::Var(v) = only("var words: int = 0") else {
+        panic!()
+    };
+    assert_eq!(v.name.node, "words");
+}

@@ -94,6 +94,12 @@ fn fields_indexes_and_calls() {
         "(f (in c h))",
         "`in` without `:` is an ordinary argument"
     );
+    assert_eq!(sx("word(熟語, g, kanji)"), "(word 熟語 g kanji)");
+    assert_eq!(sx("word()"), "(word)");
+    assert_eq!(
+        sx("not word(二字, cards() + a + b, kanji)"),
+        "(not (word 二字 (+ (+ (cards ) a) b) kanji))"
+    );
 }
 
 #[test]

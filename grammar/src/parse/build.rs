@@ -187,6 +187,7 @@ pub(super) fn is_kw(r: Rule) -> bool {
             | kw_while
             | kw_with
             | kw_word
+            | kw_words
             | kw_yaku
             | kw_zone
     )

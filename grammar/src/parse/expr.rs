@@ -131,6 +131,7 @@ impl Builder {
             Rule::name => ExprKind::Name(p.as_str().to_string()),
             Rule::deck_value => ExprKind::Name("deck".to_string()),
             Rule::name_or_call => return self.name_or_call(p),
+            Rule::word_call => return self.word_call(p),
             Rule::cond_expr => return self.cond(p),
             Rule::cards_lit => {
                 let mut k = Kids::of(p);
@@ -218,6 +219,27 @@ impl Builder {
         };
         self.leave(1);
         Ok(Spanned::new(kind, at))
+    }
+
+    /// `word(LIST, cards, ATTR)`: an ordinary call of the reserved word `word`.
+    fn word_call(&mut self, p: P) -> R<Expr> {
+        let at = span(&p);
+        let mut k = Kids::of(p);
+        // The keyword itself is skipped by `Kids`: the name spans its four letters.
+        let name = Spanned::new(
+            "word".to_string(),
+            Span::new(at.start as usize, at.start as usize + 4),
+        );
+        let args = match k.opt(Rule::args) {
+            Some(a) => {
+                self.enter(1, at)?;
+                let args = a.into_inner().map(|a| self.arg(a)).collect::<R<Vec<_>>>()?;
+                self.leave(1);
+                args
+            }
+            None => Vec::new(),
+        };
+        Ok(Spanned::new(ExprKind::Call(name, args), at))
     }
 
     /// A binder call: its first argument must read `x in domain`.

@@ -158,6 +158,23 @@ impl Builder {
                     span: sp,
                 })
             }
+            Rule::words_decl => {
+                let name = ident(k.need(Rule::ident)?);
+                let source = match k.opt(Rule::string) {
+                    Some(path) => WordsSource::File(self.string(path)?),
+                    None => WordsSource::Inline(
+                        k.all(Rule::word_text)
+                            .into_iter()
+                            .map(|w| Spanned::new(w.as_str().to_string(), span(&w)))
+                            .collect(),
+                    ),
+                };
+                Item::Words(WordsDecl {
+                    name,
+                    source,
+                    span: sp,
+                })
+            }
             _ => return Err(bug(sp, "an item")),
         })
     }

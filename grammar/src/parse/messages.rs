@@ -213,11 +213,10 @@ fn describe_rule(r: Rule) -> Want {
         EOI => Words("the end of the file".into()),
         file | ruleset_decl | extends_decl | import_decl | deck_decl | param_decl | seats_decl
         | zone_decl | var_decl | enum_decl | cards_decl | ledger_decl | def_decl | pattern_decl
-        | score_decl | proc_decl | test_decl => Declaration("a declaration".into()),
+        | score_decl | proc_decl | test_decl | words_decl => Declaration("a declaration".into()),
         kw_ruleset | kw_extends | kw_import | kw_deck | kw_param | kw_zone | kw_var | kw_enum
-        | kw_ledger | kw_def | kw_pattern | kw_score | kw_proc | kw_test | kw_seats | kw_cards => {
-            Declaration(kw_words(r))
-        }
+        | kw_ledger | kw_def | kw_pattern | kw_score | kw_proc | kw_test | kw_seats | kw_cards
+        | kw_words => Declaration(keyword_text(r)),
         let_stmt | assign_stmt | if_stmt | while_stmt | loop_stmt | for_stmt | repeat_stmt
         | return_stmt | break_stmt | continue_stmt | move_stmt | shuffle_stmt | cut_stmt
         | deal_stmt | gather_stmt | choose_stmt | claim_stmt | pay_stmt | outcome_stmt
@@ -229,10 +228,10 @@ fn describe_rule(r: Rule) -> Want {
         kw_let | kw_if | kw_while | kw_loop | kw_for | kw_repeat | kw_return | kw_break
         | kw_continue | kw_move | kw_shuffle | kw_cut | kw_deal | kw_gather | kw_choose
         | kw_claim | kw_pay | kw_outcome | kw_record | kw_reveal | kw_say | kw_expect
-        | kw_tally => Statement(kw_words(r)),
+        | kw_tally => Statement(keyword_text(r)),
         expr | or_expr | and_expr | not_expr | cmp_expr | add_expr | mul_expr | unary | neg
         | postfix | paren | cond_expr | name_or_call | cards_lit | card_lit | list | arg | args
-        | domain => Expression,
+        | domain | word_call => Expression,
         cmp_op | add_op | mul_op | field | index | call_args | binder | kw_and | kw_or => {
             Continuation
         }
@@ -240,6 +239,7 @@ fn describe_rule(r: Rule) -> Want {
         field_name => Words("a field name".into()),
         int | neg_int => Words("a number".into()),
         string => Words("a string".into()),
+        word_text => Words("a word".into()),
         card_id => Words("a card id".into()),
         bool_lit => Words("`true` or `false`".into()),
         int_range => Words("a range such as `1..12`".into()),
@@ -284,13 +284,13 @@ fn describe_rule(r: Rule) -> Want {
         option_param => Words("`(`".into()),
         extreme => Words("`lowest` or `highest`".into()),
         test_set => Words("a setting such as `players = 4`".into()),
-        _ if is_kw(r) => Words(kw_words(r)),
+        _ if is_kw(r) => Words(keyword_text(r)),
         _ => Nothing,
     }
 }
 
 /// A keyword rule as shown: `kw_per_seat` reads "`per seat`".
-fn kw_words(r: Rule) -> String {
+fn keyword_text(r: Rule) -> String {
     let name = format!("{r:?}");
     format!("`{}`", name.trim_start_matches("kw_").replace('_', " "))
 }
@@ -476,6 +476,7 @@ fn last_char(src: &str) -> Option<Span> {
 fn is_reserved(word: &str) -> bool {
     const RESERVED: &[&str] = &[
         "and",
+        "answer",
         "as",
         "attribute",
         "break",

@@ -60,6 +60,9 @@ pub struct Program {
     pub tests: Vec<TestDef>,
     /// Named outcome labels seen in `outcome` statements, for statistics.
     pub outcomes: Vec<String>,
+    /// Word lists, each compiled for an attribute it is spelled with
+    /// (`word(熟語, g, kanji)` reads `words[i]`).
+    pub words: Vec<WordIndex>,
 }
 
 impl Program {
@@ -181,6 +184,8 @@ pub struct Prefilter {
     pub sizes: Vec<usize>,
     /// For each slot, the sizes of it and the slots after it, largest first.
     pub suffix: Vec<Vec<usize>>,
+    /// The pattern's `require`s as far as the groups' classes settle them.
+    pub requires: Option<crate::score::Plan>,
 }
 
 /// One group slot of a pattern.
@@ -226,6 +231,9 @@ pub struct ScoreDef {
     pub yaku_slot: u16,
     /// Slot holding the running factor.
     pub factor_slot: u16,
+    /// The rows' conditions (stage by stage, row by row) as far as the classes of the
+    /// pattern's groups settle them.
+    pub plan: Option<crate::score::Plan>,
     /// Where declared.
     pub loc: Loc,
 }
@@ -427,6 +435,63 @@ pub struct OptionDef {
     pub ends_round: bool,
 }
 
+/// The most cards one word can take: a word has at most this many characters, and a
+/// card's value spells at least one of them.
+pub const MAX_WORD_CARDS: usize = 32;
+
+/// A word list compiled for one symbol attribute: every way its words can be spelled,
+/// as the sorted symbol ids of the cards' values, so testing cards is a sort of a few
+/// ids and a binary search.
+#[derive(Clone, Debug)]
+pub struct WordIndex {
+    /// The list's name.
+    pub list: String,
+    /// The attribute whose values spell the words.
+    pub attr: u16,
+    /// `keys[n]`: the spellings with n cards, each n sorted symbol ids, one after
+    /// another, the runs in increasing order. Shared, so a program clones cheaply.
+    pub keys: Arc<[Box<[u32]>]>,
+}
+
+impl WordIndex {
+    /// Whether the values of `attr` on `cards`, in some order, spell a word of the list.
+    /// Allocates nothing; the work is bounded by [`MAX_WORD_CARDS`].
+    pub fn spells(&self, deck: &Deck, cards: CardSet) -> bool {
+        let n = cards.len();
+        if n == 0 || n >= self.keys.len() || n > MAX_WORD_CARDS {
+            return false;
+        }
+        let mut ids = [0u32; MAX_WORD_CARDS];
+        for (slot, c) in ids.iter_mut().zip(cards.iter()) {
+            *slot = deck.attr(self.attr, c) as u32;
+        }
+        let ids = &mut ids[..n];
+        ids.sort_unstable();
+        self.contains(ids)
+    }
+
+    /// Whether `sorted` (symbol ids in increasing order) is a spelling of a word.
+    pub fn contains(&self, sorted: &[u32]) -> bool {
+        let n = sorted.len();
+        let Some(runs) = self.keys.get(n) else {
+            return false;
+        };
+        if n == 0 {
+            return false;
+        }
+        let (mut lo, mut hi) = (0, runs.len() / n);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match runs[mid * n..(mid + 1) * n].cmp(sorted) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return true,
+            }
+        }
+        false
+    }
+}
+
 /// Builtin functions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Builtin {
@@ -466,6 +531,8 @@ pub enum Builtin {
     Matches,
     /// Cards of a set with a tag.
     Tagged,
+    /// Whether the cards' values spell a word of [`Program::words`]`[i]` in some order.
+    Word(u16),
 }
 
 /// Quantifier/comprehension kinds (`count(x in D: P)` …).

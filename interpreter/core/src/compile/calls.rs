@@ -25,6 +25,10 @@ impl Compiler {
     ) -> (Expr, Type) {
         let loc = self.loc(sc, span);
         let name = f.node.as_str();
+        // `word` is a reserved word: no local or declaration can take its name.
+        if name == "word" {
+            return self.word_call(sc, args, span);
+        }
         if sc.local(name).is_none() {
             if let Some((g, _)) = self.globals.get(name).cloned() {
                 match g {
@@ -198,6 +202,8 @@ impl Compiler {
                     }
                 }
             }
+            // Not in `BUILTINS`: `word(…)` is compiled by `word_call` above.
+            Builtin::Word(_) => return self.word_call(sc, args, span),
         };
         (Expr::Call(b, out_args, loc), ty)
     }

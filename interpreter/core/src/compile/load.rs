@@ -1,22 +1,26 @@
 //! Loading a ruleset with its `extends` bases and `import`s into one list of items,
 //! each tagged with the file it came from. A variant's items replace the base's items
-//! of the same kind and name; tests are not inherited.
+//! of the same kind and name; tests are not inherited. Then the data files the merged
+//! word lists name (`words 熟語 from "jukugo.txt"`) are read, once each.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use fuda_grammar::ast::{File, Item};
+use fuda_grammar::ast::{File, Item, WordsSource};
 use fuda_grammar::Span;
 
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Loc, Source};
-use crate::loader::{resolve, Loader, Resolved};
+use crate::loader::{resolve, resolve_data, DataError, Loader, Resolved};
 
 /// An item with the index of its source file.
 pub type FileItem = (u16, Item);
 
 /// Most files one program may pull in (guards against import bombs).
 const MAX_FILES: usize = 64;
+
+/// The largest data file (a word list) a ruleset may read, in bytes.
+pub const MAX_DATA_BYTES: usize = 4 << 20;
 
 /// Everything loaded for one program.
 pub struct Loaded {
@@ -29,6 +33,9 @@ pub struct Loaded {
     /// Score tables a variant edited: the file each stage was written in (the item's
     /// own file is the base's).
     pub stage_files: BTreeMap<String, Vec<u16>>,
+    /// Data files read for word lists: the resolved path (`dict/jukugo.txt`,
+    /// `std/…`) and the index of its text in `sources`.
+    pub data_files: BTreeMap<String, u16>,
 }
 
 struct LoadCtx<'a> {
@@ -61,12 +68,27 @@ pub fn load(
     let items = ctx
         .load_file(name, text.to_string(), None)
         .unwrap_or_default();
+    // Only the word lists that survived merging are read: a variant that replaces a
+    // base's list does not need the base's file.
+    let mut data_files = BTreeMap::new();
+    for (file, item) in &items {
+        if let Item::Words(w) = item {
+            if let WordsSource::File(path) = &w.source {
+                let loc = Loc {
+                    file: *file,
+                    span: path.span,
+                };
+                ctx.read_data(&path.node, loc, &mut data_files);
+            }
+        }
+    }
     if ctx.diags.is_empty() {
         Ok(Loaded {
             sources: ctx.sources,
             items,
             warnings: ctx.warnings,
             stage_files: ctx.stage_files,
+            data_files,
         })
     } else {
         Err((ctx.sources, ctx.diags))
@@ -80,6 +102,97 @@ impl LoadCtx<'_> {
             text: Arc::from(text),
         });
         (self.sources.len() - 1) as u16
+    }
+
+    /// Reads the data file of a word list (once per resolved path) into `sources`.
+    fn read_data(&mut self, path: &str, loc: Loc, read: &mut BTreeMap<String, u16>) {
+        let shown = if path.is_empty() {
+            "\"\"".to_string()
+        } else {
+            format!("`{path}`")
+        };
+        let resolved = match resolve_data(path) {
+            Ok(r) => r,
+            Err(why) => {
+                self.diags.push(
+                    Diagnostic::error(
+                        "fuda::bad-words-path",
+                        format!("cannot read words from {shown}: {why}"),
+                        loc,
+                        "this path",
+                    )
+                    .with_help(
+                        "name a file in the ruleset's folder or below it, e.g. `words 熟語 from \"jukugo.txt\"`",
+                    ),
+                );
+                return;
+            }
+        };
+        let (key, text) = match resolved {
+            Resolved::Std(n, t) => (n.to_string(), t.to_string()),
+            Resolved::Local(p) => {
+                if read.contains_key(&p) {
+                    return;
+                }
+                match self.loader.load_data(&p, MAX_DATA_BYTES) {
+                    Ok(t) => (p, t),
+                    Err(DataError::Unreadable(why)) => {
+                        self.diags.push(
+                            Diagnostic::error(
+                                "fuda::words-not-found",
+                                format!("cannot read words from `{p}`: {why}"),
+                                loc,
+                                "not found",
+                            )
+                            .with_help(
+                                "paths are relative to the folder of the ruleset being checked; a word list is a UTF-8 text file, one word a line",
+                            ),
+                        );
+                        return;
+                    }
+                    Err(DataError::TooLarge(size)) => {
+                        let size = match size {
+                            Some(n) => format!("{:.1} MiB", n as f64 / (1 << 20) as f64),
+                            None => "too large".to_string(),
+                        };
+                        self.diags.push(
+                            Diagnostic::error(
+                                "fuda::words-too-large",
+                                format!(
+                                    "the word list `{p}` is {size}: a word list may hold at most {} MiB",
+                                    MAX_DATA_BYTES >> 20
+                                ),
+                                loc,
+                                "too large",
+                            )
+                            .with_help(
+                                "keep only the words the deck can spell, or split the list",
+                            ),
+                        );
+                        return;
+                    }
+                }
+            }
+        };
+        if read.contains_key(&key) {
+            return;
+        }
+        if self.sources.len() >= MAX_FILES {
+            self.diags.push(
+                Diagnostic::error(
+                    "fuda::too-many-files",
+                    format!(
+                        "a ruleset may read at most {MAX_FILES} files (itself, its bases and imports, word lists and the stdlib included)"
+                    ),
+                    loc,
+                    format!("file {} is not read", MAX_FILES + 1),
+                )
+                .with_help("merge small files, or read fewer of them"),
+            );
+            return;
+        }
+        let ix = self.add_source(&key, text);
+        read.insert(key, ix);
     }
 
     /// Loads one file; returns its merged items (bases and imports resolved).
@@ -394,6 +507,7 @@ fn item_key(item: &Item) -> Option<(&'static str, String)> {
         Item::Pattern(d) => ("pattern", d.name.node.clone()),
         Item::Score(d) => ("score", d.name.node.clone()),
         Item::Proc(d) => ("proc", d.name.node.clone()),
+        Item::Words(d) => ("words", d.name.node.clone()),
         Item::Test(_) | Item::Extends(_) | Item::Import(_) => return None,
     })
 }

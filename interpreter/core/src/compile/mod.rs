@@ -14,6 +14,7 @@ mod score;
 mod stmt;
 mod types;
 mod verify;
+mod words;
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -58,6 +59,7 @@ pub fn compile(name: &str, text: &str, loader: &dyn Loader) -> Result<Compiled, 
     };
     let mut c = Compiler::new(loaded.sources);
     c.stage_files = loaded.stage_files;
+    c.data_files = loaded.data_files;
     c.diags.extend(loaded.warnings);
     c.run(&loaded.items);
     // A def is checked where it is declared and again wherever it is expanded: keep one
@@ -139,6 +141,12 @@ pub(crate) struct Compiler {
     /// No deck was built: card ids, attributes, tags and attribute values are then not
     /// reported one by one.
     pub no_deck: bool,
+    /// Data files the loader read (resolved path → source index).
+    pub data_files: BTreeMap<String, u16>,
+    /// Declared word lists, before they are compiled for an attribute.
+    pub word_lists: Vec<words::WordList>,
+    /// Word lists compiled so far: (list, attribute) → index into `program.words`.
+    pub word_indexes: BTreeMap<(u16, u16), u16>,
 }
 
 impl Compiler {
@@ -164,6 +172,7 @@ impl Compiler {
                 entry: None,
                 tests: Vec::new(),
                 outcomes: Vec::new(),
+                words: Vec::new(),
             },
             diags: Vec::new(),
             globals: BTreeMap::new(),
@@ -185,6 +194,9 @@ impl Compiler {
             def_cycles: BTreeSet::new(),
             stage_files: BTreeMap::new(),
             no_deck: false,
+            data_files: BTreeMap::new(),
+            word_lists: Vec::new(),
+            word_indexes: BTreeMap::new(),
         }
     }
 
@@ -395,6 +407,7 @@ impl Compiler {
         }
         deck::compile_decks(self, items);
         self.no_deck = self.program.deck.is_empty();
+        words::declare_words(self, items);
         decls::declare_all(self, items);
         score::compile_patterns_and_scores(self, items);
         self.check_defs();
@@ -417,6 +430,7 @@ fn decl_name(i: &Item) -> Option<(&'static str, &ast::Ident)> {
         Item::Pattern(d) => ("a pattern", &d.name),
         Item::Score(d) => ("a score table", &d.name),
         Item::Proc(d) => ("a procedure", &d.name),
+        Item::Words(d) => ("a word list", &d.name),
         _ => return None,
     })
 }

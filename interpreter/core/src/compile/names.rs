@@ -26,6 +26,8 @@ pub enum Global {
     Enum(u16),
     /// A deck.
     Deck,
+    /// A word list (`words 熟語 { … }`), for `word(…)`.
+    Words(u16),
 }
 
 impl Global {
@@ -42,6 +44,7 @@ impl Global {
             Global::Proc(_) => "a procedure",
             Global::Enum(_) => "an enum",
             Global::Deck => "a deck",
+            Global::Words(_) => "a word list",
         }
     }
 }

@@ -155,6 +155,9 @@ impl Compiler {
                                 format!("call it: `{n}(…)`")
                             }
                             Global::Proc(_) => format!("call it as a statement: `{n}(…)`"),
+                            Global::Words(_) => {
+                                format!("test cards against it: `word({n}, cards, attribute)`")
+                            }
                             Global::Enum(e) => match self.sym_values(&SymDomain::Enum(e)) {
                                 Some(v) => format!("use one of its values: {v}"),
                                 None => "use one of its values instead".into(),

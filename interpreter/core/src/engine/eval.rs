@@ -622,6 +622,18 @@ impl Cx<'_> {
                 Value::Cards(s.inter(self.p.deck.tags[arg(1).int() as usize]))
             }
             Builtin::Matches => Value::Bool(false),
+            Builtin::Word(w) => {
+                let set = self.cards(&arg(0))?;
+                match self.p.words.get(w as usize) {
+                    Some(list) => Value::Bool(list.spells(&self.p.deck, set)),
+                    None => {
+                        return Err(RuntimeError::new(
+                            "this word list was not compiled into the program",
+                            self.at,
+                        ))
+                    }
+                }
+            }
         })
     }
 }
