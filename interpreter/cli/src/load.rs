@@ -4,7 +4,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use fuda_core::loader::Loader;
+use fuda_core::loader::{DataError, Loader};
 use fuda_core::{Compiled, Failed, Program};
 use miette::miette;
 
@@ -25,10 +25,11 @@ impl FolderLoader {
     }
 }
 
-impl Loader for FolderLoader {
-    fn load(&self, path: &str) -> Result<String, String> {
-        // The core has already refused absolute paths and `..`; this check is about
-        // symbolic links, which could still point anywhere.
+impl FolderLoader {
+    /// The real path of `path` below the folder: the core has already refused absolute
+    /// paths and `..`; this check is about symbolic links, which could still point
+    /// anywhere.
+    fn inside(&self, path: &str) -> Result<PathBuf, String> {
         let candidate = self.root.join(path);
         let real = candidate.canonicalize().map_err(|e| io_reason(&e))?;
         if !real.starts_with(&self.root) {
@@ -41,7 +42,22 @@ impl Loader for FolderLoader {
         if !real.is_file() {
             return Err("it is not a file".into());
         }
-        read_capped(&real).map_err(|e| e.reason())
+        Ok(real)
+    }
+}
+
+impl Loader for FolderLoader {
+    fn load(&self, path: &str) -> Result<String, String> {
+        read_capped(&self.inside(path)?).map_err(|e| e.reason())
+    }
+
+    /// Word lists: the same folder rules, the core's size cap (checked before reading).
+    fn load_data(&self, path: &str, max: usize) -> Result<String, DataError> {
+        let real = self.inside(path).map_err(DataError::Unreadable)?;
+        read_at_most(&real, max).map_err(|e| match e {
+            ReadError::TooLarge(n) => DataError::TooLarge(n),
+            ReadError::Io(_) => DataError::Unreadable(e.reason()),
+        })
     }
 }
 
@@ -78,16 +94,21 @@ impl ReadError {
 /// reading it whole: the size is checked first, and the read itself stops one byte past
 /// the cap, because a size can be wrong (a file still growing, a device).
 pub fn read_capped(path: &Path) -> Result<String, ReadError> {
+    read_at_most(path, MAX_FILE_BYTES)
+}
+
+/// Reads a text file of at most `max` bytes, as [`read_capped`] does.
+fn read_at_most(path: &Path, max: usize) -> Result<String, ReadError> {
     let file = std::fs::File::open(path).map_err(ReadError::Io)?;
     let size = file.metadata().map(|m| m.len()).ok();
-    if let Some(n) = size.filter(|n| *n > MAX_FILE_BYTES as u64) {
+    if let Some(n) = size.filter(|n| *n > max as u64) {
         return Err(ReadError::TooLarge(Some(n)));
     }
     let mut bytes = Vec::with_capacity(size.unwrap_or(0) as usize);
-    file.take(MAX_FILE_BYTES as u64 + 1)
+    file.take(max as u64 + 1)
         .read_to_end(&mut bytes)
         .map_err(ReadError::Io)?;
-    if bytes.len() > MAX_FILE_BYTES {
+    if bytes.len() > max {
         return Err(ReadError::TooLarge(None));
     }
     String::from_utf8(bytes)
@@ -236,6 +257,25 @@ mod tests {
             "{why}"
         );
         assert_eq!(l.load("full.fuda").map(|t| t.len()), Ok(MAX_FILE_BYTES));
+    }
+
+    #[test]
+    fn word_lists_are_read_below_the_folder_with_the_core_s_cap() {
+        let root = tempfile::tempdir().expect("temp dir");
+        std::fs::write(root.path().join("jukugo.txt"), "一石\n二鳥\n").expect("write");
+        let l = FolderLoader::new(root.path()).expect("loader");
+        assert_eq!(
+            l.load_data("jukugo.txt", 100).as_deref(),
+            Ok("一石\n二鳥\n")
+        );
+        assert_eq!(
+            l.load_data("jukugo.txt", 4),
+            Err(DataError::TooLarge(Some(14)))
+        );
+        assert!(matches!(
+            l.load_data("missing.txt", 100),
+            Err(DataError::Unreadable(why)) if why.contains("no such file")
+        ));
     }
 
     #[cfg(unix)]
