@@ -4,7 +4,8 @@
 //! Each file starts with a `#` comment saying what it tests. A ruleset that compiles
 //! is snapshotted as `compiles` followed by its warnings (`ok-*.fuda` have none).
 //! Sibling `*.inc` files are importable (and extendable) as `NAME.fuda`, for import,
-//! cycle and variant tests; they are not tested on their own.
+//! cycle and variant tests; sibling `*.txt` files are word lists (`words … from
+//! "NAME.txt"`). Neither is tested on its own.
 //!
 //! After an intended change, regenerate with `INSTA_UPDATE=always cargo test -p fuda-tests`
 //! and review the diff of `tests/tests/snapshots/`.
@@ -44,6 +45,10 @@ fn diagnostics_match_their_snapshots() {
         let mut files = Vec::new();
         for e in std::fs::read_dir(dir).expect("dir").flatten() {
             let p = e.path();
+            if p.extension().is_some_and(|x| x == "txt") {
+                let name = p.file_name().expect("name").to_string_lossy().to_string();
+                files.push((name, std::fs::read_to_string(&p).expect("read")));
+            }
             if p.extension().map(|x| x == "inc").unwrap_or(false) {
                 let name = p
                     .file_name()
@@ -81,4 +86,38 @@ fn too_many_files() {
                 import \"std/hanafuda\"\n\
                 import \"part0.fuda\"\n";
     insta::assert_snapshot!(render("too-many-files.fuda", text, MemoryFiles(files)));
+}
+
+/// A word list over the 4 MiB cap, and lists holding more than 200,000 words together:
+/// generated, since they are too large to keep in `tests/diagnostics/`.
+#[test]
+fn word_lists_too_large() {
+    let deck =
+        "deck d { attribute kanji: 一 | 石  card a \"一\" kanji=一  card b \"石\" kanji=石 }\n\
+                seats 2 { 2: A B }\nzone 山札 shared stack hidden\n";
+    let big = "一石\n".repeat((4 << 20) / 7 + 1);
+    let text = format!(
+        "# A word list file larger than 4 MiB.\nruleset \"big list\"\n{deck}words 熟語 from \"big.txt\"\n"
+    );
+    insta::assert_snapshot!(
+        "words-file-too-large",
+        render(
+            "words-file-too-large.fuda",
+            &text,
+            MemoryFiles(vec![("big.txt".into(), big)])
+        )
+    );
+    let many = "一石\n".repeat(120_000);
+    let text = format!(
+        "# Two word lists of 120,000 words each: more than 200,000 in all.\nruleset \"many words\"\n{deck}\
+         words 一 from \"a.txt\"\nwords 二 from \"b.txt\"\n"
+    );
+    insta::assert_snapshot!(
+        "words-too-many",
+        render(
+            "words-too-many.fuda",
+            &text,
+            MemoryFiles(vec![("a.txt".into(), many.clone()), ("b.txt".into(), many)])
+        )
+    );
 }

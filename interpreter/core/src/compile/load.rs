@@ -152,14 +152,14 @@ impl LoadCtx<'_> {
                     }
                     Err(DataError::TooLarge(size)) => {
                         let size = match size {
-                            Some(n) => format!("{:.1} MiB", n as f64 / (1 << 20) as f64),
-                            None => "too large".to_string(),
+                            Some(n) => format!("{n} bytes"),
+                            None => format!("larger than {MAX_DATA_BYTES} bytes"),
                         };
                         self.diags.push(
                             Diagnostic::error(
                                 "fuda::words-too-large",
                                 format!(
-                                    "the word list `{p}` is {size}: a word list may hold at most {} MiB",
+                                    "the word list `{p}` is {size}: a word list may have at most {MAX_DATA_BYTES} bytes ({} MiB)",
                                     MAX_DATA_BYTES >> 20
                                 ),
                                 loc,
