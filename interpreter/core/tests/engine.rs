@@ -208,3 +208,38 @@ proc match {
         }
     }
 }
+
+/// Quantifiers whose body only asks for the bound card's attribute or tag are answered
+/// from the deck's attribute classes; they must agree with testing card by card (the
+/// `if … then 1 else 0` forms below take the card-by-card path).
+#[test]
+fn class_quantifiers_agree_with_card_by_card_tests() {
+    let p = program(
+        r#"
+ruleset "q"
+import "std/hanafuda"
+seats 2 { 2: A B }
+zone 山 shared stack hidden
+zone 手 per seat pile owner
+test "classes" {
+  shuffle 山
+  repeat 30 {
+    deal 7 from 山 to 手
+    let h = 手[0]
+    repeat 13 as m {
+      expect count(c in h: c.month == m) == sum(c in h: if c.month == m then 1 else 0)
+      expect count(c in h: c.month != m) == sum(c in h: if c.month == m then 0 else 1)
+      expect count(filter(c in h: m == c.month and not (c is 赤短))) == sum(c in h: if c.month == m and not (c is 赤短) then 1 else 0)
+      expect any(c in h: c.month == m or c.kind == 光) == (sum(c in h: if c.month == m or c.kind == 光 then 1 else 0) > 0)
+      expect all(c in h: c.month != m) == (sum(c in h: if c.month == m then 1 else 0) == 0)
+    }
+    expect count(c in cards(): c.month == 1) == 0
+    expect all(c in cards(): c.month == 1)
+    gather 山
+    shuffle 山
+  }
+}
+"#,
+    );
+    run_tests(&p);
+}

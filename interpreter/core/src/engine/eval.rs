@@ -291,7 +291,7 @@ impl Cx<'_> {
                 self.at = saved;
                 Value::Score(Arc::new(r?))
             }
-            Expr::Binder(kind, slot, dom, body) => self.binder(*kind, *slot, dom, body)?,
+            Expr::Binder(kind, slot, dom, body) => self.quantify(*kind, *slot, dom, body)?,
             Expr::LetIn(slot, v, body) => {
                 let v = self.eval(v)?;
                 self.set_local(*slot, v);
@@ -464,29 +464,35 @@ impl Cx<'_> {
             None
         };
         self.set_local(slot, it);
-        let v = self.eval(body)?;
+        // The body is a condition or an int: evaluated unboxed.
         match acc.kind {
-            BinderKind::Count => acc.sum += v.truthy() as i64,
-            BinderKind::Sum => acc.sum = acc.sum.wrapping_add(v.int()),
+            BinderKind::Count => acc.sum += self.eval_bool(body)? as i64,
+            BinderKind::Sum => acc.sum = acc.sum.wrapping_add(self.eval_int(body)?),
             BinderKind::All => {
-                if !v.truthy() {
+                if !self.eval_bool(body)? {
                     acc.done = Some(false);
                     return Ok(true);
                 }
             }
             BinderKind::Any => {
-                if v.truthy() {
+                if self.eval_bool(body)? {
                     acc.done = Some(true);
                     return Ok(true);
                 }
             }
             BinderKind::Filter => {
-                if let (true, Some(c)) = (v.truthy(), card) {
+                if let (true, Some(c)) = (self.eval_bool(body)?, card) {
                     acc.set.insert(c);
                 }
             }
-            BinderKind::Max => acc.best = Some(acc.best.map_or(v.int(), |b| b.max(v.int()))),
-            BinderKind::Min => acc.best = Some(acc.best.map_or(v.int(), |b| b.min(v.int()))),
+            BinderKind::Max => {
+                let v = self.eval_int(body)?;
+                acc.best = Some(acc.best.map_or(v, |b| b.max(v)));
+            }
+            BinderKind::Min => {
+                let v = self.eval_int(body)?;
+                acc.best = Some(acc.best.map_or(v, |b| b.min(v)));
+            }
         }
         Ok(false)
     }

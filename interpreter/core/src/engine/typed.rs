@@ -65,7 +65,11 @@ impl Cx<'_> {
                 r?.is_empty()
             }
             Expr::Binder(k @ (BinderKind::All | BinderKind::Any), slot, dom, body) => {
-                self.binder(*k, *slot, dom, body)?.truthy()
+                self.quantify(*k, *slot, dom, body)?.truthy()
+            }
+            Expr::LetIn(slot, v, body) => {
+                self.bind(*slot, v)?;
+                self.eval_bool(body)?
             }
             _ => self.eval(e)?.truthy(),
         })
@@ -106,7 +110,11 @@ impl Cx<'_> {
                 _ => self.eval(e)?.int(),
             },
             Expr::Binder(k @ (BinderKind::Count | BinderKind::Sum), slot, dom, body) => {
-                self.binder(*k, *slot, dom, body)?.int()
+                self.quantify(*k, *slot, dom, body)?.int()
+            }
+            Expr::LetIn(slot, v, body) => {
+                self.bind(*slot, v)?;
+                self.eval_int(body)?
             }
             _ => self.eval(e)?.int(),
         })
@@ -162,15 +170,133 @@ impl Cx<'_> {
                 }
             }
             Expr::Binder(BinderKind::Filter, slot, dom, body) => {
-                match self.binder(BinderKind::Filter, *slot, dom, body)? {
+                match self.quantify(BinderKind::Filter, *slot, dom, body)? {
                     Value::Cards(s) => s,
                     v => self.cards(&v)?,
                 }
+            }
+            Expr::LetIn(slot, v, body) => {
+                self.bind(*slot, v)?;
+                self.eval_cards(body)?
             }
             _ => {
                 let v = self.eval(e)?;
                 self.cards(&v)?
             }
+        })
+    }
+
+    /// `let slot = v` of an inlined def.
+    fn bind(&mut self, slot: u16, v: &Expr) -> Result<(), RuntimeError> {
+        let v = self.eval(v)?;
+        if let Some(s) = self.locals.get_mut(slot as usize) {
+            *s = v;
+        }
+        Ok(())
+    }
+
+    /// A quantifier. Over cards, with a body that only asks for an attribute value or
+    /// a tag of the bound card (`count(c in h: c.number == n)`), the answer is read
+    /// off the deck's attribute classes with one set intersection; otherwise each
+    /// element is bound and tested.
+    pub(super) fn quantify(
+        &mut self,
+        kind: BinderKind,
+        slot: u16,
+        dom: &Expr,
+        body: &Expr,
+    ) -> Result<Value, RuntimeError> {
+        if matches!(
+            kind,
+            BinderKind::Count | BinderKind::Filter | BinderKind::Any | BinderKind::All
+        ) && self.cards_domain(dom)
+            && shaped_by_class(body, slot, 0)
+        {
+            let d = self.eval_cards(dom)?;
+            // The same charge as testing each card; an empty domain evaluates no body.
+            self.charge(d.len() as u64)?;
+            let sat = if d.is_empty() {
+                Some(CardSet::EMPTY)
+            } else {
+                self.satisfying(slot, body, 0)?
+            };
+            if let Some(sat) = sat {
+                let hit = d.inter(sat);
+                return Ok(match kind {
+                    BinderKind::Count => Value::Int(hit.len() as i64),
+                    BinderKind::Filter => Value::Cards(hit),
+                    BinderKind::Any => Value::Bool(!hit.is_empty()),
+                    _ => Value::Bool(d.minus(sat).is_empty()),
+                });
+            }
+            // The compared value was unset: test each card as before (charged again, as
+            // the plain path charges; this is rare).
+        }
+        self.binder(kind, slot, dom, body)
+    }
+
+    /// Whether a quantifier's domain is a card set (a zone, a set, a group, or a local
+    /// holding cards).
+    fn cards_domain(&self, dom: &Expr) -> bool {
+        match dom {
+            Expr::Zone(_)
+            | Expr::SeatZone(..)
+            | Expr::Cards(_)
+            | Expr::Group(_)
+            | Expr::Bin(Op2::Union | Op2::Minus, ..) => true,
+            Expr::Local(s) => matches!(
+                self.locals.get(*s as usize),
+                Some(Value::Cards(_) | Value::Card(_) | Value::Zone(_))
+            ),
+            _ => false,
+        }
+    }
+
+    /// The deck's cards for which `body` holds when bound to `slot`, when the body
+    /// only compares the bound card's attribute with a value that does not depend on
+    /// it, or asks for its tag (and `not`/`and`/`or` of those); `None` otherwise.
+    fn satisfying(
+        &mut self,
+        slot: u16,
+        body: &Expr,
+        depth: u32,
+    ) -> Result<Option<CardSet>, RuntimeError> {
+        if depth > 8 {
+            return Ok(None);
+        }
+        let deck = &self.p.deck;
+        let all = deck.all();
+        Ok(match body {
+            Expr::HasTag(t, c) if is_local(c, slot) => Some(deck.tags[*t as usize]),
+            Expr::Bin(op @ (Op2::EqScalar | Op2::NeScalar), a, b) => {
+                let Some((attr, other)) = attr_against(a, b, slot) else {
+                    return Ok(None);
+                };
+                let Some(v) = self.scalar(other)? else {
+                    return Ok(None);
+                };
+                let class = self.p.deck.class_of(attr, v);
+                Some(if *op == Op2::EqScalar {
+                    class
+                } else {
+                    all.minus(class)
+                })
+            }
+            Expr::Not(x) => self.satisfying(slot, x, depth + 1)?.map(|s| all.minus(s)),
+            Expr::And(x, y) | Expr::Or(x, y) => {
+                let Some(sx) = self.satisfying(slot, x, depth + 1)? else {
+                    return Ok(None);
+                };
+                let Some(sy) = self.satisfying(slot, y, depth + 1)? else {
+                    return Ok(None);
+                };
+                Some(if matches!(body, Expr::And(..)) {
+                    sx.inter(sy)
+                } else {
+                    sx.union(sy)
+                })
+            }
+            _ => None,
         })
     }
 
@@ -320,6 +446,52 @@ impl Cx<'_> {
                 v => v,
             },
         })
+    }
+}
+
+/// Whether a quantifier's body has the shape [`Cx::satisfying`] reads off classes
+/// (checked before the domain is evaluated).
+fn shaped_by_class(body: &Expr, slot: u16, depth: u32) -> bool {
+    if depth > 8 {
+        return false;
+    }
+    match body {
+        Expr::HasTag(_, c) => is_local(c, slot),
+        Expr::Bin(Op2::EqScalar | Op2::NeScalar, a, b) => attr_against(a, b, slot).is_some(),
+        Expr::Not(x) => shaped_by_class(x, slot, depth + 1),
+        Expr::And(x, y) | Expr::Or(x, y) => {
+            shaped_by_class(x, slot, depth + 1) && shaped_by_class(y, slot, depth + 1)
+        }
+        _ => false,
+    }
+}
+
+/// `c.attr` of the bound card compared with a value that does not depend on it, in
+/// either order: the attribute and the other side.
+fn attr_against<'e>(a: &'e Expr, b: &'e Expr, slot: u16) -> Option<(u16, &'e Expr)> {
+    for (x, o) in [(a, b), (b, a)] {
+        if let Expr::Attr(at, c) = x {
+            if is_local(c, slot) && independent(o, slot) {
+                return Some((*at, o));
+            }
+        }
+    }
+    None
+}
+
+/// Whether `e` is the bound variable.
+fn is_local(e: &Expr, slot: u16) -> bool {
+    matches!(e, Expr::Local(s) if *s == slot)
+}
+
+/// Whether a small expression certainly does not read the bound variable (only simple
+/// forms are looked at; anything else counts as dependent).
+fn independent(e: &Expr, slot: u16) -> bool {
+    match e {
+        Expr::Const(_) | Expr::Param(_) | Expr::Var(_) | Expr::Dealer | Expr::Group(_) => true,
+        Expr::Local(s) => *s != slot,
+        Expr::Attr(_, x) | Expr::GroupAttr(_, x) => independent(x, slot),
+        _ => false,
     }
 }
 

@@ -87,6 +87,18 @@ impl Deck {
         all.get(attr as usize).map(|v| v.as_slice()).unwrap_or(&[])
     }
 
+    /// The cards whose attribute `attr` has value `v` (empty when none has).
+    pub fn class_of(&self, attr: u16, v: i64) -> CardSet {
+        let classes = self.classes(attr);
+        // Classes are in increasing value order, each read off its first card.
+        classes
+            .binary_search_by_key(&v, |set| {
+                set.first().map(|c| self.attr(attr, c)).unwrap_or(i64::MIN)
+            })
+            .map(|i| classes[i])
+            .unwrap_or(CardSet::EMPTY)
+    }
+
     /// The attribute value of a card.
     #[inline]
     pub fn attr(&self, attr: u16, card: CardIx) -> i64 {
