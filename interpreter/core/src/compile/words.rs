@@ -482,6 +482,15 @@ impl<'a> Speller<'a> {
     /// Work is bounded: positions from which the word cannot be finished are found first,
     /// so the search never follows a dead end.
     fn spellings(&self, word: &str) -> Vec<Vec<u32>> {
+        if self.prefixes.is_empty() {
+            // Every value is one character (the usual kanji deck): one cut at most.
+            let mut buf = [0u8; 4];
+            let ids: Option<Vec<u32>> = word
+                .chars()
+                .map(|ch| self.values.get(&*ch.encode_utf8(&mut buf)).copied())
+                .collect();
+            return ids.filter(|ids| !ids.is_empty()).into_iter().collect();
+        }
         let n = word.len();
         let starts: Vec<usize> = word.char_indices().map(|(i, _)| i).collect();
         let mut next: HashMap<usize, Vec<(usize, u32)>> = HashMap::new();
