@@ -316,19 +316,26 @@ impl Cx<'_> {
 
     fn binary(&mut self, op: Op2, x: Value, y: Value) -> Result<Value, RuntimeError> {
         Ok(match op {
-            Op2::Add => Value::Int(x.int().wrapping_add(y.int())),
-            Op2::Sub => Value::Int(x.int().wrapping_sub(y.int())),
-            Op2::Mul => Value::Int(x.int().wrapping_mul(y.int())),
+            Op2::Add | Op2::Sub | Op2::Mul => {
+                let (a, b) = (x.int(), y.int());
+                let r = match op {
+                    Op2::Add => a.checked_add(b),
+                    Op2::Sub => a.checked_sub(b),
+                    _ => a.checked_mul(b),
+                };
+                Value::Int(r.ok_or_else(|| super::typed::overflow(self.at))?)
+            }
             Op2::Div | Op2::Rem => {
                 let (a, b) = (x.int(), y.int());
                 if b == 0 {
                     return Err(RuntimeError::new("division by zero", self.at));
                 }
-                if op == Op2::Div {
-                    Value::Int(a.wrapping_div_euclid(b))
+                let r = if op == Op2::Div {
+                    a.checked_div_euclid(b)
                 } else {
-                    Value::Int(a.wrapping_rem_euclid(b))
-                }
+                    a.checked_rem_euclid(b)
+                };
+                Value::Int(r.ok_or_else(|| super::typed::overflow(self.at))?)
             }
             Op2::Eq | Op2::Ne | Op2::EqScalar | Op2::NeScalar => {
                 let eq = self.equal(&x, &y)?;
@@ -467,7 +474,13 @@ impl Cx<'_> {
         // The body is a condition or an int: evaluated unboxed.
         match acc.kind {
             BinderKind::Count => acc.sum += self.eval_bool(body)? as i64,
-            BinderKind::Sum => acc.sum = acc.sum.wrapping_add(self.eval_int(body)?),
+            BinderKind::Sum => {
+                let v = self.eval_int(body)?;
+                acc.sum = acc
+                    .sum
+                    .checked_add(v)
+                    .ok_or_else(|| super::typed::overflow(self.at))?;
+            }
             BinderKind::All => {
                 if !self.eval_bool(body)? {
                     acc.done = Some(false);
@@ -610,7 +623,12 @@ impl Cx<'_> {
             }
             Builtin::Min => Value::Int(arg(0).int().min(arg(1).int())),
             Builtin::Max => Value::Int(arg(0).int().max(arg(1).int())),
-            Builtin::Abs => Value::Int(arg(0).int().wrapping_abs()),
+            Builtin::Abs => Value::Int(
+                arg(0)
+                    .int()
+                    .checked_abs()
+                    .ok_or_else(|| super::typed::overflow(self.at))?,
+            ),
             Builtin::CeilDiv => {
                 let (a, d) = (arg(0).int(), arg(1).int());
                 if d == 0 {

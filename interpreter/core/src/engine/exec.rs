@@ -404,7 +404,10 @@ impl State {
                         for s in seats {
                             let slot = self.board.var_slot(*v, Some(s));
                             let cur = self.board.vars[slot].int();
-                            self.board.vars[slot] = Value::Int(cur.wrapping_sub(n));
+                            let left = cur
+                                .checked_sub(n)
+                                .ok_or_else(|| super::typed::overflow(at))?;
+                            self.board.vars[slot] = Value::Int(left);
                             self.assign(
                                 p,
                                 base,
@@ -545,8 +548,16 @@ impl State {
                 (_, Value::Zone(z)) => Value::Cards(self.board.sets[z as usize]),
                 (_, v) => v,
             },
-            AssignOp::Add => Value::Int(slot.int().wrapping_add(v.int())),
-            AssignOp::Sub => Value::Int(slot.int().wrapping_sub(v.int())),
+            AssignOp::Add => Value::Int(
+                slot.int()
+                    .checked_add(v.int())
+                    .ok_or_else(|| super::typed::overflow(at))?,
+            ),
+            AssignOp::Sub => Value::Int(
+                slot.int()
+                    .checked_sub(v.int())
+                    .ok_or_else(|| super::typed::overflow(at))?,
+            ),
         };
         Ok(())
     }

@@ -87,15 +87,19 @@ impl Cx<'_> {
                 read_var(self.board("a variable")?, *v, Some(seat), self.at)?.int()
             }
             Expr::Dealer => self.board("the dealer")?.dealer as i64,
-            Expr::Neg(x) => self.eval_int(x)?.wrapping_neg(),
+            Expr::Neg(x) => {
+                let v = self.eval_int(x)?;
+                v.checked_neg().ok_or_else(|| overflow(self.at))?
+            }
             Expr::Bin(op @ (Op2::Add | Op2::Sub | Op2::Mul), a, b) => {
                 let x = self.eval_int(a)?;
                 let y = self.eval_int(b)?;
                 match op {
-                    Op2::Add => x.wrapping_add(y),
-                    Op2::Sub => x.wrapping_sub(y),
-                    _ => x.wrapping_mul(y),
+                    Op2::Add => x.checked_add(y),
+                    Op2::Sub => x.checked_sub(y),
+                    _ => x.checked_mul(y),
                 }
+                .ok_or_else(|| overflow(self.at))?
             }
             Expr::Call(Builtin::Count, args, loc)
                 if args.len() == 1 && !matches!(args[0], Expr::List(_)) =>
@@ -493,6 +497,16 @@ fn independent(e: &Expr, slot: u16) -> bool {
         Expr::Attr(_, x) | Expr::GroupAttr(_, x) => independent(x, slot),
         _ => false,
     }
+}
+
+/// The error for int arithmetic whose result does not fit in 64 bits: a rule that
+/// counts chips or points never gets there, so this is a runaway rule, not a game.
+pub(crate) fn overflow(at: Loc) -> RuntimeError {
+    RuntimeError::new(
+        "integer overflow: the result is outside the 64-bit range",
+        at,
+    )
+    .with_help("a value this large usually means a loop adds or multiplies without end")
 }
 
 /// A scalar value as one number (see [`Cx::scalar`]).
