@@ -245,12 +245,25 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
         }
         gi += count;
     }
-    let requires = p
+    let mut requires: Vec<_> = p
         .requires
         .iter()
         .map(|r| c.expr_of(&mut sc, r, &Type::Bool))
         .collect();
-    let prefilter = prefilter(c, &slots);
+    // Evaluated for every candidate and split: rewritten into loop-free forms, and the
+    // requires settled by the groups' classes tabulated (score/rewrite.rs, score/plan.rs).
+    for e in slots
+        .iter_mut()
+        .filter_map(|s| s.condition.as_mut())
+        .chain(requires.iter_mut())
+    {
+        crate::score::simplify(&c.program, e, &[]);
+    }
+    let mut prefilter = prefilter(c, &slots);
+    if let Some(pf) = &mut prefilter {
+        let conds: Vec<&crate::ir::Expr> = requires.iter().collect();
+        pf.requires = crate::score::Plan::build(&c.program, &slots, &[], &conds);
+    }
     c.check_slots(
         &sc,
         Loc {
@@ -406,6 +419,23 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
             span: s.name.span,
         },
     );
+    // Evaluated for every split: rewritten into loop-free forms (score/rewrite.rs), and
+    // the rows settled by the pattern's groups' classes, the few-valued parameters and
+    // `yaku` tabulated (score/plan.rs).
+    let card_params: Vec<u16> = (0..params.len() as u16)
+        .filter(|i| params[*i as usize].1 == Type::Cards)
+        .collect();
+    for st in &mut stages {
+        for e in stage_exprs(st) {
+            crate::score::simplify(&c.program, e, &card_params);
+        }
+    }
+    let plan = over.as_ref().and_then(|(pat, ..)| {
+        let conds: Vec<&crate::ir::Expr> = stages.iter().flat_map(stage_conditions).collect();
+        let slots = &c.program.patterns[*pat as usize].slots;
+        let locals = few_valued(c, &params, &stages, yaku_slot);
+        crate::score::Plan::build(&c.program, slots, &locals, &conds)
+    });
     let def = ScoreDef {
         name: s.name.node.clone(),
         params,
@@ -414,6 +444,7 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
         frame: sc.max,
         yaku_slot,
         factor_slot,
+        plan,
         loc: at(s.name.span),
     };
     while c.program.scores.len() <= ix as usize {
@@ -425,10 +456,68 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
             frame: 0,
             yaku_slot: 0,
             factor_slot: 0,
+            plan: None,
             loc: Loc::default(),
         });
     }
     c.program.scores[ix as usize] = def;
+}
+
+/// Every expression of a stage (values, factors and conditions).
+fn stage_exprs(st: &mut StageDef) -> Vec<&mut crate::ir::Expr> {
+    match st {
+        StageDef::Yaku(_, rows) | StageDef::Plus(_, rows) => {
+            rows.iter_mut().flat_map(|r| [&mut r.1, &mut r.2]).collect()
+        }
+        StageDef::Times(_, rows) => rows.iter_mut().flat_map(|r| [&mut r.0, &mut r.1]).collect(),
+        StageDef::Name(rows) => rows.iter_mut().map(|r| &mut r.1).collect(),
+        StageDef::Void(rows) => rows.iter_mut().map(|r| &mut r.1).collect(),
+    }
+}
+
+/// The local slots of a table that hold one of a few values, with those values: `bool`
+/// and enum parameters, and `yaku` (none, or one of the table's yaku names).
+fn few_valued(
+    c: &Compiler,
+    params: &[(String, Type, Option<crate::ir::Expr>)],
+    stages: &[StageDef],
+    yaku_slot: u16,
+) -> Vec<(u16, Vec<crate::value::Value>)> {
+    use crate::value::Value;
+    let mut out = Vec::new();
+    for (i, (_, t, _)) in params.iter().enumerate() {
+        let values = match t {
+            Type::Bool => vec![Value::Bool(false), Value::Bool(true)],
+            Type::Sym(SymDomain::Enum(e)) => match c.program.enums.get(*e as usize) {
+                Some(en) => en.values.iter().map(|(s, _)| Value::Sym(*s)).collect(),
+                None => continue,
+            },
+            _ => continue,
+        };
+        out.push((i as u16, values));
+    }
+    let mut yaku = vec![Value::Unit];
+    for st in stages {
+        if let StageDef::Yaku(_, rows) = st {
+            for (sym, ..) in rows {
+                if !yaku.contains(&Value::Sym(*sym)) {
+                    yaku.push(Value::Sym(*sym));
+                }
+            }
+        }
+    }
+    out.push((yaku_slot, yaku));
+    out
+}
+
+/// A stage's row conditions in order: the numbering [`crate::score::Plan`] answers by.
+pub(crate) fn stage_conditions(st: &StageDef) -> Vec<&crate::ir::Expr> {
+    match st {
+        StageDef::Yaku(_, rows) | StageDef::Plus(_, rows) => rows.iter().map(|r| &r.2).collect(),
+        StageDef::Times(_, rows) => rows.iter().map(|r| &r.1).collect(),
+        StageDef::Name(rows) => rows.iter().map(|r| &r.1).collect(),
+        StageDef::Void(rows) => rows.iter().map(|r| &r.1).collect(),
+    }
 }
 
 fn check_template(c: &mut Compiler, file: u16, t: &ast::Spanned<String>) {
@@ -514,5 +603,6 @@ fn prefilter(c: &Compiler, slots: &[SlotDef]) -> Option<crate::ir::Prefilter> {
         classes,
         sizes,
         suffix,
+        requires: None,
     })
 }

@@ -4,11 +4,21 @@
 //! shape (a `same` group draws from one attribute class, read off precomputed class
 //! bitsets; a `run` steps through consecutive values), so a typical hand is settled in a
 //! handful of steps. Copies of a `*N` group are kept in increasing order of their lowest
-//! card, so each split is found once. When every group is `same` on one attribute, the
-//! class counts of the cards still to place are checked against the sizes still to
-//! fill before going deeper.
+//! card, so each split is found once. When every group is `same` on one attribute (the
+//! pattern has a [`Prefilter`]), whether the cards left over can still be cut into the
+//! groups left depends only on how many cards of each class remain, so a class is
+//! tried for a group only when taking the group's size from it leaves counts that fit:
+//! a class whose count equals the group's size is settled in one step, without
+//! enumerating subsets that could never be completed. Candidates are enumerated in
+//! place (no list per search node), in the same order as a plain search would list
+//! them, so the first split found — and with it the split a score table keeps on a tie —
+//! does not depend on the pruning.
 
 mod distance;
+#[cfg(test)]
+mod reference;
+#[cfg(test)]
+mod tests;
 
 pub use distance::{distance, Distance};
 
@@ -22,6 +32,9 @@ pub type OnMatch<'f> = dyn FnMut(&mut Cx<'_>, &[CardSet]) -> Result<bool, Runtim
 
 /// The largest number of slots a pattern may have.
 const MAX_SLOTS: usize = 32;
+
+/// Local slots a search keeps on the stack; larger frames are allocated.
+const STACK_LOCALS: usize = 16;
 
 /// Calls `f` with each complete split (groups in slot order) until it returns false.
 /// Returns whether the search was stopped by `f`.
@@ -40,11 +53,22 @@ pub fn for_each_match(
         }
     }
     let mut groups = [CardSet::EMPTY; MAX_SLOTS];
+    let frame = pat.frame as usize;
+    let mut stack: [Value; STACK_LOCALS];
+    let mut heap: Vec<Value>;
+    let locals: &mut [Value] = if frame <= STACK_LOCALS {
+        stack = std::array::from_fn(|_| Value::Unit);
+        &mut stack[..frame]
+    } else {
+        heap = vec![Value::Unit; frame];
+        &mut heap
+    };
     let mut search = Search {
         pat,
         f,
         stopped: false,
-        locals: vec![Value::Unit; pat.frame as usize],
+        locals,
+        scratch: Vec::new(),
     };
     search.fill(cx, 0, cards, &mut groups)?;
     Ok(search.stopped)
@@ -90,15 +114,18 @@ fn place(sizes: &[usize], counts: &mut [usize]) -> bool {
     false
 }
 
-struct Search<'p, 'f> {
+struct Search<'p, 'f, 'l> {
     pat: &'p PatternDef,
     f: &'f mut OnMatch<'f>,
     stopped: bool,
-    /// Local slots for `where` and `require` (allocated once per search).
-    locals: Vec<Value>,
+    /// Local slots for `where` and `require` (one frame per search).
+    locals: &'l mut [Value],
+    /// Candidate lists for the shapes that are collected rather than enumerated in
+    /// place (runs, several shapes), one per slot, reused across search nodes.
+    scratch: Vec<Vec<CardSet>>,
 }
 
-impl Search<'_, '_> {
+impl Search<'_, '_, '_> {
     fn fill(
         &mut self,
         cx: &mut Cx<'_>,
@@ -120,45 +147,188 @@ impl Search<'_, '_> {
             }
             return Ok(());
         }
-        // The rest must still fit the groups after this one.
-        if i > 0 {
-            if let Some(pf) = &self.pat.prefilter {
-                if !counts_fit(&pf.classes, &pf.suffix[i], rest) {
-                    return Ok(());
-                }
-            }
-        }
-        let slot = &self.pat.slots[i];
+        let pat = self.pat;
+        let slot = &pat.slots[i];
         // Copies of one group are ordered by their lowest card.
-        let floor = slot.copy_of.map(|_| groups[i - 1].first().unwrap_or(0));
-        let mut cands: Vec<CardSet> = Vec::new();
-        candidates(cx, slot, rest, floor, &mut cands)?;
-        for g in cands {
-            if self.stopped {
-                break;
-            }
-            cx.charge(1)?;
-            groups[i] = g;
-            if let Some(cond) = &slot.condition {
-                // A group's condition sees the groups placed so far.
-                let mut inner = Cx {
-                    p: cx.p,
-                    b: cx.b,
-                    locals: &mut self.locals,
-                    groups: &groups[..=i],
-                    budget: cx.budget,
-                    at: cx.at,
-                };
-                let r = inner.eval(cond);
-                cx.budget = inner.budget;
-                if !r?.truthy() {
-                    continue;
-                }
-            }
-            self.fill(cx, i + 1, rest.minus(g), groups)?;
+        let pool = match slot.copy_of {
+            Some(_) => above(rest, groups[i - 1].first().unwrap_or(0)),
+            None => rest,
+        };
+        let k = slot.size;
+        if pool.len() < k {
+            return Ok(());
+        }
+        if let Some(pf) = &pat.prefilter {
+            self.fill_by_class(cx, pf, i, rest, pool, groups)?;
+        } else {
+            self.fill_by_shape(cx, slot, i, rest, pool, groups)?;
         }
         groups[i] = CardSet::EMPTY;
         Ok(())
+    }
+
+    /// Every group is `same` on the prefilter's attribute and `rest`'s class counts
+    /// fit the sizes from slot `i` on: try only the classes that leave counts the
+    /// later groups can still fit.
+    fn fill_by_class(
+        &mut self,
+        cx: &mut Cx<'_>,
+        pf: &Prefilter,
+        i: usize,
+        rest: CardSet,
+        pool: CardSet,
+        groups: &mut [CardSet; MAX_SLOTS],
+    ) -> Result<(), RuntimeError> {
+        let k = self.pat.slots[i].size;
+        let later: &[usize] = pf.suffix.get(i + 1).map(|s| s.as_slice()).unwrap_or(&[]);
+        // The classes `rest` touches, with their counts: at most one per group left,
+        // since each group lies within one class.
+        let mut touched = [(0usize, 0usize); MAX_SLOTS];
+        let mut counts = [0usize; MAX_SLOTS];
+        let mut m = 0;
+        for (ci, class) in pf.classes.iter().enumerate() {
+            let c = rest.inter(*class).len();
+            if c > 0 {
+                if m == MAX_SLOTS {
+                    return Ok(());
+                }
+                touched[m] = (ci, c);
+                counts[m] = c;
+                m += 1;
+            }
+        }
+        for t in 0..m {
+            if self.stopped {
+                break;
+            }
+            let (ci, _) = touched[t];
+            let within = pool.inter(pf.classes[ci]);
+            if within.len() < k {
+                continue;
+            }
+            counts[t] -= k;
+            let ok = place(later, &mut counts[..m]);
+            counts[t] += k;
+            if !ok {
+                continue;
+            }
+            // Charged before the subsets are made, so a huge group stops at the budget.
+            cx.charge(binomial(within.len(), k))?;
+            for g in Subsets::new(within, k) {
+                if self.stopped {
+                    break;
+                }
+                self.try_group(cx, i, g, rest, groups)?;
+            }
+        }
+        cx.charge(1)
+    }
+
+    /// The general case: candidates per shape, in the order the shapes list them.
+    fn fill_by_shape(
+        &mut self,
+        cx: &mut Cx<'_>,
+        slot: &SlotDef,
+        i: usize,
+        rest: CardSet,
+        pool: CardSet,
+        groups: &mut [CardSet; MAX_SLOTS],
+    ) -> Result<(), RuntimeError> {
+        let k = slot.size;
+        let deck = &cx.p.deck;
+        match slot.shapes.as_slice() {
+            // The usual shapes are enumerated in place.
+            [] => {
+                cx.charge(binomial(pool.len(), k))?;
+                for g in Subsets::new(pool, k) {
+                    if self.stopped {
+                        break;
+                    }
+                    self.try_group(cx, i, g, rest, groups)?;
+                }
+            }
+            [ShapeDef::Same(a)] => {
+                for class in deck.classes(*a) {
+                    if self.stopped {
+                        break;
+                    }
+                    let within = pool.inter(*class);
+                    if within.len() >= k {
+                        cx.charge(binomial(within.len(), k))?;
+                        for g in Subsets::new(within, k) {
+                            if self.stopped {
+                                break;
+                            }
+                            self.try_group(cx, i, g, rest, groups)?;
+                        }
+                    }
+                }
+            }
+            [ShapeDef::Distinct(a)] => {
+                cx.charge(binomial(pool.len(), k))?;
+                for g in Subsets::new(pool, k) {
+                    if self.stopped {
+                        break;
+                    }
+                    if distinct(cx, *a, g) {
+                        self.try_group(cx, i, g, rest, groups)?;
+                    }
+                }
+            }
+            // Runs, and several shapes (whose candidates are merged and de-duplicated),
+            // are collected first.
+            _ => {
+                if self.scratch.len() <= i {
+                    self.scratch.resize_with(i + 1, Vec::new);
+                }
+                let mut cands = std::mem::take(&mut self.scratch[i]);
+                cands.clear();
+                let r = candidates(cx, slot, pool, &mut cands).and_then(|()| {
+                    for g in &cands {
+                        if self.stopped {
+                            break;
+                        }
+                        self.try_group(cx, i, *g, rest, groups)?;
+                    }
+                    Ok(())
+                });
+                self.scratch[i] = cands;
+                r?;
+                return Ok(());
+            }
+        }
+        cx.charge(1)
+    }
+
+    /// Places `g` as group `i` if its condition holds, and fills the rest.
+    #[inline]
+    fn try_group(
+        &mut self,
+        cx: &mut Cx<'_>,
+        i: usize,
+        g: CardSet,
+        rest: CardSet,
+        groups: &mut [CardSet; MAX_SLOTS],
+    ) -> Result<(), RuntimeError> {
+        cx.charge(1)?;
+        groups[i] = g;
+        if let Some(cond) = &self.pat.slots[i].condition {
+            // A group's condition sees the groups placed so far.
+            let mut inner = Cx {
+                p: cx.p,
+                b: cx.b,
+                locals: &mut *self.locals,
+                groups: &groups[..=i],
+                budget: cx.budget,
+                at: cx.at,
+            };
+            let r = inner.eval_bool(cond);
+            cx.budget = inner.budget;
+            if !r? {
+                return Ok(());
+            }
+        }
+        self.fill(cx, i + 1, rest.minus(g), groups)
     }
 
     fn requires_hold(&mut self, cx: &mut Cx<'_>, gs: &[CardSet]) -> Result<bool, RuntimeError> {
@@ -168,47 +338,77 @@ impl Search<'_, '_> {
         let mut inner = Cx {
             p: cx.p,
             b: cx.b,
-            locals: &mut self.locals,
+            locals: &mut *self.locals,
             groups: gs,
             budget: cx.budget,
             at: cx.at,
         };
-        let mut ok = true;
-        for r in &self.pat.requires {
-            match inner.eval(r) {
-                Ok(v) if v.truthy() => {}
-                Ok(_) => {
-                    ok = false;
+        // Requires settled by the groups' classes are looked up (score/plan.rs).
+        let plan = self
+            .pat
+            .prefilter
+            .as_ref()
+            .and_then(|pf| pf.requires.as_ref())
+            .and_then(|pl| pl.key(gs, &[]).map(|k| (pl, k)));
+        let mut r = Ok(true);
+        for (j, req) in self.pat.requires.iter().enumerate() {
+            let holds = match plan.and_then(|(pl, key)| pl.settled(j, key)) {
+                Some(b) => Ok(b),
+                None => inner.eval_bool(req),
+            };
+            match holds {
+                Ok(true) => {}
+                other => {
+                    r = other;
                     break;
-                }
-                Err(e) => {
-                    cx.budget = inner.budget;
-                    return Err(e);
                 }
             }
         }
         cx.budget = inner.budget;
-        Ok(ok)
+        r
     }
 }
 
-/// Every subset of `rest` that fits the slot's size and one of its shapes, with its
-/// lowest card above `floor` (for ordered copies).
+/// The cards of `s` above card `f`.
+#[inline]
+fn above(s: CardSet, f: CardIx) -> CardSet {
+    let mut out = s;
+    let w = (f >> 6) as usize & 3;
+    for word in out.0.iter_mut().take(w) {
+        *word = 0;
+    }
+    let b = f & 63;
+    out.0[w] &= if b == 63 { 0 } else { !0u64 << (b + 1) };
+    out
+}
+
+/// Whether every card of `s` has a different value of attribute `a`.
+fn distinct(cx: &Cx<'_>, a: u16, s: CardSet) -> bool {
+    let deck = &cx.p.deck;
+    let mut seen = [0i64; 32];
+    let mut n = 0;
+    for c in s.iter() {
+        let v = deck.attr(a, c);
+        if seen[..n].contains(&v) {
+            return false;
+        }
+        if n < seen.len() {
+            seen[n] = v;
+            n += 1;
+        }
+    }
+    true
+}
+
+/// Every subset of `pool` that fits the slot's size and one of its shapes (runs and
+/// several shapes; the others are enumerated in place by the search).
 fn candidates(
     cx: &mut Cx<'_>,
     slot: &SlotDef,
-    rest: CardSet,
-    floor: Option<CardIx>,
+    pool: CardSet,
     out: &mut Vec<CardSet>,
 ) -> Result<(), RuntimeError> {
-    let pool: CardSet = match floor {
-        Some(f) => rest.iter().filter(|c| *c > f).collect(),
-        None => rest,
-    };
     let k = slot.size;
-    if pool.len() < k {
-        return Ok(());
-    }
     let deck = &cx.p.deck;
     if slot.shapes.is_empty() {
         cx.charge(binomial(pool.len(), k))?;
@@ -229,23 +429,11 @@ fn candidates(
             }
             ShapeDef::Distinct(a) => {
                 cx.charge(binomial(pool.len(), k))?;
-                let mut all = Vec::new();
-                combos(pool, k, &mut all);
-                out.extend(all.into_iter().filter(|s| {
-                    let mut seen = [0i64; 32];
-                    let mut n = 0;
-                    for c in s.iter() {
-                        let v = deck.attr(*a, c);
-                        if seen[..n].contains(&v) {
-                            return false;
-                        }
-                        if n < seen.len() {
-                            seen[n] = v;
-                            n += 1;
-                        }
+                for s in Subsets::new(pool, k) {
+                    if distinct(cx, *a, s) {
+                        out.push(s);
                     }
-                    true
-                }));
+                }
             }
             ShapeDef::Run(a, by) => {
                 // Each card may start a run; pick one card per consecutive value.
@@ -314,6 +502,102 @@ pub(crate) fn binomial(n: usize, k: usize) -> u64 {
 
 /// All k-subsets of `items`, in increasing order of their bitsets' lowest differing card.
 pub(crate) fn combos(items: CardSet, k: usize, out: &mut Vec<CardSet>) {
+    for s in Subsets::new(items, k) {
+        out.push(s);
+    }
+}
+
+/// The most cards [`Subsets`] picks from (a pattern splits at most 32 cards).
+const MAX_ITEMS: usize = 64;
+
+/// The k-subsets of a set one by one, in the order [`combos`] lists them (by the
+/// sorted cards, lexicographically), without building a list.
+struct Subsets {
+    items: [CardIx; MAX_ITEMS],
+    /// Positions in `items` of the current subset's cards, increasing.
+    idx: [u8; MAX_ITEMS],
+    n: usize,
+    k: usize,
+    /// The subset to give next; `None` when done.
+    next: Option<CardSet>,
+    /// More than [`MAX_ITEMS`] cards: the subsets were listed up front.
+    listed: Option<std::vec::IntoIter<CardSet>>,
+}
+
+impl Subsets {
+    fn new(set: CardSet, k: usize) -> Subsets {
+        let n = set.len();
+        let mut s = Subsets {
+            items: [0; MAX_ITEMS],
+            idx: [0; MAX_ITEMS],
+            n,
+            k,
+            next: None,
+            listed: None,
+        };
+        if k == 0 || k > n {
+            return s;
+        }
+        if k == n {
+            // The whole set (the usual case for a class that is exactly one group).
+            s.next = Some(set);
+            s.k = 0;
+            return s;
+        }
+        if n > MAX_ITEMS {
+            s.listed = Some(combos_listed(set, k).into_iter());
+            return s;
+        }
+        for (i, c) in set.iter().enumerate() {
+            s.items[i] = c;
+        }
+        let mut first = CardSet::EMPTY;
+        for j in 0..k {
+            s.idx[j] = j as u8;
+            first.insert(s.items[j]);
+        }
+        s.next = Some(first);
+        s
+    }
+}
+
+impl Iterator for Subsets {
+    type Item = CardSet;
+
+    #[inline]
+    fn next(&mut self) -> Option<CardSet> {
+        if let Some(l) = &mut self.listed {
+            return l.next();
+        }
+        let out = self.next.take()?;
+        let (n, k) = (self.n, self.k);
+        // `k == 0` marks a single whole-set subset.
+        if k > 0 {
+            // The rightmost position that can still move right, then the ones after it
+            // packed behind it.
+            let mut j = k;
+            while j > 0 {
+                j -= 1;
+                if (self.idx[j] as usize) < n - k + j {
+                    self.idx[j] += 1;
+                    for t in j + 1..k {
+                        self.idx[t] = self.idx[t - 1] + 1;
+                    }
+                    let mut s = CardSet::EMPTY;
+                    for t in 0..k {
+                        s.insert(self.items[self.idx[t] as usize]);
+                    }
+                    self.next = Some(s);
+                    break;
+                }
+            }
+        }
+        Some(out)
+    }
+}
+
+/// All k-subsets of a large set, listed by recursion (in [`Subsets`]' order).
+fn combos_listed(items: CardSet, k: usize) -> Vec<CardSet> {
     fn go(items: &[CardIx], start: usize, cur: CardSet, left: usize, out: &mut Vec<CardSet>) {
         if left == 0 {
             out.push(cur);
@@ -325,17 +609,15 @@ pub(crate) fn combos(items: CardSet, k: usize, out: &mut Vec<CardSet>) {
             go(items, i + 1, next, left - 1, out);
         }
     }
-    let n = items.len();
-    if k == 0 || k > n {
-        return;
-    }
-    if k == n {
-        out.push(items);
-        return;
-    }
+    let mut out = Vec::new();
     let mut buf = [0 as CardIx; crate::model::MAX_CARDS];
-    for (i, c) in items.iter().enumerate() {
-        buf[i] = c;
+    let mut n = 0;
+    for c in items.iter() {
+        buf[n] = c;
+        n += 1;
     }
-    go(&buf[..n], 0, CardSet::EMPTY, k, out);
+    if k > 0 && k <= n {
+        go(&buf[..n], 0, CardSet::EMPTY, k, &mut out);
+    }
+    out
 }

@@ -1,8 +1,14 @@
 //! Score tables: yaku rows, factors, names and bonuses, evaluated over each split of a
 //! pattern (keeping the most valuable) or once over the arguments.
 
+mod plan;
+mod rewrite;
+
+pub use plan::Plan;
+pub use rewrite::simplify;
+
 use crate::engine::{Cx, RuntimeError};
-use crate::ir::{NameDef, ScoreDef, StageDef, StageMode};
+use crate::ir::{Expr, NameDef, ScoreDef, StageDef, StageMode};
 use crate::model::CardSet;
 use crate::value::{ScoreResult, Value, YakuLine};
 
@@ -34,27 +40,103 @@ pub fn surely_nothing_hand(p: &crate::ir::Program, s: u16, hand: &Value) -> bool
             .unwrap_or(false)
 }
 
+/// Local slots a table evaluated for its total keeps on the stack; larger frames are
+/// allocated.
+const STACK_LOCALS: usize = 24;
+
+/// The most slots a pattern may have (as in the matcher).
+const MAX_SLOTS: usize = 32;
+
 /// Evaluates score table `s` with argument values `args` (every parameter, in order).
 pub fn evaluate(cx: &mut Cx<'_>, s: u16, args: Vec<Value>) -> Result<ScoreResult, RuntimeError> {
     let p = cx.p;
     let def = &p.scores[s as usize];
     let mut locals = args;
     locals.resize((def.frame as usize).max(locals.len()), Value::Unit);
+    let mut kept = Kept::new();
+    let found = run(cx, def, &mut locals, &mut kept)?;
+    Ok(match (found, &def.over) {
+        (false, _) => nothing(),
+        (true, None) => kept.tally.into_result(p),
+        (true, Some((pat, ..))) => {
+            let mut r = kept.tally.into_result(p);
+            r.groups = group_list(&p.patterns[*pat as usize], &kept.groups);
+            r
+        }
+    })
+}
+
+/// Evaluates score table `s` for its total only (what a move's guard compares): the same
+/// search and stages as [`evaluate`], without building the result's text.
+pub fn evaluate_total(cx: &mut Cx<'_>, s: u16, args: &[Value]) -> Result<i64, RuntimeError> {
+    let def = &cx.p.scores[s as usize];
+    let frame = (def.frame as usize).max(args.len());
+    let mut stack: [Value; STACK_LOCALS];
+    let mut heap: Vec<Value>;
+    let locals: &mut [Value] = if frame <= STACK_LOCALS {
+        stack = std::array::from_fn(|_| Value::Unit);
+        &mut stack[..frame]
+    } else {
+        heap = vec![Value::Unit; frame];
+        &mut heap
+    };
+    locals[..args.len()].clone_from_slice(args);
+    let mut kept = Kept::new();
+    Ok(if run(cx, def, locals, &mut kept)? {
+        kept.tally.total()
+    } else {
+        0
+    })
+}
+
+/// A table's result when nothing scores.
+fn nothing() -> ScoreResult {
+    ScoreResult {
+        factor: 1,
+        ..ScoreResult::default()
+    }
+}
+
+/// The split a table keeps and what its stages found.
+struct Kept<'d> {
+    tally: Tally<'d>,
+    groups: [CardSet; MAX_SLOTS],
+    n: usize,
+}
+
+impl Kept<'_> {
+    fn new() -> Self {
+        Kept {
+            tally: Tally::new(),
+            groups: [CardSet::EMPTY; MAX_SLOTS],
+            n: 0,
+        }
+    }
+}
+
+/// Runs table `def` with its locals (parameters first) in place, leaving the kept split's
+/// tally in `kept`; false when the pattern has no split.
+fn run<'d>(
+    cx: &mut Cx<'_>,
+    def: &'d ScoreDef,
+    locals: &mut [Value],
+    kept: &mut Kept<'d>,
+) -> Result<bool, RuntimeError> {
+    let p = cx.p;
     let mut inner = Cx {
         p,
         b: cx.b,
-        locals: &mut locals,
+        locals,
         groups: &[],
         budget: cx.budget,
         at: cx.at,
     };
-    let result = match &def.over {
-        None => stages(&mut inner, def).map(|t| t.into_result(p)),
-        Some((pat, arg, best)) => {
-            let v = inner.eval(arg)?;
-            let cards = inner.cards(&v)?;
+    let r = match &def.over {
+        None => stages(&mut inner, def, &mut kept.tally).map(|()| true),
+        Some((pat, arg, best)) => inner.eval_cards(arg).and_then(|cards| {
             let pattern = &p.patterns[*pat as usize];
-            let mut chosen: Option<(Tally, Vec<CardSet>)> = None;
+            let mut cur = Tally::new();
+            let mut found = false;
             crate::pattern::for_each_match(&mut inner, pattern, cards, &mut |cx2, gs| {
                 let mut m = Cx {
                     p: cx2.p,
@@ -64,34 +146,23 @@ pub fn evaluate(cx: &mut Cx<'_>, s: u16, args: Vec<Value>) -> Result<ScoreResult
                     budget: cx2.budget,
                     at: cx2.at,
                 };
-                let r = stages(&mut m, def);
+                let r = stages(&mut m, def, &mut cur);
                 cx2.budget = m.budget;
-                let r = r?;
+                r?;
                 // The first most valuable split wins; its text is built only once.
-                if chosen
-                    .as_ref()
-                    .map(|(c, _)| r.total() > c.total())
-                    .unwrap_or(true)
-                {
-                    chosen = Some((r, gs.to_vec()));
+                if !found || cur.total() > kept.tally.total() {
+                    std::mem::swap(&mut cur, &mut kept.tally);
+                    kept.groups[..gs.len()].copy_from_slice(gs);
+                    kept.n = gs.len();
+                    found = true;
                 }
                 Ok(*best)
-            })?;
-            Ok(match chosen {
-                Some((t, gs)) => {
-                    let mut r = t.into_result(p);
-                    r.groups = group_list(pattern, &gs);
-                    r
-                }
-                None => ScoreResult {
-                    factor: 1,
-                    ..ScoreResult::default()
-                },
             })
-        }
+            .map(|_| found)
+        }),
     };
     cx.budget = inner.budget;
-    result
+    r
 }
 
 fn group_list(pat: &crate::ir::PatternDef, gs: &[CardSet]) -> Vec<(String, Vec<u16>)> {
@@ -102,50 +173,129 @@ fn group_list(pat: &crate::ir::PatternDef, gs: &[CardSet]) -> Vec<(String, Vec<u
         .collect()
 }
 
+/// Lines kept inline before a list is allocated (a table rarely finds more).
+const INLINE_LINES: usize = 8;
+
+/// The (symbol, value) lines a stage found, kept inline while they are few, so scoring a
+/// split allocates nothing.
+struct Lines {
+    inline: [(u32, i64); INLINE_LINES],
+    len: usize,
+    spilled: bool,
+    more: Vec<(u32, i64)>,
+}
+
+impl Lines {
+    fn new() -> Self {
+        Lines {
+            inline: [(0, 0); INLINE_LINES],
+            len: 0,
+            spilled: false,
+            more: Vec::new(),
+        }
+    }
+
+    fn clear(&mut self) {
+        self.len = 0;
+        self.spilled = false;
+        self.more.clear();
+    }
+
+    fn as_slice(&self) -> &[(u32, i64)] {
+        if self.spilled {
+            &self.more
+        } else {
+            &self.inline[..self.len]
+        }
+    }
+
+    fn push(&mut self, line: (u32, i64)) {
+        if !self.spilled && self.len < INLINE_LINES {
+            self.inline[self.len] = line;
+            self.len += 1;
+        } else {
+            if !self.spilled {
+                self.more.extend_from_slice(&self.inline[..self.len]);
+                self.spilled = true;
+            }
+            self.more.push(line);
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.as_slice().is_empty()
+    }
+
+    fn first(&self) -> Option<(u32, i64)> {
+        self.as_slice().first().copied()
+    }
+
+    /// Drops the lines of symbol `sym`.
+    fn remove(&mut self, sym: u32) {
+        if self.spilled {
+            self.more.retain(|(s, _)| *s != sym);
+        } else {
+            let mut k = 0;
+            for j in 0..self.len {
+                if self.inline[j].0 != sym {
+                    self.inline[k] = self.inline[j];
+                    k += 1;
+                }
+            }
+            self.len = k;
+        }
+    }
+}
+
 /// What the stages found for one split, as symbols and numbers: cheap to compare
 /// across splits; turned into text only for the split that is kept.
 struct Tally<'d> {
-    yaku: Vec<(u32, i64)>,
-    bonus: Vec<(u32, i64)>,
+    yaku: Lines,
+    bonus: Lines,
     factor: i64,
     name: Option<&'d NameDef>,
 }
 
-impl Tally<'_> {
+impl<'d> Tally<'d> {
+    fn new() -> Self {
+        Tally {
+            yaku: Lines::new(),
+            bonus: Lines::new(),
+            factor: 1,
+            name: None,
+        }
+    }
+
     fn total(&self) -> i64 {
         if self.yaku.is_empty() {
             return 0;
         }
-        let base = saturating_sum(&self.yaku);
-        let extra = saturating_sum(&self.bonus);
+        let base = saturating_sum(self.yaku.as_slice());
+        let extra = saturating_sum(self.bonus.as_slice());
         base.saturating_mul(self.factor).saturating_add(extra)
     }
 
     fn into_result(self, p: &crate::ir::Program) -> ScoreResult {
-        let Tally {
-            yaku,
-            bonus,
-            factor,
-            name,
-        } = self;
-        let name = name.map(|n| match n {
+        let yaku = self.yaku.as_slice();
+        let name = self.name.map(|n| match n {
             NameDef::Fixed(s) => p.sym(*s).to_string(),
             NameDef::Template(t) => {
                 let y = yaku.first().map(|(s, _)| p.sym(*s)).unwrap_or("");
                 t.replace("{yaku}", y)
-                    .replace("{factor}", &factor.to_string())
+                    .replace("{factor}", &self.factor.to_string())
             }
         });
-        finish(p, yaku, bonus, factor, name)
+        finish(p, yaku, self.bonus.as_slice(), self.factor, name)
     }
 }
 
-/// Runs the stages of a table in order with the groups (if any) already in view.
-fn stages<'d>(cx: &mut Cx<'_>, def: &'d ScoreDef) -> Result<Tally<'d>, RuntimeError> {
-    let mut yaku: Vec<(u32, i64)> = Vec::new();
-    let mut bonus: Vec<(u32, i64)> = Vec::new();
-    let mut factor: i64 = 1;
-    let mut name: Option<&'d NameDef> = None;
+/// Runs the stages of a table in order with the groups (if any) already in view,
+/// into `t` (cleared first).
+fn stages<'d>(cx: &mut Cx<'_>, def: &'d ScoreDef, t: &mut Tally<'d>) -> Result<(), RuntimeError> {
+    t.yaku.clear();
+    t.bonus.clear();
+    t.factor = 1;
+    t.name = None;
     let set = |cx: &mut Cx<'_>, slot: u16, v: Value| {
         if let Some(s) = cx.locals.get_mut(slot as usize) {
             *s = v;
@@ -153,75 +303,122 @@ fn stages<'d>(cx: &mut Cx<'_>, def: &'d ScoreDef) -> Result<Tally<'d>, RuntimeEr
     };
     set(cx, def.factor_slot, Value::Int(1));
     set(cx, def.yaku_slot, Value::Unit);
+    // The split's classes and the parameters, for the conditions they settle; `yaku`
+    // is part of the key too when the plan reads it, so the key follows it.
+    let key = |cx: &Cx<'_>| {
+        def.plan
+            .as_ref()
+            .and_then(|pl| pl.key(cx.groups, cx.locals).map(|k| (pl, k)))
+    };
+    let follow_yaku = def
+        .plan
+        .as_ref()
+        .is_some_and(|pl| pl.reads_local(def.yaku_slot));
+    let mut plan = key(cx);
+    // Conditions are numbered stage by stage, row by row.
+    let mut next_id = 0;
     for st in &def.stages {
+        let id = next_id;
+        next_id += row_count(st);
         match st {
             StageDef::Yaku(mode, rows) => {
-                let hits = rows_that_hold(cx, *mode, rows)?;
-                yaku.extend(hits);
-                let first = yaku
+                rows_that_hold(cx, plan, id, *mode, rows, &mut t.yaku)?;
+                let first = t
+                    .yaku
                     .first()
-                    .map(|(s, _)| Value::Sym(*s))
+                    .map(|(s, _)| Value::Sym(s))
                     .unwrap_or(Value::Unit);
                 set(cx, def.yaku_slot, first);
+                if follow_yaku {
+                    plan = key(cx);
+                }
             }
             StageDef::Void(rows) => {
-                for (sym, cond) in rows {
-                    if yaku.iter().any(|(s, _)| s == sym) && cx.eval(cond)?.truthy() {
-                        yaku.retain(|(s, _)| s != sym);
+                for (j, (sym, cond)) in rows.iter().enumerate() {
+                    if t.yaku.as_slice().iter().any(|(s, _)| s == sym)
+                        && holds(cx, plan, id + j, cond)?
+                    {
+                        t.yaku.remove(*sym);
                     }
                 }
-                let first = yaku
+                let first = t
+                    .yaku
                     .first()
-                    .map(|(s, _)| Value::Sym(*s))
+                    .map(|(s, _)| Value::Sym(s))
                     .unwrap_or(Value::Unit);
                 set(cx, def.yaku_slot, first);
+                if follow_yaku {
+                    plan = key(cx);
+                }
             }
             StageDef::Times(mode, rows) => {
-                if yaku.is_empty() {
+                if t.yaku.is_empty() {
                     continue;
                 }
-                let mut hits = Vec::new();
-                for (f, cond) in rows {
-                    if cx.eval(cond)?.truthy() {
-                        hits.push(cx.eval(f)?.int());
+                // `all`: the product of the factors that hold; `first`: the first;
+                // `largest`: the largest; none: 1.
+                let mut f: Option<i64> = None;
+                for (j, (fe, cond)) in rows.iter().enumerate() {
+                    if holds(cx, plan, id + j, cond)? {
+                        let v = cx.eval_int(fe)?;
+                        f = Some(match (mode, f) {
+                            (_, None) => v,
+                            (StageMode::All, Some(a)) => a.saturating_mul(v),
+                            (_, Some(a)) => a.max(v),
+                        });
                         if *mode == StageMode::First {
                             break;
                         }
                     }
                 }
-                let f = match mode {
-                    StageMode::All => hits.iter().fold(1i64, |a, b| a.saturating_mul(*b)),
-                    _ => hits.iter().copied().max().unwrap_or(1),
-                };
-                factor = factor.saturating_mul(f);
-                set(cx, def.factor_slot, Value::Int(factor));
+                t.factor = t.factor.saturating_mul(f.unwrap_or(1));
+                set(cx, def.factor_slot, Value::Int(t.factor));
             }
             StageDef::Name(rows) => {
-                if yaku.is_empty() || name.is_some() {
+                if t.yaku.is_empty() || t.name.is_some() {
                     continue;
                 }
-                for (n, cond) in rows {
-                    if cx.eval(cond)?.truthy() {
-                        name = Some(n);
+                for (j, (n, cond)) in rows.iter().enumerate() {
+                    if holds(cx, plan, id + j, cond)? {
+                        t.name = Some(n);
                         break;
                     }
                 }
             }
             StageDef::Plus(mode, rows) => {
-                if yaku.is_empty() {
+                if t.yaku.is_empty() {
                     continue;
                 }
-                let hits = rows_that_hold(cx, *mode, rows)?;
-                bonus.extend(hits);
+                rows_that_hold(cx, plan, id, *mode, rows, &mut t.bonus)?;
             }
         }
     }
-    Ok(Tally {
-        yaku,
-        bonus,
-        factor,
-        name,
-    })
+    Ok(())
+}
+
+/// How many rows (conditions) a stage has.
+fn row_count(st: &StageDef) -> usize {
+    match st {
+        StageDef::Yaku(_, rows) | StageDef::Plus(_, rows) => rows.len(),
+        StageDef::Times(_, rows) => rows.len(),
+        StageDef::Name(rows) => rows.len(),
+        StageDef::Void(rows) => rows.len(),
+    }
+}
+
+/// Whether condition `id` holds: looked up when the split's classes settle it,
+/// evaluated otherwise.
+#[inline]
+fn holds(
+    cx: &mut Cx<'_>,
+    plan: Option<(&Plan, usize)>,
+    id: usize,
+    cond: &Expr,
+) -> Result<bool, RuntimeError> {
+    if let Some(b) = plan.and_then(|(pl, key)| pl.settled(id, key)) {
+        return Ok(b);
+    }
+    cx.eval_bool(cond)
 }
 
 /// The sum of the values, saturating (a table's values are the rule file's, untrusted).
@@ -232,13 +429,13 @@ fn saturating_sum(lines: &[(u32, i64)]) -> i64 {
 /// Builds the displayed result from what the stages found.
 fn finish(
     p: &crate::ir::Program,
-    yaku: Vec<(u32, i64)>,
-    bonus: Vec<(u32, i64)>,
+    yaku: &[(u32, i64)],
+    bonus: &[(u32, i64)],
     factor: i64,
     name: Option<String>,
 ) -> ScoreResult {
-    let base = saturating_sum(&yaku);
-    let extra = saturating_sum(&bonus);
+    let base = saturating_sum(yaku);
+    let extra = saturating_sum(bonus);
     let name = name.unwrap_or_else(|| {
         yaku.iter()
             .map(|(s, _)| p.sym(*s))
@@ -291,35 +488,39 @@ fn finish(
     }
 }
 
-/// The rows of a yaku or bonus stage that hold, per the stage's mode.
+/// Appends the rows of a yaku or bonus stage that hold, per the stage's mode; the
+/// stage's first condition is number `id`.
 fn rows_that_hold(
     cx: &mut Cx<'_>,
+    plan: Option<(&Plan, usize)>,
+    id: usize,
     mode: StageMode,
-    rows: &[(u32, crate::ir::Expr, crate::ir::Expr)],
-) -> Result<Vec<(u32, i64)>, RuntimeError> {
-    let mut hits = Vec::new();
-    for (sym, value, cond) in rows {
-        if cx.eval(cond)?.truthy() {
-            hits.push((*sym, cx.eval(value)?.int()));
-            if mode == StageMode::First {
-                break;
+    rows: &[(u32, Expr, Expr)],
+    out: &mut Lines,
+) -> Result<(), RuntimeError> {
+    // `largest`: the first of equally valuable rows wins, as in the table's order.
+    let mut best: Option<(u32, i64)> = None;
+    for (j, (sym, value, cond)) in rows.iter().enumerate() {
+        if holds(cx, plan, id + j, cond)? {
+            let v = cx.eval_int(value)?;
+            match mode {
+                StageMode::Largest => {
+                    if best.is_none_or(|b| v > b.1) {
+                        best = Some((*sym, v));
+                    }
+                }
+                StageMode::First => {
+                    out.push((*sym, v));
+                    break;
+                }
+                StageMode::All => out.push((*sym, v)),
             }
         }
     }
-    if mode == StageMode::Largest {
-        // The first of equally valuable rows wins, as in the table's order.
-        let first_best = hits
-            .iter()
-            .copied()
-            .fold(None, |acc: Option<(u32, i64)>, h| match acc {
-                Some(a) if a.1 >= h.1 => Some(a),
-                _ => Some(h),
-            });
-        if let Some(best) = first_best {
-            hits = vec![best];
-        }
+    if let Some(b) = best {
+        out.push(b);
     }
-    Ok(hits)
+    Ok(())
 }
 
 /// Scores outside a game (for `fuda score` and tests): `args` holds a value or `None`
@@ -330,7 +531,8 @@ pub fn score_with(
     args: Vec<Option<Value>>,
 ) -> Result<ScoreResult, RuntimeError> {
     let def = &p.scores[s as usize];
-    let mut vals = Vec::with_capacity(def.params.len());
+    // Room for the whole frame, so evaluating grows the list in place.
+    let mut vals = Vec::with_capacity(def.params.len().max(def.frame as usize));
     for (i, (name, _, default)) in def.params.iter().enumerate() {
         match (args.get(i).cloned().flatten(), default) {
             (Some(v), _) => vals.push(v),
@@ -345,10 +547,7 @@ pub fn score_with(
         }
     }
     if surely_nothing(p, s, &vals) {
-        return Ok(ScoreResult {
-            factor: 1,
-            ..ScoreResult::default()
-        });
+        return Ok(nothing());
     }
     let mut locals: Vec<Value> = Vec::new();
     let mut cx = Cx {

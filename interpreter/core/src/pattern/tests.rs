@@ -1,0 +1,201 @@
+//! The search against the plain reference search ([`super::reference`]): on thousands of
+//! random hands, every pattern shape gives the same splits in the same order (so a score
+//! table keeps the same split on a tie).
+
+use crate::engine::{Cx, EVAL_BUDGET};
+use crate::ir::Loc;
+use crate::loader::NoFiles;
+use crate::model::{CardSet, GameRng};
+use crate::Program;
+
+const SANGOHANA: &str = include_str!("../../../../rulesets/sangohana.fuda");
+
+/// Patterns over the hanafuda deck: one attribute throughout (with copies, conditions
+/// and requires), mixed attributes, runs, `distinct` and shapeless groups.
+const HANAFUDA_PATTERNS: &str = r#"
+ruleset "patterns"
+import "std/hanafuda"
+seats 2 { 2: A B }
+zone 山 shared stack hidden
+proc match { shuffle 山 }
+
+pattern 四対 { group 対*4: 2 same month }
+pattern 二三 {
+  group 三*2: 3 same kind where count(c in 三: c.month <= 6) >= 1
+  group 二: 2 same kind
+  require 三[0].kind != 二.kind
+}
+pattern 月種 {
+  group 月: 4 same month
+  group 種*2: 2 same kind
+}
+pattern 並び {
+  group 並*2: 3 run month | same month
+  group 他: 2
+}
+pattern 散 {
+  group 散: 4 distinct month
+  group 残: 4 same kind
+}
+pattern 自由 { group 甲: 3  group 乙*2: 2 where count(c in 乙: c.kind == 素) <= 1 }
+"#;
+
+const MAHJONG_PATTERNS: &str = r#"
+ruleset "mahjong patterns"
+import "std/mahjong"
+seats 2 { 2: A B }
+zone 山 shared stack hidden
+proc match { shuffle 山 }
+
+pattern 一般形 {
+  group 頭: 2 same face
+  group 面子*4: 3 same face | run number by suit
+}
+pattern 七対子 {
+  group 対*7: 2 same face
+  require all(a in 対: count(b in 対: b.face == a.face) == 1)
+}
+"#;
+
+fn program(text: &str) -> Program {
+    match crate::compile("t.fuda", text, &NoFiles) {
+        Ok(c) => c.program,
+        Err(f) => panic!("{:#?}", f.diagnostics),
+    }
+}
+
+fn pattern_named(p: &Program, name: &str) -> usize {
+    p.patterns
+        .iter()
+        .position(|x| x.name == name)
+        .unwrap_or_else(|| panic!("no pattern {name}"))
+}
+
+/// Every split (groups in slot order) of `cards`, from the search or the reference.
+fn splits(p: &Program, pat: usize, cards: CardSet, plain: bool) -> Vec<Vec<CardSet>> {
+    let mut locals = Vec::new();
+    let mut cx = Cx {
+        p,
+        b: None,
+        locals: &mut locals,
+        groups: &[],
+        budget: EVAL_BUDGET,
+        at: Loc::default(),
+    };
+    let mut out = Vec::new();
+    let mut f = |_: &mut Cx<'_>, gs: &[CardSet]| {
+        out.push(gs.to_vec());
+        Ok(true)
+    };
+    let pd = &p.patterns[pat];
+    if plain {
+        super::reference::for_each_match(&mut cx, pd, cards, &mut f).expect("search");
+    } else {
+        super::for_each_match(&mut cx, pd, cards, &mut f).expect("search");
+    }
+    out
+}
+
+/// A random hand of `n` cards drawn from `pool` (biased towards few classes when the
+/// pool is small, so that many hands match).
+fn hand(rng: &mut GameRng, pool: &[u16], n: usize) -> CardSet {
+    let mut v = pool.to_vec();
+    rng.shuffle(&mut v);
+    v[..n].iter().copied().collect()
+}
+
+/// Runs both searches over `count` random hands of the pattern's size, from the whole
+/// deck and from pools of `lo..=hi` random classes of `attr`; returns how many hands
+/// matched.
+fn compare(p: &Program, name: &str, attr: &str, (lo, hi): (u32, u32), count: usize) -> usize {
+    let pat = pattern_named(p, name);
+    let n = p.patterns[pat].size;
+    let a = p.deck.attr_named(attr).expect("attribute");
+    let classes = p.deck.classes(a).to_vec();
+    let mut rng = GameRng::new(count as u64 ^ n as u64);
+    let mut matched = 0;
+    for i in 0..count {
+        // Every third hand from the whole deck; the others from a few random classes.
+        let pool: Vec<u16> = if i % 3 == 0 {
+            (0..p.deck.len() as u16).collect()
+        } else {
+            let mut order: Vec<usize> = (0..classes.len()).collect();
+            rng.shuffle(&mut order);
+            let k = (lo + rng.below(hi - lo + 1)) as usize;
+            let pool = order[..k.min(order.len())]
+                .iter()
+                .fold(CardSet::EMPTY, |s, c| s.union(classes[*c]));
+            pool.iter().collect()
+        };
+        if pool.len() < n {
+            continue;
+        }
+        let h = hand(&mut rng, &pool, n);
+        let fast = splits(p, pat, h, false);
+        let plain = splits(p, pat, h, true);
+        assert_eq!(fast, plain, "pattern {name}, hand {h:?}");
+        matched += !fast.is_empty() as usize;
+    }
+    matched
+}
+
+#[test]
+fn sangohana_splits_match_the_plain_search() {
+    let p = program(SANGOHANA);
+    let m = compare(&p, "役形", "kind", (2, 4), 4000);
+    assert!(m > 200, "too few matching hands to compare: {m}");
+}
+
+#[test]
+fn hanafuda_shapes_match_the_plain_search() {
+    let p = program(HANAFUDA_PATTERNS);
+    for (name, attr, classes) in [
+        ("四対", "month", (2, 5)),
+        ("二三", "kind", (2, 3)),
+        ("月種", "month", (2, 4)),
+        ("並び", "month", (2, 4)),
+        ("散", "kind", (2, 3)),
+        ("自由", "kind", (2, 4)),
+    ] {
+        let m = compare(&p, name, attr, classes, 1500);
+        eprintln!("{name}: {m} matching hands");
+        assert!(m > 20, "pattern {name}: too few matching hands: {m}");
+    }
+}
+
+#[test]
+fn mahjong_shapes_match_the_plain_search() {
+    let p = program(MAHJONG_PATTERNS);
+    let m = compare(&p, "一般形", "face", (5, 5), 1500);
+    assert!(m > 0, "一般形: no matching hand");
+    let m = compare(&p, "七対子", "face", (7, 7), 1500);
+    assert!(m > 0, "七対子: no matching hand");
+}
+
+#[test]
+fn subsets_list_every_k_subset_in_order() {
+    let mut rng = GameRng::new(5);
+    for _ in 0..200 {
+        let n = 1 + rng.below(12) as usize;
+        let all: Vec<u16> = (0..200).collect();
+        let set = hand(&mut rng, &all, n);
+        for k in 0..=n + 1 {
+            let fast: Vec<CardSet> = super::Subsets::new(set, k).collect();
+            assert_eq!(fast, super::combos_listed(set, k), "{set:?} choose {k}");
+            if k > 0 {
+                assert_eq!(fast.len() as u64, super::binomial(n, k));
+            }
+        }
+    }
+}
+
+#[test]
+fn above_keeps_the_cards_past_a_card() {
+    let set: CardSet = [0u16, 5, 63, 64, 65, 127, 128, 200, 255]
+        .into_iter()
+        .collect();
+    for f in [0u16, 4, 5, 62, 63, 64, 127, 128, 254, 255] {
+        let want: CardSet = set.iter().filter(|c| *c > f).collect();
+        assert_eq!(super::above(set, f), want, "above {f}");
+    }
+}

@@ -1,0 +1,319 @@
+//! Conditions answered at compile time from inputs with few possible values.
+//!
+//! In a split, a group whose only shape is `same A` has one value of A throughout, so
+//! `GROUP.A` is fixed by the group's class; a `bool` or enum parameter of a table, and
+//! the table's `yaku` (one of its yaku names, or none), take one of a few values too. A
+//! condition (a score row's `when`, a pattern's `require`) often settles on such inputs
+//! alone before it reads anything else (`三.kind == 素 and 五.kind == 短`;
+//! `五.kind == 素 and 対(五) >= 2` when 五 is not 素; `win == 上がり and first_turn`).
+//! For every combination of the inputs such conditions read, the compiler evaluates
+//! those parts once and records, per condition, whether it is false, true, or must be
+//! evaluated (it reaches a part that reads more). At run time the inputs' values give
+//! an index into that table, and a settled condition costs one load.
+//!
+//! Only the parts evaluation would reach first are settled: `A and B` with `A` false
+//! is false, and with `A` true it is `B`'s answer; a part that reads anything else
+//! (cards, other locals, a def's result) makes the whole condition evaluated as
+//! written, so nothing is skipped that evaluation would have run, and errors stay the
+//! same.
+
+use crate::engine::{Cx, EVAL_BUDGET};
+use crate::ir::{Expr, Loc, Program, ShapeDef, SlotDef};
+use crate::model::CardSet;
+use crate::value::Value;
+
+/// Most class combinations a plan tabulates (the product of the key groups' class counts).
+const MAX_KEYS: usize = 4096;
+
+/// Most answers a plan stores (conditions × class combinations).
+const MAX_ANSWERS: usize = 1 << 20;
+
+/// The answer "false" in a table.
+const NO: u8 = 0;
+/// The answer "true".
+const YES: u8 = 1;
+/// The condition must be evaluated.
+const ASK: u8 = 2;
+
+/// Compile-time answers for a list of conditions, indexed by the values of the inputs
+/// they read (see the module documentation).
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// The inputs, each with the weight of its value's index in a key.
+    inputs: Vec<(Input, u32)>,
+    /// Per condition, its answer for each key (`None`: always evaluated).
+    answers: Vec<Option<Box<[u8]>>>,
+}
+
+/// Something a plan's key is made of.
+#[derive(Clone, Debug)]
+enum Input {
+    /// The class of a `same` group: its slot, and the class index of each card.
+    Class(u16, Box<[u8]>),
+    /// A local slot holding one of a few values (a parameter, `yaku`).
+    Local(u16, Box<[Value]>),
+}
+
+impl Plan {
+    /// The key of a split: the combination of its inputs' values (`None` when one is
+    /// outside what was tabulated, as an empty group or an unexpected value would be).
+    #[inline]
+    pub fn key(&self, groups: &[CardSet], locals: &[Value]) -> Option<usize> {
+        let mut k = 0usize;
+        for (input, weight) in &self.inputs {
+            let ix = match input {
+                Input::Class(slot, class_of) => {
+                    let c = groups.get(*slot as usize)?.first()?;
+                    *class_of.get(c as usize)? as usize
+                }
+                Input::Local(slot, values) => {
+                    let v = locals.get(*slot as usize)?;
+                    values.iter().position(|x| x == v)?
+                }
+            };
+            k += ix * *weight as usize;
+        }
+        Some(k)
+    }
+
+    /// Whether the key reads local `slot` (so it changes when the slot is set).
+    pub fn reads_local(&self, slot: u16) -> bool {
+        self.inputs
+            .iter()
+            .any(|(i, _)| matches!(i, Input::Local(s, _) if *s == slot))
+    }
+
+    /// Condition `i`'s answer under `key`, when the table settles it.
+    #[inline]
+    pub fn settled(&self, i: usize, key: usize) -> Option<bool> {
+        match self.answers.get(i)?.as_ref()?.get(key) {
+            Some(&NO) => Some(false),
+            Some(&YES) => Some(true),
+            _ => None,
+        }
+    }
+
+    /// Builds the answers for `conds` (in the order they are numbered at run time) over
+    /// a pattern's `slots`, with `locals` the local slots that hold one of a few values
+    /// (and those values); `None` when no condition can be settled this way, or the
+    /// table would be too large.
+    pub fn build(
+        p: &Program,
+        slots: &[SlotDef],
+        locals: &[(u16, Vec<Value>)],
+        conds: &[&Expr],
+    ) -> Option<Plan> {
+        let known = Known { slots, locals };
+        let mut read: Vec<Read> = Vec::new();
+        for c in conds {
+            settled_reads(c, &known, &mut read);
+        }
+        read.sort_unstable();
+        read.dedup();
+        if read.is_empty() {
+            return None;
+        }
+        // Mixed-radix keys over the inputs read; `reps` holds each input's values as
+        // evaluation sees them (a representative card of each class, or the values).
+        let mut inputs = Vec::with_capacity(read.len());
+        let mut reps: Vec<Vec<Value>> = Vec::with_capacity(read.len());
+        let mut size = 1usize;
+        for r in &read {
+            let (input, values) = match *r {
+                Read::Class(slot, attr) => {
+                    let classes = p.deck.classes(attr);
+                    if classes.len() > u8::MAX as usize {
+                        return None;
+                    }
+                    let mut of = vec![0u8; p.deck.len()];
+                    let mut firsts = Vec::with_capacity(classes.len());
+                    for (ci, class) in classes.iter().enumerate() {
+                        for card in class.iter() {
+                            if let Some(x) = of.get_mut(card as usize) {
+                                *x = ci as u8;
+                            }
+                        }
+                        firsts.push(Value::Card(class.first()?));
+                    }
+                    (Input::Class(slot, of.into_boxed_slice()), firsts)
+                }
+                Read::Local(slot) => {
+                    let values = locals.iter().find(|(s, _)| *s == slot)?.1.clone();
+                    (
+                        Input::Local(slot, values.clone().into_boxed_slice()),
+                        values,
+                    )
+                }
+            };
+            if values.is_empty() {
+                return None;
+            }
+            inputs.push((input, u32::try_from(size).ok()?));
+            size = size.checked_mul(values.len())?;
+            reps.push(values);
+            if size > MAX_KEYS {
+                return None;
+            }
+        }
+        if size.checked_mul(conds.len())? > MAX_ANSWERS {
+            return None;
+        }
+        let frame = locals
+            .iter()
+            .map(|(s, _)| *s as usize + 1)
+            .max()
+            .unwrap_or(0);
+        let mut answers: Vec<Vec<u8>> = vec![Vec::with_capacity(size); conds.len()];
+        let mut groups = vec![CardSet::EMPTY; slots.len()];
+        let mut vals = vec![Value::Unit; frame.max(16)];
+        for key in 0..size {
+            // One card of each class stands for a group: the settled parts read nothing
+            // of it but its class's value.
+            let mut rest = key;
+            for ((input, _), values) in inputs.iter().zip(&reps) {
+                let v = values[rest % values.len()].clone();
+                rest /= values.len();
+                match (input, v) {
+                    (Input::Class(slot, _), Value::Card(c)) => {
+                        groups[*slot as usize] = CardSet::single(c)
+                    }
+                    (Input::Local(slot, _), v) => vals[*slot as usize] = v,
+                    _ => return None,
+                }
+            }
+            let mut cx = Cx {
+                p,
+                b: None,
+                locals: &mut vals,
+                groups: &groups,
+                budget: EVAL_BUDGET,
+                at: Loc::default(),
+            };
+            for (c, out) in conds.iter().zip(&mut answers) {
+                out.push(answer(&mut cx, c, &known));
+            }
+        }
+        let answers: Vec<Option<Box<[u8]>>> = answers
+            .into_iter()
+            .map(|a| (!a.iter().all(|x| *x == ASK)).then(|| a.into_boxed_slice()))
+            .collect();
+        if answers.iter().all(Option::is_none) {
+            return None;
+        }
+        Some(Plan { inputs, answers })
+    }
+}
+
+/// What a plan may read: the pattern's slots (for `same` groups) and the few-valued
+/// locals.
+struct Known<'a> {
+    slots: &'a [SlotDef],
+    locals: &'a [(u16, Vec<Value>)],
+}
+
+/// An input a settled part reads.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Read {
+    /// `GROUP.A` of the group in a slot, on attribute A.
+    Class(u16, u16),
+    /// A few-valued local slot.
+    Local(u16),
+}
+
+/// The answer of `e` when only the settled parts evaluation reaches first are known.
+fn answer(cx: &mut Cx<'_>, e: &Expr, known: &Known<'_>) -> u8 {
+    match e {
+        Expr::Not(x) => match answer(cx, x, known) {
+            NO => YES,
+            YES => NO,
+            _ => ASK,
+        },
+        Expr::And(a, b) => match answer(cx, a, known) {
+            NO => NO,
+            YES => answer(cx, b, known),
+            _ => ASK,
+        },
+        Expr::Or(a, b) => match answer(cx, a, known) {
+            YES => YES,
+            NO => answer(cx, b, known),
+            _ => ASK,
+        },
+        Expr::If(c, a, b) => match answer(cx, c, known) {
+            YES => answer(cx, a, known),
+            NO => answer(cx, b, known),
+            _ => ASK,
+        },
+        _ if settled_only(e, known) => match cx.eval_bool(e) {
+            Ok(true) => YES,
+            Ok(false) => NO,
+            // Left to run time, where it fails as written.
+            Err(_) => ASK,
+        },
+        _ => ASK,
+    }
+}
+
+/// The inputs read by the parts of `e` that [`answer`] may settle.
+fn settled_reads(e: &Expr, known: &Known<'_>, out: &mut Vec<Read>) {
+    match e {
+        Expr::Not(x) => settled_reads(x, known, out),
+        Expr::And(a, b) | Expr::Or(a, b) => {
+            settled_reads(a, known, out);
+            settled_reads(b, known, out);
+        }
+        Expr::If(c, a, b) => {
+            settled_reads(c, known, out);
+            settled_reads(a, known, out);
+            settled_reads(b, known, out);
+        }
+        _ if settled_only(e, known) => inputs_read(e, out),
+        _ => {}
+    }
+}
+
+/// Whether `e` reads nothing but constants, `GROUP.A` of groups whose only shape is
+/// `same A` (fixed by the group's class) and few-valued locals.
+fn settled_only(e: &Expr, k: &Known<'_>) -> bool {
+    match e {
+        Expr::Const(_) | Expr::Cards(_) => true,
+        Expr::GroupAttr(a, g) => match &**g {
+            Expr::Group(s) => k
+                .slots
+                .get(*s as usize)
+                .is_some_and(|slot| slot.shapes.as_slice() == [ShapeDef::Same(*a)]),
+            _ => false,
+        },
+        Expr::Local(s) => k.locals.iter().any(|(x, _)| x == s),
+        Expr::Not(x) | Expr::Neg(x) | Expr::Attr(_, x) | Expr::HasTag(_, x) => settled_only(x, k),
+        Expr::And(a, b) | Expr::Or(a, b) | Expr::Bin(_, a, b) | Expr::Range(a, b) => {
+            settled_only(a, k) && settled_only(b, k)
+        }
+        Expr::If(c, a, b) => settled_only(c, k) && settled_only(a, k) && settled_only(b, k),
+        Expr::List(items) => items.iter().all(|i| settled_only(i, k)),
+        _ => false,
+    }
+}
+
+/// The inputs a [`settled_only`] expression reads.
+fn inputs_read(e: &Expr, out: &mut Vec<Read>) {
+    match e {
+        Expr::GroupAttr(a, g) => {
+            if let Expr::Group(s) = &**g {
+                out.push(Read::Class(*s, *a));
+            }
+        }
+        Expr::Local(s) => out.push(Read::Local(*s)),
+        Expr::Not(x) | Expr::Neg(x) | Expr::Attr(_, x) | Expr::HasTag(_, x) => inputs_read(x, out),
+        Expr::And(a, b) | Expr::Or(a, b) | Expr::Bin(_, a, b) | Expr::Range(a, b) => {
+            inputs_read(a, out);
+            inputs_read(b, out);
+        }
+        Expr::If(c, a, b) => {
+            inputs_read(c, out);
+            inputs_read(a, out);
+            inputs_read(b, out);
+        }
+        Expr::List(items) => items.iter().for_each(|i| inputs_read(i, out)),
+        _ => {}
+    }
+}

@@ -1,0 +1,252 @@
+//! Compile-time rewrites of the expressions a pattern or score table evaluates for every
+//! split, into forms the typed evaluator runs without a loop.
+//!
+//! - A quantifier over a card set whose body reads nothing but its card (attributes,
+//!   tags, constants) is a fixed property of each card, and the deck is finite: the
+//!   cards that have it are tabulated once, and `count(c in X: P)`, `all`, `any` and
+//!   `filter` become set arithmetic on `X` (`count(X - not-P)`, `empty(X - P)`, …).
+//! - `let` bindings of a group, a constant set or a constant (what an inlined `def` called
+//!   with a group makes) are substituted into their body, so `桐素(五)` reads the group
+//!   directly and `GROUP.attr` inside a def is visible to [`super::Plan`].
+//!
+//! Both give the same values as the forms they replace; only the evaluation steps
+//! charged to the budget differ (fewer).
+
+use crate::engine::{Cx, EVAL_BUDGET};
+use crate::ir::{BinderKind, Builtin, Expr, Loc, Op2, Program};
+use crate::model::CardSet;
+use crate::value::Value;
+
+/// Rewrites `e` in place; `card_slots` are the local slots known to hold card sets
+/// throughout (a table's `cards` parameters).
+pub fn simplify(p: &Program, e: &mut Expr, card_slots: &[u16]) {
+    let mut rw = Rewriter {
+        p,
+        cards: Vec::new(),
+    };
+    for s in card_slots {
+        rw.set(*s, true);
+    }
+    rw.walk(e);
+}
+
+struct Rewriter<'p> {
+    p: &'p Program,
+    /// Per local slot: holds a card set in the expression being walked.
+    cards: Vec<bool>,
+}
+
+impl Rewriter<'_> {
+    /// Marks slot `s`; returns its previous mark.
+    fn set(&mut self, s: u16, cards: bool) -> bool {
+        let s = s as usize;
+        if self.cards.len() <= s {
+            self.cards.resize(s + 1, false);
+        }
+        std::mem::replace(&mut self.cards[s], cards)
+    }
+
+    /// Whether `e` certainly evaluates to a card set.
+    fn is_cards(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Group(_) | Expr::Cards(_) | Expr::Binder(BinderKind::Filter, ..) => true,
+            Expr::Local(s) => self.cards.get(*s as usize).copied().unwrap_or(false),
+            Expr::Bin(Op2::Union | Op2::Minus, a, _) => self.is_cards(a),
+            _ => false,
+        }
+    }
+
+    fn walk(&mut self, e: &mut Expr) {
+        match e {
+            Expr::LetIn(s, v, body) => {
+                self.walk(v);
+                let slot = *s;
+                if matches!(**v, Expr::Group(_) | Expr::Cards(_) | Expr::Const(_))
+                    && !binds(body, slot)
+                {
+                    // Substituted first, so the body's own lets and loops see the group.
+                    let v = (**v).clone();
+                    let mut body = std::mem::replace(&mut **body, Expr::Const(Value::Unit));
+                    substitute(&mut body, slot, &v);
+                    self.walk(&mut body);
+                    *e = body;
+                } else {
+                    let prev = self.set(slot, self.is_cards(v));
+                    self.walk(body);
+                    self.set(slot, prev);
+                }
+            }
+            Expr::Binder(kind, s, dom, body) => {
+                self.walk(dom);
+                // Inside the body the slot holds one element, whatever it held outside.
+                let prev = self.set(*s, false);
+                self.walk(body);
+                self.set(*s, prev);
+                if let Some(r) = self.tabulate(*kind, *s, dom, body) {
+                    *e = r;
+                }
+            }
+            _ => children(e, |c| self.walk(c)),
+        }
+    }
+
+    /// The set form of a quantifier over a card set whose body is a property of the
+    /// card alone.
+    fn tabulate(&self, kind: BinderKind, slot: u16, dom: &Expr, body: &Expr) -> Option<Expr> {
+        if !matches!(
+            kind,
+            BinderKind::Count | BinderKind::All | BinderKind::Any | BinderKind::Filter
+        ) || !self.is_cards(dom)
+            || !card_only(body, slot)
+        {
+            return None;
+        }
+        let mut locals = vec![Value::Unit; (slot as usize + 1).max(16)];
+        let mut has = CardSet::EMPTY;
+        for c in 0..self.p.deck.len() as u16 {
+            locals[slot as usize] = Value::Card(c);
+            let mut cx = Cx {
+                p: self.p,
+                b: None,
+                locals: &mut locals,
+                groups: &[],
+                budget: EVAL_BUDGET,
+                at: Loc::default(),
+            };
+            // A body that fails on some card keeps its loop, to fail as written.
+            if cx.eval_bool(body).ok()? {
+                has.insert(c);
+            }
+        }
+        let lacks = self.p.deck.all().minus(has);
+        let minus =
+            |s: CardSet| Expr::Bin(Op2::Minus, Box::new(dom.clone()), Box::new(Expr::Cards(s)));
+        let call = |b: Builtin, x: Expr| Expr::Call(b, vec![x], Loc::default());
+        Some(match kind {
+            BinderKind::Filter => minus(lacks),
+            BinderKind::Count => call(Builtin::Count, minus(lacks)),
+            BinderKind::All => call(Builtin::Empty, minus(has)),
+            _ => Expr::Not(Box::new(call(Builtin::Empty, minus(lacks)))),
+        })
+    }
+}
+
+/// Whether `e` reads nothing but the card in `slot` and constants.
+fn card_only(e: &Expr, slot: u16) -> bool {
+    match e {
+        Expr::Const(_) | Expr::Cards(_) => true,
+        Expr::Local(s) => *s == slot,
+        Expr::Attr(_, x) | Expr::HasTag(_, x) | Expr::Not(x) | Expr::Neg(x) => card_only(x, slot),
+        Expr::And(a, b) | Expr::Or(a, b) | Expr::Bin(_, a, b) | Expr::Range(a, b) => {
+            card_only(a, slot) && card_only(b, slot)
+        }
+        Expr::If(c, a, b) => card_only(c, slot) && card_only(a, slot) && card_only(b, slot),
+        Expr::List(items) => items.iter().all(|i| card_only(i, slot)),
+        _ => false,
+    }
+}
+
+/// Whether some `let` or quantifier inside `e` binds `slot`.
+fn binds(e: &Expr, slot: u16) -> bool {
+    let mut found = false;
+    visit(e, &mut |x| {
+        if let Expr::LetIn(s, ..) | Expr::Binder(_, s, ..) = x {
+            found |= *s == slot;
+        }
+    });
+    found
+}
+
+/// Replaces every read of `slot` in `e` by `v`.
+fn substitute(e: &mut Expr, slot: u16, v: &Expr) {
+    if matches!(e, Expr::Local(s) if *s == slot) {
+        *e = v.clone();
+        return;
+    }
+    children(e, |c| substitute(c, slot, v));
+}
+
+/// Calls `f` on `e` and every expression inside it.
+fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match e {
+        Expr::SeatVar(_, x)
+        | Expr::SeatZone(_, x)
+        | Expr::Neg(x)
+        | Expr::Not(x)
+        | Expr::Attr(_, x)
+        | Expr::GroupAttr(_, x)
+        | Expr::HasTag(_, x)
+        | Expr::ScoreField(_, x)
+        | Expr::PatternTest(_, x) => visit(x, f),
+        Expr::Range(a, b)
+        | Expr::And(a, b)
+        | Expr::Or(a, b)
+        | Expr::Bin(_, a, b)
+        | Expr::Index(a, b)
+        | Expr::Binder(_, _, a, b)
+        | Expr::LetIn(_, a, b) => {
+            visit(a, f);
+            visit(b, f);
+        }
+        Expr::If(c, a, b) => {
+            visit(c, f);
+            visit(a, f);
+            visit(b, f);
+        }
+        Expr::List(items) | Expr::Call(_, items, _) | Expr::Score(_, items, _) => {
+            items.iter().for_each(|i| visit(i, f))
+        }
+        Expr::Const(_)
+        | Expr::Local(_)
+        | Expr::Param(_)
+        | Expr::Var(_)
+        | Expr::Dealer
+        | Expr::Zone(_)
+        | Expr::ZoneFamily(_)
+        | Expr::Cards(_)
+        | Expr::Group(_) => {}
+    }
+}
+
+/// Calls `f` on each direct child of `e`.
+fn children(e: &mut Expr, mut f: impl FnMut(&mut Expr)) {
+    match e {
+        Expr::SeatVar(_, x)
+        | Expr::SeatZone(_, x)
+        | Expr::Neg(x)
+        | Expr::Not(x)
+        | Expr::Attr(_, x)
+        | Expr::GroupAttr(_, x)
+        | Expr::HasTag(_, x)
+        | Expr::ScoreField(_, x)
+        | Expr::PatternTest(_, x) => f(x),
+        Expr::Range(a, b)
+        | Expr::And(a, b)
+        | Expr::Or(a, b)
+        | Expr::Bin(_, a, b)
+        | Expr::Index(a, b)
+        | Expr::Binder(_, _, a, b)
+        | Expr::LetIn(_, a, b) => {
+            f(a);
+            f(b);
+        }
+        Expr::If(c, a, b) => {
+            f(c);
+            f(a);
+            f(b);
+        }
+        Expr::List(items) | Expr::Call(_, items, _) | Expr::Score(_, items, _) => {
+            items.iter_mut().for_each(f)
+        }
+        Expr::Const(_)
+        | Expr::Local(_)
+        | Expr::Param(_)
+        | Expr::Var(_)
+        | Expr::Dealer
+        | Expr::Zone(_)
+        | Expr::ZoneFamily(_)
+        | Expr::Cards(_)
+        | Expr::Group(_) => {}
+    }
+}
