@@ -533,6 +533,9 @@ pub enum Builtin {
     Tagged,
     /// Whether the cards' values spell a word of [`Program::words`]`[i]` in some order.
     Word(u16),
+    /// The cards of the deck that, added to a set, make pattern `i` match: a hand's
+    /// waits ("one card from a win").
+    Waits(u16),
 }
 
 /// Quantifier/comprehension kinds (`count(x in D: P)` …).

@@ -243,3 +243,34 @@ test "classes" {
     );
     run_tests(&p);
 }
+
+/// `waits(P, hand)`: the cards that complete a pattern, for a hand one card short.
+#[test]
+fn waits_lists_the_cards_that_complete_a_pattern() {
+    let p = program(
+        r#"
+ruleset "w"
+import "std/hanafuda"
+seats 2 { 2: A B }
+zone 山 shared stack hidden
+pattern 形 {
+  group 三: 3 same kind
+  group 五: 5 same kind
+  require 三.kind != 五.kind
+}
+test "waits" {
+  let h = cards(1-ribbon 2-ribbon 3-ribbon 1-kasu-a 1-kasu-b 2-kasu-a 5-kasu-a)
+  # Any other kasu completes the 5-group; nothing else does.
+  expect count(waits(形, h)) == count(filter(c in deck: c.kind == 素)) - 4
+  expect all(c in waits(形, h): c.kind == 素 and not (c in h))
+  # Two groups short, or already whole: no waits.
+  expect empty(waits(形, cards(1-ribbon 2-ribbon 1-crane 1-kasu-a 1-kasu-b 2-kasu-a 5-kasu-a)))
+  expect empty(waits(形, h + card(6-kasu-a)))
+  # Four 種 and three 素: only a fifth 種 makes 5 + 3 (a fourth 素 would make 4 + 4).
+  let g = cards(2-warbler 4-cuckoo 5-bridge 6-butterflies 1-kasu-a 2-kasu-a 3-kasu-a)
+  expect waits(形, g) == filter(c in deck: c.kind == 種 and not (c in g))
+}
+"#,
+    );
+    run_tests(&p);
+}

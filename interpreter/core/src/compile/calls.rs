@@ -177,30 +177,19 @@ impl Compiler {
                     }
                 }
             }
-            Builtin::Matches => {
-                let p = match &a(0).node {
-                    ExprKind::Name(n) => match self.globals.get(n) {
-                        Some((Global::Pattern(p), _)) => Some(*p),
-                        _ => None,
-                    },
-                    _ => None,
+            Builtin::Matches | Builtin::Waits(_) => {
+                let what = if b == Builtin::Matches {
+                    "matches"
+                } else {
+                    "waits"
                 };
+                let p = self.pattern_arg(sc, a(0), what);
                 let x = self.expr_of(sc, a(1), &Type::Cards);
-                match p {
-                    Some(p) => return (Expr::PatternTest(p, Box::new(x)), Type::Bool),
-                    None => {
-                        match &a(0).node {
-                            ExprKind::Name(n) => self.unknown_name(sc, n, a(0).span, "pattern"),
-                            _ => self.error(Diagnostic::error(
-                                "fuda::unknown-name",
-                                "`matches` takes a pattern's name first",
-                                self.loc(sc, a(0).span),
-                                "not a pattern name",
-                            )),
-                        }
-                        return (Expr::Const(Value::Unit), Type::Error);
-                    }
-                }
+                return match (p, b) {
+                    (Some(p), Builtin::Matches) => (Expr::PatternTest(p, Box::new(x)), Type::Bool),
+                    (Some(p), _) => (Expr::Call(Builtin::Waits(p), vec![x], loc), Type::Cards),
+                    (None, _) => (Expr::Const(Value::Unit), Type::Error),
+                };
             }
             // Not in `BUILTINS`: `word(…)` is compiled by `word_call` above.
             Builtin::Word(_) => return self.word_call(sc, args, span),
@@ -209,6 +198,30 @@ impl Compiler {
     }
 
     /// Reports a name that should be one of the deck's tags.
+    /// The pattern named by a builtin's first argument (`matches(P, …)`, `waits(P, …)`),
+    /// reporting anything else.
+    fn pattern_arg(&mut self, sc: &Scope, a0: &ast::Expr, what: &str) -> Option<u16> {
+        if let ExprKind::Name(n) = &a0.node {
+            if let Some((Global::Pattern(p), _)) = self.globals.get(n) {
+                return Some(*p);
+            }
+            self.unknown_name(sc, n, a0.span, "pattern");
+        } else {
+            self.error(
+                Diagnostic::error(
+                    "fuda::unknown-name",
+                    format!("`{what}` takes a pattern's name first"),
+                    self.loc(sc, a0.span),
+                    "not a pattern name",
+                )
+                .with_help(format!(
+                    "write `{what}(NAME, cards)` with a pattern declared as `pattern NAME {{ … }}`"
+                )),
+            );
+        }
+        None
+    }
+
     pub(crate) fn tag_error(&mut self, sc: &Scope, e: &ast::Expr) {
         let tags = &self.program.deck.tag_names;
         let mut d = match &e.node {

@@ -310,6 +310,10 @@ fn refs(e: &Expr, ns: usize, out: &mut Vec<usize>) {
         | Expr::GroupAttr(_, x)
         | Expr::HasTag(_, x)
         | Expr::ScoreField(_, x) => refs(x, ns, out),
+        Expr::Call(crate::ir::Builtin::Waits(p), xs, _) => {
+            out.push(ns + *p as usize);
+            xs.iter().for_each(|a| refs(a, ns, out));
+        }
         Expr::List(xs) | Expr::Call(_, xs, _) => xs.iter().for_each(|a| refs(a, ns, out)),
         Expr::Range(a, b)
         | Expr::And(a, b)

@@ -646,6 +646,10 @@ impl Cx<'_> {
                 Value::Cards(s.inter(self.p.deck.tags[arg(1).int() as usize]))
             }
             Builtin::Matches => Value::Bool(false),
+            Builtin::Waits(pi) => {
+                let hand = self.cards(&arg(0))?;
+                Value::Cards(self.waits(pi, hand)?)
+            }
             Builtin::Word(w) => {
                 let set = self.cards(&arg(0))?;
                 match self.p.words.get(w as usize) {

@@ -304,6 +304,35 @@ impl Cx<'_> {
         })
     }
 
+    /// The deck's cards outside `hand` that, added to it, make pattern `pi` match (none
+    /// unless the hand is one card short of the pattern's size). Each candidate is
+    /// charged as a step; most fail the pattern's prefilter at once.
+    pub(super) fn waits(&mut self, pi: u16, hand: CardSet) -> Result<CardSet, RuntimeError> {
+        let p = self.p;
+        let Some(pat) = p.patterns.get(pi as usize) else {
+            return Ok(CardSet::EMPTY);
+        };
+        let mut out = CardSet::EMPTY;
+        if hand.len() + 1 != pat.size {
+            return Ok(out);
+        }
+        let candidates = p.deck.all().minus(hand);
+        self.charge(candidates.len() as u64)?;
+        for c in candidates.iter() {
+            let mut with = hand;
+            with.insert(c);
+            let mut found = false;
+            crate::pattern::for_each_match(self, pat, with, &mut |_, _| {
+                found = true;
+                Ok(false)
+            })?;
+            if found {
+                out.insert(c);
+            }
+        }
+        Ok(out)
+    }
+
     /// Evaluates a seat, checking it exists.
     pub fn eval_seat(&mut self, e: &Expr) -> Result<u8, RuntimeError> {
         let n = self.b.map(|b| b.seats).unwrap_or(u8::MAX);
