@@ -439,7 +439,7 @@ impl Cx<'_> {
             if crate::score::surely_nothing(self.p, s, &vals) {
                 return Ok(0);
             }
-            return Ok(crate::score::evaluate(self, s, vals)?.total);
+            return crate::score::evaluate_total(self, s, &vals);
         }
         // The table's hand first: most hands offered to a table score nothing.
         let over = match &self.p.scores[s as usize].over {
@@ -464,8 +464,7 @@ impl Cx<'_> {
                 self.score_arg(a)?
             };
         }
-        let r = crate::score::evaluate(self, s, vals[..args.len()].to_vec())?;
-        Ok(r.total)
+        crate::score::evaluate_total(self, s, &vals[..args.len()])
     }
 
     /// A score-table argument: zones are read now (a table sees only values).
