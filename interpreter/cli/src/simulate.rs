@@ -38,7 +38,7 @@ pub struct Args {
     /// Set a game parameter, e.g. `deals=4`.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
-    /// Computer players by seat, comma-separated and reused in turn (random, greedy).
+    /// Computer players by seat, comma-separated and reused in turn (random, eager, greedy).
     #[arg(long, default_value = "greedy", value_name = "A,B,C")]
     pub agents: String,
     /// Print one JSON object instead of text.
