@@ -221,6 +221,8 @@ import "std/hanafuda"
 seats 2 { 2: A B }
 zone 山 shared stack hidden
 zone 手 per seat pile owner
+def 赤(c: card) = c is 赤短
+def 同月(a: card, b: card) = a.month == b.month and not 赤(a) and not 赤(b)
 test "classes" {
   shuffle 山
   repeat 30 {
@@ -232,7 +234,17 @@ test "classes" {
       expect count(filter(c in h: m == c.month and not (c is 赤短))) == sum(c in h: if c.month == m and not (c is 赤短) then 1 else 0)
       expect any(c in h: c.month == m or c.kind == 光) == (sum(c in h: if c.month == m or c.kind == 光 then 1 else 0) > 0)
       expect all(c in h: c.month != m) == (sum(c in h: if c.month == m then 1 else 0) == 0)
+      expect count(c in h: c.month < m) == sum(c in h: if c.month < m then 1 else 0)
+      expect count(c in h: m <= c.month and c.points >= 10) == sum(c in h: if m <= c.month and c.points >= 10 then 1 else 0)
+      expect count(c in h: c.month > m or 赤(c)) == sum(c in h: if c.month > m or 赤(c) then 1 else 0)
+      expect count(filter(c in h: not 赤(c) and c.month >= m)) == sum(c in h: if not 赤(c) and c.month >= m then 1 else 0)
     }
+    for x in h {
+      expect count(c in 山: 同月(x, c)) == sum(c in 山: if 同月(x, c) then 1 else 0)
+      expect any(c in 山: 同月(c, x)) == (sum(c in 山: if 同月(c, x) then 1 else 0) > 0)
+    }
+    expect sum(c in h: c.points) == sum(c in h: c.points + 0)
+    expect sum(c in h: c.month) == sum(c in h: 0 + c.month)
     expect count(c in cards(): c.month == 1) == 0
     expect all(c in cards(): c.month == 1)
     gather 山

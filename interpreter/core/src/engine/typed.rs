@@ -210,11 +210,33 @@ impl Cx<'_> {
         dom: &Expr,
         body: &Expr,
     ) -> Result<Value, RuntimeError> {
+        let bound = Bound::new(slot);
+        // `sum(c in h: c.points)`: each class's value times its count in the domain.
+        if kind == BinderKind::Sum && self.cards_domain(dom) {
+            if let Expr::Attr(at, c) = body {
+                if bound.has(c) && self.int_attr(*at) {
+                    let d = self.eval_cards(dom)?;
+                    self.charge(d.len() as u64)?;
+                    let mut sum: i64 = 0;
+                    for class in self.p.deck.classes(*at) {
+                        let k = d.inter(*class).len() as i64;
+                        if let (true, Some(c)) = (k > 0, class.first()) {
+                            let v = self.p.deck.attr(*at, c);
+                            sum = v
+                                .checked_mul(k)
+                                .and_then(|x| sum.checked_add(x))
+                                .ok_or_else(|| overflow(self.at))?;
+                        }
+                    }
+                    return Ok(Value::Int(sum));
+                }
+            }
+        }
         if matches!(
             kind,
             BinderKind::Count | BinderKind::Filter | BinderKind::Any | BinderKind::All
         ) && self.cards_domain(dom)
-            && shaped_by_class(body, slot, 0)
+            && shaped_by_class(body, bound, 0)
         {
             let d = self.eval_cards(dom)?;
             // The same charge as testing each card; an empty domain evaluates no body.
@@ -222,7 +244,7 @@ impl Cx<'_> {
             let sat = if d.is_empty() {
                 Some(CardSet::EMPTY)
             } else {
-                self.satisfying(slot, body, 0)?
+                self.satisfying(bound, body, 0)?
             };
             if let Some(sat) = sat {
                 let hit = d.inter(sat);
@@ -261,7 +283,7 @@ impl Cx<'_> {
     /// it, or asks for its tag (and `not`/`and`/`or` of those); `None` otherwise.
     fn satisfying(
         &mut self,
-        slot: u16,
+        bound: Bound,
         body: &Expr,
         depth: u32,
     ) -> Result<Option<CardSet>, RuntimeError> {
@@ -271,9 +293,9 @@ impl Cx<'_> {
         let deck = &self.p.deck;
         let all = deck.all();
         Ok(match body {
-            Expr::HasTag(t, c) if is_local(c, slot) => Some(deck.tags[*t as usize]),
+            Expr::HasTag(t, c) if bound.has(c) => Some(deck.tags[*t as usize]),
             Expr::Bin(op @ (Op2::EqScalar | Op2::NeScalar), a, b) => {
-                let Some((attr, other)) = attr_against(a, b, slot) else {
+                let Some((attr, other, _)) = attr_against(a, b, bound) else {
                     return Ok(None);
                 };
                 let Some(v) = self.scalar(other)? else {
@@ -286,12 +308,37 @@ impl Cx<'_> {
                     all.minus(class)
                 })
             }
-            Expr::Not(x) => self.satisfying(slot, x, depth + 1)?.map(|s| all.minus(s)),
-            Expr::And(x, y) | Expr::Or(x, y) => {
-                let Some(sx) = self.satisfying(slot, x, depth + 1)? else {
+            Expr::Bin(op @ (Op2::Lt | Op2::Le | Op2::Gt | Op2::Ge), a, b) => {
+                let Some((attr, other, attr_left)) = attr_against(a, b, bound) else {
                     return Ok(None);
                 };
-                let Some(sy) = self.satisfying(slot, y, depth + 1)? else {
+                if !self.int_attr(attr) {
+                    return Ok(None);
+                }
+                let v = self.eval_int(other)?;
+                let mut out = CardSet::EMPTY;
+                for class in self.p.deck.classes(attr) {
+                    let Some(c) = class.first() else { continue };
+                    let x = self.p.deck.attr(attr, c);
+                    let (l, r) = if attr_left { (x, v) } else { (v, x) };
+                    let holds = match op {
+                        Op2::Lt => l < r,
+                        Op2::Le => l <= r,
+                        Op2::Gt => l > r,
+                        _ => l >= r,
+                    };
+                    if holds {
+                        out = out.union(*class);
+                    }
+                }
+                Some(out)
+            }
+            Expr::Not(x) => self.satisfying(bound, x, depth + 1)?.map(|s| all.minus(s)),
+            Expr::And(x, y) | Expr::Or(x, y) => {
+                let Some(sx) = self.satisfying(bound, x, depth + 1)? else {
+                    return Ok(None);
+                };
+                let Some(sy) = self.satisfying(bound, y, depth + 1)? else {
                     return Ok(None);
                 };
                 Some(if matches!(body, Expr::And(..)) {
@@ -300,8 +347,29 @@ impl Cx<'_> {
                     sx.union(sy)
                 })
             }
+            Expr::LetIn(s2, v, x) => match bound.alias(*s2, v) {
+                Some(b2) => self.satisfying(b2, x, depth + 1)?,
+                // A `let` of a value that does not depend on the bound card is the same
+                // for every card: bound once, as the card-by-card path would.
+                None if independent(v, bound) && !bound.binds(*s2) => {
+                    let val = self.eval(v)?;
+                    if let Some(slot) = self.locals.get_mut(*s2 as usize) {
+                        *slot = val;
+                    }
+                    self.satisfying(bound, x, depth + 1)?
+                }
+                None => None,
+            },
             _ => None,
         })
+    }
+
+    /// Whether attribute `a` holds ints (not symbols).
+    fn int_attr(&self, a: u16) -> bool {
+        matches!(
+            self.p.deck.attrs.get(a as usize).map(|d| &d.kind),
+            Some(crate::model::AttrKind::Int(_))
+        )
     }
 
     /// The deck's cards outside `hand` that, added to it, make pattern `pi` match (none
@@ -483,46 +551,88 @@ impl Cx<'_> {
 
 /// Whether a quantifier's body has the shape [`Cx::satisfying`] reads off classes
 /// (checked before the domain is evaluated).
-fn shaped_by_class(body: &Expr, slot: u16, depth: u32) -> bool {
+fn shaped_by_class(body: &Expr, bound: Bound, depth: u32) -> bool {
     if depth > 8 {
         return false;
     }
     match body {
-        Expr::HasTag(_, c) => is_local(c, slot),
-        Expr::Bin(Op2::EqScalar | Op2::NeScalar, a, b) => attr_against(a, b, slot).is_some(),
-        Expr::Not(x) => shaped_by_class(x, slot, depth + 1),
-        Expr::And(x, y) | Expr::Or(x, y) => {
-            shaped_by_class(x, slot, depth + 1) && shaped_by_class(y, slot, depth + 1)
+        Expr::HasTag(_, c) => bound.has(c),
+        Expr::Bin(Op2::EqScalar | Op2::NeScalar | Op2::Lt | Op2::Le | Op2::Gt | Op2::Ge, a, b) => {
+            attr_against(a, b, bound).is_some()
         }
+        Expr::Not(x) => shaped_by_class(x, bound, depth + 1),
+        Expr::And(x, y) | Expr::Or(x, y) => {
+            shaped_by_class(x, bound, depth + 1) && shaped_by_class(y, bound, depth + 1)
+        }
+        Expr::LetIn(s2, v, x) => match bound.alias(*s2, v) {
+            Some(b2) => shaped_by_class(x, b2, depth + 1),
+            None => {
+                independent(v, bound) && !bound.binds(*s2) && shaped_by_class(x, bound, depth + 1)
+            }
+        },
         _ => false,
     }
 }
 
+/// The slots that hold a quantifier's bound card: its own, and those of inlined defs
+/// that took it as an argument (`def 鬼(c: card) = c is 鬼札` inlines as a `let`).
+#[derive(Clone, Copy)]
+struct Bound {
+    slots: [u16; 4],
+    n: usize,
+}
+
+impl Bound {
+    fn new(slot: u16) -> Bound {
+        Bound {
+            slots: [slot; 4],
+            n: 1,
+        }
+    }
+
+    /// Whether `e` reads the bound card.
+    fn has(&self, e: &Expr) -> bool {
+        matches!(e, Expr::Local(s) if self.slots[..self.n].contains(s))
+    }
+
+    /// The bound slots with `s2` added, when `let s2 = v` copies the bound card (and
+    /// there is room); `None` when the `let` binds anything else.
+    fn alias(&self, s2: u16, v: &Expr) -> Option<Bound> {
+        if !self.has(v) || self.n == self.slots.len() {
+            return None;
+        }
+        let mut b = *self;
+        b.slots[b.n] = s2;
+        b.n += 1;
+        Some(b)
+    }
+
+    /// Whether `e` is a slot the quantifier binds (read or written).
+    fn binds(&self, s: u16) -> bool {
+        self.slots[..self.n].contains(&s)
+    }
+}
+
 /// `c.attr` of the bound card compared with a value that does not depend on it, in
-/// either order: the attribute and the other side.
-fn attr_against<'e>(a: &'e Expr, b: &'e Expr, slot: u16) -> Option<(u16, &'e Expr)> {
-    for (x, o) in [(a, b), (b, a)] {
+/// either order: the attribute, the other side, and whether the attribute is on the left.
+fn attr_against<'e>(a: &'e Expr, b: &'e Expr, bound: Bound) -> Option<(u16, &'e Expr, bool)> {
+    for (x, o, left) in [(a, b, true), (b, a, false)] {
         if let Expr::Attr(at, c) = x {
-            if is_local(c, slot) && independent(o, slot) {
-                return Some((*at, o));
+            if bound.has(c) && independent(o, bound) {
+                return Some((*at, o, left));
             }
         }
     }
     None
 }
 
-/// Whether `e` is the bound variable.
-fn is_local(e: &Expr, slot: u16) -> bool {
-    matches!(e, Expr::Local(s) if *s == slot)
-}
-
-/// Whether a small expression certainly does not read the bound variable (only simple
+/// Whether a small expression certainly does not read the bound card (only simple
 /// forms are looked at; anything else counts as dependent).
-fn independent(e: &Expr, slot: u16) -> bool {
+fn independent(e: &Expr, bound: Bound) -> bool {
     match e {
         Expr::Const(_) | Expr::Param(_) | Expr::Var(_) | Expr::Dealer | Expr::Group(_) => true,
-        Expr::Local(s) => *s != slot,
-        Expr::Attr(_, x) | Expr::GroupAttr(_, x) => independent(x, slot),
+        Expr::Local(s) => !bound.binds(*s),
+        Expr::Attr(_, x) | Expr::GroupAttr(_, x) => independent(x, bound),
         _ => false,
     }
 }
