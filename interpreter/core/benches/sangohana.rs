@@ -1,4 +1,4 @@
-//! Benchmarks for 珊瑚花: deals per second with random agents on one thread, and scored
+//! Benchmarks for 珊瑚花: deals per second with eager and random agents on one thread, and scored
 //! hands per second through the generic pattern and score-table engine.
 //!
 //! Run with `cargo bench -p fuda-core --bench sangohana`.
@@ -21,32 +21,36 @@ fn program() -> fuda_core::Program {
 fn deals(c: &mut Criterion) {
     let p = program();
     let seeds: Vec<u64> = (0..32).map(|i| game_seed(1, i)).collect();
-    let agents_for = |seed: u64| -> Vec<Box<dyn Agent>> {
-        (0..3)
-            .map(|s| by_name("random", agent_seed(seed, s)).expect("agent"))
-            .collect()
-    };
     let opts = PlayOptions::default();
-    // Count the deals these games play once, so throughput is in deals.
-    let total: usize = seeds
-        .iter()
-        .map(|s| {
-            play_game(&p, &[], *s, &mut agents_for(*s), &opts)
-                .expect("game")
-                .outcomes
-                .len()
-        })
-        .sum();
     let mut g = c.benchmark_group("sangohana");
-    g.throughput(Throughput::Elements(total as u64));
-    g.bench_function(BenchmarkId::new("deals", "random-3p"), |b| {
-        b.iter(|| {
-            for s in &seeds {
-                let r = play_game(&p, &[], *s, &mut agents_for(*s), &opts).expect("game");
-                criterion::black_box(r.outcomes.len());
-            }
-        })
-    });
+    // `eager` declares every win it is offered and otherwise plays at random: the
+    // hand-written yardstick's players. `random` also declines wins half the time.
+    for agent in ["eager", "random"] {
+        let agents_for = |seed: u64| -> Vec<Box<dyn Agent>> {
+            (0..3)
+                .map(|s| by_name(agent, agent_seed(seed, s)).expect("agent"))
+                .collect()
+        };
+        // Count the deals these games play once, so throughput is in deals.
+        let total: usize = seeds
+            .iter()
+            .map(|s| {
+                play_game(&p, &[], *s, &mut agents_for(*s), &opts)
+                    .expect("game")
+                    .outcomes
+                    .len()
+            })
+            .sum();
+        g.throughput(Throughput::Elements(total as u64));
+        g.bench_function(BenchmarkId::new("deals", format!("{agent}-3p")), |b| {
+            b.iter(|| {
+                for s in &seeds {
+                    let r = play_game(&p, &[], *s, &mut agents_for(*s), &opts).expect("game");
+                    criterion::black_box(r.outcomes.len());
+                }
+            })
+        });
+    }
     g.finish();
 }
 
