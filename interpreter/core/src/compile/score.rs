@@ -252,17 +252,19 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
         .collect();
     // Evaluated for every candidate and split: rewritten into loop-free forms, and the
     // requires settled by the groups' classes tabulated (score/rewrite.rs, score/plan.rs).
+    let optimize = crate::score::optimizing();
     for e in slots
         .iter_mut()
         .filter_map(|s| s.condition.as_mut())
         .chain(requires.iter_mut())
+        .filter(|_| optimize)
     {
         crate::score::simplify(&c.program, e, &[]);
     }
     let mut prefilter = prefilter(c, &slots);
-    if let Some(pf) = &mut prefilter {
+    if let Some(pf) = prefilter.as_mut().filter(|_| optimize) {
         let conds: Vec<&crate::ir::Expr> = requires.iter().collect();
-        pf.requires = crate::score::Plan::build(&c.program, &slots, &[], &conds);
+        pf.requires = crate::score::Plan::build(&c.program, &slots, &[], &conds, &[conds.len()]);
     }
     c.check_slots(
         &sc,
@@ -271,12 +273,22 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
             span: p.name.span,
         },
     );
+    // The rewrites may leave fewer local slots in use: a smaller frame is cheaper to
+    // set up for every search.
+    let used = slots
+        .iter()
+        .filter_map(|s| s.condition.as_ref())
+        .chain(&requires)
+        .map(crate::score::slots_used)
+        .max()
+        .filter(|_| optimize)
+        .unwrap_or(sc.max as usize);
     let pd = &mut c.program.patterns[ix as usize];
     pd.prefilter = prefilter;
     pd.slots = slots;
     pd.requires = requires;
     pd.size = total.max(0) as usize;
-    pd.frame = sc.max;
+    pd.frame = sc.max.min(used as u16);
 }
 
 fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
@@ -422,26 +434,48 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
     // Evaluated for every split: rewritten into loop-free forms (score/rewrite.rs), and
     // the rows settled by the pattern's groups' classes, the few-valued parameters and
     // `yaku` tabulated (score/plan.rs).
+    let optimize = crate::score::optimizing();
     let card_params: Vec<u16> = (0..params.len() as u16)
         .filter(|i| params[*i as usize].1 == Type::Cards)
         .collect();
-    for st in &mut stages {
+    for st in stages.iter_mut().filter(|_| optimize) {
         for e in stage_exprs(st) {
             crate::score::simplify(&c.program, e, &card_params);
         }
     }
-    let plan = over.as_ref().and_then(|(pat, ..)| {
-        let conds: Vec<&crate::ir::Expr> = stages.iter().flat_map(stage_conditions).collect();
-        let slots = &c.program.patterns[*pat as usize].slots;
-        let locals = few_valued(c, &params, &stages, yaku_slot);
-        crate::score::Plan::build(&c.program, slots, &locals, &conds)
-    });
+    let plan = optimize
+        .then(|| {
+            let conds: Vec<&crate::ir::Expr> = stages.iter().flat_map(stage_conditions).collect();
+            // A table without a pattern has no groups; its parameters may still settle.
+            let slots = match &over {
+                Some((pat, ..)) => c.program.patterns[*pat as usize].slots.as_slice(),
+                None => &[],
+            };
+            let locals = few_valued(c, &params, &stages, (yaku_slot, factor_slot));
+            let runs: Vec<usize> = stages.iter().map(|st| stage_conditions(st).len()).collect();
+            crate::score::Plan::build(&c.program, slots, &locals, &conds, &runs)
+        })
+        .flatten();
+    // As for patterns: only the slots still in use after the rewrites, with the
+    // parameters, `yaku` and `factor`.
+    let used = stages
+        .iter_mut()
+        .flat_map(stage_exprs)
+        .map(|e| crate::score::slots_used(e))
+        .chain([
+            params.len(),
+            yaku_slot as usize + 1,
+            factor_slot as usize + 1,
+        ])
+        .max()
+        .filter(|_| optimize)
+        .unwrap_or(sc.max as usize);
     let def = ScoreDef {
         name: s.name.node.clone(),
         params,
         over,
         stages,
-        frame: sc.max,
+        frame: sc.max.min(used as u16),
         yaku_slot,
         factor_slot,
         plan,
@@ -476,12 +510,13 @@ fn stage_exprs(st: &mut StageDef) -> Vec<&mut crate::ir::Expr> {
 }
 
 /// The local slots of a table that hold one of a few values, with those values: `bool`
-/// and enum parameters, and `yaku` (none, or one of the table's yaku names).
+/// and enum parameters, `yaku` (none, or one of the table's yaku names), and `factor`
+/// when its rows multiply by constants.
 fn few_valued(
     c: &Compiler,
     params: &[(String, Type, Option<crate::ir::Expr>)],
     stages: &[StageDef],
-    yaku_slot: u16,
+    (yaku_slot, factor_slot): (u16, u16),
 ) -> Vec<(u16, Vec<crate::value::Value>)> {
     use crate::value::Value;
     let mut out = Vec::new();
@@ -507,7 +542,59 @@ fn few_valued(
         }
     }
     out.push((yaku_slot, yaku));
+    if let Some(f) = factors(stages) {
+        out.push((factor_slot, f.into_iter().map(Value::Int).collect()));
+    }
     out
+}
+
+/// Every value `factor` can take when each `times` row multiplies by a constant (it
+/// starts at 1, and each stage multiplies by its rows' factors as its mode says); `None`
+/// when a factor is computed or there are too many.
+fn factors(stages: &[StageDef]) -> Option<Vec<i64>> {
+    const MOST: usize = 64;
+    let mut values = vec![1i64];
+    for st in stages {
+        let StageDef::Times(mode, rows) = st else {
+            continue;
+        };
+        let consts: Vec<i64> = rows
+            .iter()
+            .map(|(f, _)| match f {
+                crate::ir::Expr::Const(crate::value::Value::Int(v)) => Some(*v),
+                _ => None,
+            })
+            .collect::<Option<_>>()?;
+        // What one stage may multiply by (1 when no row holds).
+        let mut by = vec![1i64];
+        if *mode == crate::ir::StageMode::All {
+            if consts.len() > 6 {
+                return None;
+            }
+            for subset in 1..(1usize << consts.len()) {
+                let p = (0..consts.len())
+                    .filter(|j| subset & (1 << j) != 0)
+                    .fold(1i64, |a, j| a.saturating_mul(consts[j]));
+                by.push(p);
+            }
+        } else {
+            by.extend(&consts);
+        }
+        let mut next = Vec::new();
+        for a in &values {
+            for b in &by {
+                let v = a.saturating_mul(*b);
+                if !next.contains(&v) {
+                    next.push(v);
+                }
+            }
+        }
+        if next.len() > MOST {
+            return None;
+        }
+        values = next;
+    }
+    Some(values)
 }
 
 /// A stage's row conditions in order: the numbering [`crate::score::Plan`] answers by.

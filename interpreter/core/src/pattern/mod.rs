@@ -33,8 +33,17 @@ pub type OnMatch<'f> = dyn FnMut(&mut Cx<'_>, &[CardSet]) -> Result<bool, Runtim
 /// The largest number of slots a pattern may have.
 const MAX_SLOTS: usize = 32;
 
-/// Local slots a search keeps on the stack; larger frames are allocated.
-const STACK_LOCALS: usize = 16;
+/// Local slots kept on the stack; larger frames are allocated.
+const STACK_LOCALS: usize = 64;
+
+/// A frame small enough to set up and drop in a few instructions.
+const SMALL_FRAME: usize = 6;
+
+/// A table's usual frame (parameters, `yaku`, `factor`, a few temporaries).
+const MID_FRAME: usize = 24;
+
+/// Groups most patterns have at most.
+const FEW_SLOTS: usize = 8;
 
 /// Calls `f` with each complete split (groups in slot order) until it returns false.
 /// Returns whether the search was stopped by `f`.
@@ -44,68 +53,146 @@ pub fn for_each_match(
     cards: CardSet,
     f: &mut OnMatch<'_>,
 ) -> Result<bool, RuntimeError> {
-    if cards.len() != pat.size || pat.slots.is_empty() || pat.slots.len() > MAX_SLOTS {
+    if size(cards) != pat.size || pat.slots.is_empty() || pat.slots.len() > MAX_SLOTS {
         return Ok(false);
     }
+    let mut counts = ClassCounts::EMPTY;
     if let Some(pf) = &pat.prefilter {
-        if !prefilter_passes(pf, cards) {
-            return Ok(false);
+        match ClassCounts::of(pf, cards) {
+            Some(c) if c.fit(&pf.sizes) => counts = c,
+            _ => return Ok(false),
         }
     }
-    let mut groups = [CardSet::EMPTY; MAX_SLOTS];
-    let frame = pat.frame as usize;
-    let mut stack: [Value; STACK_LOCALS];
-    let mut heap: Vec<Value>;
-    let locals: &mut [Value] = if frame <= STACK_LOCALS {
-        stack = std::array::from_fn(|_| Value::Unit);
-        &mut stack[..frame]
+    let n = pat.slots.len();
+    let mut few = [CardSet::EMPTY; FEW_SLOTS];
+    let mut all = [CardSet::EMPTY; MAX_SLOTS];
+    // Most patterns have a few groups: a small array is cheaper to clear.
+    let groups = if n <= FEW_SLOTS {
+        &mut few[..n]
     } else {
-        heap = vec![Value::Unit; frame];
-        &mut heap
+        &mut all[..n]
     };
-    let mut search = Search {
-        pat,
-        f,
-        stopped: false,
-        locals,
-        scratch: Vec::new(),
-    };
-    search.fill(cx, 0, cards, &mut groups)?;
-    Ok(search.stopped)
+    with_frame(pat.frame as usize, |locals| {
+        let mut search = Search {
+            pat,
+            f,
+            stopped: false,
+            locals,
+            scratch: Vec::new(),
+            counts,
+        };
+        search.fill(cx, 0, cards, groups)?;
+        Ok(search.stopped)
+    })
+}
+
+/// Runs `f` with `frame` local slots, all unset: on the stack when there are few (a
+/// search or a table's evaluation allocates nothing for them).
+pub(crate) fn with_frame<R>(frame: usize, f: impl FnOnce(&mut [Value]) -> R) -> R {
+    if frame <= SMALL_FRAME {
+        let mut stack: [Value; SMALL_FRAME] = std::array::from_fn(|_| Value::Unit);
+        f(&mut stack[..frame])
+    } else if frame <= MID_FRAME {
+        let mut stack: [Value; MID_FRAME] = std::array::from_fn(|_| Value::Unit);
+        f(&mut stack[..frame])
+    } else if frame <= STACK_LOCALS {
+        let mut stack: [Value; STACK_LOCALS] = std::array::from_fn(|_| Value::Unit);
+        f(&mut stack[..frame])
+    } else {
+        f(&mut vec![Value::Unit; frame])
+    }
 }
 
 /// Whether the class counts of `cards` can be split into the group sizes (each class
 /// filled by whole groups). Counts are small, so a tiny search suffices.
 pub fn prefilter_passes(pf: &Prefilter, cards: CardSet) -> bool {
-    counts_fit(&pf.classes, &pf.sizes, cards)
+    ClassCounts::of(pf, cards).is_some_and(|c| c.fit(&pf.sizes))
 }
 
-fn counts_fit(classes: &[CardSet], sizes: &[usize], cards: CardSet) -> bool {
-    let mut counts = [0usize; 64];
-    let mut n = 0;
-    for class in classes {
-        let k = cards.inter(*class).len();
-        if k > 0 {
-            if n == counts.len() || n == sizes.len() {
-                return n == counts.len();
+/// The classes a set of cards touches, with how many cards it has in each, in class
+/// order. Each group lies within one class, so a set that can still be cut into the
+/// groups touches at most one class per group.
+#[derive(Clone, Copy)]
+struct ClassCounts {
+    class: [u16; MAX_SLOTS],
+    count: [u16; MAX_SLOTS],
+    len: usize,
+}
+
+impl ClassCounts {
+    const EMPTY: ClassCounts = ClassCounts {
+        class: [0; MAX_SLOTS],
+        count: [0; MAX_SLOTS],
+        len: 0,
+    };
+
+    /// The counts of `cards`; `None` when it touches more classes than the pattern has
+    /// groups (it cannot fit).
+    fn of(pf: &Prefilter, cards: CardSet) -> Option<ClassCounts> {
+        let mut c = ClassCounts::EMPTY;
+        let most = pf.sizes.len().min(MAX_SLOTS);
+        // Cards in the first 64 of the deck (every card of a small deck): one word each.
+        let low = cards.0[1..] == [0; 3];
+        for (ci, class) in pf.classes.iter().enumerate() {
+            let k = if low {
+                (cards.0[0] & class.0[0]).count_ones() as usize
+            } else {
+                size(cards.inter(*class))
+            };
+            if k > 0 {
+                if c.len == most {
+                    return None;
+                }
+                c.class[c.len] = ci as u16;
+                c.count[c.len] = k as u16;
+                c.len += 1;
             }
-            counts[n] = k;
-            n += 1;
         }
+        Some(c)
     }
-    place(sizes, &mut counts[..n])
+
+    /// Whether `sizes` (largest first) can be dealt into the counts exactly.
+    fn fit(&self, sizes: &[usize]) -> bool {
+        let mut buf = [0u16; MAX_SLOTS];
+        let mut touched = 0;
+        for &c in &self.count[..self.len] {
+            if c > 0 {
+                buf[touched] = c;
+                touched += 1;
+            }
+        }
+        if touched > sizes.len() {
+            return false;
+        }
+        let counts = &mut buf[..touched];
+        if touched == sizes.len() {
+            // One group per class: the counts, largest first, are the sizes (a few
+            // numbers, sorted by insertion).
+            for i in 1..touched {
+                let x = counts[i];
+                let mut j = i;
+                while j > 0 && counts[j - 1] < x {
+                    counts[j] = counts[j - 1];
+                    j -= 1;
+                }
+                counts[j] = x;
+            }
+            return counts.iter().zip(sizes).all(|(c, s)| *c as usize == *s);
+        }
+        place(sizes, counts)
+    }
 }
 
 /// Whether the sizes (largest first) can be dealt into the counts exactly.
-fn place(sizes: &[usize], counts: &mut [usize]) -> bool {
+fn place(sizes: &[usize], counts: &mut [u16]) -> bool {
     let Some((&s, rest)) = sizes.split_first() else {
         return counts.iter().all(|c| *c == 0);
     };
     for i in 0..counts.len() {
-        if counts[i] >= s {
-            counts[i] -= s;
+        if counts[i] as usize >= s {
+            counts[i] -= s as u16;
             let ok = place(rest, counts);
-            counts[i] += s;
+            counts[i] += s as u16;
             if ok {
                 return true;
             }
@@ -123,6 +210,8 @@ struct Search<'p, 'f, 'l> {
     /// Candidate lists for the shapes that are collected rather than enumerated in
     /// place (runs, several shapes), one per slot, reused across search nodes.
     scratch: Vec<Vec<CardSet>>,
+    /// With a prefilter: the class counts of the cards not yet placed.
+    counts: ClassCounts,
 }
 
 impl Search<'_, '_, '_> {
@@ -131,7 +220,7 @@ impl Search<'_, '_, '_> {
         cx: &mut Cx<'_>,
         i: usize,
         rest: CardSet,
-        groups: &mut [CardSet; MAX_SLOTS],
+        groups: &mut [CardSet],
     ) -> Result<(), RuntimeError> {
         let n = self.pat.slots.len();
         if i == n {
@@ -154,13 +243,9 @@ impl Search<'_, '_, '_> {
             Some(_) => above(rest, groups[i - 1].first().unwrap_or(0)),
             None => rest,
         };
-        let k = slot.size;
-        if pool.len() < k {
-            return Ok(());
-        }
         if let Some(pf) = &pat.prefilter {
             self.fill_by_class(cx, pf, i, rest, pool, groups)?;
-        } else {
+        } else if size(pool) >= slot.size {
             self.fill_by_shape(cx, slot, i, rest, pool, groups)?;
         }
         groups[i] = CardSet::EMPTY;
@@ -177,51 +262,59 @@ impl Search<'_, '_, '_> {
         i: usize,
         rest: CardSet,
         pool: CardSet,
-        groups: &mut [CardSet; MAX_SLOTS],
+        groups: &mut [CardSet],
     ) -> Result<(), RuntimeError> {
         let k = self.pat.slots[i].size;
         let later: &[usize] = pf.suffix.get(i + 1).map(|s| s.as_slice()).unwrap_or(&[]);
-        // The classes `rest` touches, with their counts: at most one per group left,
-        // since each group lies within one class.
-        let mut touched = [(0usize, 0usize); MAX_SLOTS];
-        let mut counts = [0usize; MAX_SLOTS];
-        let mut m = 0;
-        for (ci, class) in pf.classes.iter().enumerate() {
-            let c = rest.inter(*class).len();
-            if c > 0 {
-                if m == MAX_SLOTS {
-                    return Ok(());
-                }
-                touched[m] = (ci, c);
-                counts[m] = c;
-                m += 1;
-            }
-        }
-        for t in 0..m {
+        // `self.counts` holds the classes `rest` touches; each is tried with this group
+        // taken from it, and put back after.
+        for t in 0..self.counts.len {
             if self.stopped {
                 break;
             }
-            let (ci, _) = touched[t];
+            let (ci, c) = (self.counts.class[t] as usize, self.counts.count[t] as usize);
             let within = pool.inter(pf.classes[ci]);
-            if within.len() < k {
+            // Below a copy's floor the pool is smaller than the rest.
+            let w = if pool == rest { c } else { size(within) };
+            if w < k {
                 continue;
             }
-            counts[t] -= k;
-            let ok = place(later, &mut counts[..m]);
-            counts[t] += k;
-            if !ok {
-                continue;
-            }
-            // Charged before the subsets are made, so a huge group stops at the budget.
-            cx.charge(binomial(within.len(), k))?;
-            for g in Subsets::new(within, k) {
-                if self.stopped {
-                    break;
-                }
-                self.try_group(cx, i, g, rest, groups)?;
-            }
+            self.counts.count[t] -= k as u16;
+            let r = if self.counts.fit(later) {
+                self.take_from_class(cx, i, within, w, rest, groups)
+            } else {
+                Ok(())
+            };
+            self.counts.count[t] += k as u16;
+            r?;
         }
         cx.charge(1)
+    }
+
+    /// Tries each group of slot `i`'s size drawn from `within` (`w` cards of one class).
+    fn take_from_class(
+        &mut self,
+        cx: &mut Cx<'_>,
+        i: usize,
+        within: CardSet,
+        w: usize,
+        rest: CardSet,
+        groups: &mut [CardSet],
+    ) -> Result<(), RuntimeError> {
+        let k = self.pat.slots[i].size;
+        // Charged before the subsets are made, so a huge group stops at the budget.
+        cx.charge(binomial(w, k))?;
+        if w == k {
+            // The class is exactly this group (the usual case).
+            return self.try_group(cx, i, within, rest, groups);
+        }
+        for g in Subsets::new(within, k) {
+            if self.stopped {
+                break;
+            }
+            self.try_group(cx, i, g, rest, groups)?;
+        }
+        Ok(())
     }
 
     /// The general case: candidates per shape, in the order the shapes list them.
@@ -232,7 +325,7 @@ impl Search<'_, '_, '_> {
         i: usize,
         rest: CardSet,
         pool: CardSet,
-        groups: &mut [CardSet; MAX_SLOTS],
+        groups: &mut [CardSet],
     ) -> Result<(), RuntimeError> {
         let k = slot.size;
         let deck = &cx.p.deck;
@@ -308,7 +401,7 @@ impl Search<'_, '_, '_> {
         i: usize,
         g: CardSet,
         rest: CardSet,
-        groups: &mut [CardSet; MAX_SLOTS],
+        groups: &mut [CardSet],
     ) -> Result<(), RuntimeError> {
         cx.charge(1)?;
         groups[i] = g;
@@ -349,10 +442,15 @@ impl Search<'_, '_, '_> {
             .prefilter
             .as_ref()
             .and_then(|pf| pf.requires.as_ref())
-            .and_then(|pl| pl.key(gs, &[]).map(|k| (pl, k)));
+            .and_then(|pl| pl.stage(0))
+            .and_then(|st| st.key(gs, &[]).map(|k| (st, k)));
+        // All settled: they hold when every one does.
+        if let Some(m) = plan.and_then(|(st, key)| st.rows(key)) {
+            return Ok(m.count_ones() as usize == self.pat.requires.len());
+        }
         let mut r = Ok(true);
         for (j, req) in self.pat.requires.iter().enumerate() {
-            let holds = match plan.and_then(|(pl, key)| pl.settled(j, key)) {
+            let holds = match plan.and_then(|(st, key)| st.settled(j, key)) {
                 Some(b) => Ok(b),
                 None => inner.eval_bool(req),
             };
@@ -367,6 +465,15 @@ impl Search<'_, '_, '_> {
         cx.budget = inner.budget;
         r
     }
+}
+
+/// The number of cards in `s`, skipping empty words (a deck of up to 64 cards uses one
+/// word of four, and a popcount may be a dozen instructions).
+#[inline]
+fn size(s: CardSet) -> usize {
+    s.0.iter()
+        .map(|w| if *w == 0 { 0 } else { w.count_ones() as usize })
+        .sum()
 }
 
 /// The cards of `s` above card `f`.

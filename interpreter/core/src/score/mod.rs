@@ -4,8 +4,31 @@
 mod plan;
 mod rewrite;
 
-pub use plan::Plan;
-pub use rewrite::simplify;
+pub use plan::{Plan, Stage};
+pub use rewrite::{simplify, slots_used};
+
+#[cfg(test)]
+mod tests;
+
+#[cfg(test)]
+thread_local! {
+    /// Set by tests to compile patterns and tables as written (no rewrites, no plans),
+    /// to compare the optimized forms against.
+    pub(crate) static PLAIN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the compiler rewrites and tabulates patterns and tables (always, outside
+/// tests that compare against the plain forms).
+pub(crate) fn optimizing() -> bool {
+    #[cfg(test)]
+    {
+        !PLAIN.with(|p| p.get())
+    }
+    #[cfg(not(test))]
+    {
+        true
+    }
+}
 
 use crate::engine::{Cx, RuntimeError};
 use crate::ir::{Expr, NameDef, ScoreDef, StageDef, StageMode};
@@ -40,27 +63,29 @@ pub fn surely_nothing_hand(p: &crate::ir::Program, s: u16, hand: &Value) -> bool
             .unwrap_or(false)
 }
 
-/// Local slots a table evaluated for its total keeps on the stack; larger frames are
-/// allocated.
-const STACK_LOCALS: usize = 24;
-
-/// The most slots a pattern may have (as in the matcher).
-const MAX_SLOTS: usize = 32;
-
 /// Evaluates score table `s` with argument values `args` (every parameter, in order).
 pub fn evaluate(cx: &mut Cx<'_>, s: u16, args: Vec<Value>) -> Result<ScoreResult, RuntimeError> {
+    let mut locals = args;
+    // Unset slots are written, not cloned.
+    let frame = cx.p.scores[s as usize].frame as usize;
+    locals.extend((locals.len()..frame).map(|_| Value::Unit));
+    evaluate_in(cx, s, &mut locals)
+}
+
+/// [`evaluate`] with the table's frame given, its parameters first.
+fn evaluate_in(cx: &mut Cx<'_>, s: u16, locals: &mut [Value]) -> Result<ScoreResult, RuntimeError> {
     let p = cx.p;
     let def = &p.scores[s as usize];
-    let mut locals = args;
-    locals.resize((def.frame as usize).max(locals.len()), Value::Unit);
     let mut kept = Kept::new();
-    let found = run(cx, def, &mut locals, &mut kept)?;
+    let found = run(cx, def, locals, &mut kept)?;
     Ok(match (found, &def.over) {
         (false, _) => nothing(),
         (true, None) => kept.tally.into_result(p),
         (true, Some((pat, ..))) => {
+            let pat = &p.patterns[*pat as usize];
+            let groups = group_list(pat, kept.groups(pat.slots.len()));
             let mut r = kept.tally.into_result(p);
-            r.groups = group_list(&p.patterns[*pat as usize], &kept.groups);
+            r.groups = groups;
             r
         }
     })
@@ -71,21 +96,14 @@ pub fn evaluate(cx: &mut Cx<'_>, s: u16, args: Vec<Value>) -> Result<ScoreResult
 pub fn evaluate_total(cx: &mut Cx<'_>, s: u16, args: &[Value]) -> Result<i64, RuntimeError> {
     let def = &cx.p.scores[s as usize];
     let frame = (def.frame as usize).max(args.len());
-    let mut stack: [Value; STACK_LOCALS];
-    let mut heap: Vec<Value>;
-    let locals: &mut [Value] = if frame <= STACK_LOCALS {
-        stack = std::array::from_fn(|_| Value::Unit);
-        &mut stack[..frame]
-    } else {
-        heap = vec![Value::Unit; frame];
-        &mut heap
-    };
-    locals[..args.len()].clone_from_slice(args);
-    let mut kept = Kept::new();
-    Ok(if run(cx, def, locals, &mut kept)? {
-        kept.tally.total()
-    } else {
-        0
+    crate::pattern::with_frame(frame, |locals| {
+        locals[..args.len()].clone_from_slice(args);
+        let mut kept = Kept::new();
+        Ok(if run(cx, def, locals, &mut kept)? {
+            kept.tally.total()
+        } else {
+            0
+        })
     })
 }
 
@@ -100,16 +118,38 @@ fn nothing() -> ScoreResult {
 /// The split a table keeps and what its stages found.
 struct Kept<'d> {
     tally: Tally<'d>,
-    groups: [CardSet; MAX_SLOTS],
-    n: usize,
+    /// The groups, when there are few.
+    few: [CardSet; FEW_GROUPS],
+    /// The groups, when there are more.
+    more: Vec<CardSet>,
 }
+
+/// Groups a kept split holds without allocating.
+const FEW_GROUPS: usize = 8;
 
 impl Kept<'_> {
     fn new() -> Self {
         Kept {
             tally: Tally::new(),
-            groups: [CardSet::EMPTY; MAX_SLOTS],
-            n: 0,
+            few: [CardSet::EMPTY; FEW_GROUPS],
+            more: Vec::new(),
+        }
+    }
+
+    fn keep_groups(&mut self, gs: &[CardSet]) {
+        if gs.len() <= FEW_GROUPS {
+            self.few[..gs.len()].copy_from_slice(gs);
+        } else {
+            self.more.clear();
+            self.more.extend_from_slice(gs);
+        }
+    }
+
+    fn groups(&self, n: usize) -> &[CardSet] {
+        if n <= FEW_GROUPS {
+            &self.few[..n]
+        } else {
+            &self.more
         }
     }
 }
@@ -152,8 +192,7 @@ fn run<'d>(
                 // The first most valuable split wins; its text is built only once.
                 if !found || cur.total() > kept.tally.total() {
                     std::mem::swap(&mut cur, &mut kept.tally);
-                    kept.groups[..gs.len()].copy_from_slice(gs);
-                    kept.n = gs.len();
+                    kept.keep_groups(gs);
                     found = true;
                 }
                 Ok(*best)
@@ -169,7 +208,18 @@ fn group_list(pat: &crate::ir::PatternDef, gs: &[CardSet]) -> Vec<(String, Vec<u
     pat.slots
         .iter()
         .zip(gs)
-        .map(|(s, g)| (s.name.clone(), g.iter().collect()))
+        .map(|(s, g)| {
+            let mut cards = Vec::with_capacity(g.len());
+            // Word by word: cheaper than the general iterator for a handful of cards.
+            for (w, word) in g.0.iter().enumerate() {
+                let mut x = *word;
+                while x != 0 {
+                    cards.push((w as u16) * 64 + x.trailing_zeros() as u16);
+                    x &= x - 1;
+                }
+            }
+            (s.name.clone(), cards)
+        })
         .collect()
 }
 
@@ -303,40 +353,31 @@ fn stages<'d>(cx: &mut Cx<'_>, def: &'d ScoreDef, t: &mut Tally<'d>) -> Result<(
     };
     set(cx, def.factor_slot, Value::Int(1));
     set(cx, def.yaku_slot, Value::Unit);
-    // The split's classes and the parameters, for the conditions they settle; `yaku`
-    // is part of the key too when the plan reads it, so the key follows it.
-    let key = |cx: &Cx<'_>| {
+    // Each stage's answers, under the key its inputs give as it starts (the split's
+    // classes, parameters, `yaku` and `factor` so far).
+    let settled = |cx: &Cx<'_>, si: usize| {
         def.plan
             .as_ref()
-            .and_then(|pl| pl.key(cx.groups, cx.locals).map(|k| (pl, k)))
+            .and_then(|pl| pl.stage(si))
+            .and_then(|st| st.key(cx.groups, cx.locals).map(|k| (st, k)))
     };
-    let follow_yaku = def
-        .plan
-        .as_ref()
-        .is_some_and(|pl| pl.reads_local(def.yaku_slot));
-    let mut plan = key(cx);
-    // Conditions are numbered stage by stage, row by row.
-    let mut next_id = 0;
-    for st in &def.stages {
-        let id = next_id;
-        next_id += row_count(st);
+    for (si, st) in def.stages.iter().enumerate() {
         match st {
             StageDef::Yaku(mode, rows) => {
-                rows_that_hold(cx, plan, id, *mode, rows, &mut t.yaku)?;
+                let holding = Holding::new(settled(cx, si));
+                rows_that_hold(cx, holding, *mode, rows, &mut t.yaku)?;
                 let first = t
                     .yaku
                     .first()
                     .map(|(s, _)| Value::Sym(s))
                     .unwrap_or(Value::Unit);
                 set(cx, def.yaku_slot, first);
-                if follow_yaku {
-                    plan = key(cx);
-                }
             }
             StageDef::Void(rows) => {
+                // A row's condition is asked only while its yaku holds.
+                let part = settled(cx, si);
                 for (j, (sym, cond)) in rows.iter().enumerate() {
-                    if t.yaku.as_slice().iter().any(|(s, _)| s == sym)
-                        && holds(cx, plan, id + j, cond)?
+                    if t.yaku.as_slice().iter().any(|(s, _)| s == sym) && holds(cx, part, j, cond)?
                     {
                         t.yaku.remove(*sym);
                     }
@@ -347,9 +388,6 @@ fn stages<'d>(cx: &mut Cx<'_>, def: &'d ScoreDef, t: &mut Tally<'d>) -> Result<(
                     .map(|(s, _)| Value::Sym(s))
                     .unwrap_or(Value::Unit);
                 set(cx, def.yaku_slot, first);
-                if follow_yaku {
-                    plan = key(cx);
-                }
             }
             StageDef::Times(mode, rows) => {
                 if t.yaku.is_empty() {
@@ -358,64 +396,56 @@ fn stages<'d>(cx: &mut Cx<'_>, def: &'d ScoreDef, t: &mut Tally<'d>) -> Result<(
                 // `all`: the product of the factors that hold; `first`: the first;
                 // `largest`: the largest; none: 1.
                 let mut f: Option<i64> = None;
-                for (j, (fe, cond)) in rows.iter().enumerate() {
-                    if holds(cx, plan, id + j, cond)? {
-                        let v = cx.eval_int(fe)?;
-                        f = Some(match (mode, f) {
-                            (_, None) => v,
-                            (StageMode::All, Some(a)) => a.saturating_mul(v),
-                            (_, Some(a)) => a.max(v),
-                        });
-                        if *mode == StageMode::First {
-                            break;
-                        }
+                let mut holding = Holding::new(settled(cx, si));
+                while let Some(j) = holding.next(cx, |j| rows.get(j).map(|r| &r.1))? {
+                    let v = cx.eval_int(&rows[j].0)?;
+                    f = Some(match (mode, f) {
+                        (_, None) => v,
+                        (StageMode::All, Some(a)) => a.saturating_mul(v),
+                        (_, Some(a)) => a.max(v),
+                    });
+                    if *mode == StageMode::First {
+                        break;
                     }
                 }
-                t.factor = t.factor.saturating_mul(f.unwrap_or(1));
-                set(cx, def.factor_slot, Value::Int(t.factor));
+                let factor = t.factor.saturating_mul(f.unwrap_or(1));
+                // The slot already holds the factor when it does not change.
+                if factor != t.factor {
+                    t.factor = factor;
+                    set(cx, def.factor_slot, Value::Int(factor));
+                }
             }
             StageDef::Name(rows) => {
                 if t.yaku.is_empty() || t.name.is_some() {
                     continue;
                 }
-                for (j, (n, cond)) in rows.iter().enumerate() {
-                    if holds(cx, plan, id + j, cond)? {
-                        t.name = Some(n);
-                        break;
-                    }
+                let mut holding = Holding::new(settled(cx, si));
+                if let Some(j) = holding.next(cx, |j| rows.get(j).map(|r| &r.1))? {
+                    t.name = Some(&rows[j].0);
                 }
             }
             StageDef::Plus(mode, rows) => {
                 if t.yaku.is_empty() {
                     continue;
                 }
-                rows_that_hold(cx, plan, id, *mode, rows, &mut t.bonus)?;
+                let holding = Holding::new(settled(cx, si));
+                rows_that_hold(cx, holding, *mode, rows, &mut t.bonus)?;
             }
         }
     }
     Ok(())
 }
 
-/// How many rows (conditions) a stage has.
-fn row_count(st: &StageDef) -> usize {
-    match st {
-        StageDef::Yaku(_, rows) | StageDef::Plus(_, rows) => rows.len(),
-        StageDef::Times(_, rows) => rows.len(),
-        StageDef::Name(rows) => rows.len(),
-        StageDef::Void(rows) => rows.len(),
-    }
-}
-
-/// Whether condition `id` holds: looked up when the split's classes settle it,
+/// Whether row `j` of a stage holds: looked up when the stage's key settles it,
 /// evaluated otherwise.
 #[inline]
 fn holds(
     cx: &mut Cx<'_>,
-    plan: Option<(&Plan, usize)>,
-    id: usize,
+    part: Option<(&Stage, usize)>,
+    j: usize,
     cond: &Expr,
 ) -> Result<bool, RuntimeError> {
-    if let Some(b) = plan.and_then(|(pl, key)| pl.settled(id, key)) {
+    if let Some(b) = part.and_then(|(st, key)| st.settled(j, key)) {
         return Ok(b);
     }
     cx.eval_bool(cond)
@@ -436,11 +466,13 @@ fn finish(
 ) -> ScoreResult {
     let base = saturating_sum(yaku);
     let extra = saturating_sum(bonus);
-    let name = name.unwrap_or_else(|| {
-        yaku.iter()
+    let name = name.unwrap_or_else(|| match yaku {
+        [(s, _)] => p.sym(*s).to_string(),
+        _ => yaku
+            .iter()
             .map(|(s, _)| p.sym(*s))
             .collect::<Vec<_>>()
-            .join("・")
+            .join("・"),
     });
     let base_yaku: Vec<YakuLine> = yaku
         .iter()
@@ -488,33 +520,76 @@ fn finish(
     }
 }
 
-/// Appends the rows of a yaku or bonus stage that hold, per the stage's mode; the
-/// stage's first condition is number `id`.
+/// The rows of one stage that hold, in order: read off the plan's bits when the split
+/// settles every row of the stage, tested row by row otherwise.
+struct Holding<'p> {
+    /// The stage's answers and its key.
+    part: Option<(&'p Stage, usize)>,
+    /// Every row settled: the rows that hold and are not given yet, one bit each.
+    mask: Option<u64>,
+    /// Otherwise: the next row to test.
+    next: usize,
+}
+
+impl<'p> Holding<'p> {
+    fn new(part: Option<(&'p Stage, usize)>) -> Self {
+        Holding {
+            part,
+            mask: part.and_then(|(st, key)| st.rows(key)),
+            next: 0,
+        }
+    }
+
+    /// The next row that holds; `cond` gives a row's condition.
+    #[inline]
+    fn next<'e>(
+        &mut self,
+        cx: &mut Cx<'_>,
+        cond: impl Fn(usize) -> Option<&'e Expr>,
+    ) -> Result<Option<usize>, RuntimeError> {
+        if let Some(m) = &mut self.mask {
+            if *m == 0 {
+                return Ok(None);
+            }
+            let j = m.trailing_zeros() as usize;
+            *m &= *m - 1;
+            return Ok(Some(j));
+        }
+        while let Some(c) = cond(self.next) {
+            let j = self.next;
+            self.next += 1;
+            if holds(cx, self.part, j, c)? {
+                return Ok(Some(j));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// Appends the rows of a yaku or bonus stage that hold, per the stage's mode.
 fn rows_that_hold(
     cx: &mut Cx<'_>,
-    plan: Option<(&Plan, usize)>,
-    id: usize,
+    mut holding: Holding<'_>,
     mode: StageMode,
     rows: &[(u32, Expr, Expr)],
     out: &mut Lines,
 ) -> Result<(), RuntimeError> {
     // `largest`: the first of equally valuable rows wins, as in the table's order.
     let mut best: Option<(u32, i64)> = None;
-    for (j, (sym, value, cond)) in rows.iter().enumerate() {
-        if holds(cx, plan, id + j, cond)? {
-            let v = cx.eval_int(value)?;
-            match mode {
-                StageMode::Largest => {
-                    if best.is_none_or(|b| v > b.1) {
-                        best = Some((*sym, v));
-                    }
+    while let Some(j) = holding.next(cx, |j| rows.get(j).map(|r| &r.2))? {
+        let (sym, value, _) = &rows[j];
+        let v = cx.eval_int(value)?;
+        match mode {
+            StageMode::Largest => {
+                if best.is_none_or(|b| v > b.1) {
+                    best = Some((*sym, v));
                 }
-                StageMode::First => {
-                    out.push((*sym, v));
-                    break;
-                }
-                StageMode::All => out.push((*sym, v)),
             }
+            StageMode::First => {
+                out.push((*sym, v));
+                break;
+            }
+            StageMode::All => out.push((*sym, v)),
         }
     }
     if let Some(b) = best {
@@ -531,32 +606,33 @@ pub fn score_with(
     args: Vec<Option<Value>>,
 ) -> Result<ScoreResult, RuntimeError> {
     let def = &p.scores[s as usize];
-    // Room for the whole frame, so evaluating grows the list in place.
-    let mut vals = Vec::with_capacity(def.params.len().max(def.frame as usize));
-    for (i, (name, _, default)) in def.params.iter().enumerate() {
-        match (args.get(i).cloned().flatten(), default) {
-            (Some(v), _) => vals.push(v),
-            (None, Some(crate::ir::Expr::Const(v))) => vals.push(v.clone()),
-            (None, Some(d)) => vals.push(crate::engine::const_eval(p, d).unwrap_or(Value::Unit)),
-            (None, None) => {
-                return Err(RuntimeError::new(
-                    format!("score `{}` needs `{name}`", def.name),
-                    def.loc,
-                ))
-            }
+    let n = def.params.len();
+    // The parameters go straight into the table's frame (no list is built).
+    crate::pattern::with_frame((def.frame as usize).max(n), |locals| {
+        for (i, (name, _, default)) in def.params.iter().enumerate() {
+            locals[i] = match (args.get(i).cloned().flatten(), default) {
+                (Some(v), _) => v,
+                (None, Some(crate::ir::Expr::Const(v))) => v.clone(),
+                (None, Some(d)) => crate::engine::const_eval(p, d).unwrap_or(Value::Unit),
+                (None, None) => {
+                    return Err(RuntimeError::new(
+                        format!("score `{}` needs `{name}`", def.name),
+                        def.loc,
+                    ))
+                }
+            };
         }
-    }
-    if surely_nothing(p, s, &vals) {
-        return Ok(nothing());
-    }
-    let mut locals: Vec<Value> = Vec::new();
-    let mut cx = Cx {
-        p,
-        b: None,
-        locals: &mut locals,
-        groups: &[],
-        budget: crate::engine::EVAL_BUDGET,
-        at: def.loc,
-    };
-    evaluate(&mut cx, s, vals)
+        if surely_nothing(p, s, &locals[..n]) {
+            return Ok(nothing());
+        }
+        let mut cx = Cx {
+            p,
+            b: None,
+            locals: &mut [],
+            groups: &[],
+            budget: crate::engine::EVAL_BUDGET,
+            at: def.loc,
+        };
+        evaluate_in(&mut cx, s, locals)
+    })
 }

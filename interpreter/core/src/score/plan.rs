@@ -22,10 +22,10 @@ use crate::ir::{Expr, Loc, Program, ShapeDef, SlotDef};
 use crate::model::CardSet;
 use crate::value::Value;
 
-/// Most class combinations a plan tabulates (the product of the key groups' class counts).
+/// Most input combinations a stage tabulates (the product of its inputs' value counts).
 const MAX_KEYS: usize = 4096;
 
-/// Most answers a plan stores (conditions × class combinations).
+/// Most answers a stage stores (conditions × input combinations).
 const MAX_ANSWERS: usize = 1 << 20;
 
 /// The answer "false" in a table.
@@ -35,15 +35,30 @@ const YES: u8 = 1;
 /// The condition must be evaluated.
 const ASK: u8 = 2;
 
-/// Compile-time answers for a list of conditions, indexed by the values of the inputs
-/// they read (see the module documentation).
+/// Compile-time answers for the conditions of a table's stages (or a pattern's
+/// requires, as one stage), each stage indexed by the values of the inputs its
+/// conditions read (see the module documentation).
 #[derive(Clone, Debug)]
 pub struct Plan {
+    /// Per stage, its answers (`None`: every condition is always evaluated).
+    stages: Vec<Option<Stage>>,
+}
+
+/// One stage's answers.
+#[derive(Clone, Debug)]
+pub struct Stage {
     /// The inputs, each with the weight of its value's index in a key.
     inputs: Vec<(Input, u32)>,
     /// Per condition, its answer for each key (`None`: always evaluated).
     answers: Vec<Option<Box<[u8]>>>,
+    /// For each key, the conditions that hold as bits, when the key settles all of
+    /// them ([`UNSETTLED`] otherwise).
+    masks: Option<Box<[u64]>>,
 }
+
+/// A stage mask meaning "some condition of the stage must be evaluated" (a stage of up
+/// to 63 conditions never has this bit).
+const UNSETTLED: u64 = 1 << 63;
 
 /// Something a plan's key is made of.
 #[derive(Clone, Debug)]
@@ -51,12 +66,135 @@ enum Input {
     /// The class of a `same` group: its slot, and the class index of each card.
     Class(u16, Box<[u8]>),
     /// A local slot holding one of a few values (a parameter, `yaku`).
-    Local(u16, Box<[Value]>),
+    Local(u16, Domain),
+}
+
+/// The few values a local may hold, each with its index, found without comparing
+/// values one by one.
+#[derive(Clone, Debug)]
+struct Domain {
+    /// Index + 1 of `false` and of `true` (0: not one of the values).
+    bools: [u8; 2],
+    /// Index + 1 of "unset".
+    unit: u8,
+    /// Index + 1 of each symbol, by symbol id.
+    syms: Box<[u8]>,
+    /// Index + 1 of each integer value.
+    ints: Box<[(i64, u8)]>,
+}
+
+/// The largest symbol id a [`Domain`] indexes.
+const MAX_SYM: u32 = 1 << 16;
+
+impl Domain {
+    /// The domain of `values` (booleans, symbols, integers and unset only).
+    fn new(values: &[Value]) -> Option<Domain> {
+        if values.is_empty() || values.len() >= u8::MAX as usize {
+            return None;
+        }
+        let mut d = Domain {
+            bools: [0; 2],
+            unit: 0,
+            syms: Box::new([]),
+            ints: Box::new([]),
+        };
+        let mut ints = Vec::new();
+        let top = values
+            .iter()
+            .filter_map(|v| {
+                if let Value::Sym(s) = v {
+                    Some(*s)
+                } else {
+                    None
+                }
+            })
+            .max();
+        if let Some(top) = top {
+            if top >= MAX_SYM {
+                return None;
+            }
+            d.syms = vec![0; top as usize + 1].into_boxed_slice();
+        }
+        for (i, v) in values.iter().enumerate() {
+            let at = match v {
+                Value::Bool(b) => &mut d.bools[*b as usize],
+                Value::Unit => &mut d.unit,
+                Value::Sym(s) => &mut d.syms[*s as usize],
+                Value::Int(n) => {
+                    if !ints.iter().any(|(x, _)| x == n) {
+                        ints.push((*n, i as u8 + 1));
+                    }
+                    continue;
+                }
+                _ => return None,
+            };
+            if *at == 0 {
+                *at = i as u8 + 1;
+            }
+        }
+        d.ints = ints.into_boxed_slice();
+        Some(d)
+    }
+
+    /// The index of `v` among the values.
+    #[inline]
+    fn index(&self, v: &Value) -> Option<usize> {
+        let i = match v {
+            Value::Bool(b) => self.bools[*b as usize],
+            Value::Unit => self.unit,
+            Value::Sym(s) => *self.syms.get(*s as usize)?,
+            Value::Int(n) => self.ints.iter().find(|(x, _)| x == n)?.1,
+            _ => 0,
+        };
+        (i as usize).checked_sub(1)
+    }
 }
 
 impl Plan {
-    /// The key of a split: the combination of its inputs' values (`None` when one is
-    /// outside what was tabulated, as an empty group or an unexpected value would be).
+    /// Stage `i`'s answers, if any.
+    #[inline]
+    pub fn stage(&self, i: usize) -> Option<&Stage> {
+        self.stages.get(i)?.as_ref()
+    }
+
+    /// Builds the answers for `conds` (in the order they are numbered at run time) over
+    /// a pattern's `slots`, with `locals` the local slots that hold one of a few values
+    /// (and those values); `stages` cuts the conditions into runs (their lengths), each
+    /// tabulated over its own inputs. `None` when no condition can be settled this way.
+    pub fn build(
+        p: &Program,
+        slots: &[SlotDef],
+        locals: &[(u16, Vec<Value>)],
+        conds: &[&Expr],
+        stages: &[usize],
+    ) -> Option<Plan> {
+        // Only locals whose values a [`Domain`] can index are inputs.
+        let locals: Vec<(u16, Vec<Value>)> = locals
+            .iter()
+            .filter(|(_, v)| Domain::new(v).is_some())
+            .cloned()
+            .collect();
+        let known = Known {
+            slots,
+            locals: &locals,
+        };
+        let mut out = Vec::with_capacity(stages.len());
+        let mut first = 0;
+        for &n in stages {
+            let run = conds.get(first..first + n)?;
+            first += n;
+            out.push(Stage::build(p, &known, run));
+        }
+        out.iter()
+            .any(Option::is_some)
+            .then_some(Plan { stages: out })
+    }
+}
+
+impl Stage {
+    /// The key of a split at this stage: the combination of its inputs' values (`None`
+    /// when one is outside what was tabulated, as an empty group or an unexpected value
+    /// would be).
     #[inline]
     pub fn key(&self, groups: &[CardSet], locals: &[Value]) -> Option<usize> {
         let mut k = 0usize;
@@ -66,47 +204,39 @@ impl Plan {
                     let c = groups.get(*slot as usize)?.first()?;
                     *class_of.get(c as usize)? as usize
                 }
-                Input::Local(slot, values) => {
-                    let v = locals.get(*slot as usize)?;
-                    values.iter().position(|x| x == v)?
-                }
+                Input::Local(slot, domain) => domain.index(locals.get(*slot as usize)?)?,
             };
             k += ix * *weight as usize;
         }
         Some(k)
     }
 
-    /// Whether the key reads local `slot` (so it changes when the slot is set).
-    pub fn reads_local(&self, slot: u16) -> bool {
-        self.inputs
-            .iter()
-            .any(|(i, _)| matches!(i, Input::Local(s, _) if *s == slot))
+    /// Which conditions hold under `key` (bit `j` for the `j`th), when the key settles
+    /// all of them.
+    #[inline]
+    pub fn rows(&self, key: usize) -> Option<u64> {
+        match self.masks.as_ref()?.get(key) {
+            Some(&m) if m != UNSETTLED => Some(m),
+            _ => None,
+        }
     }
 
-    /// Condition `i`'s answer under `key`, when the table settles it.
+    /// Condition `j`'s answer under `key`, when the table settles it.
     #[inline]
-    pub fn settled(&self, i: usize, key: usize) -> Option<bool> {
-        match self.answers.get(i)?.as_ref()?.get(key) {
+    pub fn settled(&self, j: usize, key: usize) -> Option<bool> {
+        match self.answers.get(j)?.as_ref()?.get(key) {
             Some(&NO) => Some(false),
             Some(&YES) => Some(true),
             _ => None,
         }
     }
 
-    /// Builds the answers for `conds` (in the order they are numbered at run time) over
-    /// a pattern's `slots`, with `locals` the local slots that hold one of a few values
-    /// (and those values); `None` when no condition can be settled this way, or the
+    /// The answers for one stage's conditions; `None` when none can be settled, or the
     /// table would be too large.
-    pub fn build(
-        p: &Program,
-        slots: &[SlotDef],
-        locals: &[(u16, Vec<Value>)],
-        conds: &[&Expr],
-    ) -> Option<Plan> {
-        let known = Known { slots, locals };
+    fn build(p: &Program, known: &Known<'_>, conds: &[&Expr]) -> Option<Stage> {
         let mut read: Vec<Read> = Vec::new();
         for c in conds {
-            settled_reads(c, &known, &mut read);
+            settled_reads(c, known, &mut read);
         }
         read.sort_unstable();
         read.dedup();
@@ -138,11 +268,8 @@ impl Plan {
                     (Input::Class(slot, of.into_boxed_slice()), firsts)
                 }
                 Read::Local(slot) => {
-                    let values = locals.iter().find(|(s, _)| *s == slot)?.1.clone();
-                    (
-                        Input::Local(slot, values.clone().into_boxed_slice()),
-                        values,
-                    )
+                    let values = known.locals.iter().find(|(s, _)| *s == slot)?.1.clone();
+                    (Input::Local(slot, Domain::new(&values)?), values)
                 }
             };
             if values.is_empty() {
@@ -158,13 +285,14 @@ impl Plan {
         if size.checked_mul(conds.len())? > MAX_ANSWERS {
             return None;
         }
-        let frame = locals
+        let frame = known
+            .locals
             .iter()
             .map(|(s, _)| *s as usize + 1)
             .max()
             .unwrap_or(0);
         let mut answers: Vec<Vec<u8>> = vec![Vec::with_capacity(size); conds.len()];
-        let mut groups = vec![CardSet::EMPTY; slots.len()];
+        let mut groups = vec![CardSet::EMPTY; known.slots.len()];
         let mut vals = vec![Value::Unit; frame.max(16)];
         for key in 0..size {
             // One card of each class stands for a group: the settled parts read nothing
@@ -190,7 +318,7 @@ impl Plan {
                 at: Loc::default(),
             };
             for (c, out) in conds.iter().zip(&mut answers) {
-                out.push(answer(&mut cx, c, &known));
+                out.push(answer(&mut cx, c, known));
             }
         }
         let answers: Vec<Option<Box<[u8]>>> = answers
@@ -200,7 +328,29 @@ impl Plan {
         if answers.iter().all(Option::is_none) {
             return None;
         }
-        Some(Plan { inputs, answers })
+        let masks = if conds.len() < 64 && answers.iter().all(Option::is_some) {
+            let m: Box<[u64]> = (0..size)
+                .map(|key| {
+                    let mut m = 0u64;
+                    for (j, a) in answers.iter().enumerate() {
+                        match a.as_ref().map(|a| a[key]) {
+                            Some(YES) => m |= 1 << j,
+                            Some(NO) => {}
+                            _ => return UNSETTLED,
+                        }
+                    }
+                    m
+                })
+                .collect();
+            (!m.iter().all(|x| *x == UNSETTLED)).then_some(m)
+        } else {
+            None
+        };
+        Some(Stage {
+            inputs,
+            answers,
+            masks,
+        })
     }
 }
 

@@ -131,6 +131,18 @@ impl Rewriter<'_> {
     }
 }
 
+/// How many local slots evaluating `e` may touch (one past the highest it reads or
+/// binds): after the rewrites, often fewer than the frame compiling it reserved.
+pub fn slots_used(e: &Expr) -> usize {
+    let mut n = 0;
+    visit(e, &mut |x| {
+        if let Expr::Local(s) | Expr::LetIn(s, ..) | Expr::Binder(_, s, ..) = x {
+            n = n.max(*s as usize + 1);
+        }
+    });
+    n
+}
+
 /// Whether `e` reads nothing but the card in `slot` and constants.
 fn card_only(e: &Expr, slot: u16) -> bool {
     match e {
