@@ -1,5 +1,6 @@
 //! Benchmarks for 珊瑚花: deals per second with eager and random agents on one thread, and scored
-//! hands per second through the generic pattern and score-table engine.
+//! hands per second through the generic pattern and score-table engine (whole results, and
+//! totals alone as a move's guard asks).
 //!
 //! Run with `cargo bench -p fuda-core --bench sangohana`.
 
@@ -127,6 +128,36 @@ fn scoring(c: &mut Criterion) {
                 let r = fuda_core::score::score_with(&p, table, vec![Some(Value::Cards(*h))])
                     .expect("score");
                 sum += r.total;
+            }
+            criterion::black_box(sum)
+        })
+    });
+    // The same hands asked only for their total, as a move's guard asks
+    // (`役代(手札[s]).total > 0`): the search and the stages without the result's text.
+    let defaults: Vec<Value> = p.scores[table as usize]
+        .params
+        .iter()
+        .map(|(_, _, d)| match d {
+            Some(fuda_core::ir::Expr::Const(v)) => v.clone(),
+            _ => Value::Unit,
+        })
+        .collect();
+    g.bench_function(BenchmarkId::new("total", "winning-8-card-hands"), |b| {
+        let mut args = defaults.clone();
+        let mut locals = Vec::new();
+        b.iter(|| {
+            let mut cx = fuda_core::engine::Cx {
+                p: &p,
+                b: None,
+                locals: &mut locals,
+                groups: &[],
+                budget: fuda_core::engine::EVAL_BUDGET,
+                at: Default::default(),
+            };
+            let mut sum = 0i64;
+            for h in &wins {
+                args[0] = Value::Cards(*h);
+                sum += fuda_core::score::evaluate_total(&mut cx, table, &args).expect("total");
             }
             criterion::black_box(sum)
         })

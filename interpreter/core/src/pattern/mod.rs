@@ -53,16 +53,48 @@ pub fn for_each_match(
     cards: CardSet,
     f: &mut OnMatch<'_>,
 ) -> Result<bool, RuntimeError> {
+    match prepare(pat, cards) {
+        Some(pre) => for_each_prepared(cx, pat, &pre, f),
+        None => Ok(false),
+    }
+}
+
+/// A set of cards that passed a pattern's cheap checks (its size, its prefilter), with
+/// what they found, ready to search.
+#[derive(Clone, Copy)]
+pub(crate) struct Prepared {
+    cards: CardSet,
+    counts: ClassCounts,
+}
+
+impl Prepared {
+    /// The cards.
+    pub(crate) fn cards(&self) -> CardSet {
+        self.cards
+    }
+}
+
+/// The checks [`for_each_match`] makes before searching: `None` when `cards` certainly
+/// has no split (a table can stop before setting anything up).
+pub(crate) fn prepare(pat: &PatternDef, cards: CardSet) -> Option<Prepared> {
     if size(cards) != pat.size || pat.slots.is_empty() || pat.slots.len() > MAX_SLOTS {
-        return Ok(false);
+        return None;
     }
     let mut counts = ClassCounts::EMPTY;
     if let Some(pf) = &pat.prefilter {
-        match ClassCounts::of(pf, cards) {
-            Some(c) if c.fit(&pf.sizes) => counts = c,
-            _ => return Ok(false),
-        }
+        counts = ClassCounts::of(pf, cards).filter(|c| c.fit(&pf.sizes))?;
     }
+    Some(Prepared { cards, counts })
+}
+
+/// [`for_each_match`] for cards already [`prepare`]d.
+pub(crate) fn for_each_prepared(
+    cx: &mut Cx<'_>,
+    pat: &PatternDef,
+    pre: &Prepared,
+    f: &mut OnMatch<'_>,
+) -> Result<bool, RuntimeError> {
+    let Prepared { cards, counts } = *pre;
     let n = pat.slots.len();
     let mut few = [CardSet::EMPTY; FEW_SLOTS];
     let mut all = [CardSet::EMPTY; MAX_SLOTS];
@@ -115,7 +147,7 @@ pub fn prefilter_passes(pf: &Prefilter, cards: CardSet) -> bool {
 #[derive(Clone, Copy)]
 struct ClassCounts {
     class: [u16; MAX_SLOTS],
-    count: [u16; MAX_SLOTS],
+    count: [u8; MAX_SLOTS],
     len: usize,
 }
 
@@ -127,7 +159,7 @@ impl ClassCounts {
     };
 
     /// The counts of `cards`; `None` when it touches more classes than the pattern has
-    /// groups (it cannot fit).
+    /// groups, or has more cards in one class than a pattern takes (it cannot fit).
     fn of(pf: &Prefilter, cards: CardSet) -> Option<ClassCounts> {
         let mut c = ClassCounts::EMPTY;
         let most = pf.sizes.len().min(MAX_SLOTS);
@@ -140,11 +172,11 @@ impl ClassCounts {
                 size(cards.inter(*class))
             };
             if k > 0 {
-                if c.len == most {
+                if c.len == most || k > u8::MAX as usize {
                     return None;
                 }
                 c.class[c.len] = ci as u16;
-                c.count[c.len] = k as u16;
+                c.count[c.len] = k as u8;
                 c.len += 1;
             }
         }
@@ -153,7 +185,7 @@ impl ClassCounts {
 
     /// Whether `sizes` (largest first) can be dealt into the counts exactly.
     fn fit(&self, sizes: &[usize]) -> bool {
-        let mut buf = [0u16; MAX_SLOTS];
+        let mut buf = [0u8; MAX_SLOTS];
         let mut touched = 0;
         for &c in &self.count[..self.len] {
             if c > 0 {
@@ -184,15 +216,15 @@ impl ClassCounts {
 }
 
 /// Whether the sizes (largest first) can be dealt into the counts exactly.
-fn place(sizes: &[usize], counts: &mut [u16]) -> bool {
+fn place(sizes: &[usize], counts: &mut [u8]) -> bool {
     let Some((&s, rest)) = sizes.split_first() else {
         return counts.iter().all(|c| *c == 0);
     };
     for i in 0..counts.len() {
         if counts[i] as usize >= s {
-            counts[i] -= s as u16;
+            counts[i] -= s as u8;
             let ok = place(rest, counts);
-            counts[i] += s as u16;
+            counts[i] += s as u8;
             if ok {
                 return true;
             }
@@ -279,13 +311,13 @@ impl Search<'_, '_, '_> {
             if w < k {
                 continue;
             }
-            self.counts.count[t] -= k as u16;
+            self.counts.count[t] -= k as u8;
             let r = if self.counts.fit(later) {
                 self.take_from_class(cx, i, within, w, rest, groups)
             } else {
                 Ok(())
             };
-            self.counts.count[t] += k as u16;
+            self.counts.count[t] += k as u8;
             r?;
         }
         cx.charge(1)
@@ -442,8 +474,10 @@ impl Search<'_, '_, '_> {
             .prefilter
             .as_ref()
             .and_then(|pf| pf.requires.as_ref())
-            .and_then(|pl| pl.stage(0))
-            .and_then(|st| st.key(gs, &[]).map(|k| (st, k)));
+            .and_then(|pl| {
+                let st = pl.stage(0)?;
+                Some((st, st.key(&pl.classes(gs), &[])?))
+            });
         // All settled: they hold when every one does.
         if let Some(m) = plan.and_then(|(st, key)| st.rows(key)) {
             return Ok(m.count_ones() as usize == self.pat.requires.len());

@@ -4,7 +4,7 @@
 mod plan;
 mod rewrite;
 
-pub use plan::{Plan, Stage};
+pub use plan::{Plan, SplitClasses, Stage};
 pub use rewrite::{simplify, slots_used};
 
 #[cfg(test)]
@@ -69,15 +69,20 @@ pub fn evaluate(cx: &mut Cx<'_>, s: u16, args: Vec<Value>) -> Result<ScoreResult
     // Unset slots are written, not cloned.
     let frame = cx.p.scores[s as usize].frame as usize;
     locals.extend((locals.len()..frame).map(|_| Value::Unit));
-    evaluate_in(cx, s, &mut locals)
+    evaluate_in(cx, s, &mut locals, None)
 }
 
 /// [`evaluate`] with the table's frame given, its parameters first.
-fn evaluate_in(cx: &mut Cx<'_>, s: u16, locals: &mut [Value]) -> Result<ScoreResult, RuntimeError> {
+fn evaluate_in(
+    cx: &mut Cx<'_>,
+    s: u16,
+    locals: &mut [Value],
+    pre: Option<&crate::pattern::Prepared>,
+) -> Result<ScoreResult, RuntimeError> {
     let p = cx.p;
     let def = &p.scores[s as usize];
     let mut kept = Kept::new();
-    let found = run(cx, def, locals, &mut kept)?;
+    let found = run(cx, def, locals, &mut kept, pre)?;
     Ok(match (found, &def.over) {
         (false, _) => nothing(),
         (true, None) => kept.tally.into_result(p),
@@ -95,16 +100,41 @@ fn evaluate_in(cx: &mut Cx<'_>, s: u16, locals: &mut [Value]) -> Result<ScoreRes
 /// search and stages as [`evaluate`], without building the result's text.
 pub fn evaluate_total(cx: &mut Cx<'_>, s: u16, args: &[Value]) -> Result<i64, RuntimeError> {
     let def = &cx.p.scores[s as usize];
+    // A hand with no split scores 0 before anything is set up.
+    let Ok(pre) = prepare(cx.p, def, args) else {
+        return Ok(0);
+    };
+    let pre = pre.as_ref();
     let frame = (def.frame as usize).max(args.len());
     crate::pattern::with_frame(frame, |locals| {
         locals[..args.len()].clone_from_slice(args);
         let mut kept = Kept::new();
-        Ok(if run(cx, def, locals, &mut kept)? {
+        Ok(if run(cx, def, locals, &mut kept, pre)? {
             kept.tally.total()
         } else {
             0
         })
     })
+}
+
+/// The table's hand checked against its pattern, when the hand is a parameter given
+/// as cards: `Err` when it certainly has no split, `Ok(None)` when not checked here.
+fn prepare(
+    p: &crate::ir::Program,
+    def: &ScoreDef,
+    args: &[Value],
+) -> Result<Option<crate::pattern::Prepared>, ()> {
+    match &def.over {
+        Some((pat, Expr::Local(i), _)) => match args.get(*i as usize) {
+            Some(Value::Cards(cards)) => {
+                crate::pattern::prepare(&p.patterns[*pat as usize], *cards)
+                    .map(Some)
+                    .ok_or(())
+            }
+            _ => Ok(None),
+        },
+        _ => Ok(None),
+    }
 }
 
 /// A table's result when nothing scores.
@@ -161,6 +191,7 @@ fn run<'d>(
     def: &'d ScoreDef,
     locals: &mut [Value],
     kept: &mut Kept<'d>,
+    pre: Option<&crate::pattern::Prepared>,
 ) -> Result<bool, RuntimeError> {
     let p = cx.p;
     let mut inner = Cx {
@@ -177,7 +208,7 @@ fn run<'d>(
             let pattern = &p.patterns[*pat as usize];
             let mut cur = Tally::new();
             let mut found = false;
-            crate::pattern::for_each_match(&mut inner, pattern, cards, &mut |cx2, gs| {
+            let mut each = |cx2: &mut Cx<'_>, gs: &[CardSet]| {
                 let mut m = Cx {
                     p: cx2.p,
                     b: cx2.b,
@@ -196,7 +227,12 @@ fn run<'d>(
                     found = true;
                 }
                 Ok(*best)
-            })
+            };
+            // The hand may have been checked already (not again).
+            match pre.filter(|pre| pre.cards() == cards) {
+                Some(pre) => crate::pattern::for_each_prepared(&mut inner, pattern, pre, &mut each),
+                None => crate::pattern::for_each_match(&mut inner, pattern, cards, &mut each),
+            }
             .map(|_| found)
         }),
     };
@@ -355,11 +391,11 @@ fn stages<'d>(cx: &mut Cx<'_>, def: &'d ScoreDef, t: &mut Tally<'d>) -> Result<(
     set(cx, def.yaku_slot, Value::Unit);
     // Each stage's answers, under the key its inputs give as it starts (the split's
     // classes, parameters, `yaku` and `factor` so far).
+    let classes = def.plan.as_ref().map(|pl| pl.classes(cx.groups));
     let settled = |cx: &Cx<'_>, si: usize| {
-        def.plan
-            .as_ref()
-            .and_then(|pl| pl.stage(si))
-            .and_then(|st| st.key(cx.groups, cx.locals).map(|k| (st, k)))
+        let st = def.plan.as_ref()?.stage(si)?;
+        let k = st.key(classes.as_ref()?, cx.locals)?;
+        Some((st, k))
     };
     for (si, st) in def.stages.iter().enumerate() {
         match st {
@@ -622,9 +658,10 @@ pub fn score_with(
                 }
             };
         }
-        if surely_nothing(p, s, &locals[..n]) {
+        let Ok(pre) = prepare(p, def, &locals[..n]) else {
             return Ok(nothing());
-        }
+        };
+        let pre = pre.as_ref();
         let mut cx = Cx {
             p,
             b: None,
@@ -633,6 +670,6 @@ pub fn score_with(
             budget: crate::engine::EVAL_BUDGET,
             at: def.loc,
         };
-        evaluate_in(&mut cx, s, locals)
+        evaluate_in(&mut cx, s, locals, pre)
     })
 }

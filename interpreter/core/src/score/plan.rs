@@ -40,9 +40,22 @@ const ASK: u8 = 2;
 /// conditions read (see the module documentation).
 #[derive(Clone, Debug)]
 pub struct Plan {
+    /// The groups whose classes some stage reads: slot, and the class index of each
+    /// card.
+    classes: Vec<(u16, Box<[u8]>)>,
     /// Per stage, its answers (`None`: every condition is always evaluated).
     stages: Vec<Option<Stage>>,
 }
+
+/// The class index of each group of a split that its plan reads, worked out once per
+/// split for all the stages.
+pub struct SplitClasses([u8; MAX_GROUPS]);
+
+/// The most groups a plan reads classes of (as many as a pattern has slots).
+const MAX_GROUPS: usize = 32;
+
+/// A group's class not worked out (a class index is below 255: see [`Stage::build`]).
+const NO_CLASS: u8 = u8::MAX;
 
 /// One stage's answers.
 #[derive(Clone, Debug)]
@@ -63,8 +76,8 @@ const UNSETTLED: u64 = 1 << 63;
 /// Something a plan's key is made of.
 #[derive(Clone, Debug)]
 enum Input {
-    /// The class of a `same` group: its slot, and the class index of each card.
-    Class(u16, Box<[u8]>),
+    /// The class of the `same` group in a slot.
+    Class(u16),
     /// A local slot holding one of a few values (a parameter, `yaku`).
     Local(u16, Domain),
 }
@@ -157,6 +170,22 @@ impl Plan {
         self.stages.get(i)?.as_ref()
     }
 
+    /// The classes of a split's groups, as the stages' keys read them.
+    #[inline]
+    pub fn classes(&self, groups: &[CardSet]) -> SplitClasses {
+        let mut c = [NO_CLASS; MAX_GROUPS];
+        for (slot, class_of) in &self.classes {
+            let found = groups
+                .get(*slot as usize)
+                .and_then(CardSet::first)
+                .and_then(|card| class_of.get(card as usize));
+            if let (Some(x), Some(at)) = (found, c.get_mut(*slot as usize)) {
+                *at = *x;
+            }
+        }
+        SplitClasses(c)
+    }
+
     /// Builds the answers for `conds` (in the order they are numbered at run time) over
     /// a pattern's `slots`, with `locals` the local slots that hold one of a few values
     /// (and those values); `stages` cuts the conditions into runs (their lengths), each
@@ -179,15 +208,17 @@ impl Plan {
             locals: &locals,
         };
         let mut out = Vec::with_capacity(stages.len());
+        let mut classes = Vec::new();
         let mut first = 0;
         for &n in stages {
             let run = conds.get(first..first + n)?;
             first += n;
-            out.push(Stage::build(p, &known, run));
+            out.push(Stage::build(p, &known, run, &mut classes));
         }
-        out.iter()
-            .any(Option::is_some)
-            .then_some(Plan { stages: out })
+        out.iter().any(Option::is_some).then_some(Plan {
+            classes,
+            stages: out,
+        })
     }
 }
 
@@ -196,14 +227,14 @@ impl Stage {
     /// when one is outside what was tabulated, as an empty group or an unexpected value
     /// would be).
     #[inline]
-    pub fn key(&self, groups: &[CardSet], locals: &[Value]) -> Option<usize> {
+    pub fn key(&self, classes: &SplitClasses, locals: &[Value]) -> Option<usize> {
         let mut k = 0usize;
         for (input, weight) in &self.inputs {
             let ix = match input {
-                Input::Class(slot, class_of) => {
-                    let c = groups.get(*slot as usize)?.first()?;
-                    *class_of.get(c as usize)? as usize
-                }
+                Input::Class(slot) => match classes.0.get(*slot as usize) {
+                    Some(&c) if c != NO_CLASS => c as usize,
+                    _ => return None,
+                },
                 Input::Local(slot, domain) => domain.index(locals.get(*slot as usize)?)?,
             };
             k += ix * *weight as usize;
@@ -232,8 +263,14 @@ impl Stage {
     }
 
     /// The answers for one stage's conditions; `None` when none can be settled, or the
-    /// table would be too large.
-    fn build(p: &Program, known: &Known<'_>, conds: &[&Expr]) -> Option<Stage> {
+    /// table would be too large. The groups whose classes it reads are added to
+    /// `classes` (shared by the stages).
+    fn build(
+        p: &Program,
+        known: &Known<'_>,
+        conds: &[&Expr],
+        classes: &mut Vec<(u16, Box<[u8]>)>,
+    ) -> Option<Stage> {
         let mut read: Vec<Read> = Vec::new();
         for c in conds {
             settled_reads(c, known, &mut read);
@@ -251,13 +288,14 @@ impl Stage {
         for r in &read {
             let (input, values) = match *r {
                 Read::Class(slot, attr) => {
-                    let classes = p.deck.classes(attr);
-                    if classes.len() > u8::MAX as usize {
+                    let of_attr = p.deck.classes(attr);
+                    // Class indices stay below the "not worked out" mark.
+                    if of_attr.len() >= NO_CLASS as usize || slot as usize >= MAX_GROUPS {
                         return None;
                     }
                     let mut of = vec![0u8; p.deck.len()];
-                    let mut firsts = Vec::with_capacity(classes.len());
-                    for (ci, class) in classes.iter().enumerate() {
+                    let mut firsts = Vec::with_capacity(of_attr.len());
+                    for (ci, class) in of_attr.iter().enumerate() {
                         for card in class.iter() {
                             if let Some(x) = of.get_mut(card as usize) {
                                 *x = ci as u8;
@@ -265,7 +303,10 @@ impl Stage {
                         }
                         firsts.push(Value::Card(class.first()?));
                     }
-                    (Input::Class(slot, of.into_boxed_slice()), firsts)
+                    if !classes.iter().any(|(s, _)| *s == slot) {
+                        classes.push((slot, of.into_boxed_slice()));
+                    }
+                    (Input::Class(slot), firsts)
                 }
                 Read::Local(slot) => {
                     let values = known.locals.iter().find(|(s, _)| *s == slot)?.1.clone();
@@ -302,7 +343,7 @@ impl Stage {
                 let v = values[rest % values.len()].clone();
                 rest /= values.len();
                 match (input, v) {
-                    (Input::Class(slot, _), Value::Card(c)) => {
+                    (Input::Class(slot), Value::Card(c)) => {
                         groups[*slot as usize] = CardSet::single(c)
                     }
                     (Input::Local(slot, _), v) => vals[*slot as usize] = v,
