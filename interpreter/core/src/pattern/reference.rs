@@ -2,8 +2,6 @@
 //! (kept verbatim for tests): the fast search must give the same splits in the same
 //! order.
 
-#![allow(dead_code)]
-
 use crate::engine::{Cx, RuntimeError};
 use crate::ir::{PatternDef, Prefilter, ShapeDef, SlotDef};
 use crate::model::{CardIx, CardSet};
