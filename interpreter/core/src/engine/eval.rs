@@ -601,25 +601,15 @@ impl Cx<'_> {
             Builtin::Pairs => {
                 let set = self.cards(&arg(0))?;
                 let a = arg(1).int() as u16;
-                // Count per attribute value on the stack: a set holds few distinct values.
-                let mut counts: [(i64, u32); 64] = [(0, 0); 64];
-                let mut n = 0;
-                let mut pairs = 0i64;
-                for c in set.iter() {
-                    let v = self.p.deck.attr(a, c);
-                    match counts[..n].iter().position(|(x, _)| *x == v) {
-                        Some(i) => counts[i].1 += 1,
-                        None if n < 64 => {
-                            counts[n] = (v, 1);
-                            n += 1;
-                        }
-                        None => {}
-                    }
-                }
-                for (_, k) in &counts[..n] {
-                    pairs += (*k / 2) as i64;
-                }
-                Value::Int(pairs)
+                // ⌊n/2⌋ per value: one intersection with each of the attribute's classes.
+                let pairs: usize = self
+                    .p
+                    .deck
+                    .classes(a)
+                    .iter()
+                    .map(|class| set.inter(*class).len() / 2)
+                    .sum();
+                Value::Int(pairs as i64)
             }
             Builtin::Min => Value::Int(arg(0).int().min(arg(1).int())),
             Builtin::Max => Value::Int(arg(0).int().max(arg(1).int())),
