@@ -195,8 +195,8 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
                 }
                 Shape::Word(w) => {
                     c.error(
-                        Diagnostic::error("fuda::unsupported", format!("word lists (`word {}`) are not supported yet", w.node), at(s.span), "not yet")
-                            .with_help("word lists are not part of the language yet; see docs/language.md § Missing"),
+                        Diagnostic::error("fuda::unsupported", format!("the `word {}` group shape is not supported", w.node), at(s.span), "not a shape")
+                            .with_help(format!("test the group in its `where` instead: `group G: 2 where word({}, G, ATTR)` (docs/language.md § words)", w.node)),
                     );
                 }
             }
