@@ -1,13 +1,12 @@
-//! Running procedure code: `advance` executes until a decision or the end of the game;
-//! `apply` takes the players' choices and resumes.
+//! Running procedure code: `advance` executes until a decision or the end of the game
+//! (decisions themselves, and `apply`, are in `offer.rs`).
 
 use std::sync::Arc;
 
-use super::decision::{Move, Pending, SeatMoves, PASS};
 use super::error::RuntimeError;
 use super::eval::{Cx, EVAL_BUDGET};
 use super::state::{Board, CodeRef, Event, State};
-use crate::ir::{Builtin, Decide, DecideKind, Expr, Loc, Op, PayFrom, Program, Target};
+use crate::ir::{Expr, Loc, Op, PayFrom, Program, Target};
 use crate::model::{CardIx, CardSet};
 use crate::value::Value;
 
@@ -18,33 +17,8 @@ pub const ADVANCE_BUDGET: u64 = 50_000_000;
 /// Deepest procedure nesting.
 const MAX_DEPTH: usize = 200;
 
-/// Seats asked by one decision: the seats from one on (without allocating), or any
-/// list the rules computed.
-enum SeatList {
-    /// `n` seats from `first` on, round the table.
-    Ring { first: u8, count: u8, n: u8 },
-    /// An explicit list.
-    List(Vec<u8>),
-}
-
-impl SeatList {
-    fn len(&self) -> usize {
-        match self {
-            SeatList::Ring { count, .. } => *count as usize,
-            SeatList::List(l) => l.len(),
-        }
-    }
-
-    fn at(&self, i: usize) -> u8 {
-        match self {
-            SeatList::Ring { first, n, .. } => ((*first as usize + i) % (*n).max(1) as usize) as u8,
-            SeatList::List(l) => l[i],
-        }
-    }
-}
-
 /// The code and source locations of a frame's body.
-fn body(p: &Program, c: CodeRef) -> (&[Op], &[Loc]) {
+pub(super) fn body(p: &Program, c: CodeRef) -> (&[Op], &[Loc]) {
     match c {
         CodeRef::Proc(i) => (&p.procs[i as usize].code, &p.procs[i as usize].locs),
         CodeRef::Test(i) => (
@@ -58,7 +32,7 @@ fn body(p: &Program, c: CodeRef) -> (&[Op], &[Loc]) {
 /// evaluation has its own budget, and all evaluations between two decisions share a
 /// larger one, so a loop of heavy evaluations is bounded too.
 #[inline]
-fn with_cx<T>(
+pub(super) fn with_cx<T>(
     p: &Program,
     b: &Board,
     locals: &mut [Value],
@@ -85,7 +59,7 @@ fn with_cx<T>(
 
 /// Evaluates `e` with the board and a frame's locals.
 #[inline]
-fn eval(
+pub(super) fn eval(
     p: &Program,
     b: &Board,
     locals: &mut [Value],
@@ -98,7 +72,7 @@ fn eval(
 
 /// Evaluates a condition with the board and a frame's locals.
 #[inline]
-fn eval_bool(
+pub(super) fn eval_bool(
     p: &Program,
     b: &Board,
     locals: &mut [Value],
@@ -148,7 +122,7 @@ fn zone_of(v: &Value, at: Loc) -> Result<u16, RuntimeError> {
     }
 }
 
-fn seat_list(v: &Value, n: u8, at: Loc) -> Result<Vec<u8>, RuntimeError> {
+pub(super) fn seat_list(v: &Value, n: u8, at: Loc) -> Result<Vec<u8>, RuntimeError> {
     match v {
         Value::List(l) => l.iter().map(|x| seat_of(x, n, at)).collect(),
         other => Err(RuntimeError::new(
@@ -158,7 +132,7 @@ fn seat_list(v: &Value, n: u8, at: Loc) -> Result<Vec<u8>, RuntimeError> {
     }
 }
 
-fn seat_of(v: &Value, n: u8, at: Loc) -> Result<u8, RuntimeError> {
+pub(super) fn seat_of(v: &Value, n: u8, at: Loc) -> Result<u8, RuntimeError> {
     let s = match v {
         Value::Seat(s) => *s as i64,
         Value::Int(i) => *i,
@@ -204,13 +178,13 @@ impl State {
         }
     }
 
-    fn jump(&mut self, to: u32) {
+    pub(super) fn jump(&mut self, to: u32) {
         if let Some(f) = self.frames.last_mut() {
             f.pc = to;
         }
     }
 
-    fn set_local(&mut self, base: usize, slot: u16, v: Value) {
+    pub(super) fn set_local(&mut self, base: usize, slot: u16, v: Value) {
         if let Some(s) = self.locals.get_mut(base + slot as usize) {
             *s = v;
         }
@@ -646,367 +620,6 @@ impl State {
                 .collect();
         }
         self.board.dealer = contenders.first().copied().unwrap_or(0);
-    }
-
-    /// Legal moves of one seat for a decision.
-    fn moves_for(
-        &mut self,
-        p: &Program,
-        d: &Decide,
-        base: usize,
-        seat: u8,
-        at: Loc,
-        out: &mut Vec<Move>,
-    ) -> Result<(), RuntimeError> {
-        if let Some(s) = d.seat_slot {
-            self.set_local(base, s, Value::Seat(seat));
-        }
-        for (i, o) in d.options.iter().enumerate() {
-            match &o.param {
-                None => {
-                    if self.guard_holds(p, o, base, at)? {
-                        out.push(Move {
-                            option: i as u16,
-                            arg: Value::Unit,
-                        });
-                    }
-                }
-                Some((slot, dom)) => {
-                    let dv = eval(
-                        p,
-                        &self.board,
-                        &mut self.locals[base..],
-                        dom,
-                        at,
-                        &mut self.steps_left,
-                    )?;
-                    // Cards are offered in card order (a zone's cards as a set), so the
-                    // numbering of moves does not depend on how a hand was shuffled.
-                    match dv {
-                        Value::List(l) => {
-                            for it in l.iter() {
-                                self.offer(p, o, i, *slot, it.clone(), base, at, out)?;
-                            }
-                        }
-                        Value::Range(a, b) if b.saturating_sub(a) <= 10_000 => {
-                            for n in a..=b {
-                                self.offer(p, o, i, *slot, Value::Int(n), base, at, out)?;
-                            }
-                        }
-                        Value::Range(..) => {
-                            return Err(RuntimeError::new(
-                                "a move's range is too large (over 10,000)",
-                                at,
-                            ))
-                        }
-                        other => {
-                            let set = match other {
-                                Value::Zone(z) => self.board.sets[z as usize],
-                                Value::Cards(s) => s,
-                                Value::Card(c) => CardSet::single(c),
-                                other => {
-                                    return Err(RuntimeError::new(
-                                        format!("a move cannot range over {other:?}"),
-                                        at,
-                                    ))
-                                }
-                            };
-                            for c in set.iter() {
-                                self.offer(p, o, i, *slot, Value::Card(c), base, at, out)?;
-                            }
-                        }
-                    }
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Whether an option's guard holds (an option without one always does).
-    fn guard_holds(
-        &mut self,
-        p: &Program,
-        o: &crate::ir::OptionDef,
-        base: usize,
-        at: Loc,
-    ) -> Result<bool, RuntimeError> {
-        Ok(match &o.guard {
-            Some(g) => eval_bool(
-                p,
-                &self.board,
-                &mut self.locals[base..],
-                g,
-                at,
-                &mut self.steps_left,
-            )?,
-            None => true,
-        })
-    }
-
-    /// Binds a candidate argument and offers the move if its guard holds.
-    #[allow(clippy::too_many_arguments)]
-    #[inline]
-    fn offer(
-        &mut self,
-        p: &Program,
-        o: &crate::ir::OptionDef,
-        i: usize,
-        slot: u16,
-        arg: Value,
-        base: usize,
-        at: Loc,
-        out: &mut Vec<Move>,
-    ) -> Result<(), RuntimeError> {
-        self.set_local(base, slot, arg.clone());
-        if self.guard_holds(p, o, base, at)? {
-            out.push(Move {
-                option: i as u16,
-                arg,
-            });
-        }
-        Ok(())
-    }
-
-    fn decide(
-        &mut self,
-        p: &Program,
-        d: &Decide,
-        base: usize,
-        at: Loc,
-    ) -> Result<(), RuntimeError> {
-        let pc = self.frames.last().expect("frame").pc - 1;
-        let mut seats = self.spare.seats.pop().unwrap_or_default();
-        match d.kind {
-            DecideKind::One => {
-                let s = with_cx(
-                    p,
-                    &self.board,
-                    &mut self.locals[base..],
-                    at,
-                    &mut self.steps_left,
-                    |cx| cx.eval_seat(&d.who),
-                )?;
-                let mut moves = self.spare.moves.pop().unwrap_or_default();
-                self.moves_for(p, d, base, s, at, &mut moves)?;
-                if moves.is_empty() {
-                    return Err(RuntimeError::new(
-                        format!("seat {s} has no legal move here"),
-                        d.loc,
-                    )
-                    .with_help("every decision needs at least one move whose guard holds"));
-                }
-                seats.push(SeatMoves { seat: s, moves });
-            }
-            DecideKind::Each | DecideKind::Claim => {
-                let asked = self.asked_seats(p, &d.who, base, at)?;
-                for k in 0..asked.len() {
-                    let s = asked.at(k);
-                    let mut moves = self.spare.moves.pop().unwrap_or_default();
-                    self.moves_for(p, d, base, s, at, &mut moves)?;
-                    if d.kind == DecideKind::Claim {
-                        if moves.is_empty() {
-                            self.spare.moves.push(moves);
-                            continue;
-                        }
-                        moves.insert(
-                            0,
-                            Move {
-                                option: PASS,
-                                arg: Value::Unit,
-                            },
-                        );
-                    } else if moves.is_empty() {
-                        return Err(RuntimeError::new(
-                            format!("seat {s} has no legal move here"),
-                            d.loc,
-                        ));
-                    }
-                    seats.push(SeatMoves { seat: s, moves });
-                }
-                if seats.is_empty() {
-                    self.spare.seats.push(seats);
-                    self.jump(d.after);
-                    return Ok(());
-                }
-            }
-        }
-        self.pending = Some(Pending {
-            kind: d.kind,
-            at: pc,
-            seats,
-        });
-        // A decision with a single possible move is taken at once.
-        if d.kind == DecideKind::One
-            && self
-                .pending
-                .as_ref()
-                .map(|pd| pd.seats[0].moves.len() == 1)
-                .unwrap_or(false)
-        {
-            self.apply(p, &[0])?;
-        }
-        Ok(())
-    }
-
-    /// The seats a `choose each` or claim window asks, in order; `others(s)` and
-    /// `seats()` are listed without building a list value.
-    fn asked_seats(
-        &mut self,
-        p: &Program,
-        who: &Expr,
-        base: usize,
-        at: Loc,
-    ) -> Result<SeatList, RuntimeError> {
-        let n = self.board.seats;
-        let dealer = self.board.dealer;
-        let ring = |first: u8, skip_first: bool| SeatList::Ring {
-            first: (first + u8::from(skip_first)) % n.max(1),
-            count: n - u8::from(skip_first).min(n),
-            n,
-        };
-        match who {
-            Expr::Call(Builtin::Others, args, loc) if args.len() == 1 => {
-                let s = with_cx(
-                    p,
-                    &self.board,
-                    &mut self.locals[base..],
-                    *loc,
-                    &mut self.steps_left,
-                    |cx| cx.eval_seat(&args[0]),
-                )?;
-                Ok(ring(s, true))
-            }
-            Expr::Call(Builtin::Seats, args, _) if args.is_empty() => Ok(ring(dealer, false)),
-            _ => {
-                let v = eval(
-                    p,
-                    &self.board,
-                    &mut self.locals[base..],
-                    who,
-                    at,
-                    &mut self.steps_left,
-                )?;
-                Ok(SeatList::List(seat_list(&v, n, at)?))
-            }
-        }
-    }
-
-    fn start_option(&mut self, d: &Decide, base: usize, seat: u8, option: u16, arg: Value) {
-        if let Some(s) = d.seat_slot {
-            self.set_local(base, s, Value::Seat(seat));
-        }
-        let o = &d.options[option as usize];
-        if let Some((slot, _)) = &o.param {
-            self.set_local(base, *slot, arg);
-        }
-        self.jump(o.body);
-    }
-
-    /// Takes the players' choices for the waiting decision: one index into each asked
-    /// seat's moves, in the order of `pending().seats`.
-    pub fn apply(&mut self, p: &Program, choices: &[usize]) -> Result<(), RuntimeError> {
-        let Some(pending) = self.pending.take() else {
-            return Err(RuntimeError::new("no decision is waiting", Loc::default()));
-        };
-        let frame = self.frames.last().expect("a decision lives in a frame");
-        let base = frame.base as usize;
-        let (code, _) = body(p, frame.code);
-        let Some(Op::Decide(d)) = code.get(pending.at as usize) else {
-            return Err(RuntimeError::new("internal: decision lost", Loc::default()));
-        };
-        if choices.len() != pending.seats.len()
-            || choices
-                .iter()
-                .zip(&pending.seats)
-                .any(|(c, s)| *c >= s.moves.len())
-        {
-            let err = RuntimeError::new("those choices do not fit the decision", d.loc);
-            self.pending = Some(pending);
-            return Err(err);
-        }
-        self.decisions += 1;
-        if self.decisions > self.decision_limit {
-            return Err(RuntimeError::new(
-                format!(
-                    "the game passed {} decisions without ending",
-                    self.decision_limit
-                ),
-                d.loc,
-            )
-            .with_help("check that rounds and the match end"));
-        }
-        match pending.kind {
-            DecideKind::One => {
-                let m = &pending.seats[0].moves[choices[0]];
-                self.start_option(d, base, pending.seats[0].seat, m.option, m.arg.clone());
-            }
-            DecideKind::Each => {
-                let mut queue: Vec<(u8, u16, Value, u32)> = pending
-                    .seats
-                    .iter()
-                    .zip(choices)
-                    .map(|(s, c)| {
-                        (
-                            s.seat,
-                            s.moves[*c].option,
-                            s.moves[*c].arg.clone(),
-                            pending.at,
-                        )
-                    })
-                    .collect();
-                queue.reverse();
-                let (seat, option, arg, _) = queue.pop().expect("at least one seat");
-                // Entries left by an earlier run of this decision (a `break` out of its
-                // body) are stale; the new entries go on top of any outer decision's.
-                let frame = self.frames.last_mut().expect("frame");
-                frame.queue.retain(|e| e.3 != pending.at);
-                frame.queue.extend(queue);
-                self.start_option(d, base, seat, option, arg);
-            }
-            DecideKind::Claim => {
-                let mut best: Option<(i64, u8, &Move)> = None;
-                for (s, c) in pending.seats.iter().zip(choices) {
-                    let m = &s.moves[*c];
-                    if m.option == PASS {
-                        continue;
-                    }
-                    let pr = d.options[m.option as usize].priority;
-                    if best.map(|(bp, ..)| pr > bp).unwrap_or(true) {
-                        best = Some((pr, s.seat, m));
-                    }
-                }
-                match best {
-                    Some((_, seat, m)) => self.start_option(d, base, seat, m.option, m.arg.clone()),
-                    None => self.jump(d.after),
-                }
-            }
-        }
-        self.recycle(pending);
-        Ok(())
-    }
-
-    /// Keeps a taken decision's lists for the next decisions.
-    fn recycle(&mut self, pending: Pending) {
-        let mut seats = pending.seats;
-        for sm in seats.drain(..) {
-            let mut moves = sm.moves;
-            moves.clear();
-            self.spare.moves.push(moves);
-        }
-        self.spare.seats.push(seats);
-    }
-
-    /// The decision waiting, if any.
-    pub fn pending(&self) -> Option<&Pending> {
-        self.pending.as_ref()
-    }
-
-    /// The code of the frame a pending decision belongs to (for describing moves).
-    pub fn pending_code<'p>(&self, p: &'p Program) -> &'p [Op] {
-        match self.frames.last() {
-            Some(f) => body(p, f.code).0,
-            None => &[],
-        }
     }
 
     /// Runs test `t` to its end; decisions inside a test are an error.

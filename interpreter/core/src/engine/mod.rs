@@ -5,6 +5,7 @@ mod decision;
 mod error;
 mod eval;
 mod exec;
+mod offer;
 pub mod show;
 mod state;
 mod typed;
