@@ -592,7 +592,7 @@ impl Bound {
 
     /// Whether `e` reads the bound card.
     fn has(&self, e: &Expr) -> bool {
-        matches!(e, Expr::Local(s) if self.slots[..self.n].contains(s))
+        matches!(e, Expr::Local(s) if self.binds(*s))
     }
 
     /// The bound slots with `s2` added, when `let s2 = v` copies the bound card (and
@@ -607,7 +607,7 @@ impl Bound {
         Some(b)
     }
 
-    /// Whether `e` is a slot the quantifier binds (read or written).
+    /// Whether slot `s` holds the bound card.
     fn binds(&self, s: u16) -> bool {
         self.slots[..self.n].contains(&s)
     }
