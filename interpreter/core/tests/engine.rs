@@ -286,3 +286,69 @@ test "waits" {
     );
     run_tests(&p);
 }
+
+/// A move guard that only asks about the offered card is worked out for the whole set
+/// at once; the moves must be exactly those a card-by-card test offers.
+#[test]
+fn card_guards_offer_the_same_moves_as_testing_each_card() {
+    let p = program(
+        r#"
+ruleset "g"
+import "std/hanafuda"
+seats 2 { 2: A B }
+zone 山 shared stack hidden
+zone 手 per seat pile owner
+proc match {
+  repeat 30 {
+    gather 山
+    shuffle 山
+    deal 8 from 山 to 手
+    let t = top(手[0])
+    choose 0 {
+      move a(c in 手[0]) when c != t and c.month > 3 and not (c is 赤短) { }
+      move b(c in deck) when c in 手[1] or c == t { }
+      move z { }
+    }
+  }
+}
+"#,
+    );
+    let month = p.deck.attr_named("month").expect("month");
+    let red = p.deck.tag_named("赤短").expect("赤短");
+    let mut st = fuda_core::State::new(&p, &[], 11).expect("starts");
+    let mut decisions = 0;
+    while !st.advance(&p).expect("runs") {
+        let b = &st.board;
+        let hand0 = &b.zones[b.zone_instance(1, Some(0)) as usize];
+        let hand1 = b.sets[b.zone_instance(1, Some(1)) as usize];
+        let t = *hand0.last().expect("a card");
+        let mut want_a: Vec<u16> = hand0
+            .iter()
+            .copied()
+            .filter(|&c| {
+                c != t && p.deck.attr(month, c) > 3 && !p.deck.tags[red as usize].contains(c)
+            })
+            .collect();
+        want_a.sort_unstable();
+        let pending = st.pending().expect("a decision");
+        let offered = |option: u16| -> Vec<u16> {
+            pending.seats[0]
+                .moves
+                .iter()
+                .filter(|m| m.option == option)
+                .map(|m| match m.arg {
+                    fuda_core::value::Value::Card(c) => c,
+                    _ => panic!("a card"),
+                })
+                .collect()
+        };
+        assert_eq!(offered(0), want_a);
+        let mut want_b: Vec<u16> = hand1.iter().chain([t]).collect();
+        want_b.sort_unstable();
+        assert_eq!(offered(1), want_b);
+        let n = pending.seats[0].moves.len();
+        st.apply(&p, &[n - 1]).expect("applies");
+        decisions += 1;
+    }
+    assert_eq!(decisions, 30);
+}

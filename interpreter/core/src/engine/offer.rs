@@ -98,8 +98,33 @@ impl State {
                                     ))
                                 }
                             };
-                            for c in set.iter() {
-                                self.offer(p, o, i, *slot, Value::Card(c), base, at, out)?;
+                            // A guard that only asks about the card is worked out for
+                            // the whole set at once (`d != t`: every card but one).
+                            let sat = match &o.guard {
+                                Some(g) => with_cx(
+                                    p,
+                                    &self.board,
+                                    &mut self.locals[base..],
+                                    at,
+                                    &mut self.steps_left,
+                                    |cx| cx.cards_where(*slot, g),
+                                )?,
+                                None => Some(set),
+                            };
+                            match sat {
+                                Some(sat) => {
+                                    for c in set.inter(sat).iter() {
+                                        out.push(Move {
+                                            option: i as u16,
+                                            arg: Value::Card(c),
+                                        });
+                                    }
+                                }
+                                None => {
+                                    for c in set.iter() {
+                                        self.offer(p, o, i, *slot, Value::Card(c), base, at, out)?;
+                                    }
+                                }
                             }
                         }
                     }

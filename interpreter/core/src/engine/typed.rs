@@ -294,6 +294,29 @@ impl Cx<'_> {
         let all = deck.all();
         Ok(match body {
             Expr::HasTag(t, c) if bound.has(c) => Some(deck.tags[*t as usize]),
+            Expr::Bin(op @ (Op2::EqScalar | Op2::NeScalar), a, b)
+                if card_against(a, b, bound).is_some() =>
+            {
+                // The bound card itself compared with a card: one card, or all but one.
+                let Some(other) = card_against(a, b, bound) else {
+                    return Ok(None);
+                };
+                let Some(v) = self.scalar(other)? else {
+                    return Ok(None);
+                };
+                let one = match u16::try_from(v) {
+                    Ok(c) if (c as usize) < deck.len() => CardSet::single(c),
+                    _ => CardSet::EMPTY,
+                };
+                Some(if *op == Op2::EqScalar {
+                    one
+                } else {
+                    all.minus(one)
+                })
+            }
+            Expr::Bin(Op2::InCards, a, b) if bound.has(a) && independent(b, bound) => {
+                Some(self.eval_cards(b)?)
+            }
             Expr::Bin(op @ (Op2::EqScalar | Op2::NeScalar), a, b) => {
                 let Some((attr, other, _)) = attr_against(a, b, bound) else {
                     return Ok(None);
@@ -370,6 +393,22 @@ impl Cx<'_> {
             self.p.deck.attrs.get(a as usize).map(|d| &d.kind),
             Some(crate::model::AttrKind::Int(_))
         )
+    }
+
+    /// The deck's cards for which `cond` holds when bound to `slot`, when `cond` only
+    /// tests the card's identity, attributes, tags or membership against values that do
+    /// not depend on it (a move guard like `d != t`); `None` when it must be tested card
+    /// by card.
+    pub(super) fn cards_where(
+        &mut self,
+        slot: u16,
+        cond: &Expr,
+    ) -> Result<Option<CardSet>, RuntimeError> {
+        let bound = Bound::new(slot);
+        if !shaped_by_class(cond, bound, 0) {
+            return Ok(None);
+        }
+        self.satisfying(bound, cond, 0)
     }
 
     /// The deck's cards outside `hand` that, added to it, make pattern `pi` match (none
@@ -557,9 +596,13 @@ fn shaped_by_class(body: &Expr, bound: Bound, depth: u32) -> bool {
     }
     match body {
         Expr::HasTag(_, c) => bound.has(c),
-        Expr::Bin(Op2::EqScalar | Op2::NeScalar | Op2::Lt | Op2::Le | Op2::Gt | Op2::Ge, a, b) => {
+        Expr::Bin(Op2::EqScalar | Op2::NeScalar, a, b) => {
+            attr_against(a, b, bound).is_some() || card_against(a, b, bound).is_some()
+        }
+        Expr::Bin(Op2::Lt | Op2::Le | Op2::Gt | Op2::Ge, a, b) => {
             attr_against(a, b, bound).is_some()
         }
+        Expr::Bin(Op2::InCards, a, b) => bound.has(a) && independent(b, bound),
         Expr::Not(x) => shaped_by_class(x, bound, depth + 1),
         Expr::And(x, y) | Expr::Or(x, y) => {
             shaped_by_class(x, bound, depth + 1) && shaped_by_class(y, bound, depth + 1)
@@ -626,13 +669,31 @@ fn attr_against<'e>(a: &'e Expr, b: &'e Expr, bound: Bound) -> Option<(u16, &'e 
     None
 }
 
+/// The bound card itself compared with something that does not depend on it, in
+/// either order: the other side.
+fn card_against<'e>(a: &'e Expr, b: &'e Expr, bound: Bound) -> Option<&'e Expr> {
+    if bound.has(a) && independent(b, bound) {
+        Some(b)
+    } else if bound.has(b) && independent(a, bound) {
+        Some(a)
+    } else {
+        None
+    }
+}
+
 /// Whether a small expression certainly does not read the bound card (only simple
 /// forms are looked at; anything else counts as dependent).
 fn independent(e: &Expr, bound: Bound) -> bool {
     match e {
-        Expr::Const(_) | Expr::Param(_) | Expr::Var(_) | Expr::Dealer | Expr::Group(_) => true,
+        Expr::Const(_)
+        | Expr::Param(_)
+        | Expr::Var(_)
+        | Expr::Dealer
+        | Expr::Group(_)
+        | Expr::Zone(_)
+        | Expr::Cards(_) => true,
         Expr::Local(s) => !bound.binds(*s),
-        Expr::Attr(_, x) | Expr::GroupAttr(_, x) => independent(x, bound),
+        Expr::Attr(_, x) | Expr::GroupAttr(_, x) | Expr::SeatZone(_, x) => independent(x, bound),
         _ => false,
     }
 }
