@@ -662,6 +662,92 @@ pub enum Expr {
     If(Box<Expr>, Box<Expr>, Box<Expr>),
 }
 
+impl Expr {
+    /// Calls `f` on each direct child expression (every tree walk goes through here).
+    pub fn children(&self, mut f: impl FnMut(&Expr)) {
+        match self {
+            Expr::SeatVar(_, x)
+            | Expr::SeatZone(_, x)
+            | Expr::Neg(x)
+            | Expr::Not(x)
+            | Expr::Attr(_, x)
+            | Expr::GroupAttr(_, x)
+            | Expr::HasTag(_, x)
+            | Expr::ScoreField(_, x)
+            | Expr::PatternTest(_, x) => f(x),
+            Expr::Range(a, b)
+            | Expr::And(a, b)
+            | Expr::Or(a, b)
+            | Expr::Bin(_, a, b)
+            | Expr::Index(a, b)
+            | Expr::Binder(_, _, a, b)
+            | Expr::LetIn(_, a, b) => {
+                f(a);
+                f(b);
+            }
+            Expr::If(c, a, b) => {
+                f(c);
+                f(a);
+                f(b);
+            }
+            Expr::List(items) | Expr::Call(_, items, _) | Expr::Score(_, items, _) => {
+                items.iter().for_each(f)
+            }
+            Expr::Const(_)
+            | Expr::Local(_)
+            | Expr::Param(_)
+            | Expr::Var(_)
+            | Expr::Dealer
+            | Expr::Zone(_)
+            | Expr::ZoneFamily(_)
+            | Expr::Cards(_)
+            | Expr::Group(_) => {}
+        }
+    }
+
+    /// Calls `f` on each direct child expression, for rewriting in place.
+    pub fn children_mut(&mut self, mut f: impl FnMut(&mut Expr)) {
+        match self {
+            Expr::SeatVar(_, x)
+            | Expr::SeatZone(_, x)
+            | Expr::Neg(x)
+            | Expr::Not(x)
+            | Expr::Attr(_, x)
+            | Expr::GroupAttr(_, x)
+            | Expr::HasTag(_, x)
+            | Expr::ScoreField(_, x)
+            | Expr::PatternTest(_, x) => f(x),
+            Expr::Range(a, b)
+            | Expr::And(a, b)
+            | Expr::Or(a, b)
+            | Expr::Bin(_, a, b)
+            | Expr::Index(a, b)
+            | Expr::Binder(_, _, a, b)
+            | Expr::LetIn(_, a, b) => {
+                f(a);
+                f(b);
+            }
+            Expr::If(c, a, b) => {
+                f(c);
+                f(a);
+                f(b);
+            }
+            Expr::List(items) | Expr::Call(_, items, _) | Expr::Score(_, items, _) => {
+                items.iter_mut().for_each(f)
+            }
+            Expr::Const(_)
+            | Expr::Local(_)
+            | Expr::Param(_)
+            | Expr::Var(_)
+            | Expr::Dealer
+            | Expr::Zone(_)
+            | Expr::ZoneFamily(_)
+            | Expr::Cards(_)
+            | Expr::Group(_) => {}
+        }
+    }
+}
+
 /// Fields of a score result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScoreField {

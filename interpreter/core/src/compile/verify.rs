@@ -285,50 +285,11 @@ fn table_cycles(c: &mut Compiler) {
 /// The score tables (as `i`) and patterns (as `ns + i`) an expression uses.
 fn refs(e: &Expr, ns: usize, out: &mut Vec<usize>) {
     match e {
-        Expr::Score(s, args, _) => {
-            out.push(*s as usize);
-            args.iter().for_each(|a| refs(a, ns, out));
+        Expr::Score(s, ..) => out.push(*s as usize),
+        Expr::PatternTest(p, _) | Expr::Call(crate::ir::Builtin::Waits(p), ..) => {
+            out.push(ns + *p as usize)
         }
-        Expr::PatternTest(p, x) => {
-            out.push(ns + *p as usize);
-            refs(x, ns, out);
-        }
-        Expr::Const(_)
-        | Expr::Local(_)
-        | Expr::Param(_)
-        | Expr::Var(_)
-        | Expr::Dealer
-        | Expr::Zone(_)
-        | Expr::ZoneFamily(_)
-        | Expr::Cards(_)
-        | Expr::Group(_) => {}
-        Expr::SeatVar(_, x)
-        | Expr::SeatZone(_, x)
-        | Expr::Neg(x)
-        | Expr::Not(x)
-        | Expr::Attr(_, x)
-        | Expr::GroupAttr(_, x)
-        | Expr::HasTag(_, x)
-        | Expr::ScoreField(_, x) => refs(x, ns, out),
-        Expr::Call(crate::ir::Builtin::Waits(p), xs, _) => {
-            out.push(ns + *p as usize);
-            xs.iter().for_each(|a| refs(a, ns, out));
-        }
-        Expr::List(xs) | Expr::Call(_, xs, _) => xs.iter().for_each(|a| refs(a, ns, out)),
-        Expr::Range(a, b)
-        | Expr::And(a, b)
-        | Expr::Or(a, b)
-        | Expr::Bin(_, a, b)
-        | Expr::Index(a, b)
-        | Expr::Binder(_, _, a, b)
-        | Expr::LetIn(_, a, b) => {
-            refs(a, ns, out);
-            refs(b, ns, out);
-        }
-        Expr::If(a, b, d) => {
-            refs(a, ns, out);
-            refs(b, ns, out);
-            refs(d, ns, out);
-        }
+        _ => {}
     }
+    e.children(|c| refs(c, ns, out));
 }

@@ -86,7 +86,7 @@ impl Rewriter<'_> {
                     *e = r;
                 }
             }
-            _ => children(e, |c| self.walk(c)),
+            _ => e.children_mut(|c| self.walk(c)),
         }
     }
 
@@ -175,90 +175,11 @@ fn substitute(e: &mut Expr, slot: u16, v: &Expr) {
         *e = v.clone();
         return;
     }
-    children(e, |c| substitute(c, slot, v));
+    e.children_mut(|c| substitute(c, slot, v));
 }
 
 /// Calls `f` on `e` and every expression inside it.
 fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(e);
-    match e {
-        Expr::SeatVar(_, x)
-        | Expr::SeatZone(_, x)
-        | Expr::Neg(x)
-        | Expr::Not(x)
-        | Expr::Attr(_, x)
-        | Expr::GroupAttr(_, x)
-        | Expr::HasTag(_, x)
-        | Expr::ScoreField(_, x)
-        | Expr::PatternTest(_, x) => visit(x, f),
-        Expr::Range(a, b)
-        | Expr::And(a, b)
-        | Expr::Or(a, b)
-        | Expr::Bin(_, a, b)
-        | Expr::Index(a, b)
-        | Expr::Binder(_, _, a, b)
-        | Expr::LetIn(_, a, b) => {
-            visit(a, f);
-            visit(b, f);
-        }
-        Expr::If(c, a, b) => {
-            visit(c, f);
-            visit(a, f);
-            visit(b, f);
-        }
-        Expr::List(items) | Expr::Call(_, items, _) | Expr::Score(_, items, _) => {
-            items.iter().for_each(|i| visit(i, f))
-        }
-        Expr::Const(_)
-        | Expr::Local(_)
-        | Expr::Param(_)
-        | Expr::Var(_)
-        | Expr::Dealer
-        | Expr::Zone(_)
-        | Expr::ZoneFamily(_)
-        | Expr::Cards(_)
-        | Expr::Group(_) => {}
-    }
-}
-
-/// Calls `f` on each direct child of `e`.
-fn children(e: &mut Expr, mut f: impl FnMut(&mut Expr)) {
-    match e {
-        Expr::SeatVar(_, x)
-        | Expr::SeatZone(_, x)
-        | Expr::Neg(x)
-        | Expr::Not(x)
-        | Expr::Attr(_, x)
-        | Expr::GroupAttr(_, x)
-        | Expr::HasTag(_, x)
-        | Expr::ScoreField(_, x)
-        | Expr::PatternTest(_, x) => f(x),
-        Expr::Range(a, b)
-        | Expr::And(a, b)
-        | Expr::Or(a, b)
-        | Expr::Bin(_, a, b)
-        | Expr::Index(a, b)
-        | Expr::Binder(_, _, a, b)
-        | Expr::LetIn(_, a, b) => {
-            f(a);
-            f(b);
-        }
-        Expr::If(c, a, b) => {
-            f(c);
-            f(a);
-            f(b);
-        }
-        Expr::List(items) | Expr::Call(_, items, _) | Expr::Score(_, items, _) => {
-            items.iter_mut().for_each(f)
-        }
-        Expr::Const(_)
-        | Expr::Local(_)
-        | Expr::Param(_)
-        | Expr::Var(_)
-        | Expr::Dealer
-        | Expr::Zone(_)
-        | Expr::ZoneFamily(_)
-        | Expr::Cards(_)
-        | Expr::Group(_) => {}
-    }
+    e.children(|c| visit(c, f));
 }
