@@ -3,7 +3,6 @@
 
 use std::path::Path;
 
-use miette::miette;
 
 use crate::{outln, render};
 
@@ -13,14 +12,7 @@ pub fn run(
     path: &Path,
     mut answer: impl FnMut(&str) -> miette::Result<String>,
 ) -> miette::Result<u8> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        miette!(
-            code = "fuda::cli::read",
-            "cannot read `{}`: {}",
-            path.display(),
-            crate::load::io_reason(&e)
-        )
-    })?;
+    let text = crate::load::read_data_file(path)?;
     let mut failed = false;
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {

@@ -135,6 +135,19 @@ pub fn read_rule_file(path: &Path) -> miette::Result<String> {
     })
 }
 
+/// Reads a data file a command was given (a batch, a state, a replay) whole; an
+/// unreadable one is a diagnostic.
+pub fn read_data_file(path: &Path) -> miette::Result<String> {
+    std::fs::read_to_string(path).map_err(|e| {
+        miette!(
+            code = "fuda::cli::read",
+            "cannot read `{}`: {}",
+            path.display(),
+            io_reason(&e)
+        )
+    })
+}
+
 /// An I/O error as a short lower-case reason, without the OS error number.
 pub fn io_reason(e: &std::io::Error) -> String {
     match e.kind() {

@@ -65,14 +65,7 @@ pub fn save(path: &Path, replay: &Replay) -> miette::Result<()> {
 
 /// Re-runs a replay and prints how the game went; 0 when it plays to its end.
 pub fn run(args: &Args) -> miette::Result<u8> {
-    let text = std::fs::read_to_string(&args.file).map_err(|e| {
-        miette!(
-            code = "fuda::cli::read",
-            "cannot read `{}`: {}",
-            args.file.display(),
-            crate::load::io_reason(&e)
-        )
-    })?;
+    let text = crate::load::read_data_file(&args.file)?;
     let replay: Replay = toml::from_str(&text).map_err(|e| {
         miette!(
             code = "fuda::cli::replay",

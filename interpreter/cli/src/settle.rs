@@ -27,14 +27,7 @@ pub fn run(p: &Program, args: &Args) -> miette::Result<u8> {
     }
     let d = match &args.state {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                miette!(
-                    code = "fuda::cli::read",
-                    "cannot read `{}`: {}",
-                    path.display(),
-                    crate::load::io_reason(&e)
-                )
-            })?;
+            let text = crate::load::read_data_file(path)?;
             let v: Json = serde_json::from_str(&text).map_err(|e| {
                 miette!(
                     code = "fuda::cli::json",
