@@ -3,7 +3,6 @@
 
 use std::path::Path;
 
-
 use crate::{outln, render};
 
 /// Answers each non-blank line of `path` with `answer` and prints one JSON line per
