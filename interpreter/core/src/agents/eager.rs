@@ -28,23 +28,23 @@ impl Agent for Eager {
 
     fn choose(&mut self, p: &Program, st: &State, _seat: u8, moves: &[Move]) -> usize {
         // A move ends the round when the compiler found `outcome`/`record` in its body.
-        let ends = |m: &Move| {
-            if m.option == PASS {
-                return false;
-            }
-            let Some(pending) = st.pending() else {
-                return false;
+        let decide =
+            st.pending().and_then(
+                |pending| match st.pending_code(p).get(pending.at as usize) {
+                    Some(Op::Decide(d)) => Some(d),
+                    _ => None,
+                },
+            );
+        if let Some(d) = decide {
+            let ends = |m: &Move| {
+                m.option != PASS
+                    && d.options
+                        .get(m.option as usize)
+                        .is_some_and(|o| o.ends_round)
             };
-            match st.pending_code(p).get(pending.at as usize) {
-                Some(Op::Decide(d)) => d
-                    .options
-                    .get(m.option as usize)
-                    .is_some_and(|o| o.ends_round),
-                _ => false,
+            if let Some(i) = moves.iter().position(ends) {
+                return i;
             }
-        };
-        if let Some(i) = moves.iter().position(ends) {
-            return i;
         }
         self.rng.below(moves.len().max(1) as u32) as usize
     }

@@ -154,20 +154,29 @@ impl State {
                 return Ok(true);
             };
             let (code, locs) = body(p, frame.code);
-            let pc = frame.pc as usize;
             let base = frame.base as usize;
-            let Some(op) = code.get(pc) else {
-                self.pop_frame();
-                continue;
-            };
-            let at = locs.get(pc).copied().unwrap_or_default();
-            steps += 1;
-            if steps > OP_LIMIT {
-                return Err(RuntimeError::new(format!("the rules ran {OP_LIMIT} steps without a decision: this looks like an endless loop"), at)
-                    .with_help("make sure every loop ends or offers a decision"));
+            let depth = self.frames.len();
+            // Run this frame's ops until it calls, returns or waits: the body is looked
+            // up once per stretch, not once per op. An op either pushes a frame or pops
+            // one, never both, so an unchanged depth means the same frame.
+            loop {
+                let pc = self.frames[depth - 1].pc as usize;
+                let Some(op) = code.get(pc) else {
+                    self.pop_frame();
+                    break;
+                };
+                let at = locs.get(pc).copied().unwrap_or_default();
+                steps += 1;
+                if steps > OP_LIMIT {
+                    return Err(RuntimeError::new(format!("the rules ran {OP_LIMIT} steps without a decision: this looks like an endless loop"), at)
+                        .with_help("make sure every loop ends or offers a decision"));
+                }
+                self.frames[depth - 1].pc += 1;
+                self.step(p, op, base, at)?;
+                if self.pending.is_some() || self.frames.len() != depth {
+                    break;
+                }
             }
-            self.frames.last_mut().expect("frame").pc += 1;
-            self.step(p, op, base, at)?;
         }
         Ok(false)
     }
@@ -190,7 +199,97 @@ impl State {
         }
     }
 
+    /// Runs one op. The ops every turn runs are here, with their common operand
+    /// shapes read straight off the board; the rest, and any unusual operand, go to
+    /// [`State::step_cold`], which has every op's full meaning.
+    #[inline]
     fn step(&mut self, p: &Program, op: &Op, base: usize, at: Loc) -> Result<(), RuntimeError> {
+        match op {
+            Op::Jump(t) => self.jump(*t),
+            Op::JumpIfNot(c, t) => {
+                let holds = eval_bool(
+                    p,
+                    &self.board,
+                    &mut self.locals[base..],
+                    c,
+                    at,
+                    &mut self.steps_left,
+                )?;
+                if !holds {
+                    self.jump(*t);
+                }
+            }
+            Op::Let(slot, e) => {
+                let v = match e {
+                    Expr::Local(s) => self.locals[base..].get(*s as usize).cloned(),
+                    _ => None,
+                };
+                let v = match v {
+                    Some(v) => v,
+                    None => eval(
+                        p,
+                        &self.board,
+                        &mut self.locals[base..],
+                        e,
+                        at,
+                        &mut self.steps_left,
+                    )?,
+                };
+                self.set_local(base, *slot, v);
+            }
+            Op::Move(Expr::Local(w), to, _) => match (
+                self.locals.get(base + *w as usize),
+                self.zone_here(to, base),
+            ) {
+                // A card held in a local moving to a zone named by a local seat: the
+                // common `move c to 手札[s]`.
+                (Some(Value::Card(c)), Some(z)) => {
+                    let c = *c;
+                    self.board.move_card(c, z);
+                }
+                _ => self.step_cold(p, op, base, at)?,
+            },
+            Op::Decide(d) => self.decide(p, d, base, at)?,
+            _ => self.step_cold(p, op, base, at)?,
+        }
+        Ok(())
+    }
+
+    /// The zone instance `to` names when it is a shared zone or a per-seat zone of a
+    /// seat held in a local; `None` for any other form (evaluated in full instead).
+    #[inline]
+    fn zone_here(&self, to: &Expr, base: usize) -> Option<u16> {
+        let b = &self.board;
+        let (z, seat) = match to {
+            Expr::Zone(z) => (*z, 0u8),
+            Expr::SeatZone(z, s) => match &**s {
+                Expr::Local(i) => match self.locals.get(base + *i as usize) {
+                    Some(Value::Seat(s)) if *s < b.seats => (*z, *s),
+                    _ => return None,
+                },
+                _ => return None,
+            },
+            _ => return None,
+        };
+        let zi = *b.layout.zone_base.get(z as usize)? + seat as u16;
+        // A per-seat zone's instances are consecutive; a shared zone takes seat 0.
+        let owner_ok = match (to, b.layout.zone_of.get(zi as usize)) {
+            (Expr::Zone(_), Some((d, None))) => *d == z,
+            (Expr::SeatZone(..), Some((d, Some(_)))) => *d == z,
+            _ => false,
+        };
+        owner_ok.then_some(zi)
+    }
+
+    /// Every op's full meaning (see [`State::step`]).
+    #[inline(never)]
+    fn step_cold(
+        &mut self,
+        p: &Program,
+        op: &Op,
+        base: usize,
+        at: Loc,
+    ) -> Result<(), RuntimeError> {
         macro_rules! ev {
             ($e:expr) => {
                 eval(
@@ -212,20 +311,8 @@ impl State {
                 let v = ev!(e);
                 self.assign(p, base, t, *aop, v, at)?;
             }
-            Op::Jump(t) => self.jump(*t),
-            Op::JumpIfNot(c, t) => {
-                let holds = eval_bool(
-                    p,
-                    &self.board,
-                    &mut self.locals[base..],
-                    c,
-                    at,
-                    &mut self.steps_left,
-                )?;
-                if !holds {
-                    self.jump(*t);
-                }
-            }
+            // Wholly handled by `step`.
+            Op::Jump(_) | Op::JumpIfNot(..) | Op::Decide(_) => return self.step(p, op, base, at),
             Op::ForStart {
                 list,
                 index,
@@ -329,7 +416,6 @@ impl State {
                 }
                 self.board.revealed.iter_mut().for_each(|r| *r = false);
             }
-            Op::Decide(d) => self.decide(p, d, base, at)?,
             Op::OptionDone { decide } => {
                 let (code, _) = body(p, self.frames.last().expect("frame").code);
                 let Some(Op::Decide(d)) = code.get(*decide as usize) else {

@@ -145,11 +145,14 @@ impl Cx<'_> {
                 let b = self.board("a zone")?;
                 b.sets[zone_at(b, *z, None, self.at)? as usize]
             }
-            Expr::SeatZone(z, s) => {
-                let seat = self.eval_seat(s)?;
-                let b = self.board("a zone")?;
-                b.sets[zone_at(b, *z, Some(seat), self.at)? as usize]
-            }
+            Expr::SeatZone(z, s) => match self.cards_here(e, 0) {
+                Some(set) => set,
+                None => {
+                    let seat = self.eval_seat(s)?;
+                    let b = self.board("a zone")?;
+                    b.sets[zone_at(b, *z, Some(seat), self.at)? as usize]
+                }
+            },
             Expr::Group(g) => self
                 .groups
                 .get(*g as usize)
@@ -165,6 +168,9 @@ impl Cx<'_> {
                 None => self.cards(&Value::Unit)?,
             },
             Expr::Bin(op @ (Op2::Union | Op2::Minus), a, b) => {
+                if let Some(set) = self.cards_here(e, 0) {
+                    return Ok(set);
+                }
                 let x = self.eval_cards(a)?;
                 let y = self.eval_cards(b)?;
                 if *op == Op2::Union {
@@ -188,6 +194,49 @@ impl Cx<'_> {
                 self.cards(&v)?
             }
         })
+    }
+
+    /// The cards of a zone, a per-seat zone of a seat held in a local, a card or set
+    /// held in a local, a set literal, or unions and differences of these, read
+    /// straight off the board; `None` for any other form or value, which
+    /// [`Cx::eval_cards`] then evaluates in full (with its errors). The hand a score
+    /// guard asks about (`手札[x] + d`) is almost always of this shape.
+    #[inline]
+    fn cards_here(&self, e: &Expr, depth: u8) -> Option<CardSet> {
+        let b = self.b?;
+        match e {
+            Expr::Cards(s) => Some(*s),
+            Expr::Zone(z) => {
+                let zi = *b.layout.zone_base.get(*z as usize)? as usize;
+                b.sets.get(zi).copied()
+            }
+            Expr::SeatZone(z, s) => {
+                let seat = match &**s {
+                    Expr::Local(i) => match self.locals.get(*i as usize)? {
+                        Value::Seat(s) if *s < b.seats => *s,
+                        _ => return None,
+                    },
+                    _ => return None,
+                };
+                let zi = *b.layout.zone_base.get(*z as usize)? as usize + seat as usize;
+                b.sets.get(zi).copied()
+            }
+            Expr::Local(i) => match self.locals.get(*i as usize)? {
+                Value::Cards(s) => Some(*s),
+                Value::Card(c) => Some(CardSet::single(*c)),
+                _ => None,
+            },
+            Expr::Bin(op @ (Op2::Union | Op2::Minus), x, y) if depth < 3 => {
+                let x = self.cards_here(x, depth + 1)?;
+                let y = self.cards_here(y, depth + 1)?;
+                Some(if *op == Op2::Union {
+                    x.union(y)
+                } else {
+                    x.minus(y)
+                })
+            }
+            _ => None,
+        }
     }
 
     /// `let slot = v` of an inlined def.
@@ -576,6 +625,12 @@ impl Cx<'_> {
 
     /// A score-table argument: zones are read now (a table sees only values).
     fn score_arg(&mut self, a: &Expr) -> Result<Value, RuntimeError> {
+        // A bare local keeps its value as it is (a card stays a card).
+        if !matches!(a, Expr::Local(_)) {
+            if let Some(set) = self.cards_here(a, 0) {
+                return Ok(Value::Cards(set));
+            }
+        }
         Ok(match a {
             Expr::Zone(_) | Expr::SeatZone(..) | Expr::Bin(Op2::Union | Op2::Minus, ..) => {
                 Value::Cards(self.eval_cards(a)?)
