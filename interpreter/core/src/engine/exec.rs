@@ -6,9 +6,10 @@ use std::sync::Arc;
 use super::error::RuntimeError;
 use super::eval::{Cx, EVAL_BUDGET};
 use super::state::{Board, CodeRef, Event, State};
-use crate::ir::{Expr, Loc, Op, PayFrom, Program, Target};
+use crate::ir::{Builtin, Expr, Loc, Op, PayFrom, Program, Target};
 use crate::model::{CardIx, CardSet};
 use crate::value::Value;
+use fuda_grammar::ast::AssignOp;
 
 /// Ops one `advance` may run without reaching a decision before it is stopped as a loop.
 pub const OP_LIMIT: u64 = 5_000_000;
@@ -222,6 +223,11 @@ impl State {
             Op::Let(slot, e) => {
                 let v = match e {
                     Expr::Local(s) => self.locals[base..].get(*s as usize).cloned(),
+                    // `let c = top(山札)`
+                    Expr::Call(Builtin::Top, args, _) if args.len() == 1 => self
+                        .zone_here(&args[0], base)
+                        .and_then(|z| self.board.zones[z as usize].last())
+                        .map(|c| Value::Card(*c)),
                     _ => None,
                 };
                 let v = match v {
@@ -249,6 +255,31 @@ impl State {
                 }
                 _ => self.step_cold(p, op, base, at)?,
             },
+            // `s = next(s)`
+            Op::Assign(Target::Local(t), AssignOp::Set, Expr::Call(Builtin::Next, args, _), _)
+                if args.len() == 1 =>
+            {
+                let n = self.board.seats;
+                let next = match (&args[0], self.locals.get(base + *t as usize)) {
+                    (Expr::Local(s), Some(_)) => match self.locals.get(base + *s as usize) {
+                        Some(Value::Seat(s)) if *s < n => Some((*s + 1) % n),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                match next {
+                    Some(s) => self.locals[base + *t as usize] = Value::Seat(s),
+                    None => self.step_cold(p, op, base, at)?,
+                }
+            }
+            // `巡 += 1`
+            Op::Assign(Target::Var(v), AssignOp::Add, Expr::Const(Value::Int(k)), _) => {
+                let i = self.board.var_slot(*v, None);
+                match self.board.vars.get_mut(i) {
+                    Some(Value::Int(x)) if x.checked_add(*k).is_some() => *x += *k,
+                    _ => self.step_cold(p, op, base, at)?,
+                }
+            }
             Op::Decide(d) => self.decide(p, d, base, at)?,
             _ => self.step_cold(p, op, base, at)?,
         }
@@ -258,7 +289,7 @@ impl State {
     /// The zone instance `to` names when it is a shared zone or a per-seat zone of a
     /// seat held in a local; `None` for any other form (evaluated in full instead).
     #[inline]
-    fn zone_here(&self, to: &Expr, base: usize) -> Option<u16> {
+    pub(super) fn zone_here(&self, to: &Expr, base: usize) -> Option<u16> {
         let b = &self.board;
         let (z, seat) = match to {
             Expr::Zone(z) => (*z, 0u8),
@@ -442,22 +473,8 @@ impl State {
                 let n = ev!(amount).int();
                 match from {
                     PayFrom::One(t) => {
-                        self.assign(
-                            p,
-                            base,
-                            t,
-                            fuda_grammar::ast::AssignOp::Sub,
-                            Value::Int(n),
-                            at,
-                        )?;
-                        self.assign(
-                            p,
-                            base,
-                            to,
-                            fuda_grammar::ast::AssignOp::Add,
-                            Value::Int(n),
-                            at,
-                        )?;
+                        self.assign(p, base, t, AssignOp::Sub, Value::Int(n), at)?;
+                        self.assign(p, base, to, AssignOp::Add, Value::Int(n), at)?;
                     }
                     PayFrom::Each(v, seats) => {
                         let seats = seat_list(&ev!(seats), self.board.seats, at)?;
@@ -468,14 +485,7 @@ impl State {
                                 .checked_sub(n)
                                 .ok_or_else(|| super::typed::overflow(at))?;
                             self.board.vars[slot] = Value::Int(left);
-                            self.assign(
-                                p,
-                                base,
-                                to,
-                                fuda_grammar::ast::AssignOp::Add,
-                                Value::Int(n),
-                                at,
-                            )?;
+                            self.assign(p, base, to, AssignOp::Add, Value::Int(n), at)?;
                         }
                     }
                 }
@@ -573,11 +583,10 @@ impl State {
         p: &Program,
         base: usize,
         t: &Target,
-        op: fuda_grammar::ast::AssignOp,
+        op: AssignOp,
         v: Value,
         at: Loc,
     ) -> Result<(), RuntimeError> {
-        use fuda_grammar::ast::AssignOp;
         let slot: &mut Value = match t {
             Target::Local(s) => &mut self.locals[base + *s as usize],
             Target::Var(v) => {

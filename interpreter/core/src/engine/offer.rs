@@ -59,14 +59,18 @@ impl State {
                     }
                 }
                 Some((slot, dom)) => {
-                    let dv = eval(
-                        p,
-                        &self.board,
-                        &mut self.locals[base..],
-                        dom,
-                        at,
-                        &mut self.steps_left,
-                    )?;
+                    // `d in 手札[s]`: the zone is found without evaluating.
+                    let dv = match self.zone_here(dom, base) {
+                        Some(z) => Value::Zone(z),
+                        None => eval(
+                            p,
+                            &self.board,
+                            &mut self.locals[base..],
+                            dom,
+                            at,
+                            &mut self.steps_left,
+                        )?,
+                    };
                     // Cards are offered in card order (a zone's cards as a set), so the
                     // numbering of moves does not depend on how a hand was shuffled.
                     match dv {
