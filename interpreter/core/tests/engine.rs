@@ -352,3 +352,89 @@ proc match {
     }
     assert_eq!(decisions, 30);
 }
+
+/// Plays one game driving the state by hand, with the op fast paths on or off, and
+/// returns everything a player or the statistics could see: each decision's offered
+/// moves and the choice, the events, the variables, and how it ended.
+fn transcript(p: &fuda_core::Program, seed: u64, agent: &str, quicken: bool) -> Vec<String> {
+    let mut st = fuda_core::State::new(p, &[], seed).expect("starts");
+    st.board.quicken = quicken;
+    let seats = st.board.seats as usize;
+    let mut agents: Vec<Box<dyn Agent>> = (0..seats)
+        .map(|s| by_name(agent, fuda_core::play::agent_seed(seed, s)).expect("agent"))
+        .collect();
+    let mut out = Vec::new();
+    loop {
+        match st.advance(p) {
+            Ok(true) => break,
+            Ok(false) => {}
+            Err(e) => {
+                out.push(format!("error: {} at {:?}", e.message, e.loc));
+                break;
+            }
+        }
+        let pending = st.pending().expect("a decision waits");
+        let mut choices = Vec::new();
+        for sm in &pending.seats {
+            let c = agents[sm.seat as usize].choose(p, &st, sm.seat, &sm.moves);
+            out.push(format!("{} {:?} -> {c}", sm.seat, sm.moves));
+            choices.push(c);
+        }
+        if let Err(e) = st.apply(p, &choices) {
+            out.push(format!("error: {}", e.message));
+            break;
+        }
+    }
+    out.push(format!("{:?}", st.events));
+    out.push(format!("{:?} dealer {}", st.board.vars, st.board.dealer));
+    out
+}
+
+#[test]
+fn quickened_ops_play_the_same_games_as_the_full_evaluation() {
+    let rulesets = [
+        include_str!("../../../rulesets/sangohana.fuda"),
+        include_str!("../../../rulesets/ukishima.fuda"),
+        include_str!("../../../rulesets/nara-hanaawase.fuda"),
+        // The quickened shapes up to their errors: `+=` up to overflow, and `top` of an
+        // empty zone.
+        r#"
+ruleset "q"
+import "std/hanafuda"
+seats 2 { 2: A B }
+zone 山 shared stack hidden
+zone 手 per seat pile owner
+var n: int = 9223372036854775800
+proc match {
+  let s = dealer
+  repeat 3 {
+    s = next(s)
+    let c = top(山)
+    move c to 手[s]
+    choose s { move a(d in 手[s]) { move d to 山 } }
+  }
+  repeat 10 { n += 1 }
+}
+"#,
+        r#"
+ruleset "q2"
+import "std/hanafuda"
+seats 2 { 2: A B }
+zone 山 shared stack hidden
+zone 場 shared pile public
+proc match {
+  let c = top(場)
+}
+"#,
+    ];
+    for text in rulesets {
+        let p = program(text);
+        for agent in ["random", "eager", "greedy"] {
+            for seed in 0..3 {
+                let fast = transcript(&p, seed, agent, true);
+                let full = transcript(&p, seed, agent, false);
+                assert_eq!(fast, full, "{} seed {seed} {agent}", p.title);
+            }
+        }
+    }
+}

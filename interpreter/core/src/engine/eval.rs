@@ -762,6 +762,7 @@ fn bare_board(seats: u8, params: Vec<Value>) -> Board {
             zone_of: vec![],
             var_base: vec![],
         }),
+        quicken: true,
     }
 }
 

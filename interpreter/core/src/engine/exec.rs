@@ -220,7 +220,7 @@ impl State {
                     self.jump(*t);
                 }
             }
-            Op::Let(slot, e) => {
+            Op::Let(slot, e) if self.board.quicken => {
                 let v = match e {
                     Expr::Local(s) => self.locals[base..].get(*s as usize).cloned(),
                     // `let c = top(山札)`
@@ -243,7 +243,7 @@ impl State {
                 };
                 self.set_local(base, *slot, v);
             }
-            Op::Move(Expr::Local(w), to, _) => match (
+            Op::Move(Expr::Local(w), to, _) if self.board.quicken => match (
                 self.locals.get(base + *w as usize),
                 self.zone_here(to, base),
             ) {
@@ -257,7 +257,7 @@ impl State {
             },
             // `s = next(s)`
             Op::Assign(Target::Local(t), AssignOp::Set, Expr::Call(Builtin::Next, args, _), _)
-                if args.len() == 1 =>
+                if args.len() == 1 && self.board.quicken =>
             {
                 let n = self.board.seats;
                 let next = match (&args[0], self.locals.get(base + *t as usize)) {
@@ -273,7 +273,9 @@ impl State {
                 }
             }
             // `巡 += 1`
-            Op::Assign(Target::Var(v), AssignOp::Add, Expr::Const(Value::Int(k)), _) => {
+            Op::Assign(Target::Var(v), AssignOp::Add, Expr::Const(Value::Int(k)), _)
+                if self.board.quicken =>
+            {
                 let i = self.board.var_slot(*v, None);
                 match self.board.vars.get_mut(i) {
                     Some(Value::Int(x)) if x.checked_add(*k).is_some() => *x += *k,
@@ -291,6 +293,9 @@ impl State {
     #[inline]
     pub(super) fn zone_here(&self, to: &Expr, base: usize) -> Option<u16> {
         let b = &self.board;
+        if !b.quicken {
+            return None;
+        }
         let (z, seat) = match to {
             Expr::Zone(z) => (*z, 0u8),
             Expr::SeatZone(z, s) => match &**s {

@@ -68,6 +68,10 @@ pub struct Board {
     pub rng: GameRng,
     /// Zone and variable placement.
     pub layout: Arc<Layout>,
+    /// Whether the common op and operand shapes take their fast paths (the default).
+    /// Off, every op goes through the full evaluation: only to check that both give
+    /// the same game.
+    pub quicken: bool,
 }
 
 impl Board {
@@ -239,6 +243,7 @@ impl State {
             revealed: vec![false; n_inst.max(1)],
             rng: GameRng::new(seed),
             layout,
+            quicken: true,
         };
         // Initial values may depend on parameters only.
         let mut vars = Vec::new();

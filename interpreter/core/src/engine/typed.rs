@@ -203,7 +203,7 @@ impl Cx<'_> {
     /// guard asks about (`手札[x] + d`) is almost always of this shape.
     #[inline]
     fn cards_here(&self, e: &Expr, depth: u8) -> Option<CardSet> {
-        let b = self.b?;
+        let b = self.b.filter(|b| b.quicken)?;
         match e {
             Expr::Cards(s) => Some(*s),
             Expr::Zone(z) => {
