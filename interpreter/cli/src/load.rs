@@ -54,8 +54,8 @@ impl Loader for FolderLoader {
     /// Word lists: the same folder rules, the core's size cap (checked before reading).
     fn load_data(&self, path: &str, max: usize) -> Result<String, DataError> {
         let real = self.inside(path).map_err(DataError::Unreadable)?;
-        read_at_most(&real, max).map_err(|e| match e {
-            ReadError::TooLarge(n) => DataError::TooLarge(n),
+        read_at_most(&real, max, "a word list").map_err(|e| match e {
+            ReadError::TooLarge { size, .. } => DataError::TooLarge(size),
             ReadError::Io(_) => DataError::Unreadable(e.reason()),
         })
     }
@@ -65,14 +65,28 @@ impl Loader for FolderLoader {
 /// is read so a huge (or endless) file is never loaded into memory.
 pub const MAX_FILE_BYTES: usize = fuda_grammar::MAX_SOURCE_BYTES;
 
-/// Why a rule file was not read.
+/// The most a state or replay file may hold (they are a few kilobytes; this only keeps
+/// a wrong path, such as a device or a huge log, from being read into memory).
+pub const MAX_DATA_BYTES: usize = 64 << 20;
+
+/// The longest line a `--batch` file may have (a line is one hand and its context).
+pub const MAX_BATCH_LINE: usize = 1 << 20;
+
+/// Why a file was not read.
 #[derive(Debug)]
 pub enum ReadError {
     /// The file system refused.
     Io(std::io::Error),
-    /// Larger than [`MAX_FILE_BYTES`]: its size when known, else `None` (it grew past
-    /// the cap while being read, or reports no size, like a device).
-    TooLarge(Option<u64>),
+    /// Larger than the cap `max`: its size when known, else `None` (it grew past the
+    /// cap while being read, or reports no size, like a device).
+    TooLarge {
+        /// The file's size, when known.
+        size: Option<u64>,
+        /// The cap it passed.
+        max: usize,
+        /// What kind of file, for the message ("a rule file").
+        what: &'static str,
+    },
 }
 
 impl ReadError {
@@ -80,11 +94,21 @@ impl ReadError {
     pub fn reason(&self) -> String {
         match self {
             ReadError::Io(e) => io_reason(e),
-            ReadError::TooLarge(Some(n)) => format!(
-                "it is too large: {n} bytes, and a rule file may have at most {MAX_FILE_BYTES} (4 MiB)"
+            ReadError::TooLarge {
+                size: Some(n),
+                max,
+                what,
+            } => format!(
+                "it is too large: {n} bytes, and {what} may have at most {max} ({} MiB)",
+                max >> 20
             ),
-            ReadError::TooLarge(None) => format!(
-                "it is too large: a rule file may have at most {MAX_FILE_BYTES} bytes (4 MiB)"
+            ReadError::TooLarge {
+                size: None,
+                max,
+                what,
+            } => format!(
+                "it is too large: {what} may have at most {max} bytes ({} MiB)",
+                max >> 20
             ),
         }
     }
@@ -94,22 +118,30 @@ impl ReadError {
 /// reading it whole: the size is checked first, and the read itself stops one byte past
 /// the cap, because a size can be wrong (a file still growing, a device).
 pub fn read_capped(path: &Path) -> Result<String, ReadError> {
-    read_at_most(path, MAX_FILE_BYTES)
+    read_at_most(path, MAX_FILE_BYTES, "a rule file")
 }
 
 /// Reads a text file of at most `max` bytes, as [`read_capped`] does.
-fn read_at_most(path: &Path, max: usize) -> Result<String, ReadError> {
+fn read_at_most(path: &Path, max: usize, what: &'static str) -> Result<String, ReadError> {
     let file = std::fs::File::open(path).map_err(ReadError::Io)?;
     let size = file.metadata().map(|m| m.len()).ok();
     if let Some(n) = size.filter(|n| *n > max as u64) {
-        return Err(ReadError::TooLarge(Some(n)));
+        return Err(ReadError::TooLarge {
+            size: Some(n),
+            max,
+            what,
+        });
     }
     let mut bytes = Vec::with_capacity(size.unwrap_or(0) as usize);
     file.take(max as u64 + 1)
         .read_to_end(&mut bytes)
         .map_err(ReadError::Io)?;
     if bytes.len() > max {
-        return Err(ReadError::TooLarge(None));
+        return Err(ReadError::TooLarge {
+            size: None,
+            max,
+            what,
+        });
     }
     String::from_utf8(bytes)
         .map_err(|_| ReadError::Io(std::io::Error::from(std::io::ErrorKind::InvalidData)))
@@ -118,7 +150,7 @@ fn read_at_most(path: &Path, max: usize) -> Result<String, ReadError> {
 /// Reads a rule file for a command; an unreadable or oversized file is a diagnostic.
 pub fn read_rule_file(path: &Path) -> miette::Result<String> {
     read_capped(path).map_err(|e| match e {
-        ReadError::TooLarge(_) => miette!(
+        ReadError::TooLarge { .. } => miette!(
             code = "fuda::cli::too-large",
             help = "split the ruleset: a rule file can `import` files from its own folder",
             "cannot read `{}`: {}",
@@ -135,17 +167,26 @@ pub fn read_rule_file(path: &Path) -> miette::Result<String> {
     })
 }
 
-/// Reads a data file a command was given (a batch, a state, a replay) whole; an
-/// unreadable one is a diagnostic.
+/// Reads a state or replay file a command was given whole, up to
+/// [`MAX_DATA_BYTES`]; an unreadable or oversized one is a diagnostic.
 pub fn read_data_file(path: &Path) -> miette::Result<String> {
-    std::fs::read_to_string(path).map_err(|e| {
-        miette!(
-            code = "fuda::cli::read",
-            "cannot read `{}`: {}",
-            path.display(),
-            io_reason(&e)
-        )
-    })
+    read_at_most(path, MAX_DATA_BYTES, "a data file").map_err(|e| data_error(path, &e))
+}
+
+/// Opens a data file to read it piece by piece (a batch); an unopenable one is the
+/// same diagnostic as [`read_data_file`] gives.
+pub fn open_data_file(path: &Path) -> miette::Result<std::fs::File> {
+    std::fs::File::open(path).map_err(|e| data_error(path, &ReadError::Io(e)))
+}
+
+/// The diagnostic for a data file that could not be read.
+pub fn data_error(path: &Path, e: &ReadError) -> miette::Report {
+    miette!(
+        code = "fuda::cli::read",
+        "cannot read `{}`: {}",
+        path.display(),
+        e.reason()
+    )
 }
 
 /// An I/O error as a short lower-case reason, without the OS error number.
@@ -296,7 +337,7 @@ mod tests {
     fn a_file_without_a_size_is_cut_at_the_cap() {
         // A device reports no length: the bounded read is what stops it.
         match read_capped(Path::new("/dev/zero")) {
-            Err(ReadError::TooLarge(None)) => {}
+            Err(ReadError::TooLarge { size: None, .. }) => {}
             other => panic!("{other:?}"),
         }
     }

@@ -61,3 +61,17 @@ fn a_recorded_game_replays_the_same() {
     assert_ne!(bad.code, 0);
     assert!(bad.all().contains("does not fit"), "{}", bad.all());
 }
+
+#[test]
+fn an_oversized_replay_file_is_refused_before_it_is_read() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("huge.toml");
+    // A sparse file: its size is over the cap, but nothing is written.
+    let f = std::fs::File::create(&path).expect("create");
+    f.set_len(65 << 20).expect("size");
+    let r = fuda(&["replay", path.to_str().expect("utf-8 path")]);
+    assert_ne!(r.code, 0);
+    assert!(r.stderr.contains("fuda::cli::read"), "{}", r.stderr);
+    assert!(r.stderr.contains("it is too large"), "{}", r.stderr);
+    assert!(!r.all().contains("panicked"));
+}

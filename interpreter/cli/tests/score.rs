@@ -213,6 +213,50 @@ fn batch_scores_each_line_and_reports_bad_ones() {
 }
 
 #[test]
+fn batch_lines_that_are_not_text_or_too_long_are_errors_not_a_hang() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("odd.jsonl");
+    // CRLF line ends are fine; a line that is not UTF-8 is an error and the batch goes
+    // on; a line over the cap ends the batch with an error, without reading it all.
+    let mut bytes = format!("{{\"hand\": \"{AKA_GOKO}\"}}\r\n").into_bytes();
+    bytes.extend_from_slice(b"\xff\xfe\n");
+    bytes.extend(format!("{{\"hand\": \"{AKA_GOKO}\"}}\n").bytes());
+    bytes.extend(std::iter::repeat_n(b'x', (1 << 20) + 10));
+    bytes.extend(format!("\n{{\"hand\": \"{AKA_GOKO}\"}}\n").bytes());
+    std::fs::write(&path, bytes).expect("write");
+    let r = fuda(&[
+        "score",
+        &sangohana(),
+        "--batch",
+        path.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(r.code, 1, "{}", r.all());
+    let out: Vec<Value> = r.stdout.lines().map(json).collect();
+    assert_eq!(out.len(), 4, "{}", r.stdout);
+    assert_eq!(out[0]["total"], 40);
+    assert_eq!(out[1]["line"], 2);
+    assert!(out[1]["error"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("UTF-8"));
+    assert_eq!(out[2]["total"], 40);
+    assert_eq!(out[3]["line"], 4);
+    assert!(out[3]["error"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("too long"));
+    // A missing batch file is a diagnostic.
+    let r = fuda(&["score", &sangohana(), "--batch", "no-such.jsonl"]);
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(
+        r.stderr
+            .contains("cannot read `no-such.jsonl`: no such file"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
 fn settle_runs_a_procedure_on_a_described_table() {
     let r = fuda(&[
         "score",
