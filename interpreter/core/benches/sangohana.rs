@@ -4,11 +4,11 @@
 //!
 //! Run with `cargo bench -p fuda-core --bench sangohana`.
 
+mod common;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use fuda_core::agents::{by_name, Agent};
 use fuda_core::loader::NoFiles;
 use fuda_core::model::{CardSet, GameRng};
-use fuda_core::play::{agent_seed, game_seed, play_game, PlayOptions};
 use fuda_core::value::Value;
 
 const RULESET: &str = include_str!("../../../rulesets/sangohana.fuda");
@@ -21,38 +21,11 @@ fn program() -> fuda_core::Program {
 
 fn deals(c: &mut Criterion) {
     let p = program();
-    let seeds: Vec<u64> = (0..32).map(|i| game_seed(1, i)).collect();
-    let opts = PlayOptions::default();
-    let mut g = c.benchmark_group("sangohana");
     // `eager` declares every win it is offered and otherwise plays at random: the
     // hand-written yardstick's players. `random` also declines wins half the time.
     for agent in ["eager", "random"] {
-        let agents_for = |seed: u64| -> Vec<Box<dyn Agent>> {
-            (0..3)
-                .map(|s| by_name(agent, agent_seed(seed, s)).expect("agent"))
-                .collect()
-        };
-        // Count the deals these games play once, so throughput is in deals.
-        let total: usize = seeds
-            .iter()
-            .map(|s| {
-                play_game(&p, &[], *s, &mut agents_for(*s), &opts)
-                    .expect("game")
-                    .outcomes
-                    .len()
-            })
-            .sum();
-        g.throughput(Throughput::Elements(total as u64));
-        g.bench_function(BenchmarkId::new("deals", format!("{agent}-3p")), |b| {
-            b.iter(|| {
-                for s in &seeds {
-                    let r = play_game(&p, &[], *s, &mut agents_for(*s), &opts).expect("game");
-                    criterion::black_box(r.outcomes.len());
-                }
-            })
-        });
+        common::bench_games(c, "sangohana", "deals", &p, 32, agent);
     }
-    g.finish();
 }
 
 fn scoring(c: &mut Criterion) {

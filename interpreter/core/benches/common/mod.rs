@@ -1,0 +1,51 @@
+//! The game-loop benchmark both bench files run: whole games with one kind of agent
+//! on one thread, with throughput counted in the deals (rounds) those games play.
+
+use criterion::{BenchmarkId, Criterion, Throughput};
+use fuda_core::agents::{by_name, Agent};
+use fuda_core::play::{agent_seed, game_seed, play_game, PlayOptions};
+use fuda_core::Program;
+
+/// Benchmarks `games` games of `p` (seeds from master seed 1) with `agent` in every
+/// seat, as `group/what/agent-Np`; the throughput is the deals those games play.
+pub fn bench_games(
+    c: &mut Criterion,
+    group: &str,
+    what: &str,
+    p: &Program,
+    games: u64,
+    agent: &str,
+) {
+    let seeds: Vec<u64> = (0..games).map(|i| game_seed(1, i)).collect();
+    let seats = fuda_core::State::new(p, &[], 0)
+        .expect("the game starts")
+        .board
+        .seats as usize;
+    let agents_for = |seed: u64| -> Vec<Box<dyn Agent>> {
+        (0..seats)
+            .map(|s| by_name(agent, agent_seed(seed, s)).expect("agent"))
+            .collect()
+    };
+    let opts = PlayOptions::default();
+    // Count the deals these games play once, so throughput is in deals.
+    let total: usize = seeds
+        .iter()
+        .map(|s| {
+            play_game(p, &[], *s, &mut agents_for(*s), &opts)
+                .expect("game")
+                .outcomes
+                .len()
+        })
+        .sum();
+    let mut g = c.benchmark_group(group);
+    g.throughput(Throughput::Elements(total as u64));
+    g.bench_function(BenchmarkId::new(what, format!("{agent}-{seats}p")), |b| {
+        b.iter(|| {
+            for s in &seeds {
+                let r = play_game(p, &[], *s, &mut agents_for(*s), &opts).expect("game");
+                criterion::black_box(r.outcomes.len());
+            }
+        })
+    });
+    g.finish();
+}
