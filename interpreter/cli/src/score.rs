@@ -243,7 +243,12 @@ fn to_json(p: &Program, s: &Scored) -> String {
         groups: Groups(
             r.groups
                 .iter()
-                .map(|(g, cs)| (g.clone(), values::ids(p, cs)))
+                .map(|(g, cs)| {
+                    (
+                        g.to_string(),
+                        values::ids(p, &cs.iter().collect::<Vec<_>>()),
+                    )
+                })
                 .collect(),
         ),
         payments: Payments {
@@ -270,7 +275,7 @@ fn human(p: &Program, s: &Scored) -> String {
         .map(|y| view::width(&y.name))
         .max()
         .unwrap_or(0);
-    for y in &r.yaku {
+    for y in r.yaku.iter() {
         out.push_str(&format!(
             "  {}  {:>3}\n",
             view::pad(&y.name, width),
@@ -282,7 +287,10 @@ fn human(p: &Program, s: &Scored) -> String {
         r.base, r.factor, r.bonus, r.total
     ));
     for (g, cs) in &r.groups {
-        out.push_str(&format!("  {g}: {}\n", view::cards(p, cs)));
+        out.push_str(&format!(
+            "  {g}: {}\n",
+            view::cards(p, &cs.iter().collect::<Vec<_>>())
+        ));
     }
     let others = s.players - 1;
     out.push_str(&format!(

@@ -242,7 +242,7 @@ fn human(p: &Program, d: &Described, s: &Settlement) -> String {
             s.chips.get(seat as usize).copied().unwrap_or(0)
         ));
         for (_, r) in s.records.iter().filter(|(x, _)| *x == seat) {
-            for y in &r.yaku {
+            for y in r.yaku.iter() {
                 out.push_str(&format!("      {} {}\n", y.name, y.value));
             }
         }

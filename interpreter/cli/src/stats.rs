@@ -220,7 +220,7 @@ pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -
     let mut tallies: BTreeMap<&str, BTreeMap<&str, u64>> = BTreeMap::new();
     for r in records {
         for (s, res, dealer) in &r.records {
-            for y in &res.base_yaku {
+            for y in res.base_yaku.iter() {
                 let e = yaku.entry(y.name.as_str()).or_default();
                 e.0 += 1;
                 e.1.add(res.total as f64);
@@ -381,10 +381,10 @@ mod tests {
             Arc::new(fuda_core::value::ScoreResult {
                 name: name.into(),
                 total,
-                base_yaku: vec![fuda_core::value::YakuLine {
+                base_yaku: Arc::new([fuda_core::value::YakuLine {
                     name: name.into(),
                     value: total,
-                }],
+                }]),
                 ..Default::default()
             })
         };

@@ -193,7 +193,7 @@ fn describe(r: &ScoreResult) -> String {
     let groups: Vec<String> = r
         .groups
         .iter()
-        .map(|(g, cs)| format!("{g}={cs:?}"))
+        .map(|(g, cs)| format!("{g}={:?}", cs.iter().collect::<Vec<_>>()))
         .collect();
     format!(
         "{} | {} | {} | base {} factor {} bonus {} total {} | {}",

@@ -133,25 +133,104 @@ impl Value {
     }
 }
 
+/// Immutable shared text (yaku, bonus and group names): a table makes each name once,
+/// and every result it builds shares it instead of copying it.
+#[derive(Clone, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Text(Arc<str>);
+
+impl Text {
+    /// The text.
+    #[inline]
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl AsRef<str> for Text {
+    fn as_ref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::borrow::Borrow<str> for Text {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for Text {
+    fn from(s: &str) -> Text {
+        Text(s.into())
+    }
+}
+
+impl From<String> for Text {
+    fn from(s: String) -> Text {
+        Text(s.into())
+    }
+}
+
+impl PartialEq<str> for Text {
+    fn eq(&self, other: &str) -> bool {
+        &*self.0 == other
+    }
+}
+
+impl PartialEq<&str> for Text {
+    fn eq(&self, other: &&str) -> bool {
+        &*self.0 == *other
+    }
+}
+
+impl std::fmt::Display for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+// Shown as the plain string it holds (as `String` was).
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+impl serde::Serialize for Text {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
 /// One yaku (or bonus) in a score result.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct YakuLine {
     /// Its name.
-    pub name: String,
+    pub name: Text,
     /// Its value.
     pub value: i64,
 }
 
-/// The result of a score table.
+/// The result of a score table. Its lists are shared slices, so a result whose lines
+/// are its yaku (no factor, no bonus) holds one list for both.
 #[derive(Clone, Debug, PartialEq, Default, serde::Serialize)]
 pub struct ScoreResult {
     /// Display name: a named upgrade, a template, or the yaku's own name.
-    pub name: String,
+    pub name: Text,
     /// What was scored, as lines that add up to `total`: the yaku (a multiplied one under
     /// its final name and value), then bonuses.
-    pub yaku: Vec<YakuLine>,
+    #[serde(serialize_with = "slice")]
+    pub yaku: Arc<[YakuLine]>,
     /// The yaku rows that held, at their table values.
-    pub base_yaku: Vec<YakuLine>,
+    #[serde(serialize_with = "slice")]
+    pub base_yaku: Arc<[YakuLine]>,
     /// Sum of the yaku values before factors.
     pub base: i64,
     /// The product of the factors applied.
@@ -160,6 +239,22 @@ pub struct ScoreResult {
     pub bonus: i64,
     /// What is paid: base × factor + bonus.
     pub total: i64,
-    /// The split that gave this result: group name and its card indices.
-    pub groups: Vec<(String, Vec<CardIx>)>,
+    /// The split that gave this result: each group's name and cards.
+    #[serde(serialize_with = "groups")]
+    pub groups: Vec<(Text, CardSet)>,
+}
+
+/// A shared list serialized as the list it holds.
+fn slice<S: serde::Serializer>(l: &Arc<[YakuLine]>, s: S) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&**l, s)
+}
+
+/// Groups serialized as (name, card indices) pairs, as a list of them was.
+fn groups<S: serde::Serializer>(g: &[(Text, CardSet)], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(g.len()))?;
+    for (name, cards) in g {
+        seq.serialize_element(&(name, cards.iter().collect::<Vec<CardIx>>()))?;
+    }
+    seq.end()
 }

@@ -135,6 +135,16 @@ pub(crate) fn with_frame<R>(frame: usize, f: impl FnOnce(&mut [Value]) -> R) -> 
     }
 }
 
+/// Whether `cards` may have a split of `pat`: the pattern's size, and class counts that
+/// pass its prefilter (if any). False means certainly no split.
+pub(crate) fn may_fit(pat: &PatternDef, cards: CardSet) -> bool {
+    size(cards) == pat.size
+        && pat
+            .prefilter
+            .as_ref()
+            .is_none_or(|pf| prefilter_passes(pf, cards))
+}
+
 /// Whether the class counts of `cards` can be split into the group sizes (each class
 /// filled by whole groups). Counts are small, so a tiny search suffices.
 pub fn prefilter_passes(pf: &Prefilter, cards: CardSet) -> bool {

@@ -45,6 +45,8 @@ pub struct Plan {
     classes: Vec<(u16, Box<[u8]>)>,
     /// Per stage, its answers (`None`: every condition is always evaluated).
     stages: Vec<Option<Stage>>,
+    /// The table's names as shared text, for its results.
+    names: super::Names,
 }
 
 /// The class index of each group of a split that its plan reads, worked out once per
@@ -170,6 +172,11 @@ impl Plan {
         self.stages.get(i)?.as_ref()
     }
 
+    /// The table's names, shared by its results.
+    pub fn names(&self) -> &super::Names {
+        &self.names
+    }
+
     /// The classes of a split's groups, as the stages' keys read them.
     #[inline]
     pub fn classes(&self, groups: &[CardSet]) -> SplitClasses {
@@ -218,6 +225,7 @@ impl Plan {
         out.iter().any(Option::is_some).then_some(Plan {
             classes,
             stages: out,
+            names: super::Names::default(),
         })
     }
 }
