@@ -547,6 +547,12 @@ impl Cx<'_> {
             | Expr::Neg(_)
             | Expr::Var(_)
             | Expr::SeatVar(..) => Some(self.eval_int(e)?),
+            // `count(山札) == 0`: the same test `eval` makes before `eval_int`.
+            Expr::Call(Builtin::Count, args, _)
+                if args.len() == 1 && !matches!(args[0], Expr::List(_)) =>
+            {
+                Some(self.eval_int(e)?)
+            }
             Expr::Call(Builtin::Top, args, loc) if args.len() == 1 => {
                 let saved = std::mem::replace(&mut self.at, *loc);
                 let c = self.top(&args[0]);
