@@ -45,8 +45,12 @@ impl Agent for Greedy {
         determinize(p, &mut world, seat, &mut self.rng);
         let mut best: Vec<usize> = Vec::new();
         let mut best_score = i64::MIN;
+        // One scratch copy, reset for each move without allocating.
+        let mut w = world.clone();
         for i in 0..moves.len() {
-            let mut w = world.clone();
+            if i > 0 {
+                w.clone_from(&world);
+            }
             // Other seats asked at the same time are assumed to pass or take their first move.
             let choices: Vec<usize> = (0..pending.seats.len())
                 .map(|k| if k == me { i } else { 0 })

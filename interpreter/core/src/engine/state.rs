@@ -46,7 +46,7 @@ impl Layout {
 }
 
 /// Everything on the table: what expressions read.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Board {
     /// Number of seats.
     pub seats: u8,
@@ -72,6 +72,66 @@ pub struct Board {
     /// Off, every op goes through the full evaluation: only to check that both give
     /// the same game.
     pub quicken: bool,
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Board {
+        let Board {
+            seats,
+            dealer,
+            params,
+            vars,
+            zones,
+            sets,
+            card_zone,
+            revealed,
+            rng,
+            layout,
+            quicken,
+        } = self;
+        Board {
+            seats: *seats,
+            dealer: *dealer,
+            params: params.clone(),
+            vars: vars.clone(),
+            zones: zones.clone(),
+            sets: sets.clone(),
+            card_zone: card_zone.clone(),
+            revealed: revealed.clone(),
+            rng: rng.clone(),
+            layout: layout.clone(),
+            quicken: *quicken,
+        }
+    }
+
+    /// Copies `src` into this board's own lists, allocating nothing when they are
+    /// already large enough: a player looking ahead resets one scratch copy per move.
+    fn clone_from(&mut self, src: &Board) {
+        let Board {
+            seats,
+            dealer,
+            params,
+            vars,
+            zones,
+            sets,
+            card_zone,
+            revealed,
+            rng,
+            layout,
+            quicken,
+        } = src;
+        self.seats = *seats;
+        self.dealer = *dealer;
+        self.params.clone_from(params);
+        self.vars.clone_from(vars);
+        self.zones.clone_from(zones);
+        self.sets.clone_from(sets);
+        self.card_zone.clone_from(card_zone);
+        self.revealed.clone_from(revealed);
+        self.rng.clone_from(rng);
+        self.layout.clone_from(layout);
+        self.quicken = *quicken;
+    }
 }
 
 impl Board {
@@ -141,7 +201,7 @@ pub struct Frame {
 }
 
 /// A whole game in progress.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct State {
     /// The table.
     pub board: Board,
@@ -168,6 +228,44 @@ pub struct State {
     /// Move and seat lists of decisions already taken, kept for the next decisions so
     /// offering moves allocates nothing.
     pub(crate) spare: Spare,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        let mut s = self.clone_without_events();
+        s.events = self.events.clone();
+        s
+    }
+
+    /// Copies `src` reusing this state's lists (see [`Board::clone_from`]); the spare
+    /// move lists stay this state's own.
+    fn clone_from(&mut self, src: &State) {
+        let State {
+            board,
+            frames,
+            locals,
+            pending,
+            events,
+            keep_log,
+            decisions,
+            decision_limit,
+            public_zones,
+            steps_left,
+            answers,
+            spare: _,
+        } = src;
+        self.board.clone_from(board);
+        self.frames.clone_from(frames);
+        self.locals.clone_from(locals);
+        self.pending.clone_from(pending);
+        self.events.clone_from(events);
+        self.keep_log = *keep_log;
+        self.decisions = *decisions;
+        self.decision_limit = *decision_limit;
+        self.public_zones.clone_from(public_zones);
+        self.steps_left = *steps_left;
+        self.answers.clone_from(answers);
+    }
 }
 
 /// Emptied lists from decisions already taken (see [`State::spare`]).
@@ -355,6 +453,21 @@ impl State {
 
     /// A copy of the game with an empty event list (for lookahead).
     pub fn clone_without_events(&self) -> State {
+        // Every field named, so a new one cannot be forgotten here.
+        let State {
+            board: _,
+            frames: _,
+            locals: _,
+            pending: _,
+            events: _,
+            keep_log: _,
+            decisions: _,
+            decision_limit: _,
+            public_zones: _,
+            steps_left: _,
+            answers: _,
+            spare: _,
+        } = self;
         State {
             board: self.board.clone(),
             frames: self.frames.clone(),
