@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::error::RuntimeError;
 use super::eval::{Cx, EVAL_BUDGET};
 use super::state::{Board, CodeRef, Event, State};
-use crate::ir::{Builtin, Expr, Loc, Op, PayFrom, Program, Target};
+use crate::ir::{Builtin, Expr, Loc, Op, Op2, PayFrom, Program, Target};
 use crate::model::{CardIx, CardSet};
 use crate::value::Value;
 use fuda_grammar::ast::AssignOp;
@@ -207,6 +207,17 @@ impl State {
     fn step(&mut self, p: &Program, op: &Op, base: usize, at: Loc) -> Result<(), RuntimeError> {
         match op {
             Op::Jump(t) => self.jump(*t),
+            // `if s == dealer`
+            Op::JumpIfNot(Expr::Bin(op @ (Op2::EqScalar | Op2::NeScalar), a, b), t)
+                if self.board.quicken
+                    && self.scalar_here(a, base).is_some()
+                    && self.scalar_here(b, base).is_some() =>
+            {
+                let eq = self.scalar_here(a, base) == self.scalar_here(b, base);
+                if eq != (*op == Op2::EqScalar) {
+                    self.jump(*t);
+                }
+            }
             Op::JumpIfNot(c, t) => {
                 let holds = eval_bool(
                     p,
@@ -286,6 +297,18 @@ impl State {
             _ => self.step_cold(p, op, base, at)?,
         }
         Ok(())
+    }
+
+    /// A local, the dealer or a constant as the one number `==` compares (see
+    /// `Cx::scalar`); `None` for any other form or an unset local.
+    #[inline]
+    fn scalar_here(&self, e: &Expr, base: usize) -> Option<i64> {
+        match e {
+            Expr::Local(i) => super::typed::scalar_of(self.locals.get(base + *i as usize)?),
+            Expr::Dealer => Some(self.board.dealer as i64),
+            Expr::Const(v) => super::typed::scalar_of(v),
+            _ => None,
+        }
     }
 
     /// The zone instance `to` names when it is a shared zone or a per-seat zone of a

@@ -771,7 +771,7 @@ pub(crate) fn overflow(at: Loc) -> RuntimeError {
 
 /// A scalar value as one number (see [`Cx::scalar`]).
 #[inline]
-fn scalar_of(v: &Value) -> Option<i64> {
+pub(super) fn scalar_of(v: &Value) -> Option<i64> {
     match v {
         Value::Int(i) => Some(*i),
         Value::Seat(s) => Some(*s as i64),
