@@ -45,23 +45,10 @@ fn main() {
     let hands = hands(&p, table);
     let mut sum = 0i64;
     match mode.as_str() {
-        "score" => {
-            for _ in 0..reps {
-                for h in &hands.wins {
-                    sum += full(&p, table, *h, false).total;
-                }
-            }
-        }
+        "score" => sum = scores(&p, table, &hands.wins, reps),
         "total" => sum = totals(&p, table, &hands.wins, reps),
         "zero" => sum = totals(&p, table, &hands.zeros, reps),
-        "surely" => {
-            let hand: Vec<Value> = hands.random.iter().map(|h| Value::Cards(*h)).collect();
-            for _ in 0..reps {
-                for h in &hand {
-                    sum += score::surely_nothing_hand(&p, table, h) as i64;
-                }
-            }
-        }
+        "surely" => sum = surely(&p, table, &hands.random, reps),
         "check" => {
             for (set, hs) in [
                 ("random", &hands.random),
@@ -97,7 +84,34 @@ fn full(p: &Program, table: u16, h: CardSet, first: bool) -> ScoreResult {
     .expect("score")
 }
 
+/// The sum of the whole results' totals of `hs`, `reps` times over (a function of its
+/// own, so `--toggle-collect=scorespeed::scores` counts it alone).
+#[inline(never)]
+fn scores(p: &Program, table: u16, hs: &[CardSet], reps: usize) -> i64 {
+    let mut sum = 0;
+    for _ in 0..reps {
+        for h in hs {
+            sum += full(p, table, *h, false).total;
+        }
+    }
+    sum
+}
+
+/// How many of `hs` the prefilter lets through, `reps` times over.
+#[inline(never)]
+fn surely(p: &Program, table: u16, hs: &[CardSet], reps: usize) -> i64 {
+    let hand: Vec<Value> = hs.iter().map(|h| Value::Cards(*h)).collect();
+    let mut sum = 0;
+    for _ in 0..reps {
+        for h in &hand {
+            sum += score::surely_nothing_hand(p, table, h) as i64;
+        }
+    }
+    sum
+}
+
 /// The sum of the totals of `hs`, `reps` times over, as a move's guard asks.
+#[inline(never)]
 fn totals(p: &Program, table: u16, hs: &[CardSet], reps: usize) -> i64 {
     let mut args: Vec<Value> = p.scores[table as usize]
         .params

@@ -494,8 +494,8 @@ impl Search<'_, '_, '_> {
         }
         let mut r = Ok(true);
         for (j, req) in self.pat.requires.iter().enumerate() {
-            let holds = match plan.and_then(|(st, key)| st.settled(j, key)) {
-                Some(b) => Ok(b),
+            let holds = match plan {
+                Some((st, key)) => st.holds(&mut inner, j, key, req),
                 None => inner.eval_bool(req),
             };
             match holds {

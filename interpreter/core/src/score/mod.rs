@@ -3,13 +3,16 @@
 
 mod names;
 mod plan;
+mod quick;
+mod residual;
 mod result;
 mod rewrite;
 mod stages;
 mod tally;
 
 pub use names::Names;
-pub use plan::{Plan, SplitClasses, Stage};
+pub use plan::{Answer, Plan, SplitClasses, Stage};
+pub use residual::Residual;
 pub use rewrite::{simplify, slots_used};
 
 #[cfg(test)]

@@ -17,7 +17,8 @@
 //! written, so nothing is skipped that evaluation would have run, and errors stay the
 //! same.
 
-use crate::engine::{Cx, EVAL_BUDGET};
+use super::residual::{Residual, Rest};
+use crate::engine::{Cx, RuntimeError, EVAL_BUDGET};
 use crate::ir::{Expr, Loc, Program, ShapeDef, SlotDef};
 use crate::model::CardSet;
 use crate::value::Value;
@@ -32,8 +33,10 @@ const MAX_ANSWERS: usize = 1 << 20;
 const NO: u8 = 0;
 /// The answer "true".
 const YES: u8 = 1;
-/// The condition must be evaluated.
+/// The condition must be evaluated as written.
 const ASK: u8 = 2;
+/// Answers from here on name a [`Residual`] of the condition: `REST + i` is its `i`th.
+const REST: u8 = 3;
 
 /// Compile-time answers for the conditions of a table's stages (or a pattern's
 /// requires, as one stage), each stage indexed by the values of the inputs its
@@ -64,8 +67,10 @@ const NO_CLASS: u8 = u8::MAX;
 pub struct Stage {
     /// The inputs, each with the weight of its value's index in a key.
     inputs: Vec<(Input, u32)>,
-    /// Per condition, its answer for each key (`None`: always evaluated).
+    /// Per condition, its answer for each key (`None`: always evaluated as written).
     answers: Vec<Option<Box<[u8]>>>,
+    /// Per condition, what is left of it under the keys that leave it open.
+    residuals: Vec<Box<[Residual]>>,
     /// For each key, the conditions that hold as bits, when the key settles all of
     /// them ([`UNSETTLED`] otherwise).
     masks: Option<Box<[u64]>>,
@@ -260,13 +265,36 @@ impl Stage {
         }
     }
 
-    /// Condition `j`'s answer under `key`, when the table settles it.
+    /// Condition `j`'s answer under `key`: settled, what is left of it, or `None`
+    /// (evaluate it as written).
     #[inline]
-    pub fn settled(&self, j: usize, key: usize) -> Option<bool> {
-        match self.answers.get(j)?.as_ref()?.get(key) {
-            Some(&NO) => Some(false),
-            Some(&YES) => Some(true),
-            _ => None,
+    pub fn answer(&self, j: usize, key: usize) -> Option<Answer<'_>> {
+        match *self.answers.get(j)?.as_ref()?.get(key)? {
+            NO => Some(Answer::Is(false)),
+            YES => Some(Answer::Is(true)),
+            ASK => None,
+            r => self
+                .residuals
+                .get(j)?
+                .get((r - REST) as usize)
+                .map(Answer::Rest),
+        }
+    }
+
+    /// Whether condition `j` holds under `key` for the split in view (`cond` is the
+    /// condition as written).
+    #[inline]
+    pub fn holds(
+        &self,
+        cx: &mut Cx<'_>,
+        j: usize,
+        key: usize,
+        cond: &Expr,
+    ) -> Result<bool, RuntimeError> {
+        match self.answer(j, key) {
+            Some(Answer::Is(b)) => Ok(b),
+            Some(Answer::Rest(r)) => r.holds(cx),
+            None => cx.eval_bool(cond),
         }
     }
 
@@ -341,6 +369,7 @@ impl Stage {
             .max()
             .unwrap_or(0);
         let mut answers: Vec<Vec<u8>> = vec![Vec::with_capacity(size); conds.len()];
+        let mut rests: Vec<Vec<Rest<'_>>> = (0..conds.len()).map(|_| Vec::new()).collect();
         let mut groups = vec![CardSet::EMPTY; known.slots.len()];
         let mut vals = vec![Value::Unit; frame.max(16)];
         for key in 0..size {
@@ -366,9 +395,38 @@ impl Stage {
                 budget: EVAL_BUDGET,
                 at: Loc::default(),
             };
-            for (c, out) in conds.iter().zip(&mut answers) {
-                out.push(answer(&mut cx, c, known));
+            for ((c, out), rests) in conds.iter().zip(&mut answers).zip(&mut rests) {
+                out.push(match answer(&mut cx, c, known) {
+                    Found::Is(false) => NO,
+                    Found::Is(true) => YES,
+                    Found::Rest(r) => match rests.iter().position(|x| *x == r) {
+                        Some(i) => REST.saturating_add(i as u8),
+                        None if rests.len() < (u8::MAX - REST) as usize => {
+                            rests.push(r);
+                            REST + (rests.len() - 1) as u8
+                        }
+                        None => ASK,
+                    },
+                });
             }
+        }
+        // What is left under each key, made once per distinct rest: answered on card
+        // sets where it can be, as written (no entry) where it is the whole condition.
+        let mut residuals = Vec::with_capacity(conds.len());
+        for ((c, out), rests) in conds.iter().zip(&mut answers).zip(&rests) {
+            let made: Vec<Option<Residual>> = rests.iter().map(|r| Residual::of(p, c, r)).collect();
+            let mut kept: Vec<Residual> = Vec::new();
+            let mut index = vec![ASK; made.len()];
+            for (i, m) in made.into_iter().enumerate() {
+                if let Some(m) = m {
+                    index[i] = REST + kept.len() as u8;
+                    kept.push(m);
+                }
+            }
+            for a in out.iter_mut().filter(|a| **a >= REST) {
+                *a = index[(*a - REST) as usize];
+            }
+            residuals.push(kept.into_boxed_slice());
         }
         let answers: Vec<Option<Box<[u8]>>> = answers
             .into_iter()
@@ -398,6 +456,7 @@ impl Stage {
         Some(Stage {
             inputs,
             answers,
+            residuals,
             masks,
         })
     }
@@ -419,36 +478,55 @@ enum Read {
     Local(u16),
 }
 
-/// The answer of `e` when only the settled parts evaluation reaches first are known.
-fn answer(cx: &mut Cx<'_>, e: &Expr, known: &Known<'_>) -> u8 {
+/// A condition's answer under one key.
+pub enum Answer<'a> {
+    /// Settled.
+    Is(bool),
+    /// Left open: this part is what evaluation would run.
+    Rest(&'a Residual),
+}
+
+/// While building: settled, or what is left to evaluate.
+enum Found<'e> {
+    Is(bool),
+    Rest(Rest<'e>),
+}
+
+/// The answer of `e` when only the settled parts evaluation reaches first are known, or
+/// what is left of it to evaluate.
+fn answer<'e>(cx: &mut Cx<'_>, e: &'e Expr, known: &Known<'_>) -> Found<'e> {
+    // A first part left open as written leaves the whole of `e` open as written; what is
+    // left of a part that was settled further in is followed by the rest of `e`.
     match e {
         Expr::Not(x) => match answer(cx, x, known) {
-            NO => YES,
-            YES => NO,
-            _ => ASK,
+            Found::Is(b) => Found::Is(!b),
+            Found::Rest(Rest::Whole(w)) if std::ptr::eq(w, &**x) => Found::Rest(Rest::Whole(e)),
+            Found::Rest(r) => Found::Rest(Rest::Not(Box::new(r))),
         },
         Expr::And(a, b) => match answer(cx, a, known) {
-            NO => NO,
-            YES => answer(cx, b, known),
-            _ => ASK,
+            Found::Is(false) => Found::Is(false),
+            Found::Is(true) => answer(cx, b, known),
+            Found::Rest(Rest::Whole(w)) if std::ptr::eq(w, &**a) => Found::Rest(Rest::Whole(e)),
+            Found::Rest(r) => Found::Rest(Rest::And(Box::new(r), b)),
         },
         Expr::Or(a, b) => match answer(cx, a, known) {
-            YES => YES,
-            NO => answer(cx, b, known),
-            _ => ASK,
+            Found::Is(true) => Found::Is(true),
+            Found::Is(false) => answer(cx, b, known),
+            Found::Rest(Rest::Whole(w)) if std::ptr::eq(w, &**a) => Found::Rest(Rest::Whole(e)),
+            Found::Rest(r) => Found::Rest(Rest::Or(Box::new(r), b)),
         },
         Expr::If(c, a, b) => match answer(cx, c, known) {
-            YES => answer(cx, a, known),
-            NO => answer(cx, b, known),
-            _ => ASK,
+            Found::Is(true) => answer(cx, a, known),
+            Found::Is(false) => answer(cx, b, known),
+            Found::Rest(Rest::Whole(w)) if std::ptr::eq(w, &**c) => Found::Rest(Rest::Whole(e)),
+            Found::Rest(r) => Found::Rest(Rest::If(Box::new(r), a, b)),
         },
         _ if settled_only(e, known) => match cx.eval_bool(e) {
-            Ok(true) => YES,
-            Ok(false) => NO,
+            Ok(b) => Found::Is(b),
             // Left to run time, where it fails as written.
-            Err(_) => ASK,
+            Err(_) => Found::Rest(Rest::Whole(e)),
         },
-        _ => ASK,
+        _ => Found::Rest(Rest::Whole(e)),
     }
 }
 

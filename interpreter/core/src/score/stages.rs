@@ -105,8 +105,8 @@ pub(super) fn stages<'d>(
     Ok(())
 }
 
-/// Whether row `j` of a stage holds: looked up when the stage's key settles it,
-/// evaluated otherwise.
+/// Whether row `j` of a stage holds: looked up when the stage's key settles it, what is
+/// left of it answered otherwise.
 #[inline]
 fn holds(
     cx: &mut Cx<'_>,
@@ -114,10 +114,10 @@ fn holds(
     j: usize,
     cond: &Expr,
 ) -> Result<bool, RuntimeError> {
-    if let Some(b) = part.and_then(|(st, key)| st.settled(j, key)) {
-        return Ok(b);
+    match part {
+        Some((st, key)) => st.holds(cx, j, key, cond),
+        None => cx.eval_bool(cond),
     }
-    cx.eval_bool(cond)
 }
 
 /// The rows of one stage that hold, in order: read off the plan's bits when the split
