@@ -94,16 +94,24 @@ pub(crate) fn for_each_prepared(
     pre: &Prepared,
     f: &mut OnMatch<'_>,
 ) -> Result<bool, RuntimeError> {
-    let Prepared { cards, counts } = *pre;
     let n = pat.slots.len();
-    let mut few = [CardSet::EMPTY; FEW_SLOTS];
-    let mut all = [CardSet::EMPTY; MAX_SLOTS];
-    // Most patterns have a few groups: a small array is cheaper to clear.
-    let groups = if n <= FEW_SLOTS {
-        &mut few[..n]
+    // Most patterns have a few groups: only a small array is cleared for them.
+    if n <= FEW_SLOTS {
+        search(cx, pat, pre, f, &mut [CardSet::EMPTY; FEW_SLOTS][..n])
     } else {
-        &mut all[..n]
-    };
+        search(cx, pat, pre, f, &mut [CardSet::EMPTY; MAX_SLOTS][..n])
+    }
+}
+
+/// [`for_each_prepared`] with room for the groups.
+fn search(
+    cx: &mut Cx<'_>,
+    pat: &PatternDef,
+    pre: &Prepared,
+    f: &mut OnMatch<'_>,
+    groups: &mut [CardSet],
+) -> Result<bool, RuntimeError> {
+    let Prepared { cards, counts } = *pre;
     with_frame(pat.frame as usize, |locals| {
         let mut search = Search {
             pat,
@@ -121,7 +129,9 @@ pub(crate) fn for_each_prepared(
 /// Runs `f` with `frame` local slots, all unset: on the stack when there are few (a
 /// search or a table's evaluation allocates nothing for them).
 pub(crate) fn with_frame<R>(frame: usize, f: impl FnOnce(&mut [Value]) -> R) -> R {
-    if frame <= SMALL_FRAME {
+    if frame == 0 {
+        f(&mut [])
+    } else if frame <= SMALL_FRAME {
         let mut stack: [Value; SMALL_FRAME] = std::array::from_fn(|_| Value::Unit);
         f(&mut stack[..frame])
     } else if frame <= MID_FRAME {
@@ -148,7 +158,43 @@ pub(crate) fn may_fit(pat: &PatternDef, cards: CardSet) -> bool {
 /// Whether the class counts of `cards` can be split into the group sizes (each class
 /// filled by whole groups). Counts are small, so a tiny search suffices.
 pub fn prefilter_passes(pf: &Prefilter, cards: CardSet) -> bool {
+    if cards.0[1..] == [0; 3] && pf.sizes.len() <= FEW_SLOTS {
+        return low_prefilter_passes(pf, cards.0[0]);
+    }
     ClassCounts::of(pf, cards).is_some_and(|c| c.fit(&pf.sizes))
+}
+
+/// [`prefilter_passes`] for cards all in the deck's first 64 (every card of a small
+/// deck) and a pattern of few groups: one word per class, and counts on the stack (it
+/// runs for most hands a guard offers a table, nearly all of which fail).
+fn low_prefilter_passes(pf: &Prefilter, cards: u64) -> bool {
+    // The cards of each class touched; counted only once they are few enough, as most
+    // hands touch more classes than there are groups.
+    let mut held = [0u64; FEW_SLOTS];
+    let mut touched = 0;
+    let mut left = cards;
+    for class in &pf.classes {
+        let x = left & class.0[0];
+        if x == 0 {
+            continue;
+        }
+        // More classes than groups: no split.
+        if touched == pf.sizes.len() {
+            return false;
+        }
+        held[touched] = x;
+        touched += 1;
+        // Every card counted: the later classes (of other values) hold none.
+        left &= !x;
+        if left == 0 {
+            break;
+        }
+    }
+    let mut counts = [0u8; FEW_SLOTS];
+    for (n, x) in counts.iter_mut().zip(&held[..touched]) {
+        *n = x.count_ones() as u8;
+    }
+    fits(&counts[..touched], &pf.sizes)
 }
 
 /// The classes a set of cards touches, with how many cards it has in each, in class
@@ -195,34 +241,49 @@ impl ClassCounts {
 
     /// Whether `sizes` (largest first) can be dealt into the counts exactly.
     fn fit(&self, sizes: &[usize]) -> bool {
-        let mut buf = [0u8; MAX_SLOTS];
-        let mut touched = 0;
-        for &c in &self.count[..self.len] {
-            if c > 0 {
-                buf[touched] = c;
-                touched += 1;
-            }
-        }
-        if touched > sizes.len() {
-            return false;
-        }
-        let counts = &mut buf[..touched];
-        if touched == sizes.len() {
-            // One group per class: the counts, largest first, are the sizes (a few
-            // numbers, sorted by insertion).
-            for i in 1..touched {
-                let x = counts[i];
-                let mut j = i;
-                while j > 0 && counts[j - 1] < x {
-                    counts[j] = counts[j - 1];
-                    j -= 1;
-                }
-                counts[j] = x;
-            }
-            return counts.iter().zip(sizes).all(|(c, s)| *c as usize == *s);
-        }
-        place(sizes, counts)
+        fits(&self.count[..self.len], sizes)
     }
+}
+
+/// Whether `sizes` (largest first) can be dealt into `counts` (one per class, some
+/// perhaps 0) exactly.
+fn fits(counts: &[u8], sizes: &[usize]) -> bool {
+    // No group left (the search's last slot), or one (the one before): no search.
+    match sizes {
+        [] => return counts.iter().all(|c| *c == 0),
+        [s] => {
+            let mut held = counts.iter().filter(|c| **c > 0);
+            return held.next().is_some_and(|c| *c as usize == *s) && held.next().is_none();
+        }
+        _ => {}
+    }
+    let mut buf = [0u8; MAX_SLOTS];
+    let mut touched = 0;
+    for &c in counts {
+        if c > 0 {
+            buf[touched] = c;
+            touched += 1;
+        }
+    }
+    if touched > sizes.len() {
+        return false;
+    }
+    let counts = &mut buf[..touched];
+    if touched == sizes.len() {
+        // One group per class: the counts, largest first, are the sizes (a few
+        // numbers, sorted by insertion).
+        for i in 1..touched {
+            let x = counts[i];
+            let mut j = i;
+            while j > 0 && counts[j - 1] < x {
+                counts[j] = counts[j - 1];
+                j -= 1;
+            }
+            counts[j] = x;
+        }
+        return counts.iter().zip(sizes).all(|(c, s)| *c as usize == *s);
+    }
+    place(sizes, counts)
 }
 
 /// Whether the sizes (largest first) can be dealt into the counts exactly.

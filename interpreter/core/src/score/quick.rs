@@ -39,8 +39,8 @@ pub enum Num {
     Const(i64),
     /// `count(set)`.
     Count(Set),
-    /// `pairs(set, A)`: the classes of attribute A.
-    Pairs(Set, Box<[CardSet]>),
+    /// `pairs(set, A)`.
+    Pairs(Set, Box<PairsOf>),
 }
 
 /// A card set made of groups and constants.
@@ -116,7 +116,10 @@ impl Num {
                     let a = u16::try_from(*a)
                         .ok()
                         .filter(|a| (*a as usize) < p.deck.attrs.len())?;
-                    Num::Pairs(Set::of(&args[0])?, p.deck.classes(a).into())
+                    Num::Pairs(
+                        Set::of(&args[0])?,
+                        Box::new(PairsOf::new(p.deck.classes(a))),
+                    )
                 }
                 _ => return None,
             },
@@ -128,14 +131,66 @@ impl Num {
         match self {
             Num::Const(n) => *n,
             Num::Count(s) => count(s.of_groups(groups)) as i64,
-            Num::Pairs(s, classes) => {
-                let set = s.of_groups(groups);
-                classes
-                    .iter()
-                    .map(|class| count(set.inter(*class)) / 2)
-                    .sum::<usize>() as i64
+            Num::Pairs(s, of) => of.pairs(s.of_groups(groups)) as i64,
+        }
+    }
+}
+
+/// The classes of the attribute `pairs` reads, ready to count pairs in a set.
+#[derive(Clone, Debug)]
+pub struct PairsOf {
+    classes: Box<[CardSet]>,
+    /// When the classes are at most 64 and do not overlap: each card's class (or
+    /// [`NO_CLASS`]), and the cards in some class.
+    by_card: Option<(Box<[u8]>, CardSet)>,
+}
+
+/// A card in none of the classes.
+const NO_CLASS: u8 = u8::MAX;
+
+impl PairsOf {
+    fn new(classes: &[CardSet]) -> PairsOf {
+        let mut covered = CardSet::EMPTY;
+        let mut of = vec![NO_CLASS; crate::model::MAX_CARDS];
+        let mut disjoint = classes.len() <= 64;
+        for (i, class) in classes.iter().enumerate() {
+            disjoint &= class.inter(covered).is_empty();
+            covered = covered.union(*class);
+            for c in class.iter() {
+                of[c as usize] = i as u8;
             }
         }
+        PairsOf {
+            classes: classes.into(),
+            by_card: disjoint.then(|| (of.into_boxed_slice(), covered)),
+        }
+    }
+
+    /// Σ ⌊n/2⌋ over the classes, n the cards of `set` in each. With disjoint classes that
+    /// is (the cards in some class − the classes holding an odd number of them) / 2:
+    /// one pass over the set's few cards instead of one intersection per class.
+    #[inline]
+    fn pairs(&self, set: CardSet) -> usize {
+        let Some((of, covered)) = &self.by_card else {
+            return self
+                .classes
+                .iter()
+                .map(|class| count(set.inter(*class)) / 2)
+                .sum();
+        };
+        let set = set.inter(*covered);
+        let mut odd = 0u64;
+        let mut n = 0;
+        for (w, word) in set.0.iter().enumerate() {
+            let mut x = *word;
+            while x != 0 {
+                let c = w * 64 + x.trailing_zeros() as usize;
+                odd ^= 1 << of[c];
+                n += 1;
+                x &= x - 1;
+            }
+        }
+        (n - odd.count_ones() as usize) / 2
     }
 }
 
