@@ -22,10 +22,13 @@ pub fn distance(
 ) -> Result<Distance, RuntimeError> {
     let mut best = pat.size;
     let mut groups = vec![CardSet::EMPTY; pat.slots.len()];
-    go(cx, pat, 0, cards, 0, &mut groups, &mut best)?;
+    // One candidate list per depth, reused by every branch at that depth.
+    let mut lists = vec![Vec::new(); pat.slots.len()];
+    go(cx, pat, 0, cards, 0, &mut groups, &mut lists, &mut best)?;
     Ok(Distance { missing: best })
 }
 
+#[allow(clippy::too_many_arguments)]
 fn go(
     cx: &mut Cx<'_>,
     pat: &PatternDef,
@@ -33,6 +36,7 @@ fn go(
     rest: CardSet,
     missing: usize,
     groups: &mut [CardSet],
+    lists: &mut [Vec<CardSet>],
     best: &mut usize,
 ) -> Result<(), RuntimeError> {
     if missing >= *best {
@@ -45,27 +49,31 @@ fn go(
     cx.charge(1)?;
     let slot = &pat.slots[i];
     let floor = slot.copy_of.map(|_| groups[i - 1].first().unwrap_or(0));
-    let mut subsets = Vec::new();
+    let mut subsets = std::mem::take(&mut lists[i]);
+    subsets.clear();
     partial_fits(cx, slot, rest, floor, &mut subsets);
     // Larger partial groups first, so good bounds come early.
     subsets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-    for s in subsets {
-        groups[i] = s;
-        go(
+    let mut result = Ok(());
+    for s in &subsets {
+        groups[i] = *s;
+        result = go(
             cx,
             pat,
             i + 1,
-            rest.minus(s),
+            rest.minus(*s),
             missing + slot.size - s.len(),
             groups,
+            lists,
             best,
-        )?;
-        if *best == 0 {
+        );
+        if result.is_err() || *best == 0 {
             break;
         }
     }
+    lists[i] = subsets;
     groups[i] = CardSet::EMPTY;
-    Ok(())
+    result
 }
 
 /// Maximal-ish subsets of `rest` that could grow into the slot: within one class for
@@ -78,20 +86,23 @@ fn partial_fits(
     out: &mut Vec<CardSet>,
 ) {
     let deck = &cx.p.deck;
-    let pool: Vec<CardIx> = rest
-        .iter()
-        .filter(|c| floor.map(|f| *c > f).unwrap_or(true))
-        .collect();
+    // The cards the slot may take (above the floor), in card order.
+    let mut pool = rest;
+    if let Some(f) = floor {
+        for c in rest.iter().take_while(|c| *c <= f) {
+            pool.remove(c);
+        }
+    }
     out.push(CardSet::EMPTY);
     let k = slot.size;
     if slot.shapes.is_empty() {
-        out.push(pool.iter().take(k).copied().collect());
+        out.push(pool.iter().take(k).collect());
         return;
     }
     for shape in &slot.shapes {
         match shape {
             ShapeDef::Same(a) => {
-                let pool_set: CardSet = pool.iter().copied().collect();
+                let pool_set = pool;
                 for class in deck.classes(*a) {
                     let cs = pool_set.inter(*class);
                     // Any k of a class serve alike for the bound; when the class is larger,
@@ -112,26 +123,26 @@ fn partial_fits(
             ShapeDef::Distinct(a) => {
                 let mut seen: Vec<i64> = Vec::new();
                 let mut s = CardSet::EMPTY;
-                for c in &pool {
-                    let v = deck.attr(*a, *c);
+                for c in pool.iter() {
+                    let v = deck.attr(*a, c);
                     if !seen.contains(&v) && s.len() < k {
                         seen.push(v);
-                        s.insert(*c);
+                        s.insert(c);
                     }
                 }
                 out.push(s);
             }
             ShapeDef::Run(a, by) => {
-                for &start in &pool {
+                for start in pool.iter() {
                     let v0 = deck.attr(*a, start);
                     let suit = by.map(|b| deck.attr(b, start));
                     let mut s = CardSet::EMPTY;
                     for d in 0..k as i64 {
                         if let Some(c) = pool.iter().find(|c| {
-                            Some(deck.attr(*a, **c)) == v0.checked_add(d)
-                                && by.map(|b| Some(deck.attr(b, **c)) == suit).unwrap_or(true)
+                            Some(deck.attr(*a, *c)) == v0.checked_add(d)
+                                && by.map(|b| Some(deck.attr(b, *c)) == suit).unwrap_or(true)
                         }) {
-                            s.insert(*c);
+                            s.insert(c);
                         }
                     }
                     out.push(s);
