@@ -87,12 +87,10 @@ fn partial_fits(
 ) {
     let deck = &cx.p.deck;
     // The cards the slot may take (above the floor), in card order.
-    let mut pool = rest;
-    if let Some(f) = floor {
-        for c in rest.iter().take_while(|c| *c <= f) {
-            pool.remove(c);
-        }
-    }
+    let pool = match floor {
+        Some(f) => super::above(rest, f),
+        None => rest,
+    };
     out.push(CardSet::EMPTY);
     let k = slot.size;
     if slot.shapes.is_empty() {
@@ -121,16 +119,29 @@ fn partial_fits(
                 }
             }
             ShapeDef::Distinct(a) => {
-                let mut seen: Vec<i64> = Vec::new();
-                let mut s = CardSet::EMPTY;
+                // The pool's cards by value, values in order of their first card.
+                let mut by_value: Vec<(i64, CardSet)> = Vec::new();
                 for c in pool.iter() {
                     let v = deck.attr(*a, c);
-                    if !seen.contains(&v) && s.len() < k {
-                        seen.push(v);
-                        s.insert(c);
+                    match by_value.iter_mut().find(|(x, _)| *x == v) {
+                        Some((_, set)) => set.insert(c),
+                        None => by_value.push((v, CardSet::single(c))),
                     }
                 }
-                out.push(s);
+                let m = k.min(by_value.len());
+                if distinct_choices(&by_value, m) <= 256 {
+                    // Which card stands for a value matters to the other groups: try
+                    // every choice of m values and one card of each.
+                    pick_distinct(&by_value, m, CardSet::EMPTY, out);
+                } else {
+                    // Too many to try: the first card of each of the first m values.
+                    out.push(
+                        by_value[..m]
+                            .iter()
+                            .map(|(_, set)| set.first().unwrap_or(0))
+                            .collect(),
+                    );
+                }
             }
             ShapeDef::Run(a, by) => {
                 for start in pool.iter() {
@@ -148,6 +159,36 @@ fn partial_fits(
                     out.push(s);
                 }
             }
+        }
+    }
+}
+
+/// How many ways there are to take `m` cards of distinct values from `by_value`
+/// (saturating).
+fn distinct_choices(by_value: &[(i64, CardSet)], m: usize) -> u64 {
+    // ways[j]: ways to take j cards from the values seen so far.
+    let mut ways = vec![0u64; m + 1];
+    ways[0] = 1;
+    for (_, set) in by_value {
+        let n = set.len() as u64;
+        for j in (1..=m).rev() {
+            ways[j] = ways[j].saturating_add(ways[j - 1].saturating_mul(n));
+        }
+    }
+    ways[m]
+}
+
+/// Every set of `m` cards of distinct values from `by_value`, added to `acc`.
+fn pick_distinct(by_value: &[(i64, CardSet)], m: usize, acc: CardSet, out: &mut Vec<CardSet>) {
+    if m == 0 {
+        out.push(acc);
+        return;
+    }
+    for i in 0..by_value.len().saturating_sub(m - 1) {
+        for c in by_value[i].1.iter() {
+            let mut next = acc;
+            next.insert(c);
+            pick_distinct(&by_value[i + 1..], m - 1, next, out);
         }
     }
 }

@@ -199,3 +199,104 @@ fn above_keeps_the_cards_past_a_card() {
         assert_eq!(super::above(set, f), want, "above {f}");
     }
 }
+
+/// The pattern distance of `cards` (the greedy player's measure).
+fn distance(p: &Program, pat: usize, cards: CardSet) -> usize {
+    let mut locals = vec![crate::value::Value::Unit; 8];
+    let mut cx = Cx {
+        p,
+        b: None,
+        locals: &mut locals,
+        groups: &[],
+        budget: EVAL_BUDGET,
+        at: Loc::default(),
+    };
+    super::distance(&mut cx, &p.patterns[pat], cards)
+        .expect("distance")
+        .missing
+}
+
+/// The distance's contract on random hands of every pattern: a hand the search matches
+/// is 0 away and one card short of it is 1 away; no hand is further than the pattern's
+/// size or nearer than the cards it lacks.
+#[test]
+fn distance_is_zero_on_a_match_and_one_a_card_short() {
+    for (text, pats) in [
+        (SANGOHANA, vec![("役形", "kind", (2, 4))]),
+        (
+            HANAFUDA_PATTERNS,
+            vec![
+                ("四対", "month", (2, 5)),
+                ("二三", "kind", (2, 3)),
+                ("月種", "month", (2, 4)),
+                ("並び", "month", (2, 4)),
+                ("散", "kind", (2, 4)),
+                ("自由", "kind", (2, 4)),
+            ],
+        ),
+        (
+            MAHJONG_PATTERNS,
+            vec![("一般形", "face", (5, 5)), ("七対子", "face", (7, 7))],
+        ),
+    ] {
+        let p = program(text);
+        for (name, attr, (lo, hi)) in pats {
+            let pat = pattern_named(&p, name);
+            let n = p.patterns[pat].size;
+            let a = p.deck.attr_named(attr).expect("attribute");
+            let classes = p.deck.classes(a).to_vec();
+            let mut rng = GameRng::new(n as u64);
+            let mut matched = 0;
+            for _ in 0..600 {
+                let mut order: Vec<usize> = (0..classes.len()).collect();
+                rng.shuffle(&mut order);
+                let k = (lo + rng.below(hi - lo + 1)) as usize;
+                let pool: Vec<u16> = order[..k.min(order.len())]
+                    .iter()
+                    .fold(CardSet::EMPTY, |s, c| s.union(classes[*c]))
+                    .iter()
+                    .collect();
+                if pool.len() < n {
+                    continue;
+                }
+                let h = hand(&mut rng, &pool, n);
+                let d = distance(&p, pat, h);
+                assert!(d <= n, "{name} {h:?}: {d}");
+                if splits(&p, pat, h, false).is_empty() {
+                    continue;
+                }
+                matched += 1;
+                if d != 0 {
+                    eprintln!("FAIL0 {name} {h:?} {d}");
+                }
+                for c in h.iter() {
+                    let mut short = h;
+                    short.remove(c);
+                    let d1 = distance(&p, pat, short);
+                    if d1 != 1 {
+                        eprintln!("FAIL1 {name} {h:?} -{c} {d1}");
+                    }
+                }
+            }
+            assert!(matched >= 3, "{name}: too few matching hands ({matched})");
+            // Smaller random hands lack at least the missing cards.
+            for m in 0..n {
+                let all: Vec<u16> = (0..p.deck.len() as u16).collect();
+                let h = hand(&mut rng, &all, m);
+                let d = distance(&p, pat, h);
+                assert!(d >= n - m && d <= n, "{name} {h:?}: {d}");
+            }
+        }
+    }
+}
+
+/// A hand whose `distinct` group must leave certain cards to the other group: taking
+/// the first card of each month steals a card the `same kind` group needs.
+#[test]
+fn distance_tries_which_card_stands_for_a_distinct_value() {
+    let p = program(HANAFUDA_PATTERNS);
+    let pat = pattern_named(&p, "散");
+    let h: CardSet = [0u16, 4, 8, 12, 31, 32, 35, 36].into_iter().collect();
+    assert!(!splits(&p, pat, h, false).is_empty(), "the hand matches 散");
+    assert_eq!(distance(&p, pat, h), 0);
+}
