@@ -203,6 +203,30 @@ impl Cx<'_> {
     /// guard asks about (`手札[x] + d`) is almost always of this shape.
     #[inline]
     fn cards_here(&self, e: &Expr, depth: u8) -> Option<CardSet> {
+        match e {
+            Expr::Bin(op @ (Op2::Union | Op2::Minus), x, y) if depth < 3 => {
+                // Leaves are read in place; only nested operations recurse.
+                let x = match self.cards_leaf(x) {
+                    Some(s) => s,
+                    None => self.cards_here(x, depth + 1)?,
+                };
+                let y = match self.cards_leaf(y) {
+                    Some(s) => s,
+                    None => self.cards_here(y, depth + 1)?,
+                };
+                Some(if *op == Op2::Union {
+                    x.union(y)
+                } else {
+                    x.minus(y)
+                })
+            }
+            _ => self.cards_leaf(e),
+        }
+    }
+
+    /// [`Cx::cards_here`] for a set literal, a zone, a seat's zone or a local.
+    #[inline(always)]
+    fn cards_leaf(&self, e: &Expr) -> Option<CardSet> {
         let b = self.b.filter(|b| b.quicken)?;
         match e {
             Expr::Cards(s) => Some(*s),
@@ -226,15 +250,6 @@ impl Cx<'_> {
                 Value::Card(c) => Some(CardSet::single(*c)),
                 _ => None,
             },
-            Expr::Bin(op @ (Op2::Union | Op2::Minus), x, y) if depth < 3 => {
-                let x = self.cards_here(x, depth + 1)?;
-                let y = self.cards_here(y, depth + 1)?;
-                Some(if *op == Op2::Union {
-                    x.union(y)
-                } else {
-                    x.minus(y)
-                })
-            }
             _ => None,
         }
     }
