@@ -4,7 +4,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use miette::{LabeledSpan, NamedSource, SourceCode};
+use miette::{LabeledSpan, MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 
 use crate::ir::{Loc, Source};
 
@@ -67,34 +67,38 @@ impl Diagnostic {
         self
     }
 
-    /// Attaches the program's sources so miette can render it.
+    /// Attaches the program's sources so miette can render it. Only the lines around
+    /// the drawn labels are handed over (see [`Window`]), so rendering costs the size
+    /// of the snippet, not of the file.
     pub fn render_with(&self, sources: &[Source]) -> Rendered {
         let file = self
             .labels
             .first()
             .map(|(l, _)| l.file as usize)
             .unwrap_or(0);
-        let (name, text) = sources
-            .get(file)
-            .map(|s| (s.name.clone(), s.text.clone()))
-            .unwrap_or_else(|| ("<none>".into(), Arc::from("")));
-        let len = text.len();
+        let empty = Source::new("<none>", Arc::from(""));
+        let src = sources.get(file).unwrap_or(&empty);
+        let len = src.text.len();
         let mut labels = Vec::new();
         let mut elsewhere = Vec::new();
         let primary_line = self
             .labels
             .first()
-            .map(|(l, _)| line_of(&text, l.span.start as usize))
+            .map(|(l, _)| src.line_index(l.span.start as usize) + 1)
             .unwrap_or(1);
+        // The drawn labels' extent, in bytes.
+        let (mut lo, mut hi) = (len, 0);
         for (i, (loc, label)) in self.labels.iter().enumerate() {
-            let line = line_of(&text, loc.span.start as usize);
+            let line = src.line_index(loc.span.start as usize) + 1;
             // A secondary label far from the primary one becomes a note: drawn, it would
             // pull every line between the two into the snippet.
             let far = i > 0 && line.abs_diff(primary_line) > NEAR_LINES;
             if loc.file as usize == file && far {
-                elsewhere.push(format!("{} ({}:{})", label, name, line));
+                elsewhere.push(format!("{} ({}:{})", label, src.name, line));
             } else if loc.file as usize == file {
                 let span = loc.span.clamped(len);
+                lo = lo.min(span.offset());
+                hi = hi.max(span.offset() + span.len());
                 let text = if label.is_empty() {
                     None
                 } else {
@@ -106,7 +110,7 @@ impl Diagnostic {
                     LabeledSpan::new_with_span(text, span)
                 });
             } else if let Some(s) = sources.get(loc.file as usize) {
-                let line = line_of(&s.text, loc.span.start as usize);
+                let line = s.line_index(loc.span.start as usize) + 1;
                 elsewhere.push(format!("{} ({}:{})", label, s.name, line));
             }
         }
@@ -118,14 +122,72 @@ impl Diagnostic {
                 None => note,
             });
         }
+        // The labels' lines and a margin wider than miette's context (one line).
+        let (first, last) = if lo <= hi {
+            (src.line_index(lo), src.line_index(hi))
+        } else {
+            (0, 0)
+        };
+        let first = first.saturating_sub(WINDOW_MARGIN);
+        let start = src.line_start(first);
+        let end = src.line_start(last + WINDOW_MARGIN + 1);
         Rendered {
             code: self.code,
             message: self.message.clone(),
             labels,
             help,
             severity: self.severity,
-            src: NamedSource::new(name, text.to_string()),
+            src: Window {
+                name: src.name.clone(),
+                text: src.text[start..end].to_string(),
+                start,
+                first_line: first,
+            },
         }
+    }
+}
+
+/// Lines of the file around a diagnostic's labels handed to miette: more than miette
+/// draws around a label, so the snippet is the same as with the whole file.
+const WINDOW_MARGIN: usize = 4;
+
+/// The lines of a source file a diagnostic draws, and where they sit in the file.
+/// Spans stay offsets into the whole file; miette is told the real line numbers.
+#[derive(Debug)]
+pub struct Window {
+    name: String,
+    text: String,
+    /// Byte offset of `text` in the file.
+    start: usize,
+    /// 0-based line of the file where `text` starts.
+    first_line: usize,
+}
+
+impl SourceCode for Window {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let offset = span
+            .offset()
+            .checked_sub(self.start)
+            .ok_or(MietteError::OutOfBounds)?;
+        let local = SourceSpan::new(offset.into(), span.len());
+        let c =
+            self.text
+                .as_bytes()
+                .read_span(&local, context_lines_before, context_lines_after)?;
+        let whole = SourceSpan::new((c.span().offset() + self.start).into(), c.span().len());
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            c.data(),
+            whole,
+            c.line() + self.first_line,
+            c.column(),
+            c.line_count(),
+        )))
     }
 }
 
@@ -151,7 +213,7 @@ pub struct Rendered {
     labels: Vec<LabeledSpan>,
     help: Option<String>,
     severity: Severity,
-    src: NamedSource<String>,
+    src: Window,
 }
 
 impl fmt::Display for Rendered {

@@ -23,6 +23,41 @@ pub struct Source {
     pub name: String,
     /// The text.
     pub text: Arc<str>,
+    /// The byte offset where each line starts, so a diagnostic finds its line without
+    /// reading the file from the top (thousands of diagnostics stay linear).
+    pub line_starts: Arc<[u32]>,
+}
+
+impl Source {
+    /// A source file and its line index.
+    pub fn new(name: impl Into<String>, text: Arc<str>) -> Source {
+        let line_starts = std::iter::once(0)
+            .chain(
+                text.bytes()
+                    .enumerate()
+                    .filter(|(_, b)| *b == b'\n')
+                    .map(|(i, _)| i as u32 + 1),
+            )
+            .collect();
+        Source {
+            name: name.into(),
+            text,
+            line_starts,
+        }
+    }
+
+    /// The 0-based line of a byte offset (the offset is clamped to the text).
+    pub fn line_index(&self, offset: usize) -> usize {
+        let offset = offset.min(self.text.len()) as u32;
+        self.line_starts.partition_point(|s| *s <= offset) - 1
+    }
+
+    /// Where 0-based line `line` starts (the text's end past the last line).
+    pub fn line_start(&self, line: usize) -> usize {
+        self.line_starts
+            .get(line)
+            .map_or(self.text.len(), |s| *s as usize)
+    }
 }
 
 /// A compiled ruleset, ready to run.

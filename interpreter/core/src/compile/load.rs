@@ -97,10 +97,7 @@ pub fn load(
 
 impl LoadCtx<'_> {
     fn add_source(&mut self, name: &str, text: String) -> u16 {
-        self.sources.push(Source {
-            name: name.to_string(),
-            text: Arc::from(text),
-        });
+        self.sources.push(Source::new(name, Arc::from(text)));
         (self.sources.len() - 1) as u16
     }
 

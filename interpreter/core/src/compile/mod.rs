@@ -215,38 +215,57 @@ impl Compiler {
     /// Refuses rulesets with more items of a kind than the compiled forms number
     /// (zones and variables take one slot per seat, up to 16 seats, in 16-bit indices).
     fn within_limits(&mut self, items: &[(u16, Item)]) -> bool {
-        let count = |f: fn(&Item) -> bool| items.iter().filter(|(_, i)| f(i)).count();
-        let limits: [(&str, usize, usize); 7] = [
-            ("zones", count(|i| matches!(i, Item::Zone(_))), 2_000),
-            ("variables", count(|i| matches!(i, Item::Var(_))), 2_000),
-            ("procedures", count(|i| matches!(i, Item::Proc(_))), 10_000),
-            ("tests", count(|i| matches!(i, Item::Test(_))), 10_000),
-            ("defs", count(|i| matches!(i, Item::Def(_))), 10_000),
-            ("patterns", count(|i| matches!(i, Item::Pattern(_))), 10_000),
+        type Kind = fn(&Item) -> bool;
+        let limits: [(&str, &str, Kind, usize); 7] = [
+            ("zones", "zone", |i| matches!(i, Item::Zone(_)), 2_000),
+            (
+                "variables",
+                "variable",
+                |i| matches!(i, Item::Var(_)),
+                2_000,
+            ),
+            (
+                "procedures",
+                "procedure",
+                |i| matches!(i, Item::Proc(_)),
+                10_000,
+            ),
+            ("tests", "test", |i| matches!(i, Item::Test(_)), 10_000),
+            ("defs", "def", |i| matches!(i, Item::Def(_)), 10_000),
+            (
+                "patterns",
+                "pattern",
+                |i| matches!(i, Item::Pattern(_)),
+                10_000,
+            ),
             (
                 "score tables",
-                count(|i| matches!(i, Item::Score(_))),
+                "score table",
+                |i| matches!(i, Item::Score(_)),
                 10_000,
             ),
         ];
         let mut ok = true;
-        for (what, n, max) in limits {
+        for (what, one, kind, max) in limits {
+            let n = items.iter().filter(|(_, i)| kind(i)).count();
             if n > max {
                 ok = false;
+                // Point at the first one past the limit.
                 let at = items
                     .iter()
+                    .filter(|(_, i)| kind(i))
+                    .nth(max)
                     .map(|(f, i)| Loc {
                         file: *f,
                         span: i.span(),
                     })
-                    .next()
                     .unwrap_or_default();
                 self.error(
                     Diagnostic::error(
                         "fuda::too-large",
                         format!("{n} {what}: a ruleset may declare at most {max}"),
                         at,
-                        "in this ruleset",
+                        format!("{one} {} is one too many", max + 1),
                     )
                     .with_help("split the game into smaller rulesets"),
                 );
