@@ -689,8 +689,11 @@ pub enum Expr {
     PatternTest(u16, Box<Expr>),
     /// A score table call: table index and arguments (all params, defaults filled in).
     Score(u16, Vec<Expr>, Loc),
-    /// A quantifier over a domain with the element bound to a local slot.
-    Binder(BinderKind, u16, Box<Expr>, Box<Expr>),
+    /// A quantifier over a domain with the element bound to a local slot; the flag says
+    /// the body only asks the card's class (attribute, tag or identity tests against
+    /// values that do not depend on it), so a card-set domain is answered with set
+    /// operations. It is set once the program is final (`compile/classes.rs`).
+    Binder(BinderKind, u16, Box<Expr>, Box<Expr>, bool),
     /// `let slot = value in body` (from inlined `def` calls).
     LetIn(u16, Box<Expr>, Box<Expr>),
     /// `if c then a else b`.
@@ -715,7 +718,7 @@ impl Expr {
             | Expr::Or(a, b)
             | Expr::Bin(_, a, b)
             | Expr::Index(a, b)
-            | Expr::Binder(_, _, a, b)
+            | Expr::Binder(_, _, a, b, _)
             | Expr::LetIn(_, a, b) => {
                 f(a);
                 f(b);
@@ -757,7 +760,7 @@ impl Expr {
             | Expr::Or(a, b)
             | Expr::Bin(_, a, b)
             | Expr::Index(a, b)
-            | Expr::Binder(_, _, a, b)
+            | Expr::Binder(_, _, a, b, _)
             | Expr::LetIn(_, a, b) => {
                 f(a);
                 f(b);

@@ -359,7 +359,10 @@ impl Compiler {
             BinderKind::All | BinderKind::Any => Type::Bool,
             BinderKind::Filter => Type::Cards,
         };
-        (Expr::Binder(kind, slot, Box::new(de), Box::new(be)), ty)
+        (
+            Expr::Binder(kind, slot, Box::new(de), Box::new(be), false),
+            ty,
+        )
     }
 
     /// Matches call arguments (positional then named) to parameters; fills defaults.

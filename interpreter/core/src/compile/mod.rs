@@ -2,6 +2,7 @@
 //! every problem as a [`Diagnostic`] instead of stopping at the first.
 
 mod calls;
+mod classes;
 mod deck;
 mod decls;
 mod ends;
@@ -79,10 +80,9 @@ pub fn compile(name: &str, text: &str, loader: &dyn Loader) -> Result<Compiled, 
         .into_iter()
         .partition(|d| d.severity == Severity::Error);
     if errors.is_empty() {
-        Ok(Compiled {
-            program: c.program,
-            warnings,
-        })
+        let mut program = c.program;
+        classes::mark_class_quantifiers(&mut program);
+        Ok(Compiled { program, warnings })
     } else {
         let mut diagnostics = errors;
         diagnostics.extend(warnings);

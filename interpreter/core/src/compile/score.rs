@@ -498,7 +498,7 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
 }
 
 /// Every expression of a stage (values, factors and conditions).
-fn stage_exprs(st: &mut StageDef) -> Vec<&mut crate::ir::Expr> {
+pub(super) fn stage_exprs(st: &mut StageDef) -> Vec<&mut crate::ir::Expr> {
     match st {
         StageDef::Yaku(_, rows) | StageDef::Plus(_, rows) => {
             rows.iter_mut().flat_map(|r| [&mut r.1, &mut r.2]).collect()

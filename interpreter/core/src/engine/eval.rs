@@ -291,7 +291,9 @@ impl Cx<'_> {
                 self.at = saved;
                 Value::Score(Arc::new(r?))
             }
-            Expr::Binder(kind, slot, dom, body) => self.quantify(*kind, *slot, dom, body)?,
+            Expr::Binder(kind, slot, dom, body, by_class) => {
+                self.quantify(*kind, *slot, dom, body, *by_class)?
+            }
             Expr::LetIn(slot, v, body) => {
                 let v = self.eval(v)?;
                 self.set_local(*slot, v);

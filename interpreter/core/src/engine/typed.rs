@@ -64,8 +64,8 @@ impl Cx<'_> {
                 self.at = saved;
                 r?.is_empty()
             }
-            Expr::Binder(k @ (BinderKind::All | BinderKind::Any), slot, dom, body) => {
-                self.quantify(*k, *slot, dom, body)?.truthy()
+            Expr::Binder(k @ (BinderKind::All | BinderKind::Any), slot, dom, body, by_class) => {
+                self.quantify(*k, *slot, dom, body, *by_class)?.truthy()
             }
             Expr::LetIn(slot, v, body) => {
                 self.bind(*slot, v)?;
@@ -113,8 +113,8 @@ impl Cx<'_> {
                 Expr::Score(s, args, loc) => self.score_total(*s, args, *loc)?,
                 _ => self.eval(e)?.int(),
             },
-            Expr::Binder(k @ (BinderKind::Count | BinderKind::Sum), slot, dom, body) => {
-                self.quantify(*k, *slot, dom, body)?.int()
+            Expr::Binder(k @ (BinderKind::Count | BinderKind::Sum), slot, dom, body, by_class) => {
+                self.quantify(*k, *slot, dom, body, *by_class)?.int()
             }
             Expr::LetIn(slot, v, body) => {
                 self.bind(*slot, v)?;
@@ -179,8 +179,8 @@ impl Cx<'_> {
                     x.minus(y)
                 }
             }
-            Expr::Binder(BinderKind::Filter, slot, dom, body) => {
-                match self.quantify(BinderKind::Filter, *slot, dom, body)? {
+            Expr::Binder(BinderKind::Filter, slot, dom, body, by_class) => {
+                match self.quantify(BinderKind::Filter, *slot, dom, body, *by_class)? {
                     Value::Cards(s) => s,
                     v => self.cards(&v)?,
                 }
@@ -273,6 +273,7 @@ impl Cx<'_> {
         slot: u16,
         dom: &Expr,
         body: &Expr,
+        by_class: bool,
     ) -> Result<Value, RuntimeError> {
         let bound = Bound::new(slot);
         // `sum(c in h: c.points)`: each class's value times its count in the domain.
@@ -299,8 +300,8 @@ impl Cx<'_> {
         if matches!(
             kind,
             BinderKind::Count | BinderKind::Filter | BinderKind::Any | BinderKind::All
-        ) && self.cards_domain(dom)
-            && shaped_by_class(body, bound, 0)
+        ) && by_class
+            && self.cards_domain(dom)
         {
             let d = self.eval_cards(dom)?;
             // The same charge as testing each card; an empty domain evaluates no body.
@@ -662,6 +663,12 @@ impl Cx<'_> {
             },
         })
     }
+}
+
+/// Whether a quantifier over slot `slot` with this body is answered by classes (see
+/// [`Expr::Binder`]'s flag, which the compiler sets with this).
+pub(crate) fn class_shaped(body: &Expr, slot: u16) -> bool {
+    shaped_by_class(body, Bound::new(slot), 0)
 }
 
 /// Whether a quantifier's body has the shape [`Cx::satisfying`] reads off classes

@@ -171,6 +171,20 @@ impl Domain {
 }
 
 impl Plan {
+    /// Calls `f` on every expression the plan keeps to evaluate (the residual parts of
+    /// conditions), for the compiler's last pass.
+    pub(crate) fn exprs_mut(&mut self, f: &mut dyn FnMut(&mut Expr)) {
+        for stage in self.stages.iter_mut().flatten() {
+            for residuals in &mut stage.residuals {
+                for r in residuals.iter_mut() {
+                    if let super::residual::Residual::Eval(e) = r {
+                        f(e);
+                    }
+                }
+            }
+        }
+    }
+
     /// Stage `i`'s answers, if any.
     #[inline]
     pub fn stage(&self, i: usize) -> Option<&Stage> {

@@ -76,7 +76,7 @@ impl Rewriter<'_> {
                     self.set(slot, prev);
                 }
             }
-            Expr::Binder(kind, s, dom, body) => {
+            Expr::Binder(kind, s, dom, body, _) => {
                 self.walk(dom);
                 // Inside the body the slot holds one element, whatever it held outside.
                 let prev = self.set(*s, false);
