@@ -73,7 +73,25 @@ fn pattern_named(p: &Program, name: &str) -> usize {
 
 /// Every split (groups in slot order) of `cards`, from the search or the reference.
 fn splits(p: &Program, pat: usize, cards: CardSet, plain: bool) -> Vec<Vec<CardSet>> {
-    let mut locals = Vec::new();
+    let mut out = Vec::new();
+    let mut f = |_: &mut Cx<'_>, gs: &[CardSet]| {
+        out.push(gs.to_vec());
+        Ok(true)
+    };
+    let pd = &p.patterns[pat];
+    with_cx(p, |cx| {
+        if plain {
+            super::reference::for_each_match(cx, pd, cards, &mut f).expect("search");
+        } else {
+            super::for_each_match(cx, pd, cards, &mut f).expect("search");
+        }
+    });
+    out
+}
+
+/// Runs `f` with an evaluation context of `p` and no game (what patterns need).
+fn with_cx<T>(p: &Program, f: impl FnOnce(&mut Cx<'_>) -> T) -> T {
+    let mut locals = vec![crate::value::Value::Unit; 8];
     let mut cx = Cx {
         p,
         b: None,
@@ -82,18 +100,7 @@ fn splits(p: &Program, pat: usize, cards: CardSet, plain: bool) -> Vec<Vec<CardS
         budget: EVAL_BUDGET,
         at: Loc::default(),
     };
-    let mut out = Vec::new();
-    let mut f = |_: &mut Cx<'_>, gs: &[CardSet]| {
-        out.push(gs.to_vec());
-        Ok(true)
-    };
-    let pd = &p.patterns[pat];
-    if plain {
-        super::reference::for_each_match(&mut cx, pd, cards, &mut f).expect("search");
-    } else {
-        super::for_each_match(&mut cx, pd, cards, &mut f).expect("search");
-    }
-    out
+    f(&mut cx)
 }
 
 /// A random hand of `n` cards drawn from `pool` (biased towards few classes when the
@@ -202,16 +209,7 @@ fn above_keeps_the_cards_past_a_card() {
 
 /// The pattern distance of `cards` (the greedy player's measure).
 fn distance(p: &Program, pat: usize, cards: CardSet) -> usize {
-    let mut locals = vec![crate::value::Value::Unit; 8];
-    let mut cx = Cx {
-        p,
-        b: None,
-        locals: &mut locals,
-        groups: &[],
-        budget: EVAL_BUDGET,
-        at: Loc::default(),
-    };
-    super::distance(&mut cx, &p.patterns[pat], cards)
+    with_cx(p, |cx| super::distance(cx, &p.patterns[pat], cards))
         .expect("distance")
         .missing
 }

@@ -35,12 +35,7 @@ pub(super) fn stages<'d>(
             StageDef::Yaku(mode, rows) => {
                 let holding = Holding::new(settled(cx, si));
                 rows_that_hold(cx, holding, *mode, rows, &mut t.yaku)?;
-                let first = t
-                    .yaku
-                    .first()
-                    .map(|(s, _)| Value::Sym(s))
-                    .unwrap_or(Value::Unit);
-                set(cx, def.yaku_slot, first);
+                set(cx, def.yaku_slot, first_yaku(t));
             }
             StageDef::Void(rows) => {
                 // A row's condition is asked only while its yaku holds.
@@ -51,12 +46,7 @@ pub(super) fn stages<'d>(
                         t.yaku.remove(*sym);
                     }
                 }
-                let first = t
-                    .yaku
-                    .first()
-                    .map(|(s, _)| Value::Sym(s))
-                    .unwrap_or(Value::Unit);
-                set(cx, def.yaku_slot, first);
+                set(cx, def.yaku_slot, first_yaku(t));
             }
             StageDef::Times(mode, rows) => {
                 if t.yaku.is_empty() {
@@ -103,6 +93,14 @@ pub(super) fn stages<'d>(
         }
     }
     Ok(())
+}
+
+/// The value of `yaku` in later stages: the first yaku held, or unset when none is.
+fn first_yaku(t: &Tally<'_>) -> Value {
+    t.yaku
+        .first()
+        .map(|(s, _)| Value::Sym(s))
+        .unwrap_or(Value::Unit)
 }
 
 /// Whether row `j` of a stage holds: looked up when the stage's key settles it, what is
