@@ -60,7 +60,7 @@ pub(super) fn with_cx<T>(
 
 /// Evaluates `e` with the board and a frame's locals.
 #[inline]
-pub(super) fn eval(
+fn eval(
     p: &Program,
     b: &Board,
     locals: &mut [Value],
@@ -73,7 +73,7 @@ pub(super) fn eval(
 
 /// Evaluates a condition with the board and a frame's locals.
 #[inline]
-pub(super) fn eval_bool(
+fn eval_bool(
     p: &Program,
     b: &Board,
     locals: &mut [Value],
@@ -200,6 +200,42 @@ impl State {
         }
     }
 
+    /// Evaluates `e` in the frame whose locals start at `base`.
+    pub(super) fn value_of(
+        &mut self,
+        p: &Program,
+        base: usize,
+        e: &Expr,
+        at: Loc,
+    ) -> Result<Value, RuntimeError> {
+        eval(
+            p,
+            &self.board,
+            &mut self.locals[base..],
+            e,
+            at,
+            &mut self.steps_left,
+        )
+    }
+
+    /// Evaluates condition `e` in the frame whose locals start at `base`.
+    pub(super) fn holds(
+        &mut self,
+        p: &Program,
+        base: usize,
+        e: &Expr,
+        at: Loc,
+    ) -> Result<bool, RuntimeError> {
+        eval_bool(
+            p,
+            &self.board,
+            &mut self.locals[base..],
+            e,
+            at,
+            &mut self.steps_left,
+        )
+    }
+
     /// Runs one op. The ops every turn runs are here, with their common operand
     /// shapes read straight off the board; the rest, and any unusual operand, go to
     /// [`State::step_cold`], which has every op's full meaning.
@@ -219,14 +255,7 @@ impl State {
                 }
             }
             Op::JumpIfNot(c, t) => {
-                let holds = eval_bool(
-                    p,
-                    &self.board,
-                    &mut self.locals[base..],
-                    c,
-                    at,
-                    &mut self.steps_left,
-                )?;
+                let holds = self.holds(p, base, c, at)?;
                 if !holds {
                     self.jump(*t);
                 }
@@ -243,14 +272,7 @@ impl State {
                 };
                 let v = match v {
                     Some(v) => v,
-                    None => eval(
-                        p,
-                        &self.board,
-                        &mut self.locals[base..],
-                        e,
-                        at,
-                        &mut self.steps_left,
-                    )?,
+                    None => self.value_of(p, base, e, at)?,
                 };
                 self.set_local(base, *slot, v);
             }
@@ -351,14 +373,7 @@ impl State {
     ) -> Result<(), RuntimeError> {
         macro_rules! ev {
             ($e:expr) => {
-                eval(
-                    p,
-                    &self.board,
-                    &mut self.locals[base..],
-                    $e,
-                    at,
-                    &mut self.steps_left,
-                )?
+                self.value_of(p, base, $e, at)?
             };
         }
         match op {
@@ -622,14 +637,7 @@ impl State {
                 &mut self.board.vars[i]
             }
             Target::SeatVar(v, s) => {
-                let seat = eval(
-                    p,
-                    &self.board,
-                    &mut self.locals[base..],
-                    s,
-                    at,
-                    &mut self.steps_left,
-                )?;
+                let seat = self.value_of(p, base, s, at)?;
                 let seat = seat_of(&seat, self.board.seats, at)?;
                 let i = self.board.var_slot(*v, Some(seat));
                 &mut self.board.vars[i]

@@ -3,7 +3,7 @@
 
 use super::decision::{Move, Pending, SeatMoves, PASS};
 use super::error::RuntimeError;
-use super::exec::{body, eval, eval_bool, seat_list, with_cx};
+use super::exec::{body, seat_list, with_cx};
 use super::state::State;
 use crate::ir::{Builtin, Decide, DecideKind, Expr, Loc, Op, Program};
 use crate::model::CardSet;
@@ -62,14 +62,7 @@ impl State {
                     // `d in 手札[s]`: the zone is found without evaluating.
                     let dv = match self.zone_here(dom, base) {
                         Some(z) => Value::Zone(z),
-                        None => eval(
-                            p,
-                            &self.board,
-                            &mut self.locals[base..],
-                            dom,
-                            at,
-                            &mut self.steps_left,
-                        )?,
+                        None => self.value_of(p, base, dom, at)?,
                     };
                     // Cards are offered in card order (a zone's cards as a set), so the
                     // numbering of moves does not depend on how a hand was shuffled.
@@ -147,14 +140,7 @@ impl State {
         at: Loc,
     ) -> Result<bool, RuntimeError> {
         Ok(match &o.guard {
-            Some(g) => eval_bool(
-                p,
-                &self.board,
-                &mut self.locals[base..],
-                g,
-                at,
-                &mut self.steps_left,
-            )?,
+            Some(g) => self.holds(p, base, g, at)?,
             None => true,
         })
     }
@@ -294,14 +280,7 @@ impl State {
             }
             Expr::Call(Builtin::Seats, args, _) if args.is_empty() => Ok(ring(dealer, false)),
             _ => {
-                let v = eval(
-                    p,
-                    &self.board,
-                    &mut self.locals[base..],
-                    who,
-                    at,
-                    &mut self.steps_left,
-                )?;
+                let v = self.value_of(p, base, who, at)?;
                 Ok(SeatList::List(seat_list(&v, n, at)?))
             }
         }
