@@ -68,7 +68,7 @@ impl Diagnostic {
     }
 
     /// Attaches the program's sources so miette can render it. Only the lines around
-    /// the drawn labels are handed over (see [`Window`]), so rendering costs the size
+    /// the drawn labels are handed over (a window of lines), so rendering costs the size
     /// of the snippet, not of the file.
     pub fn render_with(&self, sources: &[Source]) -> Rendered {
         let file = self
@@ -154,7 +154,7 @@ const WINDOW_MARGIN: usize = 4;
 /// The lines of a source file a diagnostic draws, and where they sit in the file.
 /// Spans stay offsets into the whole file; miette is told the real line numbers.
 #[derive(Debug)]
-pub struct Window {
+struct Window {
     name: String,
     text: String,
     /// Byte offset of `text` in the file.
