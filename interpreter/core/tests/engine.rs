@@ -438,3 +438,42 @@ proc match {
         }
     }
 }
+
+/// `clone_from` (what the greedy player resets its scratch world with) gives the same
+/// state as `clone`, whatever the target held before.
+#[test]
+fn clone_from_copies_a_state_like_clone() {
+    let p = program(include_str!("../../../rulesets/sangohana.fuda"));
+    let mut agents: Vec<Box<dyn Agent>> = (0..3)
+        .map(|s| by_name("random", s as u64).expect("agent"))
+        .collect();
+    let play = |seed: u64, decisions: usize, agents: &mut Vec<Box<dyn Agent>>| {
+        let mut st = fuda_core::State::new(&p, &[], seed).expect("starts");
+        for _ in 0..decisions {
+            if st.advance(&p).expect("runs") {
+                break;
+            }
+            let pending = st.pending().expect("a decision");
+            let choices: Vec<usize> = pending
+                .seats
+                .iter()
+                .map(|sm| agents[sm.seat as usize].choose(&p, &st, sm.seat, &sm.moves))
+                .collect();
+            st.apply(&p, &choices).expect("applies");
+        }
+        st
+    };
+    let show = |st: &fuda_core::State| {
+        format!(
+            "{:?} {:?} {:?} {:?} {:?} {} {}",
+            st.board, st.frames, st.locals, st.pending, st.events, st.decisions, st.steps_left
+        )
+    };
+    let source = play(3, 40, &mut agents);
+    // Targets further on, at the start, and of another game.
+    for (seed, decisions) in [(3, 200), (9, 0), (5, 17)] {
+        let mut target = play(seed, decisions, &mut agents);
+        target.clone_from(&source);
+        assert_eq!(show(&target), show(&source.clone()), "seed {seed}");
+    }
+}
