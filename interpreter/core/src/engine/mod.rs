@@ -6,6 +6,7 @@ mod error;
 mod eval;
 mod exec;
 mod offer;
+mod quicken;
 pub mod show;
 mod state;
 mod typed;
