@@ -1,14 +1,17 @@
-//! The last pass over a compiled program: marks each quantifier whose body only asks
-//! the bound card's class, so the engine answers it with set operations without
-//! re-examining the body at every evaluation. It runs after every rewrite, on the
-//! expressions as they will run; a quantifier it does not reach keeps its mark off and
-//! is evaluated card by card, with the same result.
+//! The last pass over a compiled program. Procedure code gets the rewrites score tables
+//! already had (`score/rewrite.rs`: quantifiers whose body reads only the card become
+//! set arithmetic), then each quantifier whose body only asks the bound card's class is
+//! marked, so the engine answers it with set operations without re-examining the body
+//! at every evaluation. Marks are made on the expressions as they will run; a
+//! quantifier the pass does not reach keeps its mark off and is evaluated card by card,
+//! with the same result.
 
 use crate::ir::{Decide, Expr, Op, PayFrom, Program, Target};
 
-/// Marks every quantifier of `p`'s procedures, tests, patterns and score tables (and
-/// the parts of conditions their plans keep).
-pub fn mark_class_quantifiers(p: &mut Program) {
+/// Rewrites procedure code, then marks every quantifier of `p`'s procedures, tests,
+/// patterns and score tables (and the parts of conditions their plans keep).
+pub fn finish(p: &mut Program) {
+    rewrite_procedures(p);
     for proc in &mut p.procs {
         proc.code.iter_mut().for_each(|op| op_exprs(op, &mut mark));
     }
@@ -41,6 +44,22 @@ pub fn mark_class_quantifiers(p: &mut Program) {
             plan.exprs_mut(&mut mark);
         }
     }
+}
+
+/// Applies the score tables' rewrites to every procedure's and test's code.
+fn rewrite_procedures(p: &mut Program) {
+    let mut procs = std::mem::take(&mut p.procs);
+    let mut tests = std::mem::take(&mut p.tests);
+    let bodies = procs
+        .iter_mut()
+        .chain(tests.iter_mut().map(|t| &mut t.body));
+    for body in bodies {
+        for op in &mut body.code {
+            op_exprs(op, &mut |e| crate::score::simplify(p, e, &[]));
+        }
+    }
+    p.procs = procs;
+    p.tests = tests;
 }
 
 /// Sets the flag of every quantifier in `e`.

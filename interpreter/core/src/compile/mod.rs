@@ -81,7 +81,7 @@ pub fn compile(name: &str, text: &str, loader: &dyn Loader) -> Result<Compiled, 
         .partition(|d| d.severity == Severity::Error);
     if errors.is_empty() {
         let mut program = c.program;
-        classes::mark_class_quantifiers(&mut program);
+        classes::finish(&mut program);
         Ok(Compiled { program, warnings })
     } else {
         let mut diagnostics = errors;

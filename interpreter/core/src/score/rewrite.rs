@@ -4,10 +4,12 @@
 //! - A quantifier over a card set whose body reads nothing but its card (attributes,
 //!   tags, constants) is a fixed property of each card, and the deck is finite: the
 //!   cards that have it are tabulated once, and `count(c in X: P)`, `all`, `any` and
-//!   `filter` become set arithmetic on `X` (`count(X - not-P)`, `empty(X - P)`, …).
-//! - `let` bindings of a group, a constant set or a constant (what an inlined `def` called
-//!   with a group makes) are substituted into their body, so `桐素(五)` reads the group
-//!   directly and `GROUP.attr` inside a def is visible to [`super::Plan`].
+//!   `filter` become set arithmetic on `X` (`count(X - not-P)`, `empty(X - P)`, …);
+//!   `sum(c in X: f(c))` becomes a few counts (the cards grouped by value).
+//! - `let` bindings of a group, a constant set, a constant or another local (what an
+//!   inlined `def` called with a group or a quantifier's card makes) are substituted
+//!   into their body, so `桐素(五)` reads the group directly, `GROUP.attr` inside a def
+//!   is visible to [`super::Plan`], and `sum(c in h: 点(c))` reads the card.
 //!
 //! Both give the same values as the forms they replace; only the evaluation steps
 //! charged to the budget differ (fewer).
@@ -49,7 +51,11 @@ impl Rewriter<'_> {
     /// Whether `e` certainly evaluates to a card set.
     fn is_cards(&self, e: &Expr) -> bool {
         match e {
-            Expr::Group(_) | Expr::Cards(_) | Expr::Binder(BinderKind::Filter, ..) => true,
+            Expr::Group(_)
+            | Expr::Cards(_)
+            | Expr::Zone(_)
+            | Expr::SeatZone(..)
+            | Expr::Binder(BinderKind::Filter, ..) => true,
             Expr::Local(s) => self.cards.get(*s as usize).copied().unwrap_or(false),
             Expr::Bin(Op2::Union | Op2::Minus, a, _) => self.is_cards(a),
             _ => false,
@@ -61,7 +67,11 @@ impl Rewriter<'_> {
             Expr::LetIn(s, v, body) => {
                 self.walk(v);
                 let slot = *s;
-                if matches!(**v, Expr::Group(_) | Expr::Cards(_) | Expr::Const(_))
+                // A copy of another local (an inlined def's parameter bound to the
+                // quantifier's card) is substituted too, when neither slot is bound again
+                // inside, so the def's body reads the card directly.
+                let alias = matches!(**v, Expr::Local(src) if !binds(body, src));
+                if (alias || matches!(**v, Expr::Group(_) | Expr::Cards(_) | Expr::Const(_)))
                     && !binds(body, slot)
                 {
                     // Substituted first, so the body's own lets and loops see the group.
@@ -95,11 +105,18 @@ impl Rewriter<'_> {
     fn tabulate(&self, kind: BinderKind, slot: u16, dom: &Expr, body: &Expr) -> Option<Expr> {
         if !matches!(
             kind,
-            BinderKind::Count | BinderKind::All | BinderKind::Any | BinderKind::Filter
+            BinderKind::Count
+                | BinderKind::All
+                | BinderKind::Any
+                | BinderKind::Filter
+                | BinderKind::Sum
         ) || !self.is_cards(dom)
             || !card_only(body, slot)
         {
             return None;
+        }
+        if kind == BinderKind::Sum {
+            return self.tabulate_sum(slot, dom, body);
         }
         let mut locals = vec![Value::Unit; (slot as usize + 1).max(16)];
         let mut has = CardSet::EMPTY;
@@ -130,6 +147,70 @@ impl Rewriter<'_> {
         })
     }
 }
+
+impl Rewriter<'_> {
+    /// `sum(c in X: f(c))` with `f` a property of the card alone: the deck's cards are
+    /// grouped by their value, and the sum is each value times how many of `X` have it
+    /// (`let s = X in v1 * count(s - not-v1) + …`, the domain evaluated once, in the
+    /// quantifier's own slot). Left as a loop when a card's value fails or there are
+    /// more than [`MAX_SUM_VALUES`] values.
+    fn tabulate_sum(&self, slot: u16, dom: &Expr, body: &Expr) -> Option<Expr> {
+        let mut locals = vec![Value::Unit; (slot as usize + 1).max(16)];
+        let mut by_value: Vec<(i64, CardSet)> = Vec::new();
+        for c in 0..self.p.deck.len() as u16 {
+            locals[slot as usize] = Value::Card(c);
+            let mut cx = Cx {
+                p: self.p,
+                b: None,
+                locals: &mut locals,
+                groups: &[],
+                budget: EVAL_BUDGET,
+                at: Loc::default(),
+            };
+            let v = cx.eval_int(body).ok()?;
+            if v == 0 {
+                continue;
+            }
+            // Small enough that no sum over the deck overflows, in any order: the loop
+            // and the counts then fail or succeed alike.
+            if v.unsigned_abs() > MAX_SUM_VALUE {
+                return None;
+            }
+            let full = by_value.len() == MAX_SUM_VALUES;
+            match by_value.iter_mut().find(|(x, _)| *x == v) {
+                Some((_, set)) => set.insert(c),
+                None if !full => by_value.push((v, CardSet::single(c))),
+                None => return None,
+            }
+        }
+        let all = self.p.deck.all();
+        let bx = Box::new;
+        let sum = by_value
+            .into_iter()
+            .map(|(v, set)| {
+                let count = Expr::Call(
+                    Builtin::Count,
+                    vec![Expr::Bin(
+                        Op2::Minus,
+                        bx(Expr::Local(slot)),
+                        bx(Expr::Cards(all.minus(set))),
+                    )],
+                    Loc::default(),
+                );
+                Expr::Bin(Op2::Mul, bx(Expr::Const(Value::Int(v))), bx(count))
+            })
+            .reduce(|a, b| Expr::Bin(Op2::Add, bx(a), bx(b)))
+            .unwrap_or(Expr::Const(Value::Int(0)));
+        Some(Expr::LetIn(slot, bx(dom.clone()), bx(sum)))
+    }
+}
+
+/// Most distinct card values a tabulated `sum` keeps (a term each).
+const MAX_SUM_VALUES: usize = 16;
+
+/// Largest card value a tabulated `sum` takes: a deck has at most 256 cards, so no sum
+/// of such values overflows.
+const MAX_SUM_VALUE: u64 = (i64::MAX as u64) >> 9;
 
 /// How many local slots evaluating `e` may touch (one past the highest it reads or
 /// binds): after the rewrites, often fewer than the frame compiling it reserved.
