@@ -118,23 +118,11 @@ impl Rewriter<'_> {
         if kind == BinderKind::Sum {
             return self.tabulate_sum(slot, dom, body);
         }
-        let mut locals = vec![Value::Unit; (slot as usize + 1).max(16)];
-        let mut has = CardSet::EMPTY;
-        for c in 0..self.p.deck.len() as u16 {
-            locals[slot as usize] = Value::Card(c);
-            let mut cx = Cx {
-                p: self.p,
-                b: None,
-                locals: &mut locals,
-                groups: &[],
-                budget: EVAL_BUDGET,
-                at: Loc::default(),
-            };
-            // A body that fails on some card keeps its loop, to fail as written.
-            if cx.eval_bool(body).ok()? {
-                has.insert(c);
-            }
-        }
+        // A body that fails on some card keeps its loop, to fail as written.
+        let holds = self.each_card(slot, |cx| cx.eval_bool(body).ok().map(i64::from))?;
+        let has: CardSet = (0..holds.len() as u16)
+            .filter(|c| holds[*c as usize] != 0)
+            .collect();
         let lacks = self.p.deck.all().minus(has);
         let minus =
             |s: CardSet| Expr::Bin(Op2::Minus, Box::new(dom.clone()), Box::new(Expr::Cards(s)));
@@ -149,25 +137,39 @@ impl Rewriter<'_> {
 }
 
 impl Rewriter<'_> {
+    /// `f` for each card of the deck bound to `slot` (with no game), in card order;
+    /// `None` when it fails on some card.
+    fn each_card(
+        &self,
+        slot: u16,
+        mut f: impl FnMut(&mut Cx<'_>) -> Option<i64>,
+    ) -> Option<Vec<i64>> {
+        let mut locals = vec![Value::Unit; (slot as usize + 1).max(16)];
+        (0..self.p.deck.len() as u16)
+            .map(|c| {
+                locals[slot as usize] = Value::Card(c);
+                f(&mut Cx {
+                    p: self.p,
+                    b: None,
+                    locals: &mut locals,
+                    groups: &[],
+                    budget: EVAL_BUDGET,
+                    at: Loc::default(),
+                })
+            })
+            .collect()
+    }
+
     /// `sum(c in X: f(c))` with `f` a property of the card alone: the deck's cards are
     /// grouped by their value, and the sum is each value times how many of `X` have it
     /// (`let s = X in v1 * count(s - not-v1) + …`, the domain evaluated once, in the
     /// quantifier's own slot). Left as a loop when a card's value fails or there are
     /// more than [`MAX_SUM_VALUES`] values.
     fn tabulate_sum(&self, slot: u16, dom: &Expr, body: &Expr) -> Option<Expr> {
-        let mut locals = vec![Value::Unit; (slot as usize + 1).max(16)];
+        let values = self.each_card(slot, |cx| cx.eval_int(body).ok())?;
         let mut by_value: Vec<(i64, CardSet)> = Vec::new();
-        for c in 0..self.p.deck.len() as u16 {
-            locals[slot as usize] = Value::Card(c);
-            let mut cx = Cx {
-                p: self.p,
-                b: None,
-                locals: &mut locals,
-                groups: &[],
-                budget: EVAL_BUDGET,
-                at: Loc::default(),
-            };
-            let v = cx.eval_int(body).ok()?;
+        for (c, v) in values.into_iter().enumerate() {
+            let c = c as u16;
             if v == 0 {
                 continue;
             }
