@@ -260,7 +260,9 @@ impl State {
                 self.assign(p, base, t, *aop, v, at)?;
             }
             // Wholly handled by `step`.
-            Op::Jump(_) | Op::JumpIfNot(..) | Op::Decide(_) => return self.step(p, op, base, at),
+            Op::Jump(_) | Op::JumpIfNot(..) | Op::Decide(_) | Op::OptionDone { .. } => {
+                return self.step(p, op, base, at)
+            }
             Op::ForStart {
                 list,
                 index,
@@ -363,26 +365,6 @@ impl State {
                     }
                 }
                 self.board.revealed.iter_mut().for_each(|r| *r = false);
-            }
-            Op::OptionDone { decide } => {
-                let (code, _) = body(p, self.frames.last().expect("frame").code);
-                let Some(Op::Decide(d)) = code.get(*decide as usize) else {
-                    return Err(RuntimeError::new(
-                        "internal: option without its decision",
-                        at,
-                    ));
-                };
-                // Only moves queued by this decision run next; a decision nested in an
-                // option body has its own entries above these.
-                let frame = self.frames.last_mut().expect("frame");
-                let next = match frame.queue.last() {
-                    Some((.., owner)) if *owner == *decide => frame.queue.pop(),
-                    _ => None,
-                };
-                match next {
-                    Some((seat, option, arg, _)) => self.start_option(d, base, seat, option, arg),
-                    None => self.jump(d.after),
-                }
             }
             Op::Pay {
                 amount, from, to, ..

@@ -140,7 +140,10 @@ impl State {
         at: Loc,
     ) -> Result<bool, RuntimeError> {
         Ok(match &o.guard {
-            Some(g) => self.holds(p, base, g, at)?,
+            Some(g) => match self.holds_here(p, g, base) {
+                Some(h) => h,
+                None => self.holds(p, base, g, at)?,
+            },
             None => true,
         })
     }
@@ -302,6 +305,36 @@ impl State {
             self.set_local(base, *slot, arg);
         }
         self.jump(o.body);
+    }
+
+    /// The end of a taken option's body: the next move queued by the same decision
+    /// (`choose each`) starts, or the rules go on after the decision.
+    pub(super) fn option_done(
+        &mut self,
+        p: &Program,
+        decide: u32,
+        base: usize,
+        at: Loc,
+    ) -> Result<(), RuntimeError> {
+        let (code, _) = body(p, self.frames.last().expect("frame").code);
+        let Some(Op::Decide(d)) = code.get(decide as usize) else {
+            return Err(RuntimeError::new(
+                "internal: option without its decision",
+                at,
+            ));
+        };
+        // Only moves queued by this decision run next; a decision nested in an option
+        // body has its own entries above these.
+        let frame = self.frames.last_mut().expect("frame");
+        let next = match frame.queue.last() {
+            Some((.., owner)) if *owner == decide => frame.queue.pop(),
+            _ => None,
+        };
+        match next {
+            Some((seat, option, arg, _)) => self.start_option(d, base, seat, option, arg),
+            None => self.jump(d.after),
+        }
+        Ok(())
     }
 
     /// Takes the players' choices for the waiting decision: one index into each asked

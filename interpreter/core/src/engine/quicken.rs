@@ -1,12 +1,15 @@
 //! Quickened ops: the op shapes every turn runs (jumps, `if s == dealer`, `let c =
-//! top(Z)`, `move c to 手札[s]`, `s = next(s)`, `v += k`, decisions), read straight off
-//! the board. Each fast path only reads and falls back to [`State::step_cold`]
-//! (`exec.rs`), which has every op's full meaning, for any other value; `Board::quicken`
-//! turns them off.
+//! top(Z)`, `move c to 手札[s]`, `s = next(s)`, `v += k`, decisions), and the guards
+//! and conditions every turn asks (`count(山札) == 0`, `役代(手札[s]).total > 0` on a
+//! hand that cannot fit the table's pattern), read straight off the board. Each fast
+//! path only reads and falls back to [`State::step_cold`] (`exec.rs`) or the full
+//! evaluation, which have every op's and expression's meaning, for any other shape or
+//! value; `Board::quicken` turns them off.
 
 use super::error::RuntimeError;
-use super::state::State;
-use crate::ir::{Builtin, Expr, Loc, Op, Op2, Program, Target};
+use super::state::{Board, State};
+use crate::ir::{Builtin, Expr, Loc, Op, Op2, Program, ScoreField, Target};
+use crate::model::CardSet;
 use crate::value::Value;
 use fuda_grammar::ast::AssignOp;
 
@@ -24,19 +27,12 @@ impl State {
     ) -> Result<(), RuntimeError> {
         match op {
             Op::Jump(t) => self.jump(*t),
-            // `if s == dealer`
-            Op::JumpIfNot(Expr::Bin(op @ (Op2::EqScalar | Op2::NeScalar), a, b), t)
-                if self.board.quicken
-                    && self.scalar_here(a, base).is_some()
-                    && self.scalar_here(b, base).is_some() =>
-            {
-                let eq = self.scalar_here(a, base) == self.scalar_here(b, base);
-                if eq != (*op == Op2::EqScalar) {
-                    self.jump(*t);
-                }
-            }
+            // `if s == dealer`, `if count(山札) == 0`
             Op::JumpIfNot(c, t) => {
-                let holds = self.holds(p, base, c, at)?;
+                let holds = match self.holds_here(p, c, base) {
+                    Some(h) => h,
+                    None => self.holds(p, base, c, at)?,
+                };
                 if !holds {
                     self.jump(*t);
                 }
@@ -97,49 +93,185 @@ impl State {
                 }
             }
             Op::Decide(d) => self.decide(p, d, base, at)?,
+            Op::OptionDone { decide } => self.option_done(p, *decide, base, at)?,
             _ => self.step_cold(p, op, base, at)?,
         }
         Ok(())
     }
 
-    /// A local, the dealer or a constant as the one number `==` compares (see
-    /// `Cx::scalar`); `None` for any other form or an unset local.
+    /// A condition read straight off the board (see [`number_here`]): `==`, `!=` and
+    /// the int comparisons of operands read that way; `None` for any other form or
+    /// value, which the full evaluation then answers.
     #[inline]
-    fn scalar_here(&self, e: &Expr, base: usize) -> Option<i64> {
-        match e {
-            Expr::Local(i) => super::typed::scalar_of(self.locals.get(base + *i as usize)?),
-            Expr::Dealer => Some(self.board.dealer as i64),
-            Expr::Const(v) => super::typed::scalar_of(v),
-            _ => None,
-        }
-    }
-
-    /// The zone instance `to` names when it is a shared zone or a per-seat zone of a
-    /// seat held in a local; `None` for any other form (evaluated in full instead).
-    #[inline]
-    pub(super) fn zone_here(&self, to: &Expr, base: usize) -> Option<u16> {
+    pub(super) fn holds_here(&self, p: &Program, e: &Expr, base: usize) -> Option<bool> {
         let b = &self.board;
         if !b.quicken {
             return None;
         }
-        let (z, seat) = match to {
-            Expr::Zone(z) => (*z, 0u8),
-            Expr::SeatZone(z, s) => match &**s {
-                Expr::Local(i) => match self.locals.get(base + *i as usize) {
-                    Some(Value::Seat(s)) if *s < b.seats => (*z, *s),
-                    _ => return None,
-                },
+        let locals = self.locals.get(base..)?;
+        match e {
+            Expr::Bin(op @ (Op2::EqScalar | Op2::NeScalar), x, y) => {
+                let eq = number_here(p, b, locals, x, Read::Scalar)?
+                    == number_here(p, b, locals, y, Read::Scalar)?;
+                Some(eq == (*op == Op2::EqScalar))
+            }
+            Expr::Bin(op @ (Op2::Lt | Op2::Le | Op2::Gt | Op2::Ge), x, y) => {
+                let x = number_here(p, b, locals, x, Read::Int)?;
+                let y = number_here(p, b, locals, y, Read::Int)?;
+                Some(match op {
+                    Op2::Lt => x < y,
+                    Op2::Le => x <= y,
+                    Op2::Gt => x > y,
+                    _ => x >= y,
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// The zone instance `to` names (see [`zone_on`]).
+    #[inline]
+    pub(super) fn zone_here(&self, to: &Expr, base: usize) -> Option<u16> {
+        zone_on(&self.board, self.locals.get(base..)?, to)
+    }
+}
+
+/// How [`number_here`] reads a local: as `==` compares it (a seat, card, symbol, bool
+/// or int is its number) or as arithmetic does (only an int; the rest go the full way).
+#[derive(Clone, Copy, PartialEq)]
+enum Read {
+    Scalar,
+    Int,
+}
+
+/// An operand as one number, read straight off the board: a constant, a local, the
+/// dealer, a shared int variable, `count` of a zone, or a score table's total when its
+/// hand cannot fit the table's pattern (0 without evaluating the other arguments, as
+/// the full evaluation does too). `None` for any other form or value.
+#[inline]
+fn number_here(p: &Program, b: &Board, locals: &[Value], e: &Expr, read: Read) -> Option<i64> {
+    match e {
+        Expr::Const(Value::Int(k)) => Some(*k),
+        Expr::Const(v) if read == Read::Scalar => super::typed::scalar_of(v),
+        Expr::Local(i) => match (locals.get(*i as usize)?, read) {
+            (Value::Int(k), _) => Some(*k),
+            (v, Read::Scalar) => super::typed::scalar_of(v),
+            _ => None,
+        },
+        Expr::Dealer if read == Read::Scalar => Some(b.dealer as i64),
+        Expr::Var(v) => match b.vars.get(*b.layout.var_base.get(*v as usize)? as usize)? {
+            Value::Int(k) => Some(*k),
+            _ => None,
+        },
+        Expr::Call(Builtin::Count, args, _) if args.len() == 1 => {
+            let z = zone_on(b, locals, &args[0])?;
+            Some(b.sets.get(z as usize)?.len() as i64)
+        }
+        Expr::ScoreField(ScoreField::Total, r) => match &**r {
+            Expr::Score(s, args, _) => surely_nothing_here(p, b, locals, *s, args).then_some(0),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Whether score table `s` called with `args` certainly scores nothing, judged from
+/// its hand alone read straight off the board (the first check the full evaluation
+/// makes, before it evaluates the other arguments).
+#[inline]
+fn surely_nothing_here(p: &Program, b: &Board, locals: &[Value], s: u16, args: &[Expr]) -> bool {
+    let Some((pat, Expr::Local(i), _)) = p.scores.get(s as usize).and_then(|d| d.over.as_ref())
+    else {
+        return false;
+    };
+    // Every argument is evaluated first when there are many (see `Cx::score_total_at`).
+    if args.len() > super::typed::STACK_ARGS {
+        return false;
+    }
+    let hand = match args.get(*i as usize) {
+        // A bare local is passed as it is: only a set is a hand.
+        Some(Expr::Local(l)) => match locals.get(*l as usize) {
+            Some(Value::Cards(set)) => *set,
+            _ => return false,
+        },
+        Some(e) => match cards_on(b, locals, e, 0) {
+            Some(set) => set,
+            None => return false,
+        },
+        None => return false,
+    };
+    !crate::pattern::may_fit(&p.patterns[*pat as usize], hand)
+}
+
+/// The cards of a zone, a per-seat zone of a seat held in a local, a card or set held
+/// in a local, a set literal, or unions and differences of these, read straight off
+/// the board; `None` for any other form or value (evaluated in full instead). The hand
+/// a score guard asks about (`手札[x] + d`) is almost always of this shape.
+#[inline]
+pub(super) fn cards_on(b: &Board, locals: &[Value], e: &Expr, depth: u8) -> Option<CardSet> {
+    match e {
+        Expr::Bin(op @ (Op2::Union | Op2::Minus), x, y) if depth < 3 => {
+            // Leaves are read in place; only nested operations recurse.
+            let x = match cards_leaf(b, locals, x) {
+                Some(s) => s,
+                None => cards_on(b, locals, x, depth + 1)?,
+            };
+            let y = match cards_leaf(b, locals, y) {
+                Some(s) => s,
+                None => cards_on(b, locals, y, depth + 1)?,
+            };
+            Some(if *op == Op2::Union {
+                x.union(y)
+            } else {
+                x.minus(y)
+            })
+        }
+        _ => cards_leaf(b, locals, e),
+    }
+}
+
+/// [`cards_on`] for a set literal, a zone, a seat's zone or a local.
+#[inline(always)]
+fn cards_leaf(b: &Board, locals: &[Value], e: &Expr) -> Option<CardSet> {
+    if !b.quicken {
+        return None;
+    }
+    match e {
+        Expr::Cards(s) => Some(*s),
+        Expr::Zone(_) | Expr::SeatZone(..) => b.sets.get(zone_on(b, locals, e)? as usize).copied(),
+        Expr::Local(i) => match locals.get(*i as usize)? {
+            Value::Cards(s) => Some(*s),
+            Value::Card(c) => Some(CardSet::single(*c)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The zone instance `to` names when it is a shared zone or a per-seat zone of a seat
+/// held in a local; `None` for any other form (evaluated in full instead).
+#[inline(always)]
+pub(super) fn zone_on(b: &Board, locals: &[Value], to: &Expr) -> Option<u16> {
+    if !b.quicken {
+        return None;
+    }
+    let (z, seat) = match to {
+        Expr::Zone(z) => (*z, 0u8),
+        Expr::SeatZone(z, s) => match &**s {
+            Expr::Local(i) => match locals.get(*i as usize) {
+                Some(Value::Seat(s)) if *s < b.seats => (*z, *s),
                 _ => return None,
             },
             _ => return None,
-        };
-        let zi = *b.layout.zone_base.get(z as usize)? + seat as u16;
-        // A per-seat zone's instances are consecutive; a shared zone takes seat 0.
-        let owner_ok = match (to, b.layout.zone_of.get(zi as usize)) {
-            (Expr::Zone(_), Some((d, None))) => *d == z,
-            (Expr::SeatZone(..), Some((d, Some(_)))) => *d == z,
-            _ => false,
-        };
-        owner_ok.then_some(zi)
-    }
+        },
+        _ => return None,
+    };
+    let zi = *b.layout.zone_base.get(z as usize)? + seat as u16;
+    // A per-seat zone's instances are consecutive; a shared zone takes seat 0.
+    let owner_ok = match (to, b.layout.zone_of.get(zi as usize)) {
+        (Expr::Zone(_), Some((d, None))) => *d == z,
+        (Expr::SeatZone(..), Some((d, Some(_)))) => *d == z,
+        _ => false,
+    };
+    owner_ok.then_some(zi)
 }

@@ -11,7 +11,7 @@ use crate::value::Value;
 
 /// Most score-table arguments evaluated on the stack before the table is known to
 /// score something.
-const STACK_ARGS: usize = 8;
+pub(super) const STACK_ARGS: usize = 8;
 
 impl Cx<'_> {
     /// Evaluates a condition.
@@ -145,7 +145,7 @@ impl Cx<'_> {
                 let b = self.board("a zone")?;
                 b.sets[zone_at(b, *z, None, self.at)? as usize]
             }
-            Expr::SeatZone(z, s) => match self.cards_here(e, 0) {
+            Expr::SeatZone(z, s) => match self.cards_here(e) {
                 Some(set) => set,
                 None => {
                     let seat = self.eval_seat(s)?;
@@ -168,7 +168,7 @@ impl Cx<'_> {
                 None => self.cards(&Value::Unit)?,
             },
             Expr::Bin(op @ (Op2::Union | Op2::Minus), a, b) => {
-                if let Some(set) = self.cards_here(e, 0) {
+                if let Some(set) = self.cards_here(e) {
                     return Ok(set);
                 }
                 let x = self.eval_cards(a)?;
@@ -196,62 +196,12 @@ impl Cx<'_> {
         })
     }
 
-    /// The cards of a zone, a per-seat zone of a seat held in a local, a card or set
-    /// held in a local, a set literal, or unions and differences of these, read
-    /// straight off the board; `None` for any other form or value, which
-    /// [`Cx::eval_cards`] then evaluates in full (with its errors). The hand a score
-    /// guard asks about (`手札[x] + d`) is almost always of this shape.
+    /// The cards `e` names when they can be read straight off the board (see
+    /// [`super::quicken::cards_on`]); `None` for any other form or value, which
+    /// [`Cx::eval_cards`] then evaluates in full (with its errors).
     #[inline]
-    fn cards_here(&self, e: &Expr, depth: u8) -> Option<CardSet> {
-        match e {
-            Expr::Bin(op @ (Op2::Union | Op2::Minus), x, y) if depth < 3 => {
-                // Leaves are read in place; only nested operations recurse.
-                let x = match self.cards_leaf(x) {
-                    Some(s) => s,
-                    None => self.cards_here(x, depth + 1)?,
-                };
-                let y = match self.cards_leaf(y) {
-                    Some(s) => s,
-                    None => self.cards_here(y, depth + 1)?,
-                };
-                Some(if *op == Op2::Union {
-                    x.union(y)
-                } else {
-                    x.minus(y)
-                })
-            }
-            _ => self.cards_leaf(e),
-        }
-    }
-
-    /// [`Cx::cards_here`] for a set literal, a zone, a seat's zone or a local.
-    #[inline(always)]
-    fn cards_leaf(&self, e: &Expr) -> Option<CardSet> {
-        let b = self.b.filter(|b| b.quicken)?;
-        match e {
-            Expr::Cards(s) => Some(*s),
-            Expr::Zone(z) => {
-                let zi = *b.layout.zone_base.get(*z as usize)? as usize;
-                b.sets.get(zi).copied()
-            }
-            Expr::SeatZone(z, s) => {
-                let seat = match &**s {
-                    Expr::Local(i) => match self.locals.get(*i as usize)? {
-                        Value::Seat(s) if *s < b.seats => *s,
-                        _ => return None,
-                    },
-                    _ => return None,
-                };
-                let zi = *b.layout.zone_base.get(*z as usize)? as usize + seat as usize;
-                b.sets.get(zi).copied()
-            }
-            Expr::Local(i) => match self.locals.get(*i as usize)? {
-                Value::Cards(s) => Some(*s),
-                Value::Card(c) => Some(CardSet::single(*c)),
-                _ => None,
-            },
-            _ => None,
-        }
+    fn cards_here(&self, e: &Expr) -> Option<CardSet> {
+        super::quicken::cards_on(self.b?, self.locals, e, 0)
     }
 
     /// `let slot = v` of an inlined def.
@@ -649,7 +599,7 @@ impl Cx<'_> {
     fn score_arg(&mut self, a: &Expr) -> Result<Value, RuntimeError> {
         // A bare local keeps its value as it is (a card stays a card).
         if !matches!(a, Expr::Local(_)) {
-            if let Some(set) = self.cards_here(a, 0) {
+            if let Some(set) = self.cards_here(a) {
                 return Ok(Value::Cards(set));
             }
         }
