@@ -14,6 +14,7 @@
 //! them, so the first split found — and with it the split a score table keeps on a tie —
 //! does not depend on the pruning.
 
+mod assign;
 mod distance;
 #[cfg(test)]
 mod reference;
@@ -83,6 +84,9 @@ pub(crate) fn prepare(pat: &PatternDef, cards: CardSet) -> Option<Prepared> {
     let mut counts = ClassCounts::EMPTY;
     if let Some(pf) = &pat.prefilter {
         counts = ClassCounts::of(pf, cards).filter(|c| c.fit(&pf.sizes))?;
+        if !assign::classes_allow(pat, pf, cards) {
+            return None;
+        }
     }
     Some(Prepared { cards, counts })
 }
@@ -146,13 +150,14 @@ pub(crate) fn with_frame<R>(frame: usize, f: impl FnOnce(&mut [Value]) -> R) -> 
 }
 
 /// Whether `cards` may have a split of `pat`: the pattern's size, and class counts that
-/// pass its prefilter (if any). False means certainly no split.
+/// pass its prefilter (if any) in a way its class-settled requires allow. False means
+/// certainly no split.
 pub(crate) fn may_fit(pat: &PatternDef, cards: CardSet) -> bool {
     size(cards) == pat.size
         && pat
             .prefilter
             .as_ref()
-            .is_none_or(|pf| prefilter_passes(pf, cards))
+            .is_none_or(|pf| prefilter_passes(pf, cards) && assign::classes_allow(pat, pf, cards))
 }
 
 /// Whether the class counts of `cards` can be split into the group sizes (each class

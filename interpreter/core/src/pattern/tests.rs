@@ -180,6 +180,64 @@ fn mahjong_shapes_match_the_plain_search() {
 }
 
 #[test]
+fn hands_refused_by_their_classes_have_no_split() {
+    // 役形 requires different kinds for its two groups, 三三二 for neighbouring ones of
+    // three. A hand the class assignments refuse must have no split in the plain search,
+    // and such hands must occur (eight kasu; 3 + 3 + 2 of one kind).
+    let three = format!(
+        "{}\n{}",
+        HANAFUDA_PATTERNS,
+        "pattern 三三二 {\n  group 甲: 3 same kind\n  group 乙: 3 same kind\n  group 丙: 2 same kind\n  \
+         require 甲.kind != 乙.kind\n  require 乙.kind != 丙.kind\n}\n"
+    );
+    for (text, name, attr) in [
+        (SANGOHANA, "役形", "kind"),
+        (three.as_str(), "三三二", "kind"),
+    ] {
+        let p = program(text);
+        let pat = pattern_named(&p, name);
+        let pd = &p.patterns[pat];
+        let pf = pd.prefilter.as_ref().expect("a prefilter");
+        let a = p.deck.attr_named(attr).expect("attribute");
+        let classes = p.deck.classes(a).to_vec();
+        let mut rng = GameRng::new(11);
+        let (mut refused, mut kept) = (0, 0);
+        for i in 0..3000 {
+            // One or two classes, so that the counts often fit.
+            let k = 1 + i % 2;
+            let mut order: Vec<usize> = (0..classes.len()).collect();
+            rng.shuffle(&mut order);
+            let pool: Vec<u16> = order[..k]
+                .iter()
+                .fold(CardSet::EMPTY, |s, c| s.union(classes[*c]))
+                .iter()
+                .collect();
+            if pool.len() < pd.size {
+                continue;
+            }
+            let h = hand(&mut rng, &pool, pd.size);
+            if !super::prefilter_passes(pf, h) {
+                continue;
+            }
+            if super::assign::classes_allow(pd, pf, h) {
+                kept += 1;
+            } else {
+                refused += 1;
+                assert!(
+                    splits(&p, pat, h, true).is_empty(),
+                    "{name}: refused {h:?}, which has a split"
+                );
+                assert!(!super::may_fit(pd, h) && super::prepare(pd, h).is_none());
+            }
+        }
+        assert!(
+            refused > 50 && kept > 50,
+            "{name}: {refused} refused, {kept} kept"
+        );
+    }
+}
+
+#[test]
 fn subsets_list_every_k_subset_in_order() {
     let mut rng = GameRng::new(5);
     for _ in 0..200 {
