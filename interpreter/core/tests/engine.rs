@@ -239,8 +239,13 @@ test "classes" {
       expect count(c in h: c.month > m or 赤(c)) == sum(c in h: if c.month > m or 赤(c) then 1 else 0)
       expect count(filter(c in h: not 赤(c) and c.month >= m)) == sum(c in h: if not 赤(c) and c.month >= m then 1 else 0)
     }
+    let flag = count(c in h: c.kind == 光) > 0
+    expect count(c in h: flag and c.month > 6) == sum(c in h: if flag and c.month > 6 then 1 else 0)
+    expect count(c in h: not flag or c.kind == 光) == sum(c in h: if not flag or c.kind == 光 then 1 else 0)
+    expect count(c in cards(): 赤(top(山)) or c.month == 1) == 0
     for x in h {
       expect count(c in 山: 同月(x, c)) == sum(c in 山: if 同月(x, c) then 1 else 0)
+      expect count(c in h: 赤(x) and c.month == x.month) == sum(c in h: if 赤(x) and c.month == x.month then 1 else 0)
       expect any(c in 山: 同月(c, x)) == (sum(c in 山: if 同月(c, x) then 1 else 0) > 0)
     }
     expect sum(c in h: c.points) == sum(c in h: c.points + 0)

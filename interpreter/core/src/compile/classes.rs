@@ -191,4 +191,17 @@ mod tests {
         // one compares with the outer card, which does not depend on its own.
         assert_eq!(m, vec![true, true, false, true]);
     }
+
+    #[test]
+    fn conditions_on_another_card_are_class_tests() {
+        // `not (t is 赤短)` is the same for every `c`: all or none of the deck.
+        let m = flags(
+            "let t = top(山)
+             let f = true
+             let a = any(c in 山: c.month == t.month and not (t is 赤短) and not (c is 赤短))
+             let b = count(c in 山: f and c.month == 1)
+             let d = count(c in 山: (c.month == 1) == f)",
+        );
+        assert_eq!(m, vec![true, true, false]);
+    }
 }

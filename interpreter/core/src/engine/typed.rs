@@ -130,6 +130,19 @@ impl Cx<'_> {
             Expr::Zone(_) | Expr::SeatZone(..) | Expr::Cards(_) | Expr::Group(_) => {
                 self.eval_cards(x)?.len() as i64
             }
+            // `count(月札(h, m))`: an inlined def's `let`s, then a filter, counted
+            // without building a value for the set.
+            Expr::LetIn(slot, v, body) => {
+                self.bind(*slot, v)?;
+                self.count(body)?
+            }
+            Expr::Binder(BinderKind::Filter, slot, dom, body, by_class) => {
+                match self.quantify(BinderKind::Filter, *slot, dom, body, *by_class)? {
+                    Value::Cards(s) => s.len() as i64,
+                    Value::List(l) => l.len() as i64,
+                    v => self.cards(&v)?.len() as i64,
+                }
+            }
             _ => match self.eval(x)? {
                 Value::List(l) => l.len() as i64,
                 v => self.cards(&v)?.len() as i64,
@@ -307,6 +320,7 @@ impl Cx<'_> {
         }
         let deck = &self.p.deck;
         let all = deck.all();
+        let fixed = |holds: bool| Some(if holds { all } else { CardSet::EMPTY });
         Ok(match body {
             Expr::HasTag(t, c) if bound.has(c) => Some(deck.tags[*t as usize]),
             Expr::Bin(op @ (Op2::EqScalar | Op2::NeScalar), a, b)
@@ -355,9 +369,8 @@ impl Cx<'_> {
                 }
                 let v = self.eval_int(other)?;
                 let mut out = CardSet::EMPTY;
-                for class in self.p.deck.classes(attr) {
-                    let Some(c) = class.first() else { continue };
-                    let x = self.p.deck.attr(attr, c);
+                let classes = self.p.deck.attr_classes(attr);
+                for (&x, class) in classes.iter().flat_map(|c| c.values.iter().zip(&c.sets)) {
                     let (l, r) = if attr_left { (x, v) } else { (v, x) };
                     let holds = match op {
                         Op2::Lt => l < r,
@@ -385,6 +398,13 @@ impl Cx<'_> {
                     sx.union(sy)
                 })
             }
+            // A condition on something else (`not 鬼(c)` for the card `c` a quantifier
+            // over `f` compares with): the same for every card, so all or none. Only
+            // forms that cannot fail are taken (a tag of a value, a flag), so testing it
+            // once, even for an empty domain, changes no outcome.
+            Expr::HasTag(_, c) if independent(c, bound) => fixed(self.eval_bool(body)?),
+            Expr::Const(Value::Bool(b)) => fixed(*b),
+            Expr::Local(s2) if !bound.binds(*s2) => fixed(self.eval_bool(body)?),
             Expr::LetIn(s2, v, x) => match bound.alias(*s2, v) {
                 Some(b2) => self.satisfying(b2, x, depth + 1)?,
                 // A `let` of a value that does not depend on the bound card is the same
@@ -628,7 +648,9 @@ fn shaped_by_class(body: &Expr, bound: Bound, depth: u32) -> bool {
         return false;
     }
     match body {
-        Expr::HasTag(_, c) => bound.has(c),
+        Expr::HasTag(_, c) => bound.has(c) || independent(c, bound),
+        Expr::Const(Value::Bool(_)) => true,
+        Expr::Local(s) => !bound.binds(*s),
         Expr::Bin(Op2::EqScalar | Op2::NeScalar, a, b) => {
             attr_against(a, b, bound).is_some() || card_against(a, b, bound).is_some()
         }

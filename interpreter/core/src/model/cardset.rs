@@ -22,11 +22,19 @@ impl CardSet {
         s
     }
 
-    /// The set of cards `0..n`.
+    /// The set of cards `0..n`, built a word at a time (class quantifiers ask for the
+    /// whole deck at every evaluation).
+    #[inline]
     pub fn first_n(n: usize) -> CardSet {
+        let n = n.min(MAX_CARDS);
         let mut s = CardSet::EMPTY;
-        for c in 0..n.min(MAX_CARDS) {
-            s.insert(c as CardIx);
+        for (i, w) in s.0.iter_mut().enumerate() {
+            let below = n.saturating_sub(i * 64);
+            *w = if below >= 64 {
+                u64::MAX
+            } else {
+                (1u64 << below) - 1
+            };
         }
         s
     }
@@ -180,5 +188,15 @@ mod tests {
         assert_eq!(a.minus(b).iter().collect::<Vec<_>>(), vec![1, 200]);
         assert_eq!(a.first(), Some(1));
         assert!(CardSet::single(70).is_subset(&a));
+    }
+
+    #[test]
+    fn first_n_holds_exactly_the_first_cards() {
+        for n in [0, 1, 47, 48, 63, 64, 65, 127, 128, 136, 255, 256, 300] {
+            let s = CardSet::first_n(n);
+            let want = n.min(MAX_CARDS);
+            assert_eq!(s.len(), want, "first_n({n})");
+            assert!((0..want).all(|c| s.contains(c as CardIx)), "first_n({n})");
+        }
     }
 }

@@ -42,7 +42,16 @@ pub struct Deck {
     /// Cards sharing each face, in order.
     pub face_cards: Vec<Vec<CardIx>>,
     /// Per attribute: the cards holding each of its values (built on first use).
-    pub classes: std::sync::OnceLock<Vec<Vec<CardSet>>>,
+    pub classes: std::sync::OnceLock<Vec<AttrClasses>>,
+}
+
+/// One attribute's classes: its values in increasing order, and the cards holding each.
+#[derive(Clone, Debug, Default)]
+pub struct AttrClasses {
+    /// The values cards hold, increasing.
+    pub values: Vec<i64>,
+    /// The cards holding each value, in the same order.
+    pub sets: Vec<CardSet>,
 }
 
 impl Deck {
@@ -63,6 +72,11 @@ impl Deck {
 
     /// The cards sharing each value of attribute `attr`, in increasing value order.
     pub fn classes(&self, attr: u16) -> &[CardSet] {
+        self.attr_classes(attr).map_or(&[], |c| c.sets.as_slice())
+    }
+
+    /// Attribute `attr`'s values and classes, built for every attribute on first use.
+    pub fn attr_classes(&self, attr: u16) -> Option<&AttrClasses> {
         let all = self.classes.get_or_init(|| {
             self.attrs
                 .iter()
@@ -70,7 +84,7 @@ impl Deck {
                     let mut values: Vec<i64> = a.values.clone();
                     values.sort_unstable();
                     values.dedup();
-                    values
+                    let sets = values
                         .iter()
                         .map(|v| {
                             a.values
@@ -80,22 +94,20 @@ impl Deck {
                                 .map(|(c, _)| c as CardIx)
                                 .collect()
                         })
-                        .collect()
+                        .collect();
+                    AttrClasses { values, sets }
                 })
                 .collect()
         });
-        all.get(attr as usize).map(|v| v.as_slice()).unwrap_or(&[])
+        all.get(attr as usize)
     }
 
     /// The cards whose attribute `attr` has value `v` (empty when none has).
     pub fn class_of(&self, attr: u16, v: i64) -> CardSet {
-        let classes = self.classes(attr);
-        // Classes are in increasing value order, each read off its first card.
-        classes
-            .binary_search_by_key(&v, |set| {
-                set.first().map(|c| self.attr(attr, c)).unwrap_or(i64::MIN)
-            })
-            .map(|i| classes[i])
+        // A search over the values themselves: a class's value is not read off its
+        // cards (finding a set's first card is a scan of its words).
+        self.attr_classes(attr)
+            .and_then(|c| c.values.binary_search(&v).ok().map(|i| c.sets[i]))
             .unwrap_or(CardSet::EMPTY)
     }
 

@@ -5,5 +5,5 @@ mod deck;
 mod rng;
 
 pub use cardset::{CardIx, CardSet, CardSetIter, MAX_CARDS};
-pub use deck::{AttrDef, AttrKind, CardParseError, Deck};
+pub use deck::{AttrClasses, AttrDef, AttrKind, CardParseError, Deck};
 pub use rng::{splitmix64, GameRng};
