@@ -418,7 +418,6 @@ impl Cx<'_> {
         dom: &Expr,
         body: &Expr,
     ) -> Result<Value, RuntimeError> {
-        let d = self.eval(dom)?;
         let mut acc = Acc {
             kind,
             sum: 0,
@@ -426,6 +425,22 @@ impl Cx<'_> {
             set: CardSet::EMPTY,
             done: None,
         };
+        // `x in seats()`: the seats from the dealer on, as `seats()` lists them, without
+        // building the list (without a game, the full evaluation reports it).
+        if let (Expr::Call(Builtin::Seats, args, _), Some(b)) = (dom, self.b) {
+            if args.is_empty() {
+                let (n, dealer) = (b.seats, b.dealer);
+                self.charge(n as u64)?;
+                for k in 0..n {
+                    let s = Value::Seat((dealer + k) % n);
+                    if self.binder_step(&mut acc, slot, body, s)? {
+                        break;
+                    }
+                }
+                return Ok(acc.finish());
+            }
+        }
+        let d = self.eval(dom)?;
         // Walk the domain in place (no list of items is built).
         match &d {
             Value::List(l) => {

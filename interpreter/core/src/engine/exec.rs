@@ -466,11 +466,19 @@ impl State {
                         at,
                     ));
                 }
-                let mut vals = Vec::with_capacity(args.len());
+                // The arguments go straight into the new frame's first slots (no list
+                // of them is built); a failing one leaves the locals as they were.
+                let new_base = self.locals.len();
                 for a in args {
-                    vals.push(ev!(a));
+                    match self.value_of(p, base, a, at) {
+                        Ok(v) => self.locals.push(v),
+                        Err(e) => {
+                            self.locals.truncate(new_base);
+                            return Err(e);
+                        }
+                    }
                 }
-                self.push_frame(p, CodeRef::Proc(*q), vals);
+                self.enter_frame(p, CodeRef::Proc(*q), new_base);
             }
             Op::Return => self.pop_frame(),
         }

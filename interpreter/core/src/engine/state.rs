@@ -373,15 +373,19 @@ impl State {
 
     /// Pushes a call frame with its arguments in the first slots.
     pub fn push_frame(&mut self, p: &Program, code: CodeRef, args: Vec<Value>) {
+        let base = self.locals.len();
+        self.locals.extend(args);
+        self.enter_frame(p, code, base);
+    }
+
+    /// Pushes a call frame whose locals start at `base`, the arguments already there.
+    pub(super) fn enter_frame(&mut self, p: &Program, code: CodeRef, base: usize) {
         let frame_size = match code {
             CodeRef::Proc(i) => p.procs[i as usize].frame,
             CodeRef::Test(i) => p.tests[i as usize].body.frame,
         } as usize;
-        let base = self.locals.len();
-        self.locals
-            .resize(base + frame_size.max(args.len()), Value::Unit);
-        for (i, a) in args.into_iter().enumerate() {
-            self.locals[base + i] = a;
+        if self.locals.len() < base + frame_size {
+            self.locals.resize(base + frame_size, Value::Unit);
         }
         self.frames.push(Frame {
             code,

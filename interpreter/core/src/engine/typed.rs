@@ -246,10 +246,10 @@ impl Cx<'_> {
                     let d = self.eval_cards(dom)?;
                     self.charge(d.len() as u64)?;
                     let mut sum: i64 = 0;
-                    for class in self.p.deck.classes(*at) {
+                    let classes = self.p.deck.attr_classes(*at);
+                    for (&v, class) in classes.iter().flat_map(|c| c.values.iter().zip(&c.sets)) {
                         let k = d.inter(*class).len() as i64;
-                        if let (true, Some(c)) = (k > 0, class.first()) {
-                            let v = self.p.deck.attr(*at, c);
+                        if k > 0 {
                             sum = v
                                 .checked_mul(k)
                                 .and_then(|x| sum.checked_add(x))
