@@ -183,14 +183,17 @@ impl State {
         let mut seats = self.spare.seats.pop().unwrap_or_default();
         match d.kind {
             DecideKind::One => {
-                let s = with_cx(
-                    p,
-                    &self.board,
-                    &mut self.locals[base..],
-                    at,
-                    &mut self.steps_left,
-                    |cx| cx.eval_seat(&d.who),
-                )?;
+                let s = match self.seat_here(&d.who, base) {
+                    Some(s) => s,
+                    None => with_cx(
+                        p,
+                        &self.board,
+                        &mut self.locals[base..],
+                        at,
+                        &mut self.steps_left,
+                        |cx| cx.eval_seat(&d.who),
+                    )?,
+                };
                 let mut moves = self.spare.moves.pop().unwrap_or_default();
                 self.moves_for(p, d, base, s, at, &mut moves)?;
                 if moves.is_empty() {
@@ -271,14 +274,17 @@ impl State {
         };
         match who {
             Expr::Call(Builtin::Others, args, loc) if args.len() == 1 => {
-                let s = with_cx(
-                    p,
-                    &self.board,
-                    &mut self.locals[base..],
-                    *loc,
-                    &mut self.steps_left,
-                    |cx| cx.eval_seat(&args[0]),
-                )?;
+                let s = match self.seat_here(&args[0], base) {
+                    Some(s) => s,
+                    None => with_cx(
+                        p,
+                        &self.board,
+                        &mut self.locals[base..],
+                        *loc,
+                        &mut self.steps_left,
+                        |cx| cx.eval_seat(&args[0]),
+                    )?,
+                };
                 Ok(ring(s, true))
             }
             Expr::Call(Builtin::Seats, args, _) if args.is_empty() => Ok(ring(dealer, false)),

@@ -129,6 +129,24 @@ impl State {
         }
     }
 
+    /// The seat a local or the dealer names (`choose s`, `claim x in others(s)`);
+    /// `None` for any other form or value (evaluated in full instead).
+    #[inline]
+    pub(super) fn seat_here(&self, e: &Expr, base: usize) -> Option<u8> {
+        let b = &self.board;
+        if !b.quicken {
+            return None;
+        }
+        match e {
+            Expr::Local(i) => match self.locals.get(base + *i as usize)? {
+                Value::Seat(s) if *s < b.seats => Some(*s),
+                _ => None,
+            },
+            Expr::Dealer if b.dealer < b.seats => Some(b.dealer),
+            _ => None,
+        }
+    }
+
     /// The zone instance `to` names (see [`zone_on`]).
     #[inline]
     pub(super) fn zone_here(&self, to: &Expr, base: usize) -> Option<u16> {
