@@ -5,6 +5,8 @@
 //! Run with `cargo bench -p fuda-core --bench sangohana`.
 
 mod common;
+#[path = "common/hands.rs"]
+mod hands;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use fuda_core::loader::NoFiles;
@@ -33,13 +35,7 @@ fn scoring(c: &mut Criterion) {
     let table = p.score_named("役代").expect("役代");
     // Random 8-card hands; a fixed seed keeps the mix the same between runs.
     let mut rng = GameRng::new(7);
-    let hands: Vec<CardSet> = (0..1000)
-        .map(|_| {
-            let mut cards: Vec<u16> = (0..48).collect();
-            rng.shuffle(&mut cards);
-            cards[..8].iter().copied().collect()
-        })
-        .collect();
+    let hands: Vec<CardSet> = (0..1000).map(|_| hands::random_hand(&mut rng)).collect();
     let mut g = c.benchmark_group("sangohana");
     g.throughput(Throughput::Elements(hands.len() as u64));
     g.bench_function(BenchmarkId::new("score", "random-8-card-hands"), |b| {
@@ -54,42 +50,19 @@ fn scoring(c: &mut Criterion) {
         })
     });
     // Hands that do form a yaku: the full split search and every stage run.
-    let mut wins: Vec<CardSet> = Vec::new();
-    while wins.len() < 1000 {
-        let mut cards: Vec<u16> = (0..48).collect();
-        rng.shuffle(&mut cards);
-        // Bias towards winning shapes: three of one kind and five of another.
-        let h: CardSet = cards[..8].iter().copied().collect();
-        if fuda_core::score::score_with(&p, table, vec![Some(Value::Cards(h))])
+    let wins_yaku = |h: CardSet| {
+        fuda_core::score::score_with(&p, table, vec![Some(Value::Cards(h))])
             .expect("score")
             .total
             > 0
-        {
+    };
+    let mut wins: Vec<CardSet> = Vec::new();
+    while wins.len() < 1000 {
+        let h = hands::random_hand(&mut rng);
+        if wins_yaku(h) {
             wins.push(h);
         }
-        let kinds: Vec<CardSet> = p
-            .deck
-            .classes(p.deck.attr_named("kind").expect("kind"))
-            .to_vec();
-        let (a, b) = (kinds[rng.below(4) as usize], kinds[rng.below(4) as usize]);
-        let pick = |set: CardSet, n: usize, rng: &mut GameRng| -> Vec<u16> {
-            let mut v: Vec<u16> = set.iter().collect();
-            rng.shuffle(&mut v);
-            v.into_iter().take(n).collect()
-        };
-        let mut h = CardSet::EMPTY;
-        for c in pick(a, 3, &mut rng)
-            .into_iter()
-            .chain(pick(b.minus(a), 5, &mut rng))
-        {
-            h.insert(c);
-        }
-        if h.len() == 8
-            && fuda_core::score::score_with(&p, table, vec![Some(Value::Cards(h))])
-                .expect("score")
-                .total
-                > 0
-        {
+        if let Some(h) = hands::shaped_hand(&p, &mut rng).filter(|h| wins_yaku(*h)) {
             wins.push(h);
         }
     }

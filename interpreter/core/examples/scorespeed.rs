@@ -15,6 +15,9 @@ use fuda_core::score;
 use fuda_core::value::{ScoreResult, Value};
 use fuda_core::Program;
 
+#[path = "../benches/common/hands.rs"]
+mod hands;
+
 /// Hands in each set.
 const HANDS: usize = 1000;
 
@@ -144,16 +147,7 @@ fn totals(p: &Program, table: u16, hs: &[CardSet], reps: usize) -> i64 {
 /// bias towards three of one kind and five of another (as the benchmark does).
 fn hands(p: &Program, table: u16) -> Hands {
     let mut rng = GameRng::new(7);
-    let deal = |rng: &mut GameRng| -> CardSet {
-        let mut cards: Vec<u16> = (0..48).collect();
-        rng.shuffle(&mut cards);
-        cards[..8].iter().copied().collect()
-    };
-    let random: Vec<CardSet> = (0..HANDS).map(|_| deal(&mut rng)).collect();
-    let kinds: Vec<CardSet> = p
-        .deck
-        .classes(p.deck.attr_named("kind").expect("kind"))
-        .to_vec();
+    let random: Vec<CardSet> = (0..HANDS).map(|_| hands::random_hand(&mut rng)).collect();
     let (mut wins, mut zeros) = (Vec::new(), Vec::new());
     let sort = |h: CardSet, wins: &mut Vec<CardSet>, zeros: &mut Vec<CardSet>| {
         if full(p, table, h, false).total > 0 {
@@ -163,19 +157,8 @@ fn hands(p: &Program, table: u16) -> Hands {
         }
     };
     while wins.len() < HANDS || zeros.len() < HANDS {
-        let h = deal(&mut rng);
-        sort(h, &mut wins, &mut zeros);
-        let (a, b) = (kinds[rng.below(4) as usize], kinds[rng.below(4) as usize]);
-        let pick = |set: CardSet, n: usize, rng: &mut GameRng| -> Vec<u16> {
-            let mut v: Vec<u16> = set.iter().collect();
-            rng.shuffle(&mut v);
-            v.into_iter().take(n).collect()
-        };
-        let h: CardSet = pick(a, 3, &mut rng)
-            .into_iter()
-            .chain(pick(b.minus(a), 5, &mut rng))
-            .collect();
-        if h.len() == 8 {
+        sort(hands::random_hand(&mut rng), &mut wins, &mut zeros);
+        if let Some(h) = hands::shaped_hand(p, &mut rng) {
             sort(h, &mut wins, &mut zeros);
         }
     }
