@@ -1,1 +1,4 @@
-//! Workspace-level tests live in `tests/tests/`.
+//! Workspace-level tests live in `tests/tests/`; this library holds what several of them
+//! share.
+
+pub mod oracle;

@@ -5,6 +5,7 @@
 //! test that shares none of its logic: this oracle never looks at the rule file's code,
 //! only at its score table's name and parameters.
 
+use fuda_tests::oracle::{check, Rng};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -724,50 +725,9 @@ fn compare(e: &Engine, hand: &[Card], tally: &mut Tally, out: &mut Vec<String>) 
     }
 }
 
-fn check(out: &[String], what: &str) {
-    assert!(
-        out.is_empty(),
-        "{what}: the rule file disagrees with the rulings' oracle on {} hand(s) (first ones):\n{}",
-        out.len(),
-        out.join("\n")
-    );
-}
-
 // ---------------------------------------------------------------------------------------
 // Hands.
 // ---------------------------------------------------------------------------------------
-
-/// splitmix64: deterministic, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-
-    /// `n` distinct cards from `pool`.
-    fn pick(&mut self, pool: &[Card], n: usize) -> Vec<Card> {
-        let mut v = pool.to_vec();
-        for i in 0..n.min(v.len()) {
-            let j = i + self.below(v.len() - i);
-            v.swap(i, j);
-        }
-        v.truncate(n);
-        v
-    }
-}
 
 fn of_kind(k: Kind) -> Vec<Card> {
     (0..48).filter(|&c| kind(c) == k).collect()
