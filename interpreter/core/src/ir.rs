@@ -468,6 +468,26 @@ pub struct OptionDef {
     /// The body may reach `outcome` or `record` before the next decision: taking the
     /// move ends the round (a declared win, for agents).
     pub ends_round: bool,
+    /// The guard's hand, when the guard asks whether a score table pays on it (set by
+    /// the last compile pass, `compile/guards.rs`).
+    pub hand_guard: Option<HandGuard>,
+}
+
+/// A guard `TABLE(ZONE[s]).total > k` or `TABLE(ZONE[s] + c).total > k` (`k >= 0`, the
+/// table's other arguments left to their defaults or given) compiled to where its hand
+/// lies: the guard is false whenever that hand cannot fit the table's pattern, which
+/// the engine tests on the board before evaluating anything (most hands a guard is
+/// asked about, every turn, fail this test).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HandGuard {
+    /// The pattern the table splits its hand with.
+    pub pattern: u16,
+    /// The per-seat zone holding the hand.
+    pub zone: u16,
+    /// The local slot holding the seat.
+    pub seat: u16,
+    /// The local slot holding a card (or cards) added to the zone's, if any.
+    pub plus: Option<u16>,
 }
 
 /// The most cards one word can take: a word has at most this many characters, and a

@@ -7,6 +7,7 @@ mod deck;
 mod decls;
 mod ends;
 mod expr;
+mod guards;
 mod load;
 mod names;
 mod operators;
@@ -82,6 +83,7 @@ pub fn compile(name: &str, text: &str, loader: &dyn Loader) -> Result<Compiled, 
     if errors.is_empty() {
         let mut program = c.program;
         classes::finish(&mut program);
+        guards::compile_hand_guards(&mut program);
         Ok(Compiled { program, warnings })
     } else {
         let mut diagnostics = errors;

@@ -770,6 +770,7 @@ impl Compiler {
                 priority: o.priority.as_ref().map(|p| p.node).unwrap_or(0),
                 body,
                 ends_round: false,
+                hand_guard: None,
             });
         }
         sc.close();

@@ -139,12 +139,19 @@ impl State {
         base: usize,
         at: Loc,
     ) -> Result<bool, RuntimeError> {
-        Ok(match &o.guard {
-            Some(g) => match self.holds_here(p, g, base) {
-                Some(h) => h,
-                None => self.holds(p, base, g, at)?,
-            },
-            None => true,
+        let Some(g) = &o.guard else {
+            return Ok(true);
+        };
+        // `役代(手札[s]).total > 0`: false at once for a hand that cannot fit the
+        // table's pattern; a hand that may fit is evaluated in full.
+        match o.hand_guard.and_then(|h| self.hand_may_fit(p, &h, base)) {
+            Some(false) => return Ok(false),
+            Some(true) => return self.holds(p, base, g, at),
+            None => {}
+        }
+        Ok(match self.holds_here(p, g, base) {
+            Some(h) => h,
+            None => self.holds(p, base, g, at)?,
         })
     }
 

@@ -8,7 +8,7 @@
 
 use super::error::RuntimeError;
 use super::state::{Board, State};
-use crate::ir::{Builtin, Expr, Loc, Op, Op2, Program, ScoreField, Target};
+use crate::ir::{Builtin, Expr, HandGuard, Loc, Op, Op2, Program, ScoreField, Target};
 use crate::model::CardSet;
 use crate::value::Value;
 use fuda_grammar::ast::AssignOp;
@@ -127,6 +127,38 @@ impl State {
             }
             _ => None,
         }
+    }
+
+    /// Whether a [`HandGuard`]'s hand may fit its pattern: `Some(false)` means the
+    /// guard is false (its table pays nothing on that hand), `Some(true)` that the guard
+    /// must be evaluated; `None` when the hand cannot be read here (an unusual value).
+    #[inline]
+    pub(super) fn hand_may_fit(&self, p: &Program, h: &HandGuard, base: usize) -> Option<bool> {
+        let b = &self.board;
+        if !b.quicken {
+            return None;
+        }
+        let locals = self.locals.get(base..)?;
+        let seat = match locals.get(h.seat as usize)? {
+            Value::Seat(s) if *s < b.seats => *s,
+            _ => return None,
+        };
+        let zi = *b.layout.zone_base.get(h.zone as usize)? + seat as u16;
+        if b.layout.zone_of.get(zi as usize) != Some(&(h.zone, Some(seat))) {
+            return None;
+        }
+        let mut hand = *b.sets.get(zi as usize)?;
+        if let Some(c) = h.plus {
+            match locals.get(c as usize)? {
+                Value::Card(c) => hand.insert(*c),
+                Value::Cards(s) => hand = hand.union(*s),
+                _ => return None,
+            }
+        }
+        Some(crate::pattern::may_fit(
+            p.patterns.get(h.pattern as usize)?,
+            hand,
+        ))
     }
 
     /// The seat a local or the dealer names (`choose s`, `claim x in others(s)`);

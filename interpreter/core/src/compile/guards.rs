@@ -1,0 +1,121 @@
+//! Hand guards: a move guard that asks whether a score table pays on a seat's hand
+//! (`役代(手札[s]).total > 0`, or with the discard added, `役代(手札[x] + d)`) is compiled
+//! to where that hand lies ([`HandGuard`]), so the engine can answer "no" from the
+//! board and the table's pattern alone, as every such guard's full evaluation would
+//! first do. Runs on the finished program, after the rewrites.
+
+use crate::ir::{Expr, HandGuard, Op, Op2, Program, ScoreField};
+use crate::value::Value;
+
+/// The most arguments a table call may have for the hand test to come first (the
+/// engine evaluates every argument first beyond this; see `engine/typed.rs`).
+const FEW_ARGS: usize = 8;
+
+/// Sets [`HandGuard`]s on every decision option of `p` whose guard has that form.
+pub fn compile_hand_guards(p: &mut Program) {
+    let mut procs = std::mem::take(&mut p.procs);
+    let mut tests = std::mem::take(&mut p.tests);
+    let bodies = procs
+        .iter_mut()
+        .chain(tests.iter_mut().map(|t| &mut t.body));
+    for body in bodies {
+        for op in &mut body.code {
+            if let Op::Decide(d) = op {
+                for o in &mut d.options {
+                    o.hand_guard = o.guard.as_ref().and_then(|g| hand_guard(p, g));
+                }
+            }
+        }
+    }
+    p.procs = procs;
+    p.tests = tests;
+}
+
+/// The hand guard `g` amounts to, if it has the form.
+fn hand_guard(p: &Program, g: &Expr) -> Option<HandGuard> {
+    // `total > k` with k >= 0, or `total >= k` with k >= 1: false when the total is 0.
+    let Expr::Bin(op, total, bound) = g else {
+        return None;
+    };
+    match (op, &**bound) {
+        (Op2::Gt, Expr::Const(Value::Int(k))) if *k >= 0 => {}
+        (Op2::Ge, Expr::Const(Value::Int(k))) if *k >= 1 => {}
+        _ => return None,
+    }
+    let Expr::ScoreField(ScoreField::Total, call) = &**total else {
+        return None;
+    };
+    let Expr::Score(table, args, _) = &**call else {
+        return None;
+    };
+    let def = p.scores.get(*table as usize)?;
+    let (pattern, Expr::Local(i), _) = def.over.as_ref()? else {
+        return None;
+    };
+    if args.len() > FEW_ARGS {
+        return None;
+    }
+    let (seat_zone, plus) = match args.get(*i as usize)? {
+        Expr::Bin(Op2::Union, a, b) => (&**a, Some(added(b)?)),
+        e => (e, None),
+    };
+    let Expr::SeatZone(zone, seat) = seat_zone else {
+        return None;
+    };
+    let Expr::Local(seat) = &**seat else {
+        return None;
+    };
+    Some(HandGuard {
+        pattern: *pattern,
+        zone: *zone,
+        seat: *seat,
+        plus,
+    })
+}
+
+/// The local slot of what `手札[x] + d` adds: a local, or a local card made a set
+/// (`cards() + d`).
+fn added(e: &Expr) -> Option<u16> {
+    match e {
+        Expr::Local(c) => Some(*c),
+        Expr::Bin(Op2::Union, a, b) => match (&**a, &**b) {
+            (Expr::Cards(s), x) | (x, Expr::Cards(s)) if s.is_empty() => added(x),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::{HandGuard, Op};
+
+    #[test]
+    fn sangohanas_win_guards_are_hand_guards() {
+        let text = include_str!("../../../../rulesets/sangohana.fuda");
+        let p = crate::compile("sangohana.fuda", text, &crate::loader::NoFiles)
+            .expect("compiles")
+            .program;
+        let mut found: Vec<(String, HandGuard)> = Vec::new();
+        for proc in &p.procs {
+            for op in &proc.code {
+                if let Op::Decide(d) = op {
+                    for o in &d.options {
+                        if let Some(h) = o.hand_guard {
+                            found.push((o.name.clone(), h));
+                        }
+                        // Only score guards are compiled.
+                        if o.name == "捨て札" || o.name == "捨てる" {
+                            assert!(o.hand_guard.is_none(), "{}", o.name);
+                        }
+                    }
+                }
+            }
+        }
+        let names: Vec<&str> = found.iter().map(|(n, _)| n.as_str()).collect();
+        // 上がり and 当たり after drawing, and 当たり on another's discard (`手札[x] + d`).
+        assert_eq!(names, ["上がり", "当たり", "当たり"]);
+        assert!(found[..2].iter().all(|(_, h)| h.plus.is_none()));
+        assert!(found[2].1.plus.is_some());
+    }
+}
