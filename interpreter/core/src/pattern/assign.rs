@@ -16,7 +16,10 @@ const ASSIGN_SLOTS: usize = 6;
 /// Whether some assignment of the pattern's groups to the classes `cards` holds, each
 /// class filled exactly by whole groups, passes the requires its classes settle.
 /// False means certainly no split. True for a pattern without such requires, of more
-/// than [`ASSIGN_SLOTS`] groups, or when a require needs more than the classes.
+/// than [`ASSIGN_SLOTS`] groups, or when a require needs more than the classes. Callers
+/// ask only about hands with fewer classes than groups: with a class per group, the
+/// search takes each group whole in one step and checks the requires once, so there is
+/// nothing to save (a winning 3 + 5 hand).
 pub(super) fn classes_allow(pat: &PatternDef, pf: &Prefilter, cards: CardSet) -> bool {
     let Some(plan) = &pf.requires else {
         return true;

@@ -84,7 +84,8 @@ pub(crate) fn prepare(pat: &PatternDef, cards: CardSet) -> Option<Prepared> {
     let mut counts = ClassCounts::EMPTY;
     if let Some(pf) = &pat.prefilter {
         counts = ClassCounts::of(pf, cards).filter(|c| c.fit(&pf.sizes))?;
-        if !assign::classes_allow(pat, pf, cards) {
+        // Only a class holding several groups makes the search enumerate subsets.
+        if counts.len < pat.slots.len() && !assign::classes_allow(pat, pf, cards) {
             return None;
         }
     }
@@ -154,25 +155,35 @@ pub(crate) fn with_frame<R>(frame: usize, f: impl FnOnce(&mut [Value]) -> R) -> 
 /// certainly no split.
 pub(crate) fn may_fit(pat: &PatternDef, cards: CardSet) -> bool {
     size(cards) == pat.size
-        && pat
-            .prefilter
-            .as_ref()
-            .is_none_or(|pf| prefilter_passes(pf, cards) && assign::classes_allow(pat, pf, cards))
+        && pat.prefilter.as_ref().is_none_or(|pf| {
+            // Only a class holding several groups can break a require the classes
+            // settle in more than the search's one step.
+            prefilter_classes(pf, cards).is_some_and(|touched| {
+                touched == pat.slots.len() || assign::classes_allow(pat, pf, cards)
+            })
+        })
 }
 
 /// Whether the class counts of `cards` can be split into the group sizes (each class
 /// filled by whole groups). Counts are small, so a tiny search suffices.
 pub fn prefilter_passes(pf: &Prefilter, cards: CardSet) -> bool {
-    if cards.0[1..] == [0; 3] && pf.sizes.len() <= FEW_SLOTS {
-        return low_prefilter_passes(pf, cards.0[0]);
-    }
-    ClassCounts::of(pf, cards).is_some_and(|c| c.fit(&pf.sizes))
+    prefilter_classes(pf, cards).is_some()
 }
 
-/// [`prefilter_passes`] for cards all in the deck's first 64 (every card of a small
+/// [`prefilter_passes`], with how many classes the cards touch when they pass.
+fn prefilter_classes(pf: &Prefilter, cards: CardSet) -> Option<usize> {
+    if cards.0[1..] == [0; 3] && pf.sizes.len() <= FEW_SLOTS {
+        return low_prefilter_classes(pf, cards.0[0]);
+    }
+    ClassCounts::of(pf, cards)
+        .filter(|c| c.fit(&pf.sizes))
+        .map(|c| c.len)
+}
+
+/// [`prefilter_classes`] for cards all in the deck's first 64 (every card of a small
 /// deck) and a pattern of few groups: one word per class, and counts on the stack (it
 /// runs for most hands a guard offers a table, nearly all of which fail).
-fn low_prefilter_passes(pf: &Prefilter, cards: u64) -> bool {
+fn low_prefilter_classes(pf: &Prefilter, cards: u64) -> Option<usize> {
     // The cards of each class touched; counted only once they are few enough, as most
     // hands touch more classes than there are groups.
     let mut held = [0u64; FEW_SLOTS];
@@ -185,7 +196,7 @@ fn low_prefilter_passes(pf: &Prefilter, cards: u64) -> bool {
         }
         // More classes than groups: no split.
         if touched == pf.sizes.len() {
-            return false;
+            return None;
         }
         held[touched] = x;
         touched += 1;
@@ -199,7 +210,7 @@ fn low_prefilter_passes(pf: &Prefilter, cards: u64) -> bool {
     for (n, x) in counts.iter_mut().zip(&held[..touched]) {
         *n = x.count_ones() as u8;
     }
-    fits(&counts[..touched], &pf.sizes)
+    fits(&counts[..touched], &pf.sizes).then_some(touched)
 }
 
 /// The classes a set of cards touches, with how many cards it has in each, in class
