@@ -7,10 +7,6 @@
 use crate::ir::{Expr, HandGuard, Op, Op2, Program, ScoreField};
 use crate::value::Value;
 
-/// The most arguments a table call may have for the hand test to come first (the
-/// engine evaluates every argument first beyond this; see `engine/typed.rs`).
-const FEW_ARGS: usize = 8;
-
 /// Sets [`HandGuard`]s on every decision option of `p` whose guard has that form.
 pub fn compile_hand_guards(p: &mut Program) {
     let mut procs = std::mem::take(&mut p.procs);
@@ -52,7 +48,9 @@ fn hand_guard(p: &Program, g: &Expr) -> Option<HandGuard> {
     let (pattern, Expr::Local(i), _) = def.over.as_ref()? else {
         return None;
     };
-    if args.len() > FEW_ARGS {
+    // Beyond this many arguments the engine evaluates every one before the hand, so
+    // testing the hand first would skip their errors.
+    if args.len() > crate::engine::STACK_ARGS {
         return None;
     }
     let (seat_zone, plus) = match args.get(*i as usize)? {

@@ -16,4 +16,4 @@ pub use error::{ErrorInfo, RuntimeError};
 pub use eval::{attr_value, const_eval, const_eval_with, seat_count, seat_counts, Cx, EVAL_BUDGET};
 pub use exec::{ADVANCE_BUDGET, OP_LIMIT};
 pub use state::{Board, CodeRef, Event, Frame, Layout, State, DEFAULT_DECISION_LIMIT};
-pub(crate) use typed::class_shaped;
+pub(crate) use typed::{class_shaped, STACK_ARGS};

@@ -11,7 +11,7 @@ use crate::value::Value;
 
 /// Most score-table arguments evaluated on the stack before the table is known to
 /// score something.
-pub(super) const STACK_ARGS: usize = 8;
+pub(crate) const STACK_ARGS: usize = 8;
 
 impl Cx<'_> {
     /// Evaluates a condition.
