@@ -48,6 +48,14 @@ pub fn finish(p: &mut Program) {
 
 /// Applies the score tables' rewrites to every procedure's and test's code.
 fn rewrite_procedures(p: &mut Program) {
+    each_op(p, |p, op| {
+        op_exprs(op, &mut |e| crate::score::simplify(p, e, &[]));
+    });
+}
+
+/// Calls `f` on every op of every procedure and test, with the rest of the program
+/// readable (the code is taken out while it is changed).
+pub(super) fn each_op(p: &mut Program, mut f: impl FnMut(&Program, &mut Op)) {
     let mut procs = std::mem::take(&mut p.procs);
     let mut tests = std::mem::take(&mut p.tests);
     let bodies = procs
@@ -55,7 +63,7 @@ fn rewrite_procedures(p: &mut Program) {
         .chain(tests.iter_mut().map(|t| &mut t.body));
     for body in bodies {
         for op in &mut body.code {
-            op_exprs(op, &mut |e| crate::score::simplify(p, e, &[]));
+            f(p, op);
         }
     }
     p.procs = procs;

@@ -9,22 +9,13 @@ use crate::value::Value;
 
 /// Sets [`HandGuard`]s on every decision option of `p` whose guard has that form.
 pub fn compile_hand_guards(p: &mut Program) {
-    let mut procs = std::mem::take(&mut p.procs);
-    let mut tests = std::mem::take(&mut p.tests);
-    let bodies = procs
-        .iter_mut()
-        .chain(tests.iter_mut().map(|t| &mut t.body));
-    for body in bodies {
-        for op in &mut body.code {
-            if let Op::Decide(d) = op {
-                for o in &mut d.options {
-                    o.hand_guard = o.guard.as_ref().and_then(|g| hand_guard(p, g));
-                }
+    super::classes::each_op(p, |p, op| {
+        if let Op::Decide(d) = op {
+            for o in &mut d.options {
+                o.hand_guard = o.guard.as_ref().and_then(|g| hand_guard(p, g));
             }
         }
-    }
-    p.procs = procs;
-    p.tests = tests;
+    });
 }
 
 /// The hand guard `g` amounts to, if it has the form.
