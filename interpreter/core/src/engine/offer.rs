@@ -149,7 +149,7 @@ impl State {
             Some(true) => return self.holds(p, base, g, at),
             None => {}
         }
-        Ok(match self.holds_here(p, g, base) {
+        Ok(match self.holds_here(g, base) {
             Some(h) => h,
             None => self.holds(p, base, g, at)?,
         })

@@ -1,14 +1,14 @@
 //! Quickened ops: the op shapes every turn runs (jumps, `if s == dealer`, `let c =
 //! top(Z)`, `move c to 手札[s]`, `s = next(s)`, `v += k`, decisions), and the guards
-//! and conditions every turn asks (`count(山札) == 0`, `役代(手札[s]).total > 0` on a
-//! hand that cannot fit the table's pattern), read straight off the board. Each fast
+//! and conditions every turn asks (`count(山札) == 0`, and a [`HandGuard`]'s hand
+//! against its table's pattern), read straight off the board. Each fast
 //! path only reads and falls back to [`State::step_cold`] (`exec.rs`) or the full
 //! evaluation, which have every op's and expression's meaning, for any other shape or
 //! value; `Board::quicken` turns them off.
 
 use super::error::RuntimeError;
 use super::state::{Board, State};
-use crate::ir::{Builtin, Expr, HandGuard, Loc, Op, Op2, Program, ScoreField, Target};
+use crate::ir::{Builtin, Expr, HandGuard, Loc, Op, Op2, Program, Target};
 use crate::model::CardSet;
 use crate::value::Value;
 use fuda_grammar::ast::AssignOp;
@@ -29,7 +29,7 @@ impl State {
             Op::Jump(t) => self.jump(*t),
             // `if s == dealer`, `if count(山札) == 0`
             Op::JumpIfNot(c, t) => {
-                let holds = match self.holds_here(p, c, base) {
+                let holds = match self.holds_here(c, base) {
                     Some(h) => h,
                     None => self.holds(p, base, c, at)?,
                 };
@@ -103,7 +103,7 @@ impl State {
     /// the int comparisons of operands read that way; `None` for any other form or
     /// value, which the full evaluation then answers.
     #[inline]
-    pub(super) fn holds_here(&self, p: &Program, e: &Expr, base: usize) -> Option<bool> {
+    pub(super) fn holds_here(&self, e: &Expr, base: usize) -> Option<bool> {
         let b = &self.board;
         if !b.quicken {
             return None;
@@ -111,13 +111,13 @@ impl State {
         let locals = self.locals.get(base..)?;
         match e {
             Expr::Bin(op @ (Op2::EqScalar | Op2::NeScalar), x, y) => {
-                let eq = number_here(p, b, locals, x, Read::Scalar)?
-                    == number_here(p, b, locals, y, Read::Scalar)?;
+                let eq = number_here(b, locals, x, Read::Scalar)?
+                    == number_here(b, locals, y, Read::Scalar)?;
                 Some(eq == (*op == Op2::EqScalar))
             }
             Expr::Bin(op @ (Op2::Lt | Op2::Le | Op2::Gt | Op2::Ge), x, y) => {
-                let x = number_here(p, b, locals, x, Read::Int)?;
-                let y = number_here(p, b, locals, y, Read::Int)?;
+                let x = number_here(b, locals, x, Read::Int)?;
+                let y = number_here(b, locals, y, Read::Int)?;
                 Some(match op {
                     Op2::Lt => x < y,
                     Op2::Le => x <= y,
@@ -195,11 +195,10 @@ enum Read {
 }
 
 /// An operand as one number, read straight off the board: a constant, a local, the
-/// dealer, a shared int variable, `count` of a zone, or a score table's total when its
-/// hand cannot fit the table's pattern (0 without evaluating the other arguments, as
-/// the full evaluation does too). `None` for any other form or value.
+/// dealer, a shared int variable or `count` of a zone. `None` for any other form or
+/// value. (A score guard's total is answered by its [`HandGuard`] instead.)
 #[inline]
-fn number_here(p: &Program, b: &Board, locals: &[Value], e: &Expr, read: Read) -> Option<i64> {
+fn number_here(b: &Board, locals: &[Value], e: &Expr, read: Read) -> Option<i64> {
     match e {
         Expr::Const(Value::Int(k)) => Some(*k),
         Expr::Const(v) if read == Read::Scalar => super::typed::scalar_of(v),
@@ -217,40 +216,8 @@ fn number_here(p: &Program, b: &Board, locals: &[Value], e: &Expr, read: Read) -
             let z = zone_on(b, locals, &args[0])?;
             Some(b.sets.get(z as usize)?.len() as i64)
         }
-        Expr::ScoreField(ScoreField::Total, r) => match &**r {
-            Expr::Score(s, args, _) => surely_nothing_here(p, b, locals, *s, args).then_some(0),
-            _ => None,
-        },
         _ => None,
     }
-}
-
-/// Whether score table `s` called with `args` certainly scores nothing, judged from
-/// its hand alone read straight off the board (the first check the full evaluation
-/// makes, before it evaluates the other arguments).
-#[inline]
-fn surely_nothing_here(p: &Program, b: &Board, locals: &[Value], s: u16, args: &[Expr]) -> bool {
-    let Some((pat, Expr::Local(i), _)) = p.scores.get(s as usize).and_then(|d| d.over.as_ref())
-    else {
-        return false;
-    };
-    // Every argument is evaluated first when there are many (see `Cx::score_total_at`).
-    if args.len() > super::typed::STACK_ARGS {
-        return false;
-    }
-    let hand = match args.get(*i as usize) {
-        // A bare local is passed as it is: only a set is a hand.
-        Some(Expr::Local(l)) => match locals.get(*l as usize) {
-            Some(Value::Cards(set)) => *set,
-            _ => return false,
-        },
-        Some(e) => match cards_on(b, locals, e, 0) {
-            Some(set) => set,
-            None => return false,
-        },
-        None => return false,
-    };
-    !crate::pattern::may_fit(&p.patterns[*pat as usize], hand)
 }
 
 /// The cards of a zone, a per-seat zone of a seat held in a local, a card or set held
