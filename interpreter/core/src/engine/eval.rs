@@ -429,11 +429,9 @@ impl Cx<'_> {
         // building the list (without a game, the full evaluation reports it).
         if let (Expr::Call(Builtin::Seats, args, _), Some(b)) = (dom, self.b) {
             if args.is_empty() {
-                let (n, dealer) = (b.seats, b.dealer);
-                self.charge(n as u64)?;
-                for k in 0..n {
-                    let s = Value::Seat((dealer + k) % n);
-                    if self.binder_step(&mut acc, slot, body, s)? {
+                self.charge(b.seats as u64)?;
+                for s in b.seats_from_dealer() {
+                    if self.binder_step(&mut acc, slot, body, Value::Seat(s))? {
                         break;
                     }
                 }
@@ -574,8 +572,8 @@ impl Cx<'_> {
             Builtin::Seats => {
                 let b = self.board("seats")?;
                 Value::List(
-                    (0..b.seats)
-                        .map(|k| Value::Seat((b.dealer + k) % b.seats))
+                    b.seats_from_dealer()
+                        .map(Value::Seat)
                         .collect::<Vec<_>>()
                         .into(),
                 )
@@ -584,7 +582,7 @@ impl Cx<'_> {
             Builtin::Leaders => {
                 let v = arg(0).int() as u16;
                 let b = self.board("a variable")?;
-                let order: Vec<u8> = (0..b.seats).map(|k| (b.dealer + k) % b.seats).collect();
+                let order: Vec<u8> = b.seats_from_dealer().collect();
                 let val = |s: u8| {
                     b.vars
                         .get(b.var_slot(v, Some(s)))

@@ -135,6 +135,12 @@ impl Clone for Board {
 }
 
 impl Board {
+    /// The seats from the dealer on, round the table: the order `seats()` lists them.
+    pub fn seats_from_dealer(&self) -> impl Iterator<Item = u8> {
+        let (n, dealer) = (self.seats, self.dealer);
+        (0..n).map(move |k| (dealer + k) % n)
+    }
+
     /// Moves one card to the top of a zone instance.
     #[inline]
     pub fn move_card(&mut self, c: CardIx, to: u16) {
