@@ -80,14 +80,7 @@ fn scoring(c: &mut Criterion) {
     });
     // The same hands asked only for their total, as a move's guard asks
     // (`役代(手札[s]).total > 0`): the search and the stages without the result's text.
-    let defaults: Vec<Value> = p.scores[table as usize]
-        .params
-        .iter()
-        .map(|(_, _, d)| match d {
-            Some(fuda_core::ir::Expr::Const(v)) => v.clone(),
-            _ => Value::Unit,
-        })
-        .collect();
+    let defaults: Vec<Value> = hands::default_args(&p, table);
     g.bench_function(BenchmarkId::new("total", "winning-8-card-hands"), |b| {
         let mut args = defaults.clone();
         let mut locals = Vec::new();

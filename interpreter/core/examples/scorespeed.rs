@@ -116,14 +116,7 @@ fn surely(p: &Program, table: u16, hs: &[CardSet], reps: usize) -> i64 {
 /// The sum of the totals of `hs`, `reps` times over, as a move's guard asks.
 #[inline(never)]
 fn totals(p: &Program, table: u16, hs: &[CardSet], reps: usize) -> i64 {
-    let mut args: Vec<Value> = p.scores[table as usize]
-        .params
-        .iter()
-        .map(|(_, _, d)| match d {
-            Some(fuda_core::ir::Expr::Const(v)) => v.clone(),
-            _ => Value::Unit,
-        })
-        .collect();
+    let mut args: Vec<Value> = hands::default_args(p, table);
     let mut locals = Vec::new();
     let mut cx = Cx {
         p,

@@ -3,6 +3,7 @@
 //! so that many of them form a yaku.
 
 use fuda_core::model::{CardSet, GameRng};
+use fuda_core::value::Value;
 use fuda_core::Program;
 
 /// Eight cards drawn at random from the 48.
@@ -27,4 +28,17 @@ pub fn shaped_hand(p: &Program, rng: &mut GameRng) -> Option<CardSet> {
         .chain(pick(b.minus(a), 5, rng))
         .collect();
     (h.len() == 8).then_some(h)
+}
+
+/// The arguments a table's total is asked with when only the hand is given: each
+/// parameter's constant default (unset otherwise), the hand to be put first.
+pub fn default_args(p: &Program, table: u16) -> Vec<Value> {
+    p.scores[table as usize]
+        .params
+        .iter()
+        .map(|(_, _, d)| match d {
+            Some(fuda_core::ir::Expr::Const(v)) => v.clone(),
+            _ => Value::Unit,
+        })
+        .collect()
 }
