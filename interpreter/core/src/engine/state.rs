@@ -148,10 +148,7 @@ impl Board {
         if from == to {
             return;
         }
-        let z = &mut self.zones[from as usize];
-        if let Some(pos) = z.iter().rposition(|x| *x == c) {
-            z.remove(pos);
-        }
+        take_out(&mut self.zones[from as usize], c);
         self.sets[from as usize].remove(c);
         self.zones[to as usize].push(c);
         self.sets[to as usize].insert(c);
@@ -169,6 +166,31 @@ impl Board {
     pub fn zone_instance(&self, z: u16, seat: Option<u8>) -> u16 {
         self.layout.zone_base[z as usize] + seat.unwrap_or(0) as u16
     }
+}
+
+/// Removes card `c` from a zone's list, the cards above it each moving down one place.
+/// Cards mostly leave from the top (draws, the discard taken) or from a short hand, so
+/// one pass down from the top that shifts while it looks is cheaper than a search
+/// followed by `Vec::remove` (whose copy is a library call even when nothing moves).
+#[inline]
+fn take_out(z: &mut Vec<CardIx>, c: CardIx) {
+    let Some(mut carry) = z.pop() else {
+        return;
+    };
+    if carry == c {
+        return;
+    }
+    // `carry` holds the card lifted from the place above; each place takes it and
+    // lifts its own, until the lifted card is `c`.
+    for slot in z.iter_mut().rev() {
+        std::mem::swap(slot, &mut carry);
+        if carry == c {
+            return;
+        }
+    }
+    // Not there (the tables disagree): every card moved down one place and `carry` is
+    // the bottom one, so putting it back restores the list.
+    z.insert(0, carry);
 }
 
 /// Something that happened, for statistics and logs.
