@@ -356,14 +356,7 @@ impl State {
             }
             Op::Gather(z, _) => {
                 let z = zone_of(&ev!(z), at)?;
-                for i in 0..self.board.zones.len() {
-                    if i as u16 != z {
-                        let cards = self.board.zones[i].clone();
-                        for c in cards {
-                            self.board.move_card(c, z);
-                        }
-                    }
-                }
+                self.board.gather(z);
                 self.board.revealed.iter_mut().for_each(|r| *r = false);
             }
             Op::Pay {

@@ -155,6 +155,33 @@ impl Board {
         self.card_zone[c as usize] = to;
     }
 
+    /// Moves the cards of every other zone instance onto `to`: instance by instance in
+    /// order, each one's cards bottom first, just as moving them one at a time would,
+    /// but a whole list at once instead of one search and removal per card.
+    pub fn gather(&mut self, to: u16) {
+        let Board {
+            zones,
+            sets,
+            card_zone,
+            ..
+        } = self;
+        let mut pile = std::mem::take(&mut zones[to as usize]);
+        let mut pile_set = sets[to as usize];
+        for (i, (z, set)) in zones.iter_mut().zip(sets.iter_mut()).enumerate() {
+            if i == to as usize {
+                continue;
+            }
+            for &c in z.iter() {
+                card_zone[c as usize] = to;
+            }
+            // `append` leaves the emptied zone its allocation for the next deal.
+            pile.append(z);
+            pile_set = pile_set.union(std::mem::replace(set, CardSet::EMPTY));
+        }
+        zones[to as usize] = pile;
+        sets[to as usize] = pile_set;
+    }
+
     /// The slot of a variable for a seat (or the variable itself).
     #[inline]
     pub fn var_slot(&self, v: u16, seat: Option<u8>) -> usize {
