@@ -550,14 +550,12 @@ impl State {
     ) -> Result<(), RuntimeError> {
         let n = self.board.seats;
         let take = |b: &mut Board, k: i64, dest: u16| -> Result<(), RuntimeError> {
-            for _ in 0..k.max(0) {
-                let Some(&c) = b.zones[from as usize].last() else {
-                    return Err(RuntimeError::new("the deal runs out of cards", at)
-                        .with_help("deal fewer cards or use a larger deck"));
-                };
-                b.move_card(c, dest);
+            if b.deal_top(from, dest, k.max(0) as usize) {
+                Ok(())
+            } else {
+                Err(RuntimeError::new("the deal runs out of cards", at)
+                    .with_help("deal fewer cards or use a larger deck"))
             }
-            Ok(())
         };
         match to {
             Value::ZoneFamily(z) => {

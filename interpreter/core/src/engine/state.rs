@@ -155,6 +155,32 @@ impl Board {
         self.card_zone[c as usize] = to;
     }
 
+    /// Moves the top `k` cards of `from` onto `to` one at a time, the top card first
+    /// (so they land in reverse order), or as many as `from` holds; whether it held
+    /// `k`. The same as `move_card` of each top card in turn, without looking for it.
+    pub fn deal_top(&mut self, from: u16, to: u16, k: usize) -> bool {
+        let held = self.zones[from as usize].len();
+        if from == to {
+            // Each card would stay where it is.
+            return k == 0 || held > 0;
+        }
+        let n = k.min(held);
+        let Ok([src, dest]) = self.zones.get_disjoint_mut([from as usize, to as usize]) else {
+            unreachable!("two distinct zone instances")
+        };
+        let dealt = &src[held - n..];
+        let mut moved = CardSet::EMPTY;
+        for &c in dealt {
+            moved.insert(c);
+            self.card_zone[c as usize] = to;
+        }
+        dest.extend(dealt.iter().rev());
+        src.truncate(held - n);
+        self.sets[from as usize] = self.sets[from as usize].minus(moved);
+        self.sets[to as usize] = self.sets[to as usize].union(moved);
+        n == k
+    }
+
     /// Moves the cards of every other zone instance onto `to`: instance by instance in
     /// order, each one's cards bottom first, just as moving them one at a time would,
     /// but a whole list at once instead of one search and removal per card.
@@ -552,5 +578,125 @@ impl State {
                 .map(|i| self.board.vars[base + i].int())
                 .collect(),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A board of `zones` shared zone instances holding the given lists, nothing else.
+    fn board_of(lists: Vec<Vec<CardIx>>) -> Board {
+        let n_cards = lists.iter().map(Vec::len).sum::<usize>();
+        let mut card_zone = vec![0; n_cards];
+        for (i, z) in lists.iter().enumerate() {
+            z.iter().for_each(|c| card_zone[*c as usize] = i as u16);
+        }
+        Board {
+            seats: 1,
+            dealer: 0,
+            params: Vec::new(),
+            vars: Vec::new(),
+            sets: lists.iter().map(|z| z.iter().copied().collect()).collect(),
+            revealed: vec![false; lists.len()],
+            layout: Arc::new(Layout {
+                zone_base: (0..lists.len() as u16).collect(),
+                zone_of: (0..lists.len() as u16).map(|i| (i, None)).collect(),
+                var_base: Vec::new(),
+            }),
+            zones: lists,
+            card_zone,
+            rng: GameRng::new(0),
+            quicken: true,
+        }
+    }
+
+    /// The lists a sequence of moves gives, one card at a time by plain list edits.
+    fn reference(lists: &mut [Vec<CardIx>], c: CardIx, to: usize) {
+        let from = lists.iter().position(|z| z.contains(&c)).expect("placed");
+        if from != to {
+            let pos = lists[from].iter().rposition(|x| *x == c).expect("there");
+            lists[from].remove(pos);
+            lists[to].push(c);
+        }
+    }
+
+    /// Whether the lists, sets and card places of a board agree with each other.
+    fn consistent(b: &Board) -> bool {
+        b.zones.iter().enumerate().all(|(i, z)| {
+            z.iter().copied().collect::<CardSet>() == b.sets[i]
+                && z.iter().all(|c| b.card_zone[*c as usize] as usize == i)
+        })
+    }
+
+    /// Zone lists, and ops as (kind: move, deal or gather; a card or source; a count
+    /// whose remainder by 4 is the destination).
+    type Setup = (Vec<Vec<CardIx>>, Vec<(u8, usize, usize)>);
+
+    /// Up to 40 cards dealt at random into 4 zones, and a list of ops.
+    fn setup() -> impl Strategy<Value = Setup> {
+        (1usize..40, any::<u64>()).prop_flat_map(|(n, seed)| {
+            let mut cards: Vec<CardIx> = (0..n as CardIx).collect();
+            GameRng::new(seed).shuffle(&mut cards);
+            let mut lists = vec![Vec::new(); 4];
+            for (k, c) in cards.into_iter().enumerate() {
+                lists[(k * 7 + seed as usize) % 4].push(c);
+            }
+            let ops = prop::collection::vec((0u8..3, 0usize..40, 0usize..12), 0..30);
+            (Just(lists), ops)
+        })
+    }
+
+    #[test]
+    fn taking_out_a_missing_card_leaves_the_list_as_it_was() {
+        let mut z = vec![3, 1, 4, 5];
+        take_out(&mut z, 9);
+        assert_eq!(z, [3, 1, 4, 5]);
+        take_out(&mut z, 3);
+        assert_eq!(z, [1, 4, 5]);
+    }
+
+    proptest! {
+        /// Moving a card, dealing from the top and gathering keep each zone's order
+        /// exactly as moving one card at a time does.
+        #[test]
+        fn bulk_moves_match_one_card_at_a_time((lists, ops) in setup()) {
+            let n = lists.iter().map(Vec::len).sum::<usize>();
+            let mut b = board_of(lists.clone());
+            let mut r = lists;
+            for (kind, a, k) in ops {
+                let to = k % 4;
+                match kind {
+                    0 => {
+                        let c = (a % n) as CardIx;
+                        b.move_card(c, to as u16);
+                        reference(&mut r, c, to);
+                    }
+                    1 => {
+                        let from = a % 4;
+                        let all = b.deal_top(from as u16, to as u16, k);
+                        prop_assert_eq!(all, k == 0 || (from == to && !r[from].is_empty()) || r[from].len() >= k);
+                        for _ in 0..k {
+                            let Some(&c) = r[from].last() else { break };
+                            reference(&mut r, c, to);
+                            if from == to { break; }
+                        }
+                    }
+                    _ => {
+                        b.gather(to as u16);
+                        for i in 0..4 {
+                            if i != to {
+                                for c in r[i].clone() {
+                                    reference(&mut r, c, to);
+                                }
+                            }
+                        }
+                    }
+                }
+                prop_assert_eq!(&b.zones, &r);
+                prop_assert!(consistent(&b));
+            }
+        }
     }
 }
