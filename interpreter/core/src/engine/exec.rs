@@ -208,6 +208,9 @@ impl State {
         e: &Expr,
         at: Loc,
     ) -> Result<Value, RuntimeError> {
+        if let Some(v) = self.value_here(e, base) {
+            return Ok(v);
+        }
         eval(
             p,
             &self.board,
@@ -216,6 +219,45 @@ impl State {
             at,
             &mut self.steps_left,
         )
+    }
+
+    /// `e`'s value read straight off the board when it is a constant, a local, the
+    /// dealer, a parameter, a variable (of a seat read by [`State::seat_here`]), a zone
+    /// (see [`State::zone_here`]) or a zone family: most operands of the
+    /// ops each deal runs once (`gather 山札`, `deal 4, 3 from 山札 to 手札`,
+    /// `配牌[s] = 手札[s]`), which then skip setting up a full evaluation. `None` for
+    /// any other form, and with `Board::quicken` off.
+    #[inline]
+    fn value_here(&self, e: &Expr, base: usize) -> Option<Value> {
+        if !self.board.quicken {
+            return None;
+        }
+        match e {
+            Expr::Const(v) => Some(v.clone()),
+            // As the full evaluation reads a slot past the frame's end: no value.
+            Expr::Local(s) => Some(
+                self.locals
+                    .get(base + *s as usize)
+                    .cloned()
+                    .unwrap_or(Value::Unit),
+            ),
+            Expr::Dealer => Some(Value::Seat(self.board.dealer)),
+            Expr::Param(i) => self.board.params.get(*i as usize).cloned(),
+            Expr::Var(v) => self.var_here(*v, 0),
+            Expr::SeatVar(v, s) => self.var_here(*v, self.seat_here(s, base)?),
+            Expr::Zone(_) | Expr::SeatZone(..) => self.zone_here(e, base).map(Value::Zone),
+            Expr::ZoneFamily(z) => Some(Value::ZoneFamily(*z)),
+            _ => None,
+        }
+    }
+
+    /// A variable's value (at a seat, for a per-seat one); `None` when the board has no
+    /// such slot, which the full evaluation then reports.
+    #[inline]
+    fn var_here(&self, v: u16, seat: u8) -> Option<Value> {
+        let b = &self.board;
+        let slot = *b.layout.var_base.get(v as usize)? as usize + seat as usize;
+        b.vars.get(slot).cloned()
     }
 
     /// Evaluates condition `e` in the frame whose locals start at `base`.
