@@ -597,7 +597,7 @@ impl Compiler {
         sc.context = saved_context;
         let mut out = body;
         for (slot, val) in slots.into_iter().zip(lets).rev() {
-            out = Expr::LetIn(slot, Box::new(val), Box::new(out));
+            out = super::arguments::bind_argument(slot, val, out);
         }
         (out, ty)
     }
