@@ -3,8 +3,8 @@
 //! yardstick's agents "always win when they can and otherwise discard at random").
 
 use super::Agent;
-use crate::engine::{Move, State, PASS};
-use crate::ir::{Op, Program};
+use crate::engine::{Move, State};
+use crate::ir::Program;
 use crate::model::GameRng;
 
 /// Takes a move that ends the round when there is one; otherwise random.
@@ -27,22 +27,11 @@ impl Agent for Eager {
     }
 
     fn choose(&mut self, p: &Program, st: &State, _seat: u8, moves: &[Move]) -> usize {
-        // A move ends the round when the compiler found `outcome`/`record` in its body.
-        let decide =
-            st.pending().and_then(
-                |pending| match st.pending_code(p).get(pending.at as usize) {
-                    Some(Op::Decide(d)) => Some(d),
-                    _ => None,
-                },
-            );
-        if let Some(d) = decide {
-            let ends = |m: &Move| {
-                m.option != PASS
-                    && d.options
-                        .get(m.option as usize)
-                        .is_some_and(|o| o.ends_round)
-            };
-            if let Some(i) = moves.iter().position(ends) {
+        // A move ends the round when the compiler found `outcome`/`record` in its body;
+        // most decisions offer no such option, and are settled without a scan.
+        if let Some(pending) = st.pending().filter(|pd| pd.ends != 0) {
+            let code = st.pending_code(p);
+            if let Some(i) = moves.iter().position(|m| pending.ends_round(code, m)) {
                 return i;
             }
         }

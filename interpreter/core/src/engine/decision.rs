@@ -6,6 +6,9 @@ use crate::value::Value;
 /// The option index that stands for "pass" in a claim window.
 pub const PASS: u16 = u16::MAX;
 
+/// Options from this index on share the last bit of [`Pending::ends`].
+pub const LATE_OPTIONS: u16 = 63;
+
 /// One legal move: which option of the decision, with which argument.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Move {
@@ -33,9 +36,32 @@ pub struct Pending {
     pub at: u32,
     /// The seats asked, in tie-break order.
     pub seats: Vec<SeatMoves>,
+    /// Bit `i` is set when option `i` may end the round (the compiler's
+    /// `ends_round`), bit 63 when any option from the 63rd on may: an agent looking for
+    /// a win need not look the decision up (see [`Pending::ends_round`]).
+    pub ends: u64,
 }
 
 impl Pending {
+    /// Whether move `m` may end the round (a declared win): read off [`Pending::ends`],
+    /// or off the decision itself for an option past the 63rd.
+    pub fn ends_round(&self, code: &[crate::ir::Op], m: &Move) -> bool {
+        if m.option == PASS {
+            return false;
+        }
+        if m.option < LATE_OPTIONS {
+            return self.ends >> m.option & 1 == 1;
+        }
+        self.ends >> LATE_OPTIONS & 1 == 1
+            && match code.get(self.at as usize) {
+                Some(crate::ir::Op::Decide(d)) => d
+                    .options
+                    .get(m.option as usize)
+                    .is_some_and(|o| o.ends_round),
+                _ => false,
+            }
+    }
+
     /// A short description of a move: the option's label or name, and its argument.
     pub fn describe(&self, p: &Program, code: &[crate::ir::Op], m: &Move) -> String {
         if m.option == PASS {
