@@ -7,11 +7,14 @@ use super::Agent;
 use crate::engine::{Cx, Event, Move, State, EVAL_BUDGET};
 use crate::ir::{Loc, Program};
 use crate::model::{CardSet, GameRng};
+use crate::pattern::DistanceScratch;
 use crate::value::Value;
 
 /// Wins when it can; otherwise plays towards the patterns.
 pub struct Greedy {
     rng: GameRng,
+    /// Lists the pattern-distance searches reuse, move after move.
+    scratch: DistanceScratch,
 }
 
 impl Greedy {
@@ -19,6 +22,7 @@ impl Greedy {
     pub fn new(seed: u64) -> Greedy {
         Greedy {
             rng: GameRng::new(seed),
+            scratch: DistanceScratch::default(),
         }
     }
 }
@@ -60,7 +64,7 @@ impl Agent for Greedy {
                 continue;
             }
             let _ = w.advance(p);
-            let score = evaluate(p, &w, seat, before);
+            let score = evaluate(p, &w, seat, before, &mut self.scratch);
             if score > best_score {
                 best_score = score;
                 best.clear();
@@ -179,7 +183,7 @@ impl Greedy {
 /// Otherwise, from the ruleset itself: fewer cards missing towards the nearest pattern
 /// (rummy-like games), plus what the score tables give the seat's own face-up cards
 /// (fishing games: captures scored by the tables the settlement uses).
-fn evaluate(p: &Program, st: &State, seat: u8, from: usize) -> i64 {
+fn evaluate(p: &Program, st: &State, seat: u8, from: usize, scratch: &mut DistanceScratch) -> i64 {
     for e in &st.events[from.min(st.events.len())..] {
         if let Event::Record(s, r, _) = e {
             return if *s == seat {
@@ -205,7 +209,7 @@ fn evaluate(p: &Program, st: &State, seat: u8, from: usize) -> i64 {
         if pat.size == 0 {
             continue;
         }
-        if let Ok(d) = crate::pattern::distance(&mut cx, pat, own) {
+        if let Ok(d) = crate::pattern::distance_in(&mut cx, pat, own, scratch) {
             nearest = Some(nearest.map_or(-(d.missing as i64), |n| n.max(-(d.missing as i64))));
         }
     }

@@ -21,7 +21,7 @@ mod reference;
 #[cfg(test)]
 mod tests;
 
-pub use distance::{distance, Distance};
+pub use distance::{distance, distance_in, Distance, DistanceScratch};
 
 use crate::engine::{Cx, RuntimeError};
 use crate::ir::{PatternDef, Prefilter, ShapeDef, SlotDef};

@@ -346,6 +346,60 @@ fn distance_is_zero_on_a_match_and_one_a_card_short() {
     }
 }
 
+/// For a pattern whose groups are all `same` on one attribute the distance is worked out
+/// from the class counts: it must be what the search finds, on hands of every size drawn
+/// from the whole deck and from a few classes (where groups compete for a class).
+#[test]
+fn class_count_distance_is_the_searched_distance() {
+    let mut counted = 0;
+    for (text, attr) in [
+        (SANGOHANA, "kind"),
+        (HANAFUDA_PATTERNS, "month"),
+        (HANAFUDA_PATTERNS, "kind"),
+        (MAHJONG_PATTERNS, "face"),
+    ] {
+        let p = program(text);
+        let a = p.deck.attr_named(attr).expect("attribute");
+        let classes = p.deck.classes(a).to_vec();
+        let all: Vec<u16> = (0..p.deck.len() as u16).collect();
+        for pd in p.patterns.iter().filter(|pd| pd.prefilter.is_some()) {
+            counted += 1;
+            let mut rng = GameRng::new(pd.size as u64 + 17);
+            let mut scratch = super::DistanceScratch::default();
+            for i in 0..1500 {
+                let pool: Vec<u16> = if i % 2 == 0 {
+                    all.clone()
+                } else {
+                    let mut order: Vec<usize> = (0..classes.len()).collect();
+                    rng.shuffle(&mut order);
+                    let k = 1 + rng.below(3) as usize;
+                    order[..k.min(order.len())]
+                        .iter()
+                        .fold(CardSet::EMPTY, |s, c| s.union(classes[*c]))
+                        .iter()
+                        .collect()
+                };
+                let m = (rng.below(pd.size as u32 + 3) as usize).min(pool.len());
+                let h = hand(&mut rng, &pool, m);
+                let (fast, searched) = with_cx(&p, |cx| {
+                    (
+                        super::distance_in(cx, pd, h, &mut scratch).map(|d| d.missing),
+                        super::distance::search(cx, pd, h, &mut scratch).map(|d| d.missing),
+                    )
+                });
+                assert_eq!(
+                    fast.expect("distance"),
+                    searched.expect("search"),
+                    "{} {h:?}",
+                    pd.name
+                );
+            }
+        }
+    }
+    // 役形, 四対, 二三, 七対子 at least.
+    assert!(counted >= 4, "only {counted} patterns with class counts");
+}
+
 /// A hand whose `distinct` group must leave certain cards to the other group: taking
 /// the first card of each month steals a card the `same kind` group needs.
 #[test]
