@@ -6,7 +6,7 @@
 use super::Agent;
 use crate::engine::{Cx, Event, Move, State, EVAL_BUDGET};
 use crate::ir::{Loc, Program};
-use crate::model::{CardSet, GameRng};
+use crate::model::{CardIx, CardSet, GameRng};
 use crate::pattern::DistanceScratch;
 use crate::value::Value;
 
@@ -15,6 +15,12 @@ pub struct Greedy {
     rng: GameRng,
     /// Lists the pattern-distance searches reuse, move after move.
     scratch: DistanceScratch,
+    /// Copies of the game kept from one decision to the next, so that looking ahead
+    /// reuses their lists instead of allocating a game per decision and per move.
+    world: Option<State>,
+    trial: Option<State>,
+    /// Where the hidden cards lie, for reshuffling them.
+    hidden: Hidden,
 }
 
 impl Greedy {
@@ -23,6 +29,9 @@ impl Greedy {
         Greedy {
             rng: GameRng::new(seed),
             scratch: DistanceScratch::default(),
+            world: None,
+            trial: None,
+            hidden: Hidden::default(),
         }
     }
 }
@@ -45,15 +54,17 @@ impl Agent for Greedy {
         if p.patterns.is_empty() {
             return self.by_rollouts(p, st, seat, me, moves.len());
         }
-        let mut world = fresh_copy(st);
-        determinize(p, &mut world, seat, &mut self.rng);
+        let (mut world_slot, mut trial_slot) = (self.world.take(), self.trial.take());
+        let world = copy_into(&mut world_slot, st);
+        determinize(p, world, seat, &mut self.rng, &mut self.hidden);
+        let world = &*world;
         let mut best: Vec<usize> = Vec::new();
         let mut best_score = i64::MIN;
         // One scratch copy, reset for each move without allocating.
-        let mut w = world.clone();
+        let w = copy_into(&mut trial_slot, world);
         for i in 0..moves.len() {
             if i > 0 {
-                w.clone_from(&world);
+                w.clone_from(world);
             }
             // Other seats asked at the same time are assumed to pass or take their first move.
             let choices: Vec<usize> = (0..pending.seats.len())
@@ -64,7 +75,7 @@ impl Agent for Greedy {
                 continue;
             }
             let _ = w.advance(p);
-            let score = evaluate(p, &w, seat, before, &mut self.scratch);
+            let score = evaluate(p, w, seat, before, &mut self.scratch);
             if score > best_score {
                 best_score = score;
                 best.clear();
@@ -73,6 +84,8 @@ impl Agent for Greedy {
                 best.push(i);
             }
         }
+        self.world = world_slot;
+        self.trial = trial_slot;
         if best.is_empty() {
             return 0;
         }
@@ -120,20 +133,21 @@ impl Greedy {
             }
             let mut total = 0i64;
             for _ in 0..ROLLOUTS {
-                let mut w = fresh_copy(st);
-                determinize(p, &mut w, seat, &mut self.rng);
+                let mut w_slot = self.trial.take();
+                let w = copy_into(&mut w_slot, st);
+                determinize(p, w, seat, &mut self.rng, &mut self.hidden);
                 let choices: Vec<usize> = (0..pending.seats.len())
                     .map(|k| if k == me { i } else { 0 })
                     .collect();
-                if w.apply(p, &choices).is_err() {
-                    continue;
+                if w.apply(p, &choices).is_ok() {
+                    left = left.saturating_sub(self.play_out(p, w, left));
+                    total += crate::play::chips_of(p, w)
+                        .get(seat as usize)
+                        .copied()
+                        .unwrap_or(0)
+                        - before;
                 }
-                left = left.saturating_sub(self.play_out(p, &mut w, left));
-                total += crate::play::chips_of(p, &w)
-                    .get(seat as usize)
-                    .copied()
-                    .unwrap_or(0)
-                    - before;
+                self.trial = w_slot;
             }
             if total > best_score {
                 best_score = total;
@@ -248,34 +262,59 @@ fn owned_cards(st: &State, seat: u8, shown: bool) -> CardSet {
     out
 }
 
-/// A copy of the game for looking ahead, without the game's history of events (which
-/// the lookahead does not need and which grows with the game).
-fn fresh_copy(st: &State) -> State {
-    let mut w = st.clone_without_events();
+/// Makes the copy kept in `slot` (a new one the first time) a copy of `st` for looking
+/// ahead: without the game's history of events, which the lookahead does not need and
+/// which grows with the game, and without messages.
+fn copy_into<'s>(slot: &'s mut Option<State>, st: &State) -> &'s mut State {
+    let w = match slot {
+        Some(w) => {
+            w.copy_without_events(st);
+            w
+        }
+        None => slot.insert(st.clone_without_events()),
+    };
     w.keep_log = false;
     w
 }
 
+/// Where the cards a seat cannot see lie, kept from one reshuffle to the next.
+#[derive(Default)]
+struct Hidden {
+    /// Zone instance and position of each hidden card, zone by zone.
+    places: Vec<(usize, usize)>,
+    /// The hidden cards, in the same order.
+    cards: Vec<CardIx>,
+}
+
 /// Reshuffles every card `seat` cannot see among the places such cards occupy.
-pub fn determinize(p: &Program, st: &mut State, seat: u8, rng: &mut GameRng) {
+fn determinize(p: &Program, st: &mut State, seat: u8, rng: &mut GameRng, hidden: &mut Hidden) {
     let visible = st.visible_to(p, seat);
     let b = &mut st.board;
-    let mut places = Vec::new();
-    let mut cards = Vec::new();
+    hidden.places.clear();
+    hidden.cards.clear();
     for (zi, z) in b.zones.iter().enumerate() {
+        // A zone whose cards are all in sight keeps them (most zones, most turns).
+        if b.sets[zi].minus(visible).is_empty() {
+            continue;
+        }
         for (k, c) in z.iter().enumerate() {
             if !visible.contains(*c) {
-                places.push((zi, k));
-                cards.push(*c);
+                hidden.places.push((zi, k));
+                hidden.cards.push(*c);
             }
         }
     }
-    rng.shuffle(&mut cards);
-    for ((zi, k), c) in places.into_iter().zip(cards) {
+    rng.shuffle(&mut hidden.cards);
+    for (&(zi, k), &c) in hidden.places.iter().zip(&hidden.cards) {
         b.zones[zi][k] = c;
         b.card_zone[c as usize] = zi as u16;
     }
-    for (zi, z) in b.zones.iter().enumerate() {
-        b.sets[zi] = z.iter().copied().collect();
+    // Only the zones that held hidden cards changed: their sets follow their lists.
+    let mut last = usize::MAX;
+    for &(zi, _) in &hidden.places {
+        if zi != last {
+            b.sets[zi] = b.zones[zi].iter().copied().collect();
+            last = zi;
+        }
     }
 }

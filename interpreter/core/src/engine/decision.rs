@@ -19,7 +19,7 @@ pub struct Move {
 }
 
 /// The moves open to one seat.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct SeatMoves {
     /// The seat.
     pub seat: u8,
@@ -27,8 +27,23 @@ pub struct SeatMoves {
     pub moves: Vec<Move>,
 }
 
+impl Clone for SeatMoves {
+    fn clone(&self) -> SeatMoves {
+        SeatMoves {
+            seat: self.seat,
+            moves: self.moves.clone(),
+        }
+    }
+
+    /// Reuses this list (a lookahead copies the waiting decision once per move it tries).
+    fn clone_from(&mut self, src: &SeatMoves) {
+        self.seat = src.seat;
+        self.moves.clone_from(&src.moves);
+    }
+}
+
 /// A decision waiting for one or more seats.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Pending {
     /// One seat, several at once, or a claim window.
     pub kind: DecideKind,
@@ -40,6 +55,25 @@ pub struct Pending {
     /// `ends_round`), bit 63 when any option from the 63rd on may: an agent looking for
     /// a win need not look the decision up (see [`Pending::ends_round`]).
     pub ends: u64,
+}
+
+impl Clone for Pending {
+    fn clone(&self) -> Pending {
+        Pending {
+            kind: self.kind,
+            at: self.at,
+            seats: self.seats.clone(),
+            ends: self.ends,
+        }
+    }
+
+    /// Reuses this decision's lists (see [`SeatMoves::clone_from`]).
+    fn clone_from(&mut self, src: &Pending) {
+        self.kind = src.kind;
+        self.at = src.at;
+        self.seats.clone_from(&src.seats);
+        self.ends = src.ends;
+    }
 }
 
 impl Pending {

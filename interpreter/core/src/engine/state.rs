@@ -321,31 +321,8 @@ impl Clone for State {
     /// Copies `src` reusing this state's lists (see [`Board::clone_from`]); the spare
     /// move lists stay this state's own.
     fn clone_from(&mut self, src: &State) {
-        let State {
-            board,
-            frames,
-            locals,
-            pending,
-            events,
-            keep_log,
-            decisions,
-            decision_limit,
-            public_zones,
-            steps_left,
-            answers,
-            spare: _,
-        } = src;
-        self.board.clone_from(board);
-        self.frames.clone_from(frames);
-        self.locals.clone_from(locals);
-        self.pending.clone_from(pending);
-        self.events.clone_from(events);
-        self.keep_log = *keep_log;
-        self.decisions = *decisions;
-        self.decision_limit = *decision_limit;
-        self.public_zones.clone_from(public_zones);
-        self.steps_left = *steps_left;
-        self.answers.clone_from(answers);
+        self.events.clone_from(&src.events);
+        self.copy_but_events(src);
     }
 }
 
@@ -534,6 +511,41 @@ impl State {
     /// Whether a declared zone is seen by everyone (its visibility is `public`).
     pub fn zone_public(&self, z: u16) -> bool {
         self.public_zones.get(z as usize).copied().unwrap_or(false)
+    }
+
+    /// Makes this state a copy of `src` with an empty event list, reusing this state's
+    /// lists (a player looking ahead copies the game once per decision or playout).
+    pub fn copy_without_events(&mut self, src: &State) {
+        self.events.clear();
+        self.copy_but_events(src);
+    }
+
+    /// [`Clone::clone_from`] for every field but the events.
+    fn copy_but_events(&mut self, src: &State) {
+        let State {
+            board,
+            frames,
+            locals,
+            pending,
+            events: _,
+            keep_log,
+            decisions,
+            decision_limit,
+            public_zones,
+            steps_left,
+            answers,
+            spare: _,
+        } = src;
+        self.board.clone_from(board);
+        self.frames.clone_from(frames);
+        self.locals.clone_from(locals);
+        self.pending.clone_from(pending);
+        self.keep_log = *keep_log;
+        self.decisions = *decisions;
+        self.decision_limit = *decision_limit;
+        self.public_zones.clone_from(public_zones);
+        self.steps_left = *steps_left;
+        self.answers.clone_from(answers);
     }
 
     /// A copy of the game with an empty event list (for lookahead).
