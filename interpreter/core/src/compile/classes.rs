@@ -193,11 +193,14 @@ mod tests {
              let a = count(c in 手[0]: c.month == n and not (c is 赤短))\n\
              let t = top(山)\n\
              let b = any(c in 山: c.kind == 光 or c == t)\n\
-             let d = count(c in 手[0]: count(x in 手[0]: x.month == c.month) >= 2)",
+             let d = count(c in 手[0]: count(x in 手[0]: x.month == c.month) >= 2)\n\
+             let e = count(c in 手[0]: count(x in 手[0]: x.month == c.month and x != c) >= 2)",
         );
-        // `d`: the outer body counts with the bound card (not a class test); the inner
-        // one compares with the outer card, which does not depend on its own.
-        assert_eq!(m, vec![true, true, false, true]);
+        // `d`: the outer body counts the cards of the bound card's class (a group count,
+        // the same for its whole class); the inner one compares with the outer card,
+        // which does not depend on its own. `e`: the inner body reads the outer card
+        // itself, so the outer count is tested card by card.
+        assert_eq!(m, vec![true, true, true, true, false, true]);
     }
 
     #[test]
