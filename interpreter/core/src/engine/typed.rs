@@ -142,7 +142,18 @@ impl Cx<'_> {
     /// `count(x)`: the cards of a zone or set, or the items of a list.
     fn count(&mut self, x: &Expr) -> Result<i64, RuntimeError> {
         Ok(match x {
-            Expr::Zone(_) | Expr::SeatZone(..) | Expr::Cards(_) | Expr::Group(_) => {
+            // `count(h - 札)` (as the rewritten sums of points read): no value is built.
+            Expr::Zone(_)
+            | Expr::SeatZone(..)
+            | Expr::Cards(_)
+            | Expr::Group(_)
+            | Expr::Bin(Op2::Union | Op2::Minus, ..) => self.eval_cards(x)?.len() as i64,
+            Expr::Local(s)
+                if matches!(
+                    self.locals.get(*s as usize),
+                    Some(Value::Cards(_) | Value::Card(_))
+                ) =>
+            {
                 self.eval_cards(x)?.len() as i64
             }
             // `count(月札(h, m))`: an inlined def's `let`s, then a filter, counted
@@ -374,7 +385,7 @@ impl Cx<'_> {
                 let Some(v) = self.scalar(other)? else {
                     return Ok(None);
                 };
-                let class = self.p.deck.class_of(attr, v);
+                let class = class_of(self.p, attr, v);
                 Some(if *op == Op2::EqScalar {
                     class
                 } else {
@@ -780,6 +791,7 @@ struct Bound {
 }
 
 impl Bound {
+    /// The quantifier's own slot; every entry holds it, so unused ones match it too.
     fn new(slot: u16) -> Bound {
         Bound {
             slots: [slot; 4],
@@ -812,9 +824,11 @@ impl Bound {
         Some(b)
     }
 
-    /// Whether slot `s` holds the bound card.
+    /// Whether slot `s` holds the bound card. The unused entries repeat the first
+    /// slot (see [`Bound::new`]), so the whole array is compared, without a loop.
+    #[inline]
     fn binds(&self, s: u16) -> bool {
-        self.slots[..self.n].contains(&s)
+        self.slots.contains(&s)
     }
 }
 
@@ -939,6 +953,27 @@ fn reads(e: &Expr, bound: Bound) -> bool {
     found
 }
 
+/// The cards whose attribute `attr` is `v` (as [`crate::model::Deck::class_of`]); read
+/// by index when the attribute's values are consecutive (months, numbers), which spares
+/// the search on every class test.
+#[inline]
+fn class_of(p: &crate::ir::Program, attr: u16, v: i64) -> CardSet {
+    let Some(c) = p.deck.attr_classes(attr) else {
+        return CardSet::EMPTY;
+    };
+    let (Some(&lo), Some(&hi)) = (c.values.first(), c.values.last()) else {
+        return CardSet::EMPTY;
+    };
+    if hi.checked_sub(lo) == Some(c.values.len() as i64 - 1) {
+        // Consecutive: the value's offset is its index.
+        return match v.checked_sub(lo).and_then(|i| usize::try_from(i).ok()) {
+            Some(i) => c.sets.get(i).copied().unwrap_or(CardSet::EMPTY),
+            None => CardSet::EMPTY,
+        };
+    }
+    p.deck.class_of(attr, v)
+}
+
 /// An int comparison by its operator (`None` for an operator that is not one).
 fn compare(op: Op2, l: i64, r: i64) -> Option<bool> {
     Some(match op {
@@ -955,11 +990,15 @@ fn compare(op: Op2, l: i64, r: i64) -> Option<bool> {
 /// `c.attr` of the bound card compared with a value that does not depend on it, in
 /// either order: the attribute, the other side, and whether the attribute is on the left.
 fn attr_against<'e>(a: &'e Expr, b: &'e Expr, bound: Bound) -> Option<(u16, &'e Expr, bool)> {
-    for (x, o, left) in [(a, b, true), (b, a, false)] {
-        if let Expr::Attr(at, c) = x {
-            if bound.has(c) && independent(o, bound) {
-                return Some((*at, o, left));
-            }
+    // Written out for both orders: this runs on every class test.
+    if let Expr::Attr(at, c) = a {
+        if bound.has(c) && independent(b, bound) {
+            return Some((*at, b, true));
+        }
+    }
+    if let Expr::Attr(at, c) = b {
+        if bound.has(c) && independent(a, bound) {
+            return Some((*at, a, false));
         }
     }
     None
@@ -1070,6 +1109,33 @@ mod tests {
   }
 }"#,
         );
+    }
+
+    /// The class read by index agrees with the deck's search, inside and around every
+    /// attribute's values, for consecutive values (months) and others (points).
+    #[test]
+    fn classes_read_by_index_agree_with_the_search() {
+        for deck in ["hanafuda", "kabufuda", "mahjong"] {
+            let text = format!(
+                "ruleset \"c\"\nimport \"std/{deck}\"\nseats 2 {{ 2: A B }}\n\
+                 zone 山 shared stack hidden\nproc match {{ shuffle 山 }}\n"
+            );
+            let p = match crate::compile("c.fuda", &text, &crate::loader::NoFiles) {
+                Ok(c) => c.program,
+                Err(f) => panic!("{:#?}", f.diagnostics),
+            };
+            for a in 0..p.deck.attrs.len() as u16 {
+                let values = &p.deck.attr_classes(a).expect("classes").values;
+                let (lo, hi) = (values[0], values[values.len() - 1]);
+                for v in lo - 3..=hi + 3 {
+                    assert_eq!(
+                        super::class_of(&p, a, v),
+                        p.deck.class_of(a, v),
+                        "{deck} {a} {v}"
+                    );
+                }
+            }
+        }
     }
 
     /// An `and` whose left side holds for no card of the domain leaves its right side
