@@ -312,6 +312,11 @@ impl Cx<'_> {
             // The compared value was unset: test each card as before (charged again, as
             // the plain path charges; this is rare).
         }
+        if let Expr::Range(lo, hi) = dom {
+            if let Some(v) = self.range_groups(kind, slot, (lo, hi), body) {
+                return Ok(v);
+            }
+        }
         self.binder(kind, slot, dom, body)
     }
 
@@ -497,22 +502,8 @@ impl Cx<'_> {
         if !self.cards_domain(g.dom) {
             return None;
         }
-        // As the plain comparison reads the other side: a scalar for `==`/`!=` (an
-        // unset value compares unequal to any count), an int for the orderings.
-        let k = match op {
-            Op2::EqScalar | Op2::NeScalar => self.scalar(other).ok()??,
-            _ => self.eval_int(other).ok()?,
-        };
-        let dom = self.eval_cards(g.dom).ok()?;
-        // The inner quantifier's charge, once (each card's evaluation would repeat it).
-        self.charge(dom.len() as u64).ok()?;
-        let members = match g.rest {
-            Some(r) => dom.inter(
-                self.satisfying(Bound::new(g.slot), r, dom, depth + 1)
-                    .ok()??,
-            ),
-            None => dom,
-        };
+        let k = self.count_against(op, other)?;
+        let members = self.group_members(g, depth)?;
         let classes = self.p.deck.attr_classes(g.attr)?;
         let mut out = CardSet::EMPTY;
         for class in &classes.sets {
@@ -523,6 +514,87 @@ impl Cx<'_> {
             }
         }
         Some(out)
+    }
+
+    /// The other side of a comparison with a count, read as the plain comparison reads
+    /// it: a scalar for `==`/`!=` (`None` when unset: it compares unequal to any
+    /// count), an int for the orderings.
+    fn count_against(&mut self, op: Op2, other: &Expr) -> Option<i64> {
+        match op {
+            Op2::EqScalar | Op2::NeScalar => self.scalar(other).ok()?,
+            _ => self.eval_int(other).ok(),
+        }
+    }
+
+    /// The cards of a group count's domain that pass its other condition (`D ∩ R`),
+    /// worked out once; the class of each key is then intersected with it.
+    fn group_members(&mut self, g: &GroupCount<'_>, depth: u32) -> Option<CardSet> {
+        let dom = self.eval_cards(g.dom).ok()?;
+        // The inner quantifier's charge, once (each key's evaluation would repeat it).
+        self.charge(dom.len() as u64).ok()?;
+        Some(match g.rest {
+            Some(r) => dom.inter(
+                self.satisfying(Bound::new(g.slot), r, dom, depth + 1)
+                    .ok()??,
+            ),
+            None => dom,
+        })
+    }
+
+    /// `all`, `any` or `count` of `n in lo..hi` whose body compares the count of the
+    /// cards whose attribute is `n` (`all(n in 1..5: 枚(h, n) >= 2)`, as 五双 reads):
+    /// the cards are worked out once and counted in each number's class. `None` (each
+    /// number is then bound and tested) for any other shape, an unset value or a part
+    /// that fails.
+    fn range_groups(
+        &mut self,
+        kind: BinderKind,
+        slot: u16,
+        range: (&Expr, &Expr),
+        body: &Expr,
+    ) -> Option<Value> {
+        if !matches!(kind, BinderKind::Count | BinderKind::Any | BinderKind::All) {
+            return None;
+        }
+        let Expr::Bin(
+            op @ (Op2::EqScalar | Op2::NeScalar | Op2::Lt | Op2::Le | Op2::Gt | Op2::Ge),
+            a,
+            b,
+        ) = body
+        else {
+            return None;
+        };
+        let bound = Bound::new(slot);
+        let (g, other, left) = [(&**a, &**b, true), (&**b, &**a, false)]
+            .into_iter()
+            .filter(|(_, o, _)| independent(o, bound))
+            .find_map(|(x, o, l)| number_group(x, slot).map(|g| (g, o, l)))?;
+        if !self.cards_domain(g.dom) {
+            return None;
+        }
+        // The range as the plain path reads it, and its charge.
+        let lo = self.eval(range.0).ok()?.int();
+        let hi = self.eval(range.1).ok()?.int();
+        self.charge(hi.saturating_sub(lo).saturating_add(1).max(0) as u64)
+            .ok()?;
+        let k = self.count_against(*op, other)?;
+        let members = self.group_members(&g, 0)?;
+        let mut hits: i64 = 0;
+        for n in lo..=hi {
+            let c = members.inter(class_of(self.p, g.attr, n)).len() as i64;
+            let (l, r) = if left { (c, k) } else { (k, c) };
+            let holds = compare(*op, l, r)?;
+            match kind {
+                BinderKind::Any if holds => return Some(Value::Bool(true)),
+                BinderKind::All if !holds => return Some(Value::Bool(false)),
+                _ => hits += holds as i64,
+            }
+        }
+        Some(match kind {
+            BinderKind::Count => Value::Int(hits),
+            BinderKind::Any => Value::Bool(false),
+            _ => Value::Bool(true),
+        })
     }
 
     /// Whether attribute `a` holds ints (not symbols).
@@ -888,41 +960,76 @@ fn group_count(e: &Expr, bound: Bound) -> Option<GroupCount<'_>> {
     if *k != kind || outer.binds(*slot) {
         return None;
     }
-    let inner_bound = Bound::new(*slot);
-    let (attr, rest) = keyed(body, inner_bound, key, bound)?;
+    let is_key = |o: &Expr, at: u16| match o {
+        Expr::Local(m) => key.is_some_and(|(k, ka)| k == *m && ka == at),
+        Expr::Attr(oa, c) => *oa == at && bound.has(c),
+        _ => false,
+    };
+    inner_group(*slot, dom, body, outer, &is_key)
+}
+
+/// The count of the cards of `D` whose attribute equals a number bound by a quantifier
+/// over a range, `count(c in D: c.A == n and R(c))` (as `枚(h, n)` inlines), where `D`
+/// and `R` do not read `n`.
+fn number_group(e: &Expr, n: u16) -> Option<GroupCount<'_>> {
+    let (inner, kind) = match e {
+        Expr::Call(Builtin::Count, args, _) if args.len() == 1 => (&args[0], BinderKind::Filter),
+        _ => (e, BinderKind::Count),
+    };
+    let Expr::Binder(k, slot, dom, body, _) = inner else {
+        return None;
+    };
+    if *k != kind || *slot == n {
+        return None;
+    }
+    let is_key = |o: &Expr, _: u16| matches!(o, Expr::Local(m) if *m == n);
+    inner_group(*slot, dom, body, Bound::new(n), &is_key)
+}
+
+/// The inner quantifier of a group count: its body is a class test against the key
+/// (`is_key` says which expressions are the key for an attribute), alone or `and`ed
+/// with a class condition; neither that condition nor the domain reads `outer`.
+fn inner_group<'e>(
+    slot: u16,
+    dom: &'e Expr,
+    body: &'e Expr,
+    outer: Bound,
+    is_key: &dyn Fn(&Expr, u16) -> bool,
+) -> Option<GroupCount<'e>> {
+    let inner_bound = Bound::new(slot);
+    let (attr, rest) = keyed(body, inner_bound, is_key)?;
     let rest_ok = rest.is_none_or(|r| !reads(r, outer) && shaped_by_class(r, inner_bound, 0));
     (!reads(dom, outer) && rest_ok).then_some(GroupCount {
         attr,
         dom,
         rest,
-        slot: *slot,
+        slot,
     })
 }
 
 /// The inner body `c2.A == c.A` (the key test), alone or `and`ed with another
 /// condition: the attribute and that other condition.
-fn keyed(
-    body: &Expr,
+fn keyed<'e>(
+    body: &'e Expr,
     inner: Bound,
-    key: Option<(u16, u16)>,
-    bound: Bound,
-) -> Option<(u16, Option<&Expr>)> {
-    if let Some(a) = key_test(body, inner, key, bound) {
+    is_key: &dyn Fn(&Expr, u16) -> bool,
+) -> Option<(u16, Option<&'e Expr>)> {
+    if let Some(a) = key_test(body, inner, is_key) {
         return Some((a, None));
     }
     let Expr::And(x, y) = body else {
         return None;
     };
     // Both sides are answered by classes and cannot fail, so the order is free.
-    if let Some(a) = key_test(x, inner, key, bound) {
+    if let Some(a) = key_test(x, inner, is_key) {
         return Some((a, Some(&**y)));
     }
-    key_test(y, inner, key, bound).map(|a| (a, Some(&**x)))
+    key_test(y, inner, is_key).map(|a| (a, Some(&**x)))
 }
 
 /// `c2.A == m` with `m` the slot holding the outer card's `A`, or `c2.A == c.A`, in
 /// either order: `A`.
-fn key_test(e: &Expr, inner: Bound, key: Option<(u16, u16)>, bound: Bound) -> Option<u16> {
+fn key_test(e: &Expr, inner: Bound, is_key: &dyn Fn(&Expr, u16) -> bool) -> Option<u16> {
     let Expr::Bin(Op2::EqScalar, a, b) = e else {
         return None;
     };
@@ -931,12 +1038,7 @@ fn key_test(e: &Expr, inner: Bound, key: Option<(u16, u16)>, bound: Bound) -> Op
         if !inner.has(c2) {
             continue;
         }
-        let is_key = match &**o {
-            Expr::Local(m) => key.is_some_and(|(k, ka)| k == *m && ka == *at),
-            Expr::Attr(oa, c) => oa == at && bound.has(c),
-            _ => false,
-        };
-        if is_key {
+        if is_key(o, *at) {
             return Some(*at);
         }
     }
@@ -1104,6 +1206,36 @@ mod tests {
     expect count(c in h: count(x in h: x.month == c.month and x != c) == 1) == sum(c in h: if count(x in h: x.month == c.month and x != c) == 1 then 1 else 0)
     expect count(c in h: count(x in h: x.kind == c.kind) == k) == sum(c in h: if count(x in h: x.kind == c.kind) == k then 1 else 0)
     expect count(c in cards(): count(x in h: x.month == c.month) == unset) == sum(c in cards(): if count(x in h: x.month == c.month) == unset then 1 else 0)
+    gather 山
+    shuffle 山
+  }
+}"#,
+        );
+    }
+
+    /// Quantifiers over a range of numbers whose body compares the count of one
+    /// number's cards (`all(n in 1..5: 枚(h, n) >= 2)`) agree with testing each number
+    /// (the `if … then 1 else 0` bodies take the plain path).
+    #[test]
+    fn number_groups_agree_with_number_by_number_tests() {
+        run(
+            "def 枚(h: cards, n: int) = count(c in h: c.month == n)\n\
+             def 赤(c: card) = c is 赤短",
+            r#"test "numbers" {
+  shuffle 山
+  repeat 40 as r {
+    deal 14 from 山 to 手
+    let h = 手[0]
+    let k = r % 4
+    let zero = 0
+    expect all(n in 1..12: 枚(h, n) >= k) == (sum(n in 1..12: if 枚(h, n) >= k then 0 else 1) == 0)
+    expect any(n in 3..9: 枚(h, n) == k) == (sum(n in 3..9: if 枚(h, n) == k then 1 else 0) > 0)
+    expect count(n in 0..14: k > 枚(h, n)) == sum(n in 0..14: if k > 枚(h, n) then 1 else 0)
+    expect count(n in 1..12: count(filter(c in h: c.month == n and not 赤(c))) != k) == sum(n in 1..12: if count(filter(c in h: c.month == n and not 赤(c))) != k then 1 else 0)
+    expect count(n in 1..12: count(c in 山: n == c.month and c.points > 0) <= k) == sum(n in 1..12: if count(c in 山: n == c.month and c.points > 0) <= k then 1 else 0)
+    expect count(n in 5..2: 枚(h, n) == 0) == 0
+    expect all(n in 5..2: 枚(h, n) == 1)
+    expect count(n in 1..12: 枚(h, n) == zero) == sum(n in 1..12: if 枚(h, n) == zero then 1 else 0)
     gather 山
     shuffle 山
   }
