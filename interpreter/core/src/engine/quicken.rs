@@ -21,6 +21,7 @@ impl State {
     /// Always inlined into [`State::advance`]'s loop: as a call of its own, its entry
     /// and exit (saving the registers its many arms use) cost about as much as the
     /// common ops themselves (callgrind: 33 of 49 instructions per op).
+    #[inline(always)]
     pub(super) fn step(
         &mut self,
         p: &Program,
