@@ -1,6 +1,7 @@
 //! The engine: game state, expression evaluation, running procedure code to the next
 //! decision, and applying the players' choices. It names no game.
 
+mod by_class;
 mod decision;
 mod error;
 mod eval;
@@ -11,9 +12,10 @@ pub mod show;
 mod state;
 mod typed;
 
+pub(crate) use by_class::class_shaped;
 pub use decision::{Move, Pending, SeatMoves, PASS};
 pub use error::{ErrorInfo, RuntimeError};
 pub use eval::{attr_value, const_eval, const_eval_with, seat_count, seat_counts, Cx, EVAL_BUDGET};
 pub use exec::{ADVANCE_BUDGET, OP_LIMIT};
 pub use state::{Board, CodeRef, Event, Frame, Layout, State, DEFAULT_DECISION_LIMIT};
-pub(crate) use typed::{class_shaped, STACK_ARGS};
+pub(crate) use typed::STACK_ARGS;
