@@ -448,6 +448,10 @@ pub struct Decide {
     pub after: u32,
     /// Where written.
     pub loc: Loc,
+    /// Bit `i` set when option `i` may end the round, bit 63 for any option from the
+    /// 63rd on (set with the options' `ends_round` by `compile/ends.rs`; see
+    /// `engine::Pending::ends`).
+    pub ends: u64,
 }
 
 /// One move of a decision.

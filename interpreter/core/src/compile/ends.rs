@@ -2,6 +2,7 @@
 //! before the next decision. Agents use it to recognise a declared win without
 //! trying the move (the `eager` player, and the greedy player's tie-breaks).
 
+use crate::engine::LATE_OPTIONS;
 use crate::ir::{Op, Program};
 
 /// Marks every decision option whose body may end a round.
@@ -34,8 +35,10 @@ pub(crate) fn mark_round_enders(p: &mut Program) {
         let mut k = 0;
         for op in code.iter_mut() {
             if let Op::Decide(d) = op {
-                for o in d.options.iter_mut() {
+                d.ends = 0;
+                for (i, o) in d.options.iter_mut().enumerate() {
                     o.ends_round = flags[k].1;
+                    d.ends |= u64::from(o.ends_round) << i.min(LATE_OPTIONS as usize);
                     k += 1;
                 }
             }

@@ -784,6 +784,7 @@ impl Compiler {
             options: opts,
             after,
             loc,
+            ends: 0,
         }));
     }
 

@@ -51,8 +51,8 @@ pub struct Pending {
     pub at: u32,
     /// The seats asked, in tie-break order.
     pub seats: Vec<SeatMoves>,
-    /// Bit `i` is set when option `i` may end the round (the compiler's
-    /// `ends_round`), bit 63 when any option from the 63rd on may: an agent looking for
+    /// The decision's [`crate::ir::Decide::ends`]: bit `i` is set when option `i` may end
+    /// the round, bit 63 when any option from the 63rd on may, so an agent looking for
     /// a win need not look the decision up (see [`Pending::ends_round`]).
     pub ends: u64,
 }

@@ -13,7 +13,7 @@ mod state;
 mod typed;
 
 pub(crate) use by_class::class_shaped;
-pub use decision::{Move, Pending, SeatMoves, PASS};
+pub use decision::{Move, Pending, SeatMoves, LATE_OPTIONS, PASS};
 pub use error::{ErrorInfo, RuntimeError};
 pub use eval::{attr_value, const_eval, const_eval_with, seat_count, seat_counts, Cx, EVAL_BUDGET};
 pub use exec::{ADVANCE_BUDGET, OP_LIMIT};

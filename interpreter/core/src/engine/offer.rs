@@ -1,7 +1,7 @@
 //! Decisions: offering each asked seat its legal moves (guards, move domains, claim
 //! windows with a pass), and taking the players' choices to resume the rules.
 
-use super::decision::{Move, Pending, SeatMoves, LATE_OPTIONS, PASS};
+use super::decision::{Move, Pending, SeatMoves, PASS};
 use super::error::RuntimeError;
 use super::exec::{body, seat_list, with_cx};
 use super::state::State;
@@ -245,14 +245,11 @@ impl State {
                 }
             }
         }
-        let ends = d.options.iter().enumerate().fold(0u64, |m, (i, o)| {
-            m | (u64::from(o.ends_round) << i.min(LATE_OPTIONS as usize))
-        });
         self.pending = Some(Pending {
             kind: d.kind,
             at: pc,
             seats,
-            ends,
+            ends: d.ends,
         });
         // A decision with a single possible move is taken at once.
         if d.kind == DecideKind::One
