@@ -27,7 +27,7 @@ pub struct Args {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// How many games (matches) to play.
-    #[arg(long, default_value_t = 1000, value_name = "N")]
+    #[arg(long, default_value_t = 1000, value_name = "N", value_parser = at_least_one::<u64>)]
     pub games: u64,
     /// The master seed: the same seed gives the same games.
     #[arg(long, default_value_t = 1, value_name = "S")]
@@ -45,8 +45,17 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Worker threads (default: one per core).
-    #[arg(long, value_name = "T")]
-    pub threads: Option<usize>,
+    #[arg(long, value_name = "T", value_parser = at_least_one::<u16>)]
+    pub threads: Option<u16>,
+}
+
+/// Parses a count that must be at least 1 (`--games 0` would print an empty report).
+fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(s: &str) -> Result<T, String> {
+    match s.parse::<T>() {
+        Ok(n) if n >= T::from(1) => Ok(n),
+        Ok(_) => Err("must be at least 1".into()),
+        Err(_) => Err(format!("`{s}` is not a whole number")),
+    }
 }
 
 /// A game that failed: its index, seed and the error, rendered.
@@ -90,7 +99,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         ));
     }
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.unwrap_or(0))
+        .num_threads(args.threads.map_or(0, usize::from))
         .build()
         .map_err(|e| miette!("cannot start {} threads: {e}", args.threads.unwrap_or(0)))?;
     let bar = progress(args.games);

@@ -37,6 +37,30 @@ impl Mean {
         m
     }
 
+    /// The share of 1s with its 95% Wilson score interval. Unlike `interval`, it stays
+    /// within 0..1 and does not shrink to nothing for a rate of 0 or 1 in few deals,
+    /// where the normal approximation would print a win rate of -2% or a certain 0%.
+    pub fn share_interval(&self) -> Interval {
+        let p = self.mean();
+        if self.n == 0 {
+            return Interval {
+                mean: 0.0,
+                low: 0.0,
+                high: 0.0,
+                n: 0,
+            };
+        }
+        let (n, z) = (self.n as f64, 1.96f64);
+        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+        let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
+        Interval {
+            mean: round(p),
+            low: round((centre - half).max(0.0)),
+            high: round((centre + half).min(1.0)),
+            n: self.n,
+        }
+    }
+
     /// The mean (0 with no observations).
     pub fn mean(&self) -> f64 {
         if self.n == 0 {
@@ -295,7 +319,7 @@ pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -
                 .get(s % agents.len().max(1))
                 .cloned()
                 .unwrap_or_default(),
-            win_rate: Mean::share(seat_wins[s], deals).interval(),
+            win_rate: Mean::share(seat_wins[s], deals).share_interval(),
             chips: chips[s].interval(),
         })
         .collect();
@@ -318,7 +342,7 @@ pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -
                 .get(i)
                 .cloned()
                 .unwrap_or_else(|| format!("seat {i} from the dealer")),
-            win_rate: Mean::share(*w, deals.max(*w)).interval(),
+            win_rate: Mean::share(*w, deals.max(*w)).share_interval(),
             chips_per_deal: role_chips[i].interval(),
         })
         .collect();
@@ -372,6 +396,28 @@ mod tests {
         let i = m.interval();
         assert!((i.high - i.mean - 1.96 * sd / 2.0).abs() < 1e-5);
         assert_eq!(Mean::default().interval().mean, 0.0);
+    }
+
+    #[test]
+    fn win_rates_use_the_wilson_interval() {
+        // 5 of 10: the textbook Wilson interval is [0.2366, 0.7634].
+        let i = Mean::share(5, 10).share_interval();
+        assert_eq!(i.mean, 0.5);
+        assert!((i.low - 0.236590).abs() < 1e-6, "{i:?}");
+        assert!((i.high - 0.763410).abs() < 1e-6, "{i:?}");
+        // No wins in 20 deals: not "0% for certain", and never below 0.
+        let none = Mean::share(0, 20).share_interval();
+        assert_eq!(none.low, 0.0);
+        assert!((none.high - 0.161130).abs() < 1e-6, "{none:?}");
+        // One win in 36: the normal approximation went below 0 here.
+        let one = Mean::share(1, 36).share_interval();
+        assert!(
+            one.low > 0.0 && one.low < one.mean && one.high < 1.0,
+            "{one:?}"
+        );
+        let all = Mean::share(7, 7).share_interval();
+        assert_eq!((all.mean, all.high), (1.0, 1.0));
+        assert_eq!(Mean::default().share_interval().n, 0);
     }
 
     #[test]

@@ -135,4 +135,12 @@ fn human_report_and_options() {
     let r = fuda(&["simulate", &sangohana(), "--games", "1", "--set", "deals=x"]);
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("whole number"), "{}", r.stderr);
+
+    // No games would be an empty report that looks like a result.
+    let r = fuda(&["simulate", &sangohana(), "--games", "0"]);
+    assert_eq!(r.code, 2, "{}", r.all());
+    assert!(r.stderr.contains("must be at least 1"), "{}", r.stderr);
+    let r = fuda(&["simulate", &sangohana(), "--threads", "0"]);
+    assert_eq!(r.code, 2, "{}", r.all());
+    assert!(r.stderr.contains("must be at least 1"), "{}", r.stderr);
 }
