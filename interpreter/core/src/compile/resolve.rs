@@ -289,7 +289,27 @@ impl Compiler {
             loc,
             "not declared",
         );
-        if let Some(s) = crate::suggest::closest(n, candidates.iter().map(|s| s.as_str())) {
+        let in_expr = matches!(what, "value" | "name");
+        let cards = match in_expr {
+            true => self.program.deck.cards_like(n, 4),
+            false => Vec::new(),
+        };
+        if in_expr && self.program.deck.tag_named(n).is_some() {
+            d = d.with_help(format!(
+                "`{n}` is a tag of the deck's cards: test a card with `c is {n}`"
+            ));
+        } else if let [id] = cards[..] {
+            d = d.with_help(format!(
+                "`{n}` is the card `{id}`: write `card({id})` (a set: `cards({id} …)`)"
+            ));
+        } else if !cards.is_empty() {
+            let shown: Vec<String> = cards.iter().take(3).map(|c| format!("`{c}`")).collect();
+            let more = if cards.len() > 3 { ", …" } else { "" };
+            d = d.with_help(format!(
+                "several cards are called `{n}` ({}{more}): name one with `card(ID)`, or use a tag or attribute",
+                shown.join(", ")
+            ));
+        } else if let Some(s) = crate::suggest::closest(n, candidates.iter().map(|s| s.as_str())) {
             d = d.with_help(format!("did you mean `{s}`?"));
         } else {
             d = d.with_help(match what {

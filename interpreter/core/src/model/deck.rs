@@ -216,6 +216,27 @@ impl Deck {
         Err(CardParseError::Unknown(w.to_string()))
     }
 
+    /// The ids of the cards a bare word in an expression most likely meant: a card's id
+    /// or display name, or the part of an id after its month or number (`boar` for
+    /// `7-boar`). Users write `c == boar` for `c == card(7-boar)`; this lets the
+    /// diagnostic say so. At most `limit` ids, in deck order; empty for any other word.
+    pub fn cards_like(&self, word: &str, limit: usize) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        for cs in &self.face_cards {
+            let Some(&c) = cs.first() else { continue };
+            let id = self.ids[c as usize].as_str();
+            let tail = id.split_once('-').map(|(_, t)| t);
+            let hit = id == word
+                || self.names[c as usize] == word
+                || tail == Some(word)
+                || tail.and_then(|t| t.split_once('-')).map(|(t, _)| t) == Some(word);
+            if hit && out.len() < limit {
+                out.push(id);
+            }
+        }
+        out
+    }
+
     /// Ids closest to an unknown word, for "did you mean".
     pub fn suggest(&self, word: &str) -> Option<String> {
         crate::suggest::closest(
