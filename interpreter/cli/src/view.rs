@@ -48,8 +48,25 @@ pub fn table(p: &Program, st: &State, me: u8) -> String {
     let b = &st.board;
     let visible = st.visible_to(p, me);
     let mut rows: Vec<(String, String)> = Vec::new();
+    // A per-seat zone that is empty at every seat is one row, not one per seat: in a
+    // four-player fishing game most of the table is such zones between deals.
+    let all_empty = |z: u16| {
+        b.layout
+            .zone_of
+            .iter()
+            .zip(&b.zones)
+            .all(|((z2, _), cs)| *z2 != z || cs.is_empty())
+    };
+    let mut collapsed: Vec<u16> = Vec::new();
     for (i, (z, owner)) in b.layout.zone_of.iter().enumerate() {
         let def = &p.zones[*z as usize];
+        if def.owner == Owner::PerSeat && b.seats > 1 && all_empty(*z) {
+            if !collapsed.contains(z) {
+                collapsed.push(*z);
+                rows.push((format!("{} of every seat", def.name), "empty".to_string()));
+            }
+            continue;
+        }
         let name = match (def.owner, owner) {
             (Owner::PerSeat, Some(s)) => format!("{} of {}", def.name, seat(p, st, *s, Some(me))),
             _ => def.name.clone(),

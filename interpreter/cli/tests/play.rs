@@ -204,4 +204,16 @@ fn face_down_piles_are_not_shown_before_the_blind_choice() {
         before_first_choice.contains("5 cards face down"),
         "{before_first_choice}"
     );
+    // Per-seat zones empty at every seat are one row each; the others, one per seat.
+    assert!(
+        before_first_choice.contains("  手札 of every seat  ")
+            && before_first_choice.contains("  取り札 of every seat  ")
+            && !before_first_choice.contains("手札 of seat 1"),
+        "{before_first_choice}"
+    );
+    assert_eq!(
+        before_first_choice.matches("山一 of ").count(),
+        4,
+        "{before_first_choice}"
+    );
 }
