@@ -4,6 +4,7 @@
 
 mod batch;
 mod check;
+mod compare;
 mod input;
 mod load;
 mod params;
@@ -22,7 +23,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// fuda: check, test, score, simulate and play traditional card and tile games written
+/// fuda: check, test, score, simulate, compare and play traditional card and tile games written
 /// as `.fuda` rule files.
 #[derive(Parser, Debug)]
 #[command(
@@ -35,6 +36,7 @@ use clap::{Parser, Subcommand};
   fuda test rulesets/sangohana.fuda
   fuda score rulesets/sangohana.fuda --hand \"1-ribbon 2-ribbon 3-ribbon 1-crane 3-curtain 8-moon 11-rainman 12-phoenix\"
   fuda simulate rulesets/sangohana.fuda --games 1000
+  fuda compare rulesets/sangohana.fuda rulesets/sangohana-strict.fuda
   fuda play rulesets/sangohana.fuda"
 )]
 struct Cli {
@@ -75,6 +77,15 @@ A batch line is a JSON object: {\"hand\": \"1-crane …\", \"win\": \"ron\", \"f
 
 The same seed gives the same report for any number of threads.")]
     Simulate(simulate::Args),
+    /// Simulate two rulesets with the same games and report what changed, B − A.
+    #[command(after_help = "Examples:
+  fuda compare rulesets/sangohana.fuda rulesets/sangohana-strict.fuda
+  fuda compare rulesets/ukishima.fuda rulesets/ukishima-no-subtraction.fuda --games 300 --agents random --json
+
+Game i gets the same seed under both rulesets, and each seat the same agent. Every
+difference comes with a 95% interval; a `*` marks those that leave out 0, where the
+batches tell the two rulesets apart.")]
+    Compare(compare::Args),
     /// Play a game in the terminal against computer players.
     #[command(after_help = "Examples:
   fuda play rulesets/sangohana.fuda
@@ -101,6 +112,7 @@ fn main() -> ExitCode {
         Command::Test(a) => test_cmd::run(a),
         Command::Score(a) => score::run(a),
         Command::Simulate(a) => simulate::run(a),
+        Command::Compare(a) => compare::run(a),
         Command::Play(a) => play::run(a),
         Command::Replay(a) => replay::run(a),
     };

@@ -26,6 +26,16 @@ pub struct Args {
     /// The ruleset file.
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// How a batch of games is played: shared by `fuda simulate` and `fuda compare`.
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
     /// How many games (matches) to play.
     #[arg(long, default_value_t = 1000, value_name = "N", value_parser = at_least_one::<u64>)]
     pub games: u64,
@@ -41,9 +51,6 @@ pub struct Args {
     /// Computer players by seat, comma-separated and reused in turn (random, eager, greedy).
     #[arg(long, default_value = "greedy", value_name = "A,B,C")]
     pub agents: String,
-    /// Print one JSON object instead of text.
-    #[arg(long)]
-    pub json: bool,
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "T", value_parser = at_least_one::<u16>)]
     pub threads: Option<u16>,
@@ -68,28 +75,64 @@ struct Failure {
 
 /// The whole report, as printed with `--json`.
 #[derive(Serialize)]
-struct Report {
-    ruleset: String,
-    seed: u64,
-    players: u8,
-    agents: Vec<String>,
-    games_requested: u64,
-    failed: u64,
+pub struct Report {
+    /// The ruleset's title.
+    pub ruleset: String,
+    /// The master seed.
+    pub seed: u64,
+    /// Seats played.
+    pub players: u8,
+    /// The agent of each seat.
+    pub agents: Vec<String>,
+    /// Games asked for (finished or failed).
+    pub games_requested: u64,
+    /// Games that failed.
+    pub failed: u64,
     failures: Vec<Failure>,
+    /// What the finished games add up to.
     #[serde(flatten)]
-    summary: Summary,
+    pub summary: Summary,
     /// Wall-clock time: the only fields that change between identical runs.
-    seconds: f64,
-    deals_per_second: f64,
+    pub seconds: f64,
+    /// Deals per second of wall-clock time.
+    pub deals_per_second: f64,
     games_per_second: f64,
 }
 
 /// Runs the games; 0 when all finished cleanly, 1 when any failed.
 pub fn run(args: &Args) -> miette::Result<u8> {
-    let p = crate::load::program(&args.file)?;
-    let game_params = params::game_params(&p, &args.set, args.players)?;
+    let (p, report) = simulate(&args.file, &args.run)?;
+    if args.json {
+        outln!("{}", serde_json::to_string(&report).unwrap_or_default());
+    } else {
+        render::out(&human(&p, &report));
+    }
+    Ok(u8::from(report.failed > 0))
+}
+
+/// A ruleset ready to be played in a batch: compiled, its parameters and agents checked.
+pub struct Batch {
+    /// The compiled ruleset.
+    pub p: Program,
+    game_params: GameParams,
+    seats: u8,
+    agents: Vec<String>,
+}
+
+/// Plays `run.games` games of the ruleset at `file` and sums them up (see [`play`]).
+pub fn simulate(file: &std::path::Path, run: &RunArgs) -> miette::Result<(Program, Report)> {
+    let batch = prepare(file, run)?;
+    let report = play(&batch, run)?;
+    Ok((batch.p, report))
+}
+
+/// Compiles the ruleset at `file` and checks the batch's parameters and agents against
+/// it, before any game is played.
+pub fn prepare(file: &std::path::Path, run: &RunArgs) -> miette::Result<Batch> {
+    let p = crate::load::program(file)?;
+    let game_params = params::game_params(&p, &run.set, run.players)?;
     let seats = params::seat_count(&p, &game_params)?;
-    let agents = params::agent_names(&args.agents)?;
+    let agents = params::agent_names(&run.agents)?;
     if p.entry.is_none() {
         return Err(miette!(
             code = "fuda::cli::no-match",
@@ -98,17 +141,35 @@ pub fn run(args: &Args) -> miette::Result<u8> {
             p.title
         ));
     }
+    Ok(Batch {
+        p,
+        game_params,
+        seats,
+        agents,
+    })
+}
+
+/// Plays the batch's games in parallel and sums them up; a failed game is drawn on
+/// stderr as it is found and counted in the report.
+pub fn play(batch: &Batch, run: &RunArgs) -> miette::Result<Report> {
+    let Batch {
+        p,
+        game_params,
+        seats,
+        agents,
+    } = batch;
+    let (p, seats) = (p, *seats);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads.map_or(0, usize::from))
+        .num_threads(run.threads.map_or(0, usize::from))
         .build()
-        .map_err(|e| miette!("cannot start {} threads: {e}", args.threads.unwrap_or(0)))?;
-    let bar = progress(args.games);
+        .map_err(|e| miette!("cannot start {} threads: {e}", run.threads.unwrap_or(0)))?;
+    let bar = progress(run.games);
     let started = Instant::now();
     let results: Vec<Result<GameRecord, GameError>> = pool.install(|| {
-        (0..args.games)
+        (0..run.games)
             .into_par_iter()
             .map(|i| {
-                let r = one_game(&p, &game_params, &agents, game_seed(args.seed, i), seats);
+                let r = one_game(p, game_params, agents, game_seed(run.seed, i), seats);
                 bar.inc(1);
                 r
             })
@@ -122,12 +183,12 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         match r {
             Ok(rec) => ok.push(rec),
             Err(e) => {
-                let seed = game_seed(args.seed, i as u64);
-                errln!("game {i} (seed {seed}) failed:\n{}", rendered_error(&p, e));
+                let seed = game_seed(run.seed, i as u64);
+                errln!("game {i} (seed {seed}) failed:\n{}", rendered_error(p, e));
                 failures.push(Failure {
                     game: i as u64,
                     seed,
-                    error: short_error(&p, e),
+                    error: short_error(p, e),
                 });
             }
         }
@@ -139,7 +200,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         .find(|(n, _)| *n == seats as usize)
         .map(|(_, r)| r.clone())
         .unwrap_or_default();
-    let summary = stats::summarize(&ok, &agents, &roles);
+    let summary = stats::summarize(&ok, agents, &roles);
     let rate = |n: u64| {
         if seconds > 0.0 {
             (n as f64 / seconds * 10.0).round() / 10.0
@@ -149,12 +210,12 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     };
     let report = Report {
         ruleset: p.title.clone(),
-        seed: args.seed,
+        seed: run.seed,
         players: seats,
         agents: (0..seats as usize)
             .map(|s| agents[s % agents.len()].clone())
             .collect(),
-        games_requested: args.games,
+        games_requested: run.games,
         failed: failures.len() as u64,
         failures,
         seconds: (seconds * 1000.0).round() / 1000.0,
@@ -162,12 +223,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         games_per_second: rate(summary.games),
         summary,
     };
-    if args.json {
-        outln!("{}", serde_json::to_string(&report).unwrap_or_default());
-    } else {
-        render::out(&human(&p, &report));
-    }
-    Ok(u8::from(report.failed > 0))
+    Ok(report)
 }
 
 /// Plays game with seed `seed`, each seat's agent seeded from it.
@@ -251,7 +307,7 @@ fn percent(i: &Interval) -> String {
 }
 
 /// A signed mean with its interval: `   +1.25 [   -0.40,    +2.90]`.
-fn signed(i: &Interval) -> String {
+pub fn signed(i: &Interval) -> String {
     format!("{:>+8.2} [{:>+8.2}, {:>+8.2}]", i.mean, i.low, i.high)
 }
 

@@ -1,0 +1,455 @@
+//! `fuda compare`: plays the same batch of games (same seeds, same agents) under two
+//! rulesets, a baseline A and a variant B, and reports what changed, B − A, each
+//! difference with a 95% interval, so a house rule's effect can be told from noise.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::render;
+use crate::simulate::{self, signed, Report, RunArgs};
+use crate::stats::{Interval, Mean};
+use crate::view;
+use crate::{errln, outln};
+
+/// Arguments of `fuda compare`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The baseline ruleset (A).
+    #[arg(value_name = "A")]
+    pub a: PathBuf,
+    /// The variant compared with it (B).
+    #[arg(value_name = "B")]
+    pub b: PathBuf,
+    #[command(flatten)]
+    pub run: RunArgs,
+    /// Print one JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One compared line: A's value, B's, and B − A with its 95% interval.
+#[derive(Clone, Debug, Serialize)]
+pub struct Diff {
+    /// What is compared (an outcome label, a yaku, a role, a seat).
+    pub name: String,
+    /// A's value.
+    pub a: f64,
+    /// B's value.
+    pub b: f64,
+    /// B − A, with its 95% interval (`n` is unused: 0).
+    pub difference: Interval,
+}
+
+impl Diff {
+    /// Whether the interval leaves out 0: the batches tell A and B apart.
+    fn clear(&self) -> bool {
+        self.difference.low > 0.0 || self.difference.high < 0.0
+    }
+}
+
+/// Every compared section.
+#[derive(Debug, Serialize)]
+pub struct Differences {
+    /// Share of deals ending with each outcome (0..1).
+    pub outcomes: Vec<Diff>,
+    /// Each yaku row's frequency per deal.
+    pub yaku: Vec<Diff>,
+    /// Win rate per role (0..1).
+    pub role_win_rate: Vec<Diff>,
+    /// Chips per deal per role.
+    pub role_chips_per_deal: Vec<Diff>,
+    /// Win rate per seat (0..1).
+    pub seat_win_rate: Vec<Diff>,
+    /// Final chips per game per seat.
+    pub seat_chips: Vec<Diff>,
+    /// Decisions per game.
+    pub decisions: Diff,
+}
+
+/// The `--json` output.
+#[derive(Serialize)]
+struct Comparison<'r> {
+    a: &'r Report,
+    b: &'r Report,
+    difference: &'r Differences,
+}
+
+/// Runs both batches and reports; 0 when every game of both finished, 1 otherwise.
+pub fn run(args: &Args) -> miette::Result<u8> {
+    // Both files are checked before either batch is played.
+    let batch_a = simulate::prepare(&args.a, &args.run)?;
+    let batch_b = simulate::prepare(&args.b, &args.run)?;
+    let a = simulate::play(&batch_a, &args.run)?;
+    let b = simulate::play(&batch_b, &args.run)?;
+    let (pa, pb) = (&batch_a.p, &batch_b.p);
+    let d = differences(&a, &b);
+    if args.json {
+        let c = Comparison {
+            a: &a,
+            b: &b,
+            difference: &d,
+        };
+        outln!("{}", serde_json::to_string(&c).unwrap_or_default());
+    } else {
+        let head = [
+            format!(
+                "A: {} ({}): {} games, {} deals in {:.2} s",
+                pa.title,
+                args.a.display(),
+                a.summary.games,
+                a.summary.deals,
+                a.seconds
+            ),
+            format!(
+                "B: {} ({}): {} games, {} deals in {:.2} s",
+                pb.title,
+                args.b.display(),
+                b.summary.games,
+                b.summary.deals,
+                b.seconds
+            ),
+        ];
+        render::out(&human(&head, &a, &b, &d));
+    }
+    if a.failed + b.failed > 0 {
+        errln!(
+            "{} games of A and {} of B failed (see above)",
+            a.failed,
+            b.failed
+        );
+    }
+    Ok(u8::from(a.failed + b.failed > 0))
+}
+
+/// B − A for every section of the two reports.
+pub fn differences(a: &Report, b: &Report) -> Differences {
+    let (sa, sb) = (&a.summary, &b.summary);
+    let outcomes = names(
+        sa.outcomes.iter().map(|o| o.label.as_str()),
+        sb.outcomes.iter().map(|o| o.label.as_str()),
+    )
+    .into_iter()
+    .map(|name| {
+        let count = |s: &crate::stats::Summary| {
+            s.outcomes
+                .iter()
+                .find(|o| o.label == name)
+                .map_or(0, |o| o.count)
+        };
+        share_diff(
+            name,
+            Mean::share(count(sa), sa.deals).share_interval(),
+            Mean::share(count(sb), sb.deals).share_interval(),
+        )
+    })
+    .collect();
+    let yaku = names(
+        sa.yaku.iter().map(|y| y.name.as_str()),
+        sb.yaku.iter().map(|y| y.name.as_str()),
+    )
+    .into_iter()
+    .map(|name| {
+        let count = |s: &crate::stats::Summary| {
+            s.yaku
+                .iter()
+                .find(|y| y.name == name)
+                .map_or(0, |y| y.count)
+        };
+        rate_diff(name, count(sa), sa.deals, count(sb), sb.deals)
+    })
+    .collect();
+    let roles = names(
+        sa.roles.iter().map(|r| r.role.as_str()),
+        sb.roles.iter().map(|r| r.role.as_str()),
+    );
+    let role =
+        |s: &'_ crate::stats::Summary, name: &str| s.roles.iter().find(|r| r.role == name).cloned();
+    let role_win_rate = roles
+        .iter()
+        .map(|name| {
+            share_diff(
+                name,
+                role(sa, name).map_or(NONE, |r| r.win_rate),
+                role(sb, name).map_or(NONE, |r| r.win_rate),
+            )
+        })
+        .collect();
+    let role_chips_per_deal = roles
+        .iter()
+        .map(|name| {
+            mean_diff(
+                name,
+                role(sa, name).map_or(NONE, |r| r.chips_per_deal),
+                role(sb, name).map_or(NONE, |r| r.chips_per_deal),
+            )
+        })
+        .collect();
+    let seats = sa.seats.len().max(sb.seats.len());
+    let seat = |s: &'_ crate::stats::Summary, i: usize| s.seats.get(i).cloned();
+    let seat_win_rate = (0..seats)
+        .map(|i| {
+            share_diff(
+                &format!("seat {i}"),
+                seat(sa, i).map_or(NONE, |s| s.win_rate),
+                seat(sb, i).map_or(NONE, |s| s.win_rate),
+            )
+        })
+        .collect();
+    let seat_chips = (0..seats)
+        .map(|i| {
+            mean_diff(
+                &format!("seat {i}"),
+                seat(sa, i).map_or(NONE, |s| s.chips),
+                seat(sb, i).map_or(NONE, |s| s.chips),
+            )
+        })
+        .collect();
+    Differences {
+        outcomes,
+        yaku,
+        role_win_rate,
+        role_chips_per_deal,
+        seat_win_rate,
+        seat_chips,
+        decisions: mean_diff("per game", sa.decisions, sb.decisions),
+    }
+}
+
+/// No observations (a role or seat only one ruleset has).
+const NONE: Interval = Interval {
+    mean: 0.0,
+    low: 0.0,
+    high: 0.0,
+    n: 0,
+};
+
+/// The names of both lists: A's in its order, then those only B has.
+fn names<'s>(a: impl Iterator<Item = &'s str>, b: impl Iterator<Item = &'s str>) -> Vec<&'s str> {
+    let mut seen = BTreeSet::new();
+    a.chain(b).filter(|n| seen.insert(*n)).collect()
+}
+
+/// The difference of two shares from their Wilson intervals (Newcombe's method): it
+/// stays sound for shares near 0 or 1, where a plain normal interval does not.
+fn share_diff(name: &str, a: Interval, b: Interval) -> Diff {
+    let d = b.mean - a.mean;
+    let low = d - ((b.mean - b.low).powi(2) + (a.high - a.mean).powi(2)).sqrt();
+    let high = d + ((b.high - b.mean).powi(2) + (a.mean - a.low).powi(2)).sqrt();
+    diff(name, a.mean, b.mean, d, low, high)
+}
+
+/// The difference of two means from their normal intervals (mean ± 1.96 standard
+/// errors): the standard errors add in quadrature. The batches are treated as
+/// independent; they share seeds, which if anything makes the true interval narrower.
+fn mean_diff(name: &str, a: Interval, b: Interval) -> Diff {
+    let se = |i: &Interval| (i.high - i.mean) / 1.96;
+    let d = b.mean - a.mean;
+    let half = 1.96 * (se(&a).powi(2) + se(&b).powi(2)).sqrt();
+    diff(name, a.mean, b.mean, d, d - half, d + half)
+}
+
+/// The difference of two per-deal frequencies (counts of a yaku, which may come more
+/// than once a deal), each count taken as Poisson.
+fn rate_diff(name: &str, ca: u64, na: u64, cb: u64, nb: u64) -> Diff {
+    let rate = |c: u64, n: u64| if n == 0 { 0.0 } else { c as f64 / n as f64 };
+    let var = |c: u64, n: u64| {
+        if n == 0 {
+            0.0
+        } else {
+            c as f64 / (n as f64 * n as f64)
+        }
+    };
+    let (a, b) = (rate(ca, na), rate(cb, nb));
+    let half = 1.96 * (var(ca, na) + var(cb, nb)).sqrt();
+    diff(name, a, b, b - a, b - a - half, b - a + half)
+}
+
+fn diff(name: &str, a: f64, b: f64, d: f64, low: f64, high: f64) -> Diff {
+    let r = |x: f64| (x * 1e6).round() / 1e6;
+    Diff {
+        name: name.to_string(),
+        a: r(a),
+        b: r(b),
+        difference: Interval {
+            mean: r(d),
+            low: r(low),
+            high: r(high),
+            n: 0,
+        },
+    }
+}
+
+/// The text report: a section per kind of number, each line `A  B  B − A [interval]`,
+/// with `*` where the interval leaves out 0.
+fn human(head: &[String], a: &Report, b: &Report, d: &Differences) -> String {
+    let mut out = String::new();
+    for h in head {
+        out.push_str(h);
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "the same {} games (seed {}) for both, agents {}; B − A with 95% intervals (shares in percentage\npoints), * where the interval leaves out 0\n",
+        a.games_requested,
+        a.seed,
+        a.agents.join(",")
+    ));
+    if a.players != b.players {
+        out.push_str(&format!(
+            "note: A seats {} players and B {}\n",
+            a.players, b.players
+        ));
+    }
+    let pct = |x: f64| format!("{:>7.2}%", x * 100.0);
+    // Differences of shares are in percentage points.
+    let pct_diff = |i: &Interval| {
+        format!(
+            "{:>+7.2} [{:>+7.2}, {:>+7.2}]",
+            i.mean * 100.0,
+            i.low * 100.0,
+            i.high * 100.0
+        )
+    };
+    section(
+        &mut out,
+        "outcomes (share of deals)",
+        &d.outcomes,
+        &pct,
+        &pct_diff,
+    );
+    let num = |x: f64| format!("{x:>8.4}");
+    let num_diff = |i: &Interval| format!("{:>+8.4} [{:>+8.4}, {:>+8.4}]", i.mean, i.low, i.high);
+    section(&mut out, "yaku (per deal)", &d.yaku, &num, &num_diff);
+    section(
+        &mut out,
+        "roles: win rate",
+        &d.role_win_rate,
+        &pct,
+        &pct_diff,
+    );
+    let chips = |x: f64| format!("{x:>+8.2}");
+    section(
+        &mut out,
+        "roles: chips per deal",
+        &d.role_chips_per_deal,
+        &chips,
+        &|i| signed(i),
+    );
+    section(
+        &mut out,
+        "seats: win rate",
+        &d.seat_win_rate,
+        &pct,
+        &pct_diff,
+    );
+    section(
+        &mut out,
+        "seats: final chips",
+        &d.seat_chips,
+        &chips,
+        &|i| signed(i),
+    );
+    section(
+        &mut out,
+        "decisions",
+        std::slice::from_ref(&d.decisions),
+        &|x| format!("{x:>8.1}"),
+        &|i| signed(i),
+    );
+    out
+}
+
+/// One section: its title with the column heads, then a line per compared name.
+fn section(
+    out: &mut String,
+    title: &str,
+    rows: &[Diff],
+    value: &dyn Fn(f64) -> String,
+    difference: &dyn Fn(&Interval) -> String,
+) {
+    if rows.is_empty() {
+        return;
+    }
+    let w = rows
+        .iter()
+        .map(|r| view::width(&r.name))
+        .max()
+        .unwrap_or(0)
+        .max(view::width(title).saturating_sub(2));
+    let a_w = view::width(&value(0.0));
+    out.push_str(&format!(
+        "{}  {:>a_w$}  {:>a_w$}  B − A (95%)\n",
+        view::pad(title, w + 2),
+        "A",
+        "B"
+    ));
+    for r in rows {
+        out.push_str(&format!(
+            "  {}  {}  {}  {}{}\n",
+            view::pad(&r.name, w),
+            value(r.a),
+            value(r.b),
+            difference(&r.difference),
+            if r.clear() { " *" } else { "" }
+        ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn share_differences_follow_newcombe() {
+        // Newcombe (1998), example (a): 56/70 against 48/80 gives 0.2000 with the
+        // interval [0.0524, 0.3339] (method 10).
+        let a = Mean::share(48, 80).share_interval();
+        let b = Mean::share(56, 70).share_interval();
+        let d = share_diff("x", a, b);
+        assert!((d.difference.mean - 0.2).abs() < 1e-6, "{d:?}");
+        assert!((d.difference.low - 0.0524).abs() < 1e-4, "{d:?}");
+        assert!((d.difference.high - 0.3339).abs() < 1e-4, "{d:?}");
+        assert!(d.clear());
+        let same = share_diff("x", a, a);
+        assert!(!same.clear() && same.difference.mean == 0.0);
+    }
+
+    #[test]
+    fn mean_and_rate_differences() {
+        let a = Interval {
+            mean: 1.0,
+            low: 1.0 - 1.96 * 3.0,
+            high: 1.0 + 1.96 * 3.0,
+            n: 10,
+        };
+        let b = Interval {
+            mean: 2.0,
+            low: 2.0 - 1.96 * 4.0,
+            high: 2.0 + 1.96 * 4.0,
+            n: 10,
+        };
+        // Standard errors 3 and 4 add to 5.
+        let d = mean_diff("x", a, b);
+        assert!(
+            (d.difference.high - (1.0 + 1.96 * 5.0)).abs() < 1e-6,
+            "{d:?}"
+        );
+        // 100 in 100 deals against 150 in 100: 0.5 ± 1.96·√(0.01 + 0.015).
+        let r = rate_diff("y", 100, 100, 150, 100);
+        let half = 1.96 * 0.025f64.sqrt();
+        assert!((r.difference.low - (0.5 - half)).abs() < 1e-6, "{r:?}");
+        assert!(r.clear());
+        // Nothing at all on either side is no difference, not a failure.
+        assert!(!rate_diff("z", 0, 0, 0, 0).clear());
+    }
+
+    #[test]
+    fn names_keep_a_s_order_then_b_only() {
+        let n = names(
+            ["流れ", "当たり"].into_iter(),
+            ["上がり", "流れ"].into_iter(),
+        );
+        assert_eq!(n, ["流れ", "当たり", "上がり"]);
+    }
+}

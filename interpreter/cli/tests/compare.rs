@@ -1,0 +1,114 @@
+//! End to end: `fuda compare` plays the same games under two rulesets and reports
+//! B − A, the same for any thread count.
+
+mod common;
+
+use common::{fuda, sangohana};
+use serde_json::Value;
+
+fn strict() -> String {
+    sangohana().replace("sangohana.fuda", "sangohana-strict.fuda")
+}
+
+/// A comparison's JSON without the wall-clock fields of its two reports.
+fn without_timing(out: &str) -> Value {
+    let mut v: Value =
+        serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"));
+    for side in ["a", "b"] {
+        let obj = v[side].as_object_mut().expect("a report per side");
+        for k in ["seconds", "deals_per_second", "games_per_second"] {
+            assert!(obj.remove(k).is_some(), "the report has `{k}`");
+        }
+    }
+    v
+}
+
+fn compare_json(threads: &str) -> Value {
+    let r = fuda(&[
+        "compare",
+        &sangohana(),
+        &strict(),
+        "--games",
+        "40",
+        "--set",
+        "deals=2",
+        "--agents",
+        "eager",
+        "--threads",
+        threads,
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    without_timing(&r.stdout)
+}
+
+#[test]
+fn the_strict_variant_against_the_original() {
+    let v = compare_json("1");
+    assert_eq!(v, compare_json("2"), "the same for any thread count");
+    assert_eq!(v["a"]["ruleset"], "珊瑚花 Sangohana");
+    assert_eq!(v["a"]["deals"], 80);
+    let d = &v["difference"];
+    // Every outcome of either side is compared, and B − A is B's share less A's.
+    let outcomes = d["outcomes"].as_array().expect("outcomes");
+    assert!(!outcomes.is_empty());
+    for o in outcomes {
+        let (a, b) = (o["a"].as_f64().unwrap(), o["b"].as_f64().unwrap());
+        let diff = &o["difference"];
+        let (m, lo, hi) = (
+            diff["mean"].as_f64().unwrap(),
+            diff["low"].as_f64().unwrap(),
+            diff["high"].as_f64().unwrap(),
+        );
+        assert!((m - (b - a)).abs() < 1e-5, "{o}");
+        assert!(lo <= m && m <= hi, "{o}");
+    }
+    // The strict 素役 makes 素役 rarer: its own rule is what changed.
+    let soyaku = d["yaku"]
+        .as_array()
+        .expect("yaku")
+        .iter()
+        .find(|y| y["name"] == "素役")
+        .expect("素役 is compared");
+    assert!(
+        soyaku["difference"]["high"].as_f64().unwrap() < 0.0,
+        "{soyaku}"
+    );
+    assert_eq!(d["role_win_rate"].as_array().map(Vec::len), Some(3));
+    assert_eq!(d["seat_chips"].as_array().map(Vec::len), Some(3));
+}
+
+#[test]
+fn text_report_and_mistakes() {
+    let r = fuda(&[
+        "compare",
+        &sangohana(),
+        &strict(),
+        "--games",
+        "10",
+        "--set",
+        "deals=1",
+        "--agents",
+        "random",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    for part in [
+        "A: 珊瑚花 Sangohana",
+        "B: 珊瑚花 厳しい素役",
+        "outcomes (share of deals)",
+        "B − A (95%)",
+        "roles: chips per deal",
+        "decisions",
+    ] {
+        assert!(r.stdout.contains(part), "`{part}` in {}", r.stdout);
+    }
+
+    // A file that does not compile is reported as `check` would, and nothing is played.
+    let missing = sangohana().replace("sangohana.fuda", "no-such-file.fuda");
+    let r = fuda(&["compare", &sangohana(), &missing, "--games", "1"]);
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(r.stdout.is_empty(), "{}", r.stdout);
+
+    let r = fuda(&["compare", &sangohana()]);
+    assert_eq!(r.code, 2, "B is required: {}", r.all());
+}
