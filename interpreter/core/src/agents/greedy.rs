@@ -93,8 +93,9 @@ impl Agent for Greedy {
     }
 }
 
-/// Playouts per move when a game has no patterns to aim at.
-const ROLLOUTS: usize = 4;
+/// Playouts per move when a game has no patterns to aim at: each in its own reshuffled
+/// world, the same worlds for every move.
+const ROLLOUTS: usize = 2;
 /// Most moves tried by playouts in one decision.
 const MAX_TRIED: usize = 24;
 /// Most simulated decisions all playouts of one decision take together.
@@ -103,7 +104,7 @@ const DECISION_BUDGET: usize = 4_000;
 const ROLLOUT_DECISIONS: usize = 400;
 
 impl Greedy {
-    /// For games without patterns (fishing games): tries each move in several
+    /// For games without patterns (fishing games): tries each move in the same few
     /// reshuffled worlds, plays the rest of the round at random, and keeps the move
     /// with the best mean change in the seat's chips (the ruleset's own settlement
     /// is the judge).
@@ -127,20 +128,29 @@ impl Greedy {
             candidates.sort_unstable();
         }
         let mut left = DECISION_BUDGET;
+        // Every move is played out in the same worlds, with the same random moves after
+        // it (common random numbers): the moves are then compared on the same deals, so
+        // two playouts each tell them apart better than four independent ones did
+        // (measured head to head in 奈良 and 浮島), at half the work.
+        let mut worlds = [0u64; ROLLOUTS];
+        for w in &mut worlds {
+            *w = self.rng.next_u64();
+        }
         for i in candidates {
             if left == 0 {
                 break;
             }
             let mut total = 0i64;
-            for _ in 0..ROLLOUTS {
+            for world in worlds {
+                let mut rng = GameRng::new(world);
                 let mut w_slot = self.trial.take();
                 let w = copy_into(&mut w_slot, st);
-                determinize(p, w, seat, &mut self.rng, &mut self.hidden);
+                determinize(p, w, seat, &mut rng, &mut self.hidden);
                 let choices: Vec<usize> = (0..pending.seats.len())
                     .map(|k| if k == me { i } else { 0 })
                     .collect();
                 if w.apply(p, &choices).is_ok() {
-                    left = left.saturating_sub(self.play_out(p, w, left));
+                    left = left.saturating_sub(play_out(p, w, left, &mut rng));
                     total += crate::play::chips_of(p, w)
                         .get(seat as usize)
                         .copied()
@@ -162,33 +172,33 @@ impl Greedy {
         }
         best[self.rng.below(best.len() as u32) as usize]
     }
+}
 
-    /// Plays random moves until the round in progress ends (a new outcome is recorded),
-    /// taking at most `left` decisions; returns how many it took.
-    fn play_out(&mut self, p: &Program, w: &mut State, left: usize) -> usize {
-        let start = w.decisions;
-        self.play_out_inner(p, w, left.min(ROLLOUT_DECISIONS));
-        (w.decisions - start) as usize + 1
-    }
+/// Plays random moves until the round in progress ends (a new outcome is recorded),
+/// taking at most `left` decisions; returns how many it took.
+fn play_out(p: &Program, w: &mut State, left: usize, rng: &mut GameRng) -> usize {
+    let start = w.decisions;
+    play_out_inner(p, w, left.min(ROLLOUT_DECISIONS), rng);
+    (w.decisions - start) as usize + 1
+}
 
-    fn play_out_inner(&mut self, p: &Program, w: &mut State, limit: usize) {
-        for _ in 0..limit {
-            match w.advance(p) {
-                Ok(false) => {}
-                _ => return,
-            }
-            if w.events.iter().any(|e| matches!(e, Event::Outcome(..))) {
-                return;
-            }
-            let Some(pd) = w.pending() else { return };
-            let choices: Vec<usize> = pd
-                .seats
-                .iter()
-                .map(|s| self.rng.below(s.moves.len().max(1) as u32) as usize)
-                .collect();
-            if w.apply(p, &choices).is_err() {
-                return;
-            }
+fn play_out_inner(p: &Program, w: &mut State, limit: usize, rng: &mut GameRng) {
+    for _ in 0..limit {
+        match w.advance(p) {
+            Ok(false) => {}
+            _ => return,
+        }
+        if w.events.iter().any(|e| matches!(e, Event::Outcome(..))) {
+            return;
+        }
+        let Some(pd) = w.pending() else { return };
+        let choices: Vec<usize> = pd
+            .seats
+            .iter()
+            .map(|s| rng.below(s.moves.len().max(1) as u32) as usize)
+            .collect();
+        if w.apply(p, &choices).is_err() {
+            return;
         }
     }
 }

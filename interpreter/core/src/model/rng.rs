@@ -39,6 +39,12 @@ impl GameRng {
         (m >> 32) as u32
     }
 
+    /// 64 random bits (two draws), e.g. to seed another generator.
+    pub fn next_u64(&mut self) -> u64 {
+        let hi = self.0.next_u32() as u64;
+        (hi << 32) | self.0.next_u32() as u64
+    }
+
     /// Shuffles a slice in place (Fisher–Yates, from the back).
     pub fn shuffle<T>(&mut self, items: &mut [T]) {
         for i in (1..items.len()).rev() {
