@@ -322,16 +322,12 @@ fn distance_is_zero_on_a_match_and_one_a_card_short() {
                     continue;
                 }
                 matched += 1;
-                if d != 0 {
-                    eprintln!("FAIL0 {name} {h:?} {d}");
-                }
+                assert_eq!(d, 0, "{name} {h:?} matches");
                 for c in h.iter() {
                     let mut short = h;
                     short.remove(c);
                     let d1 = distance(&p, pat, short);
-                    if d1 != 1 {
-                        eprintln!("FAIL1 {name} {h:?} -{c} {d1}");
-                    }
+                    assert_eq!(d1, 1, "{name} {h:?} without {c}");
                 }
             }
             assert!(matched >= 3, "{name}: too few matching hands ({matched})");
