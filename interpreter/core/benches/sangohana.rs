@@ -1,12 +1,16 @@
 //! Benchmarks for 珊瑚花: deals per second with eager and random agents on one thread, and scored
 //! hands per second through the generic pattern and score-table engine (whole results, and
-//! totals alone as a move's guard asks).
+//! totals alone as a move's guard asks). Next to them, the same measures of the hand-written
+//! yardstick (`common/yardstick.rs`), so that the engine's rates can be set against it on
+//! the same machine: `-- deals` and `-- yardstick` select the two deal rates.
 //!
 //! Run with `cargo bench -p fuda-core --bench sangohana`.
 
 mod common;
 #[path = "common/hands.rs"]
 mod hands;
+#[path = "common/yardstick.rs"]
+mod yardstick;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use fuda_core::loader::NoFiles;
@@ -28,6 +32,24 @@ fn deals(c: &mut Criterion) {
     for agent in ["eager", "random"] {
         common::bench_games(c, "sangohana", "deals", &p, 32, agent);
     }
+}
+
+/// The hand-written simulator's deal rate with its eager players: whole 12-deal matches,
+/// throughput counted in deals like the engine's `deals` group.
+fn yardstick_deals(c: &mut Criterion) {
+    const MATCHES: u64 = 1000;
+    let mut g = c.benchmark_group("sangohana");
+    g.throughput(Throughput::Elements(MATCHES * yardstick::DEALS as u64));
+    g.bench_function(BenchmarkId::new("yardstick", "eager-3p"), |b| {
+        let mut y = yardstick::Yardstick::new(1);
+        let mut st = yardstick::Stats::default();
+        b.iter(|| {
+            for _ in 0..MATCHES {
+                criterion::black_box(y.play_match(&mut st));
+            }
+        })
+    });
+    g.finish();
 }
 
 fn scoring(c: &mut Criterion) {
@@ -101,8 +123,32 @@ fn scoring(c: &mut Criterion) {
             criterion::black_box(sum)
         })
     });
+    // The yardstick's scorer on the same random hands, in every timing context the
+    // engine's default arguments stand for (上がり, not the first turn).
+    let masks: Vec<u64> = hands
+        .iter()
+        .map(|h| {
+            h.iter().fold(0u64, |m, c| {
+                let id = p.deck.ids[c as usize].as_str();
+                let bit = yardstick::IDS.iter().position(|i| *i == id).expect("card");
+                m | 1 << bit
+            })
+        })
+        .collect();
+    g.bench_function(
+        BenchmarkId::new("yardstick-score", "random-8-card-hands"),
+        |b| {
+            b.iter(|| {
+                let mut sum = 0i64;
+                for &m in criterion::black_box(&masks) {
+                    sum += yardstick::total(m, yardstick::Win::Agari, false, false) as i64;
+                }
+                criterion::black_box(sum)
+            })
+        },
+    );
     g.finish();
 }
 
-criterion_group!(benches, deals, scoring);
+criterion_group!(benches, deals, yardstick_deals, scoring);
 criterion_main!(benches);
