@@ -235,6 +235,41 @@ fn scores_agree_with_the_rule_file() {
     }
 }
 
+/// The deal loop finds wins by keeping, for each 7-card hand, the cards that would complete
+/// it ([`yardstick::wait_mask`]); they must be exactly the cards whose addition scores
+/// (the scorer being checked against the rule file above).
+#[test]
+fn waits_are_the_cards_that_complete_a_hand() {
+    let mut rng = Rng(0x3A17_5EED);
+    let mut waiting = 0;
+    for i in 0..10_000 {
+        let eight = if i % 2 == 0 {
+            random_hand(&mut rng)
+        } else {
+            shaped_hand(&mut rng)
+        };
+        let hand = eight & !pick(&mut rng, eight, 1);
+        let want = (0..48)
+            .filter(|c| hand >> c & 1 == 0)
+            .filter(|c| yardstick::total(hand | 1 << c, Win::Agari, false, false) > 0)
+            .fold(0u64, |m, c| m | 1 << c);
+        let got = yardstick::wait_mask(hand);
+        assert_eq!(
+            got,
+            want,
+            "{}: waits {} but these cards complete it: {}",
+            ids(hand),
+            ids(got),
+            ids(want)
+        );
+        waiting += (want != 0) as usize;
+    }
+    assert!(
+        waiting > 2_000,
+        "only {waiting} hands were one card from a yaku"
+    );
+}
+
 /// A mean and the variance of the values it averages, over `n` samples.
 struct Est {
     mean: f64,

@@ -11,8 +11,11 @@
 //!
 //! Cards are bits `0..48` of a `u64` in std/hanafuda's order, four to a month, so card
 //! `c` is of month `c / 4 + 1`. A hand also carries its cards as a small array (to discard
-//! a uniformly chosen one in O(1)) and its kind counts packed in a `u16` (so the winning
-//! shape is one table lookup). Nothing is allocated while a match is played.
+//! a uniformly chosen one in O(1)), its kind counts packed in a `u32`, and its waits: the
+//! cards that would complete it, refreshed from one table lookup when the hand changes, so
+//! that a turn's win checks (the player's own and the claims on the discard) are bit
+//! tests. The stock is shuffled lazily and one random number serves a whole turn. Nothing
+//! is allocated while a match is played; the 役代 itself is computed only for a win.
 
 // The bench uses the simulator and the scorer, the test also the card ids and statistics.
 #![allow(dead_code)]
@@ -135,9 +138,10 @@ const fn kind_of(c: usize) -> usize {
 
 /// What card `c` adds to a hand's packed kind counts: 4 bits each for 光, 種 and 短
 /// (at most 8 of a kind in 8 cards); kasu are not counted, as an 8-card hand's kasu are
-/// the cards the other three kinds leave.
-const KIND_INC: [u16; 48] = {
-    let mut t = [0u16; 48];
+/// the cards the other three kinds leave. 64 entries, so that `c & 63` needs no bounds
+/// check.
+const KIND_INC: [u32; 64] = {
+    let mut t = [0u32; 64];
     let mut c = 0;
     while c < 48 {
         let k = kind_of(c);
@@ -221,23 +225,75 @@ const fn bonus(win: Win, first_turn: bool, as_dealt: bool) -> i32 {
 }
 
 /// The packed kind counts of any set of cards (the deal loop keeps them incrementally).
-fn kind_counts(mask: u64) -> u16 {
-    ((mask & HIKARI).count_ones()
-        | (mask & TANE).count_ones() << 4
-        | (mask & TAN).count_ones() << 8) as u16
+fn kind_counts(mask: u64) -> u32 {
+    (mask & HIKARI).count_ones() | (mask & TANE).count_ones() << 4 | (mask & TAN).count_ones() << 8
 }
 
-/// Whether an 8-card hand forms a yaku (役代 total > 0 in any context), from its mask
-/// and packed kind counts: the shape lookup, and a same-month pair if the 5-group is kasu.
+/// Every card of each kind, by kind number.
+const KIND_MASK: [u64; 4] = [HIKARI, TANE, TAN, KASU];
+
+/// In [`WAITS`]: no card completes the hand.
+const NO_WAIT: u8 = 0xFF;
+/// In [`WAITS`]: the completed hand's 5-group is kasu, so it needs a same-month pair.
+const NEEDS_PAIR: u8 = 4;
+
+/// A 7-card hand's wait from its packed kind counts: the kind number of the cards that
+/// would make it three of one kind and five of another (there is at most one: the hand is
+/// two kinds, 2 + 5 or 3 + 4 cards, and only the 2 or the 4 may grow), with
+/// [`NEEDS_PAIR`] when the 5-group would be kasu; [`NO_WAIT`] when no card does.
+static WAITS: [u8; 4096] = {
+    let mut t = [NO_WAIT; 4096];
+    let mut i = 0;
+    while i < 4096 {
+        let n = [i & 15, (i >> 4) & 15, (i >> 8) & 15];
+        if n[0] + n[1] + n[2] <= 7 {
+            let mut k = 0;
+            while k < 4 {
+                let grown = if k == K_KASU { i } else { i + (1 << (4 * k)) };
+                if grown < 4096 && SHAPE[grown] != NO_SHAPE {
+                    let five = SHAPE[grown] as usize & 3;
+                    t[i] = k as u8 | if five == K_KASU { NEEDS_PAIR } else { 0 };
+                }
+                k += 1;
+            }
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The cards that complete a 7-card hand into a yaku (役代 total > 0 in any context),
+/// from its mask and packed kind counts. Kept per hand and refreshed when the hand
+/// changes, so each of a turn's win checks (the player's own, and each claim on the
+/// discard) is one bit test.
 #[inline(always)]
-fn wins(mask: u64, kinds: u16) -> bool {
-    let s = SHAPE[kinds as usize & 0xFFF];
-    s != NO_SHAPE && (s as usize & 3 != K_KASU || mask & PAIR_LOW & (mask >> 1) != 0)
+fn waits(mask: u64, kinds: u32) -> u64 {
+    let w = WAITS[kinds as usize & 0xFFF];
+    if w == NO_WAIT {
+        return 0;
+    }
+    let cards = KIND_MASK[w as usize & 3] & !mask;
+    if w & NEEDS_PAIR == 0 || mask & PAIR_LOW & (mask >> 1) != 0 {
+        cards
+    } else if w as usize & 3 == K_KASU {
+        // Four unpaired kasu in hand: only a partner of one of them makes the pair.
+        cards & ((mask & PAIR_LOW) << 1 | (mask >> 1 & PAIR_LOW))
+    } else {
+        // Five unpaired kasu: no 3-group can save them.
+        0
+    }
+}
+
+/// The cards that complete the 7-card hand `mask` into a yaku: what the deal loop keeps
+/// for every hand (exposed for the test, which checks it against [`total`]).
+pub fn wait_mask(mask: u64) -> u64 {
+    debug_assert_eq!(mask.count_ones(), 7, "a 珊瑚花 hand waits with 7 cards");
+    waits(mask, kind_counts(mask))
 }
 
 /// base × multipliers of an 8-card hand with the given packed kind counts (0 without a
 /// yaku).
-fn value(mask: u64, kinds: u16) -> i32 {
+fn value(mask: u64, kinds: u32) -> i32 {
     let s = SHAPE[kinds as usize & 0xFFF];
     if s == NO_SHAPE {
         return 0;
@@ -311,6 +367,21 @@ impl Rng {
         }
         (m >> 64) as u64
     }
+
+    /// A uniform integer in `0..n` from `v`, a uniform `bits`-bit field of a number this
+    /// generator gave (bits ≤ 32, n ≤ 48): Lemire's method within the field, so one
+    /// 64-bit number serves several choices of a turn. When the field must be rejected
+    /// (once in 2^26 draws or fewer) a fresh number is drawn; rejection depends on this
+    /// field's bits alone, so the other fields stay independent of the result.
+    #[inline(always)]
+    pub fn field(&mut self, v: u64, bits: u32, n: u64) -> u64 {
+        let m = v * n;
+        let low = m & ((1 << bits) - 1);
+        if low < n && low < ((1 << bits) - n) % n {
+            return self.below(n);
+        }
+        m >> bits
+    }
 }
 
 /// What the played deals did, summed: enough to compare the yardstick's games with the
@@ -340,12 +411,24 @@ pub struct Stats {
     pub dealer_wins: u64,
 }
 
-/// A hand between turns: its seven cards in any order, their mask and packed kind counts.
+/// A hand between turns: its seven cards in any order (and a slot for the eighth during
+/// a turn), their mask, packed kind counts, and the cards that would complete it.
 #[derive(Clone, Copy)]
 struct Hand {
-    cards: [u8; HAND],
+    cards: [u8; HAND + 1],
     mask: u64,
-    kinds: u16,
+    waits: u64,
+    kinds: u32,
+}
+
+impl Hand {
+    /// Puts card `c` in slot `k`.
+    #[inline(always)]
+    fn add(&mut self, k: usize, c: usize) {
+        self.cards[k] = c as u8;
+        self.mask |= 1 << c;
+        self.kinds += KIND_INC[c & 63];
+    }
 }
 
 /// How a deal ended.
@@ -366,14 +449,15 @@ const NEXT: [usize; PLAYERS] = [1, 2, 0];
 /// a deal uses cost a random number.
 pub struct Yardstick {
     rng: Rng,
-    deck: [u8; 48],
+    /// The 48 cards in its first 48 bytes; 64 so that `i & 63` needs no bounds check.
+    deck: [u8; 64],
 }
 
 impl Yardstick {
     /// A simulator whose games are fixed by `seed`.
     pub fn new(seed: u64) -> Yardstick {
-        let mut deck = [0u8; 48];
-        for (i, c) in deck.iter_mut().enumerate() {
+        let mut deck = [0u8; 64];
+        for (i, c) in deck.iter_mut().enumerate().take(48) {
             *c = i as u8;
         }
         Yardstick {
@@ -382,14 +466,28 @@ impl Yardstick {
         }
     }
 
-    /// Card number `next` of the shuffle: a uniform pick among `deck[next..]`.
+    /// Puts a uniform pick among `deck[i..48]` at `i`, from the `bits`-bit random field
+    /// `v`, and returns it (i < 48).
+    #[inline(always)]
+    fn shuffle_in(&mut self, i: usize, v: u64, bits: u32) -> usize {
+        let j = i + self.rng.field(v, bits, (48 - i) as u64) as usize;
+        // By hand: `swap` keeps bounds checks (2% more instructions per deal).
+        #[allow(clippy::manual_swap)]
+        {
+            let c = self.deck[j & 63];
+            self.deck[j & 63] = self.deck[i & 63];
+            self.deck[i & 63] = c;
+            c as usize
+        }
+    }
+
+    /// Card number `next` of the shuffle, which moves on by one.
     #[inline(always)]
     fn draw(&mut self, next: &mut usize) -> usize {
-        let i = *next;
-        let j = i + self.rng.below((48 - i) as u64) as usize;
-        self.deck.swap(i, j);
-        *next = i + 1;
-        self.deck[i] as usize
+        let v = self.rng.next_u64();
+        let c = self.shuffle_in(*next, v >> 32, 32);
+        *next += 1;
+        c
     }
 
     /// `dealer by draw lowest month`: each player draws a card from a shuffled deck, the
@@ -418,96 +516,95 @@ impl Yardstick {
 
     /// Plays one deal with `dealer` dealing; returns how it ended.
     fn deal(&mut self, dealer: usize, st: &mut Stats) -> End {
+        // Hands are indexed `& 3` (no bounds checks); the fourth is never used.
+        let mut hands = [Hand {
+            cards: [0; HAND + 1],
+            mask: 0,
+            waits: 0,
+            kinds: 0,
+        }; 4];
         // Gather, shuffle, cut and deal 4 then 3 from 胴二 on: with a uniformly shuffled
         // stock, which seat gets which drawn card does not change the distribution, so
-        // each hand is simply seven cards drawn in turn.
+        // each hand is simply seven cards drawn in turn (mostly two per random number).
         let mut next = 0;
-        let mut hands = [Hand {
-            cards: [0; HAND],
-            mask: 0,
-            kinds: 0,
-        }; PLAYERS];
-        for h in hands.iter_mut() {
-            for k in 0..HAND {
-                let c = self.draw(&mut next);
-                h.cards[k] = c as u8;
-                h.mask |= 1 << c;
-                h.kinds += KIND_INC[c];
+        for h in &mut hands[..PLAYERS] {
+            for k in (0..HAND).step_by(2) {
+                let v = self.rng.next_u64();
+                h.add(k, self.shuffle_in(next, v & 0xFFFF_FFFF, 32));
+                next += 1;
+                if k + 1 < HAND {
+                    h.add(k + 1, self.shuffle_in(next, v >> 32, 32));
+                    next += 1;
+                }
             }
         }
-        let dealt = [hands[0].mask, hands[1].mask, hands[2].mask];
+        for h in &mut hands[..PLAYERS] {
+            h.waits = waits(h.mask, h.kinds);
+        }
+        let dealt = [hands[0].mask, hands[1].mask, hands[2].mask, 0];
         let mut s = dealer;
-        // 巡: turns the dealer has begun; a win while it is 1 is in the first go-round.
-        let mut round = 0;
-        let mut turns = 0u64;
+        let mut turns = 0;
         // Decisions besides the two of every turn: a claim window in which someone wins.
-        let mut claims = 0u64;
+        let mut claims = 0;
         // The discard pile's top (only it can be taken); the pile is empty only before
         // the deal's first discard, so at every turn but the dealer's first.
-        let mut top = 0usize;
+        let mut top = 0;
         let end = loop {
-            round += (s == dealer) as u32;
             turns += 1;
-            let h = &mut hands[s];
+            // 巡 == 1, the first go-round: the dealer's second turn would be the fourth.
+            let first_turn = turns <= PLAYERS as u64;
+            // One random number per turn: bit 63 for the first choice, bits 32..63 for
+            // the discard, bits 0..32 for the stock's next card.
+            let x = self.rng.next_u64();
             // The first decision: 山札をめくる, or 捨て札を取る when the pile is non-empty,
             // each half the time (neither ends the round, so eager picks at random).
-            let d = if turns > 1 && self.rng.next_u64() >> 63 == 0 {
-                let t = top;
-                let (mask, kinds) = (h.mask | 1 << t, h.kinds + KIND_INC[t]);
-                if wins(mask, kinds) {
-                    let as_dealt = h.mask == dealt[s];
-                    break self.won(st, s, mask, kinds, Win::Atari, round == 1, as_dealt);
-                }
-                // Discard any card but the one taken: uniform among the seven in hand.
-                let k = self.rng.below(HAND as u64) as usize;
-                let d = h.cards[k] as usize;
-                h.cards[k] = t as u8;
-                h.mask = mask ^ 1 << d;
-                h.kinds = kinds - KIND_INC[d];
-                d
-            } else {
-                let c = self.draw(&mut next);
-                let (mask, kinds) = (h.mask | 1 << c, h.kinds + KIND_INC[c]);
-                if wins(mask, kinds) {
-                    break self.won(st, s, mask, kinds, Win::Agari, round == 1, false);
-                }
-                // Discard uniformly among the eight: the drawn card or one of the seven.
-                let k = self.rng.below(HAND as u64 + 1) as usize;
-                if k == HAND {
-                    c
-                } else {
-                    let d = h.cards[k] as usize;
-                    h.cards[k] = c as u8;
-                    h.mask = mask ^ 1 << d;
-                    h.kinds = kinds - KIND_INC[d];
-                    d
-                }
-            };
+            let take = turns > 1 && x >> 63 != 0;
+            // The stock's next card is shuffled into place whether or not it is drawn: a
+            // swap among the cards not yet drawn leaves them uniformly shuffled, and doing
+            // it either way spares a branch that cannot be predicted.
+            let drawn = self.shuffle_in(next, x & 0xFFFF_FFFF, 32);
+            let c = if take { top } else { drawn };
+            next += !take as usize;
+            let h = &mut hands[s & 3];
+            // The second decision: eager declares a win whenever it may (上がり with the
+            // drawn card, 当たり with the taken one).
+            if h.waits >> c & 1 != 0 {
+                let how = if take { Win::Atari } else { Win::Agari };
+                let (mask, kinds) = (h.mask | 1 << c, h.kinds + KIND_INC[c & 63]);
+                let as_dealt = h.mask == dealt[s & 3];
+                break self.won(st, s, mask, kinds, how, first_turn, as_dealt);
+            }
+            // Otherwise discard uniformly among the legal cards: the seven in hand, and
+            // after drawing the drawn card too (slot 7); a taken card must be kept.
+            h.cards[HAND] = c as u8;
+            let k = self.rng.field(x >> 32 & 0x7FFF_FFFF, 31, 8 - take as u64) as usize & 7;
+            let d = h.cards[k] as usize;
+            h.cards[k] = c as u8;
+            h.mask ^= 1 << c ^ 1 << d;
+            h.kinds = h.kinds + KIND_INC[c & 63] - KIND_INC[d & 63];
+            h.waits = waits(h.mask, h.kinds);
             top = d;
             // The claim window: the others in turn order after the discarder; every one
             // who can win claims (eager), and the first of them wins alone.
-            let mut x = NEXT[s];
-            let mut claimed = None;
-            while x != s {
-                let h = &hands[x];
-                let (mask, kinds) = (h.mask | 1 << d, h.kinds + KIND_INC[d]);
-                if wins(mask, kinds) {
-                    claimed = Some((x, mask, kinds));
-                    break;
-                }
-                x = NEXT[x];
-            }
-            if let Some((x, mask, kinds)) = claimed {
+            let (n1, n2) = (NEXT[s], NEXT[NEXT[s]]);
+            if (hands[n1 & 3].waits | hands[n2 & 3].waits) >> d & 1 != 0 {
+                let w = if hands[n1 & 3].waits >> d & 1 != 0 {
+                    n1
+                } else {
+                    n2
+                };
+                let h = &hands[w & 3];
+                let (mask, kinds) = (h.mask | 1 << d, h.kinds + KIND_INC[d & 63]);
+                let as_dealt = h.mask == dealt[w & 3];
                 claims = 1;
-                let as_dealt = hands[x].mask == dealt[x];
-                break self.won(st, x, mask, kinds, Win::Atari, round == 1, as_dealt);
+                break self.won(st, w, mask, kinds, Win::Atari, first_turn, as_dealt);
             }
             // Whoever drew the last stock card has played their turn: 流れ.
             if next == 48 {
                 st.nagare += 1;
                 break End::Nagare;
             }
-            s = NEXT[s];
+            s = n1;
         };
         st.deals += 1;
         st.decisions += 2 * turns + claims;
@@ -516,7 +613,6 @@ impl Yardstick {
         }
         end
     }
-
     /// A win by `seat` with the 8 cards `mask`: scores it and counts it.
     #[allow(clippy::too_many_arguments)]
     #[inline(never)]
@@ -525,7 +621,7 @@ impl Yardstick {
         st: &mut Stats,
         seat: usize,
         mask: u64,
-        kinds: u16,
+        kinds: u32,
         win: Win,
         first_turn: bool,
         as_dealt: bool,
