@@ -35,6 +35,8 @@ pub struct DistanceScratch {
     raw: Vec<CardSet>,
     /// How many candidates of each size (for the ordering).
     sizes: Vec<usize>,
+    /// Cards with their values, for listing runs.
+    values: Vec<(CardIx, i64, i64)>,
 }
 
 /// [`distance`] with lists kept across calls.
@@ -50,6 +52,9 @@ pub fn distance_in(
         .and_then(|pf| by_class_counts(pf, &pat.slots, cards))
     {
         return Ok(Distance { missing });
+    }
+    if let Some(d) = by_parts(cx, pat, cards, scratch) {
+        return d;
     }
     search(cx, pat, cards, scratch)
 }
@@ -113,6 +118,162 @@ fn most_placed(slots: &[SlotDef], left: &mut [usize], want: usize) -> usize {
     best
 }
 
+/// The most usage vectors [`by_parts`] weighs per part (how many copies of each kind of
+/// group a part may take); a pattern with more is searched whole.
+const MOST_USES: usize = 256;
+
+/// The distance of a pattern whose every group lies within one value of an attribute —
+/// a mahjong hand's melds and pair each stay in one suit (`same face`, `run number by
+/// suit`) — worked out part by part: the cards are split by that attribute, each part is
+/// searched alone for every way of giving it some of the groups, and the parts' bests
+/// are combined. The parts do not compete for cards, so this is the whole search's
+/// answer (a test compares the two); but searching 14 tiles at once multiplies the
+/// choices of every suit together, where parts only add them. `None` when the pattern
+/// has no such attribute, the hand lies in one part, or there are too many ways.
+fn by_parts(
+    cx: &mut Cx<'_>,
+    pat: &PatternDef,
+    cards: CardSet,
+    scratch: &mut DistanceScratch,
+) -> Option<Result<Distance, RuntimeError>> {
+    let deck = &cx.p.deck;
+    let attr = within_one(deck, &pat.slots)?;
+    let parts: Vec<CardSet> = deck
+        .classes(attr)
+        .iter()
+        .map(|c| c.inter(cards))
+        .filter(|c| !c.is_empty())
+        .collect();
+    if parts.len() < 2 {
+        return None;
+    }
+    // Kinds of group: a slot and its copies; `uses` counts how many of each a part takes.
+    let kinds: Vec<(usize, usize)> = pat
+        .slots
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.copy_of.is_none())
+        .map(|(i, _)| {
+            (
+                i,
+                1 + pat.slots.iter().filter(|s| s.copy_of == Some(i)).count(),
+            )
+        })
+        .collect();
+    let ways = kinds
+        .iter()
+        .try_fold(1usize, |w, (_, n)| w.checked_mul(n + 1))
+        .filter(|w| *w <= MOST_USES)?;
+    // `uses` as one number in mixed radix (kind 0 lowest), and back.
+    let decode = |mut code: usize, out: &mut Vec<usize>| {
+        out.clear();
+        for (_, n) in &kinds {
+            out.push(code % (n + 1));
+            code /= n + 1;
+        }
+    };
+    let mut uses = Vec::with_capacity(kinds.len());
+    let mut order: Vec<Place> = Vec::new();
+    // placed[code]: the most cards the groups taken so far place in the parts so far,
+    // having used the groups `code` counts.
+    let mut placed: Vec<Option<usize>> = vec![None; ways];
+    placed[0] = Some(0);
+    let mut part_best = vec![0usize; ways];
+    for part in &parts {
+        // The most this part alone places with each choice of groups.
+        for (code, pb) in part_best.iter_mut().enumerate() {
+            decode(code, &mut uses);
+            order.clear();
+            for ((slot, _), k) in kinds.iter().zip(&uses) {
+                for j in 0..*k {
+                    order.push(Place {
+                        slot: *slot,
+                        copy: j > 0,
+                    });
+                }
+            }
+            let want: usize = order.iter().map(|p| pat.slots[p.slot].size).sum();
+            *pb = match search_slots(cx, &pat.slots, &order, *part, scratch) {
+                Ok(missing) => want - missing,
+                Err(e) => return Some(Err(e)),
+            };
+        }
+        // Combine: every choice so far with every choice for this part that fits.
+        let mut next: Vec<Option<usize>> = vec![None; ways];
+        let mut have = Vec::with_capacity(kinds.len());
+        for (code, so_far) in placed.iter().enumerate() {
+            let Some(so_far) = so_far else { continue };
+            decode(code, &mut have);
+            for (add, pb) in part_best.iter().enumerate() {
+                decode(add, &mut uses);
+                let mut sum = 0;
+                let mut fits = true;
+                let mut scale = 1;
+                for ((h, u), (_, n)) in have.iter().zip(&uses).zip(&kinds) {
+                    if h + u > *n {
+                        fits = false;
+                        break;
+                    }
+                    sum += (h + u) * scale;
+                    scale *= n + 1;
+                }
+                if fits {
+                    let v = so_far + pb;
+                    if next[sum].is_none_or(|x| x < v) {
+                        next[sum] = Some(v);
+                    }
+                }
+            }
+        }
+        placed = next;
+    }
+    let most = placed.iter().flatten().copied().max().unwrap_or(0);
+    Some(Ok(Distance {
+        missing: pat.size - most.min(pat.size),
+    }))
+}
+
+/// An attribute every group of the pattern keeps one value of, whatever its shape:
+/// `run A by S` keeps `S`, and `same A` keeps every attribute `A` decides (a tile's face
+/// decides its suit). `None` when some group may mix values (no shape, `distinct`, a run
+/// without `by`).
+fn within_one(deck: &crate::model::Deck, slots: &[SlotDef]) -> Option<u16> {
+    let mut candidates: Vec<u16> = Vec::new();
+    for slot in slots {
+        for shape in &slot.shapes {
+            match shape {
+                ShapeDef::Same(a) | ShapeDef::Run(_, Some(a)) => {
+                    if !candidates.contains(a) {
+                        candidates.push(*a)
+                    }
+                }
+                _ => return None,
+            }
+        }
+        if slot.shapes.is_empty() {
+            return None;
+        }
+    }
+    candidates.into_iter().find(|s| {
+        slots.iter().all(|slot| {
+            slot.shapes.iter().all(|shape| match shape {
+                ShapeDef::Same(a) | ShapeDef::Run(_, Some(a)) => decides(deck, *a, *s),
+                _ => false,
+            })
+        })
+    })
+}
+
+/// Whether cards alike in attribute `a` are always alike in `s`.
+fn decides(deck: &crate::model::Deck, a: u16, s: u16) -> bool {
+    a == s
+        || deck.classes(a).iter().all(|class| {
+            let mut values = class.iter().map(|c| deck.attr(s, c));
+            let first = values.next();
+            values.all(|v| Some(v) == first)
+        })
+}
+
 /// The distance by searching partial splits: each group tries the subsets of the cards
 /// left that could grow into it, larger first.
 pub(super) fn search(
@@ -121,20 +282,52 @@ pub(super) fn search(
     cards: CardSet,
     scratch: &mut DistanceScratch,
 ) -> Result<Distance, RuntimeError> {
-    let n = pat.slots.len();
-    let mut best = pat.size;
+    let order: Vec<Place> = pat
+        .slots
+        .iter()
+        .enumerate()
+        .map(|(i, s)| Place {
+            slot: i,
+            copy: s.copy_of.is_some(),
+        })
+        .collect();
+    let missing = search_slots(cx, &pat.slots, &order, cards, scratch)?;
+    Ok(Distance { missing })
+}
+
+/// One group to place in a search: which slot of the pattern it is, and whether it is a
+/// further copy of the group placed just before it (copies are placed in the order of
+/// their lowest cards, so that each set of them is tried once).
+#[derive(Clone, Copy, Debug)]
+struct Place {
+    slot: usize,
+    copy: bool,
+}
+
+/// The fewest cards missing when the groups `order` lists are filled from `cards`.
+fn search_slots(
+    cx: &mut Cx<'_>,
+    slots: &[SlotDef],
+    order: &[Place],
+    cards: CardSet,
+    scratch: &mut DistanceScratch,
+) -> Result<usize, RuntimeError> {
+    let n = order.len();
+    let mut best: usize = order.iter().map(|p| slots[p.slot].size).sum();
     scratch.groups.clear();
     scratch.groups.resize(n, CardSet::EMPTY);
     if scratch.lists.len() < n {
         scratch.lists.resize_with(n, Vec::new);
     }
-    go(cx, pat, 0, cards, 0, scratch, &mut best)?;
-    Ok(Distance { missing: best })
+    go(cx, slots, order, 0, cards, 0, scratch, &mut best)?;
+    Ok(best)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn go(
     cx: &mut Cx<'_>,
-    pat: &PatternDef,
+    slots: &[SlotDef],
+    order: &[Place],
     i: usize,
     rest: CardSet,
     missing: usize,
@@ -144,18 +337,18 @@ fn go(
     if missing >= *best {
         return Ok(());
     }
-    if i == pat.slots.len() {
+    if i == order.len() {
         *best = missing;
         return Ok(());
     }
     cx.charge(1)?;
-    let slot = &pat.slots[i];
-    let floor = slot
-        .copy_of
-        .map(|_| scratch.groups[i - 1].first().unwrap_or(0));
+    let slot = &slots[order[i].slot];
+    let floor = order[i]
+        .copy
+        .then(|| scratch.groups[i - 1].first().unwrap_or(0));
     let mut subsets = std::mem::take(&mut scratch.lists[i]);
     scratch.raw.clear();
-    partial_fits(cx, slot, rest, floor, &mut scratch.raw);
+    partial_fits(cx, slot, rest, floor, &mut scratch.raw, &mut scratch.values);
     // Larger partial groups first, so good bounds come early.
     by_size_descending(&scratch.raw, &mut scratch.sizes, &mut subsets);
     let mut result = Ok(());
@@ -163,7 +356,8 @@ fn go(
         scratch.groups[i] = *s;
         result = go(
             cx,
-            pat,
+            slots,
+            order,
             i + 1,
             rest.minus(*s),
             missing + slot.size - s.len(),
@@ -210,6 +404,7 @@ fn partial_fits(
     rest: CardSet,
     floor: Option<CardIx>,
     out: &mut Vec<CardSet>,
+    values: &mut Vec<(CardIx, i64, i64)>,
 ) {
     let deck = &cx.p.deck;
     // The cards the slot may take (above the floor), in card order.
@@ -226,9 +421,19 @@ fn partial_fits(
     for shape in &slot.shapes {
         match shape {
             ShapeDef::Same(a) => {
-                let pool_set = pool;
-                for class in deck.classes(*a) {
-                    let cs = pool_set.inter(*class);
+                // The pool's classes, found from its own cards: a hand touches a few of
+                // the deck's classes (14 tiles, 34 faces).
+                values.clear();
+                values.extend(pool.iter().map(|c| (c, deck.attr(*a, c), 0)));
+                for (j, &(_, v0, _)) in values.iter().enumerate() {
+                    if values[..j].iter().any(|&(_, v, _)| v == v0) {
+                        continue;
+                    }
+                    let cs: CardSet = values
+                        .iter()
+                        .filter(|&&(_, v, _)| v == v0)
+                        .map(|&(c, ..)| c)
+                        .collect();
                     // Any k of a class serve alike for the bound; when the class is larger,
                     // which ones stay out matters for the other groups, so try each choice.
                     if cs.len() <= k {
@@ -270,15 +475,25 @@ fn partial_fits(
                 }
             }
             ShapeDef::Run(a, by) => {
-                for start in pool.iter() {
-                    let v0 = deck.attr(*a, start);
-                    let suit = by.map(|b| deck.attr(b, start));
+                // Each card's value and `by` value, read once (a hand of 14 tiles asked
+                // the deck a thousand times otherwise).
+                values.clear();
+                values.extend(
+                    pool.iter()
+                        .map(|c| (c, deck.attr(*a, c), by.map_or(0, |b| deck.attr(b, c)))),
+                );
+                for (j, &(_, v0, suit)) in values.iter().enumerate() {
+                    // A copy of an earlier start (same value and suit) makes the same run.
+                    if values[..j].iter().any(|&(_, v, s)| v == v0 && s == suit) {
+                        continue;
+                    }
                     let mut s = CardSet::EMPTY;
                     for d in 0..k as i64 {
-                        if let Some(c) = pool.iter().find(|c| {
-                            Some(deck.attr(*a, *c)) == v0.checked_add(d)
-                                && by.map(|b| Some(deck.attr(b, *c)) == suit).unwrap_or(true)
-                        }) {
+                        let want = v0.checked_add(d);
+                        if let Some(&(c, ..)) = values
+                            .iter()
+                            .find(|&&(_, v, s2)| Some(v) == want && s2 == suit)
+                        {
                             s.insert(c);
                         }
                     }

@@ -396,6 +396,42 @@ fn class_count_distance_is_the_searched_distance() {
     assert!(counted >= 4, "only {counted} patterns with class counts");
 }
 
+/// A mahjong hand's groups each stay in one suit, so the distance is worked out suit by
+/// suit and combined: it must be what the search of the whole hand finds, on hands drawn
+/// from one or two suits (groups compete within a suit) and from the whole set.
+#[test]
+fn distance_by_suit_is_the_searched_distance() {
+    let p = program(MAHJONG_PATTERNS);
+    let suit = p.deck.attr_named("suit").expect("suit");
+    let suits = p.deck.classes(suit).to_vec();
+    let all: Vec<u16> = (0..p.deck.len() as u16).collect();
+    let pat = &p.patterns[pattern_named(&p, "一般形")];
+    let mut rng = GameRng::new(29);
+    let mut scratch = super::DistanceScratch::default();
+    for i in 0..240 {
+        let pool: Vec<u16> = match i % 3 {
+            0 => all.clone(),
+            1 => suits[rng.below(suits.len() as u32) as usize]
+                .iter()
+                .collect(),
+            _ => {
+                let a = rng.below(suits.len() as u32) as usize;
+                let b = (a + 1 + rng.below(suits.len() as u32 - 1) as usize) % suits.len();
+                suits[a].union(suits[b]).iter().collect()
+            }
+        };
+        let m = [14, 11, 8, 5, 13][i % 5].min(pool.len());
+        let h = hand(&mut rng, &pool, m);
+        let (parts, searched) = with_cx(&p, |cx| {
+            (
+                super::distance_in(cx, pat, h, &mut scratch).map(|d| d.missing),
+                super::distance::search(cx, pat, h, &mut scratch).map(|d| d.missing),
+            )
+        });
+        assert_eq!(parts.expect("distance"), searched.expect("search"), "{h:?}");
+    }
+}
+
 /// A hand whose `distinct` group must leave certain cards to the other group: taking
 /// the first card of each month steals a card the `same kind` group needs.
 #[test]
