@@ -12,7 +12,9 @@
 //! enumerating subsets that could never be completed. Candidates are enumerated in
 //! place (no list per search node), in the same order as a plain search would list
 //! them, so the first split found — and with it the split a score table keeps on a tie —
-//! does not depend on the pruning.
+//! does not depend on the pruning. When the counts leave a single way to deal whole
+//! classes to the groups (each class one group, no two groups of a size), that split is
+//! placed directly, with the steps charged as the search would charge them.
 
 mod assign;
 mod distance;
@@ -102,10 +104,122 @@ pub(crate) fn for_each_prepared(
     let n = pat.slots.len();
     // Most patterns have a few groups: only a small array is cleared for them.
     if n <= FEW_SLOTS {
+        let mut groups = [CardSet::EMPTY; FEW_SLOTS];
+        if only_split(pat, pre, &mut groups[..n]) {
+            return one_split(cx, pat, f, &groups[..n]);
+        }
         search(cx, pat, pre, f, &mut [CardSet::EMPTY; FEW_SLOTS][..n])
     } else {
         search(cx, pat, pre, f, &mut [CardSet::EMPTY; MAX_SLOTS][..n])
     }
+}
+
+/// Fills `groups` with the only split `pre`'s classes allow, when there is exactly one
+/// way to deal whole classes to the groups: every class the cards touch is one group
+/// (as many classes as groups), and no two groups have the same size. That is a
+/// winning hand of most `same`-group patterns (珊瑚花's 3 + 5 of two kinds), whose
+/// search would try each class for each group only to take the one of the right size.
+/// False when the search must run (the groups' conditions and requires not yet asked).
+fn only_split(pat: &PatternDef, pre: &Prepared, groups: &mut [CardSet]) -> bool {
+    let Some(pf) = &pat.prefilter else {
+        return false;
+    };
+    let c = &pre.counts;
+    if c.len != groups.len() {
+        return false;
+    }
+    let mut placed = CardSet::EMPTY;
+    for (slot, g) in pat.slots.iter().zip(groups.iter_mut()) {
+        // The one class of this group's size: two would be two splits (or copies).
+        let mut of_size = c.count[..c.len]
+            .iter()
+            .zip(&c.class[..c.len])
+            .filter(|(k, _)| **k as usize == slot.size);
+        let (Some((_, ci)), None) = (of_size.next(), of_size.next()) else {
+            return false;
+        };
+        *g = pre.cards.inter(pf.classes[*ci as usize]);
+        placed = placed.union(*g);
+    }
+    // Cards in no class leave the split incomplete (the search finds no split).
+    placed == pre.cards
+}
+
+/// The search's visit of the one split `groups` (see [`only_split`]): the same steps
+/// charged, the same conditions and requires asked in the same order, and `f` called
+/// if they hold; without enumerating the classes that cannot take a group.
+fn one_split(
+    cx: &mut Cx<'_>,
+    pat: &PatternDef,
+    f: &mut OnMatch<'_>,
+    groups: &[CardSet],
+) -> Result<bool, RuntimeError> {
+    let n = groups.len();
+    let mut stopped = false;
+    // Whether every group's condition holds and the requires too, stopping at the first
+    // that fails as the search would.
+    let fits = |cx: &mut Cx<'_>, locals: &mut [Value]| -> Result<bool, RuntimeError> {
+        for (i, slot) in pat.slots.iter().enumerate() {
+            // The group's one subset of its class, then the group placed.
+            cx.charge(1)?;
+            cx.charge(1)?;
+            if let Some(cond) = &slot.condition {
+                if !group_holds(cx, locals, &groups[..=i], cond)? {
+                    // The slots before it finish their class loops.
+                    cx.charge(i as u64 + 1)?;
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    };
+    let held = |cx: &mut Cx<'_>, locals: &mut [Value]| -> Result<bool, RuntimeError> {
+        if !fits(cx, locals)? {
+            return Ok(false);
+        }
+        if !requires_hold(cx, pat, locals, groups)? {
+            // Every slot's class loop ends with a step.
+            cx.charge(n as u64)?;
+            return Ok(false);
+        }
+        Ok(true)
+    };
+    // A frame for the conditions only when there are some.
+    let asks = pat.slots.iter().any(|s| s.condition.is_some()) || !pat.requires.is_empty();
+    let held = if asks {
+        with_frame(pat.frame as usize, |locals| held(cx, locals))?
+    } else {
+        held(cx, &mut [])?
+    };
+    if !held {
+        return Ok(false);
+    }
+    if !f(cx, groups)? {
+        stopped = true;
+    }
+    // Each slot's class loop ends with a step.
+    cx.charge(n as u64)?;
+    Ok(stopped)
+}
+
+/// Whether a group's condition holds, with the groups placed so far in view.
+fn group_holds(
+    cx: &mut Cx<'_>,
+    locals: &mut [Value],
+    groups: &[CardSet],
+    cond: &crate::ir::Expr,
+) -> Result<bool, RuntimeError> {
+    let mut inner = Cx {
+        p: cx.p,
+        b: cx.b,
+        locals,
+        groups,
+        budget: cx.budget,
+        at: cx.at,
+    };
+    let r = inner.eval_bool(cond);
+    cx.budget = inner.budget;
+    r
 }
 
 /// [`for_each_prepared`] with room for the groups.
@@ -526,17 +640,7 @@ impl Search<'_, '_, '_> {
         groups[i] = g;
         if let Some(cond) = &self.pat.slots[i].condition {
             // A group's condition sees the groups placed so far.
-            let mut inner = Cx {
-                p: cx.p,
-                b: cx.b,
-                locals: &mut *self.locals,
-                groups: &groups[..=i],
-                budget: cx.budget,
-                at: cx.at,
-            };
-            let r = inner.eval_bool(cond);
-            cx.budget = inner.budget;
-            if !r? {
+            if !group_holds(cx, self.locals, &groups[..=i], cond)? {
                 return Ok(());
             }
         }
@@ -544,48 +648,58 @@ impl Search<'_, '_, '_> {
     }
 
     fn requires_hold(&mut self, cx: &mut Cx<'_>, gs: &[CardSet]) -> Result<bool, RuntimeError> {
-        if self.pat.requires.is_empty() {
-            return Ok(true);
-        }
-        let mut inner = Cx {
-            p: cx.p,
-            b: cx.b,
-            locals: &mut *self.locals,
-            groups: gs,
-            budget: cx.budget,
-            at: cx.at,
+        requires_hold(cx, self.pat, self.locals, gs)
+    }
+}
+
+/// Whether the pattern's requires hold for the split `gs`, in order, with the pattern's
+/// local slots `locals`.
+fn requires_hold(
+    cx: &mut Cx<'_>,
+    pat: &PatternDef,
+    locals: &mut [Value],
+    gs: &[CardSet],
+) -> Result<bool, RuntimeError> {
+    if pat.requires.is_empty() {
+        return Ok(true);
+    }
+    // Requires settled by the groups' classes are looked up (score/plan.rs).
+    let plan = pat
+        .prefilter
+        .as_ref()
+        .and_then(|pf| pf.requires.as_ref())
+        .and_then(|pl| {
+            let st = pl.stage(0)?;
+            Some((st, st.key(&pl.classes(gs), &[])?))
+        });
+    // All settled: they hold when every one does.
+    if let Some(m) = plan.and_then(|(st, key)| st.rows(key)) {
+        return Ok(m.count_ones() as usize == pat.requires.len());
+    }
+    let mut inner = Cx {
+        p: cx.p,
+        b: cx.b,
+        locals,
+        groups: gs,
+        budget: cx.budget,
+        at: cx.at,
+    };
+    let mut r = Ok(true);
+    for (j, req) in pat.requires.iter().enumerate() {
+        let holds = match plan {
+            Some((st, key)) => st.holds(&mut inner, j, key, req),
+            None => inner.eval_bool(req),
         };
-        // Requires settled by the groups' classes are looked up (score/plan.rs).
-        let plan = self
-            .pat
-            .prefilter
-            .as_ref()
-            .and_then(|pf| pf.requires.as_ref())
-            .and_then(|pl| {
-                let st = pl.stage(0)?;
-                Some((st, st.key(&pl.classes(gs), &[])?))
-            });
-        // All settled: they hold when every one does.
-        if let Some(m) = plan.and_then(|(st, key)| st.rows(key)) {
-            return Ok(m.count_ones() as usize == self.pat.requires.len());
-        }
-        let mut r = Ok(true);
-        for (j, req) in self.pat.requires.iter().enumerate() {
-            let holds = match plan {
-                Some((st, key)) => st.holds(&mut inner, j, key, req),
-                None => inner.eval_bool(req),
-            };
-            match holds {
-                Ok(true) => {}
-                other => {
-                    r = other;
-                    break;
-                }
+        match holds {
+            Ok(true) => {}
+            other => {
+                r = other;
+                break;
             }
         }
-        cx.budget = inner.budget;
-        r
     }
+    cx.budget = inner.budget;
+    r
 }
 
 /// The number of cards in `s`, skipping empty words (a deck of up to 64 cards uses one

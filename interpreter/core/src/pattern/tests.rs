@@ -37,6 +37,12 @@ pattern 散 {
   group 散: 4 distinct month
   group 残: 4 same kind
 }
+pattern 三五 {
+  group 三: 3 same kind where count(c in 三: c.month <= 6) >= 1
+  group 五: 5 same kind
+  require 三.kind != 五.kind
+  require count(c in 五: c.month >= 6) >= 2
+}
 pattern 自由 { group 甲: 3  group 乙*2: 2 where count(c in 乙: c.kind == 素) <= 1 }
 "#;
 
@@ -177,6 +183,70 @@ fn mahjong_shapes_match_the_plain_search() {
     assert!(m > 0, "一般形: no matching hand");
     let m = compare(&p, "七対子", "face", (7, 7), 1500);
     assert!(m > 0, "七対子: no matching hand");
+}
+
+/// The splits, the steps charged and the answer of the search for `cards`, or of the
+/// full search even where the one split is known without it; `go` is what the
+/// visitor answers.
+fn charged(p: &Program, pat: usize, cards: CardSet, full: bool, go: bool) -> String {
+    let pd = &p.patterns[pat];
+    let Some(pre) = super::prepare(pd, cards) else {
+        return "unprepared".into();
+    };
+    let mut out = Vec::new();
+    let mut f = |_: &mut Cx<'_>, gs: &[CardSet]| {
+        out.push(gs.to_vec());
+        Ok(go)
+    };
+    let (stopped, budget) = with_cx(p, |cx| {
+        let r = if full {
+            let mut groups = vec![CardSet::EMPTY; pd.slots.len()];
+            super::search(cx, pd, &pre, &mut f, &mut groups)
+        } else {
+            super::for_each_prepared(cx, pd, &pre, &mut f)
+        };
+        (r.expect("search"), cx.budget)
+    });
+    format!("{out:?} stopped {stopped} budget {budget}")
+}
+
+#[test]
+fn the_only_split_is_charged_as_the_search_charges_it() {
+    // Hands of two classes, so that many have one class per group: the one split is
+    // then placed without the search, which must find it, stop on it, and charge the
+    // steps exactly as the search does (with conditions and requires that fail too).
+    for (text, names) in [
+        (SANGOHANA, &["役形"][..]),
+        (HANAFUDA_PATTERNS, &["三五", "二三"][..]),
+    ] {
+        let p = program(text);
+        let kind = p.deck.attr_named("kind").expect("kind");
+        let classes = p.deck.classes(kind).to_vec();
+        let mut rng = GameRng::new(5);
+        for name in names {
+            let pat = pattern_named(&p, name);
+            let mut found = 0;
+            for _ in 0..1500 {
+                let mut order: Vec<usize> = (0..classes.len()).collect();
+                rng.shuffle(&mut order);
+                let pool: Vec<u16> = order[..2]
+                    .iter()
+                    .fold(CardSet::EMPTY, |s, c| s.union(classes[*c]))
+                    .iter()
+                    .collect();
+                if pool.len() < p.patterns[pat].size {
+                    continue;
+                }
+                let h = hand(&mut rng, &pool, p.patterns[pat].size);
+                for go in [true, false] {
+                    let fast = charged(&p, pat, h, false, go);
+                    assert_eq!(fast, charged(&p, pat, h, true, go), "{name}, hand {h:?}");
+                    found += fast.starts_with("[[") as usize;
+                }
+            }
+            assert!(found > 20, "{name}: too few splits: {found}");
+        }
+    }
 }
 
 #[test]
