@@ -427,10 +427,11 @@ mod tests {
             Arc::new(fuda_core::value::ScoreResult {
                 name: name.into(),
                 total,
-                base_yaku: Arc::new([fuda_core::value::YakuLine {
+                base_yaku: std::iter::once(fuda_core::value::YakuLine {
                     name: name.into(),
                     value: total,
-                }]),
+                })
+                .collect(),
                 ..Default::default()
             })
         };

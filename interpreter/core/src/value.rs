@@ -209,6 +209,114 @@ impl serde::Serialize for Text {
     }
 }
 
+/// A list in a score result: up to two items held in place (a usual result has one
+/// yaku line and two groups), more in one shared allocation, so that building and
+/// dropping a usual result allocates nothing for its lists. It reads as a slice.
+#[derive(Clone)]
+pub struct Short<T>(ShortRepr<T>);
+
+/// The forms of a [`Short`] list.
+#[derive(Clone)]
+enum ShortRepr<T> {
+    /// No item.
+    Zero,
+    /// One item.
+    One(T),
+    /// Two items.
+    Two([T; 2]),
+    /// More, shared.
+    Many(Arc<[T]>),
+}
+
+impl<T> Short<T> {
+    /// The empty list.
+    pub const fn new() -> Self {
+        Short(ShortRepr::Zero)
+    }
+
+    /// The items.
+    #[inline]
+    pub fn as_slice(&self) -> &[T] {
+        match &self.0 {
+            ShortRepr::Zero => &[],
+            ShortRepr::One(a) => std::slice::from_ref(a),
+            ShortRepr::Two(both) => both,
+            ShortRepr::Many(l) => l,
+        }
+    }
+}
+
+impl<T> Default for Short<T> {
+    fn default() -> Self {
+        Short::new()
+    }
+}
+
+impl<T> std::ops::Deref for Short<T> {
+    type Target = [T];
+
+    #[inline]
+    fn deref(&self) -> &[T] {
+        self.as_slice()
+    }
+}
+
+impl<T> FromIterator<T> for Short<T> {
+    fn from_iter<I: IntoIterator<Item = T>>(items: I) -> Self {
+        let mut it = items.into_iter();
+        let Some(a) = it.next() else {
+            return Short::new();
+        };
+        let Some(b) = it.next() else {
+            return Short(ShortRepr::One(a));
+        };
+        let Some(c) = it.next() else {
+            return Short(ShortRepr::Two([a, b]));
+        };
+        let all: Vec<T> = [a, b, c].into_iter().chain(it).collect();
+        Short(ShortRepr::Many(all.into()))
+    }
+}
+
+impl<T> From<Vec<T>> for Short<T> {
+    fn from(v: Vec<T>) -> Self {
+        if v.len() > 2 {
+            Short(ShortRepr::Many(v.into()))
+        } else {
+            v.into_iter().collect()
+        }
+    }
+}
+
+impl<'a, T> IntoIterator for &'a Short<T> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+// Equal when the items are, however they are held.
+impl<T: PartialEq> PartialEq for Short<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+// Shown as the list it holds (as `Arc<[T]>` was).
+impl<T: std::fmt::Debug> std::fmt::Debug for Short<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_slice(), f)
+    }
+}
+
+impl<T: serde::Serialize> serde::Serialize for Short<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        serde::Serialize::serialize(self.as_slice(), s)
+    }
+}
+
 /// One yaku (or bonus) in a score result.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct YakuLine {
@@ -218,19 +326,17 @@ pub struct YakuLine {
     pub value: i64,
 }
 
-/// The result of a score table. Its lists are shared slices, so a result whose lines
-/// are its yaku (no factor, no bonus) holds one list for both.
+/// The result of a score table. Its lists are [`Short`]: a usual result (a yaku or two,
+/// two groups) holds them in place.
 #[derive(Clone, Debug, PartialEq, Default, serde::Serialize)]
 pub struct ScoreResult {
     /// Display name: a named upgrade, a template, or the yaku's own name.
     pub name: Text,
     /// What was scored, as lines that add up to `total`: the yaku (a multiplied one under
     /// its final name and value), then bonuses.
-    #[serde(serialize_with = "slice")]
-    pub yaku: Arc<[YakuLine]>,
+    pub yaku: Short<YakuLine>,
     /// The yaku rows that held, at their table values.
-    #[serde(serialize_with = "slice")]
-    pub base_yaku: Arc<[YakuLine]>,
+    pub base_yaku: Short<YakuLine>,
     /// Sum of the yaku values before factors.
     pub base: i64,
     /// The product of the factors applied.
@@ -241,16 +347,11 @@ pub struct ScoreResult {
     pub total: i64,
     /// The split that gave this result: each group's name and cards.
     #[serde(serialize_with = "groups")]
-    pub groups: Vec<(Text, CardSet)>,
-}
-
-/// A shared list serialized as the list it holds.
-fn slice<S: serde::Serializer>(l: &Arc<[YakuLine]>, s: S) -> Result<S::Ok, S::Error> {
-    serde::Serialize::serialize(&**l, s)
+    pub groups: Short<(Text, CardSet)>,
 }
 
 /// Groups serialized as (name, card indices) pairs, as a list of them was.
-fn groups<S: serde::Serializer>(g: &[(Text, CardSet)], s: S) -> Result<S::Ok, S::Error> {
+fn groups<S: serde::Serializer>(g: &Short<(Text, CardSet)>, s: S) -> Result<S::Ok, S::Error> {
     use serde::ser::SerializeSeq;
     let mut seq = s.serialize_seq(Some(g.len()))?;
     for (name, cards) in g {

@@ -1,16 +1,14 @@
 //! The displayed result of a table, built once from the tally of the split it kept.
 //!
-//! Names are the table's shared text ([`super::names`]), so a result with one yaku and
-//! no factor or bonus costs two allocations: its lines (shared by `yaku` and
-//! `base_yaku`) and its groups.
-
-use std::sync::Arc;
+//! Names are the table's shared text ([`super::names`]) and a result's lists hold up to
+//! two items in place ([`Short`]), so a result of one or two yaku and two groups
+//! allocates nothing: it only counts references to the table's names.
 
 use super::names::Namer;
 use super::tally::{saturating_sum, Tally};
 use crate::ir::{NameDef, PatternDef};
 use crate::model::CardSet;
-use crate::value::{ScoreResult, Text, YakuLine};
+use crate::value::{ScoreResult, Short, Text, YakuLine};
 
 /// A table's result when nothing scores.
 pub(super) fn nothing() -> ScoreResult {
@@ -21,6 +19,7 @@ pub(super) fn nothing() -> ScoreResult {
 }
 
 /// The result of `t`, with the split's groups `gs` of pattern `pat` when there is one.
+#[inline]
 pub(super) fn build(
     names: Namer<'_>,
     t: &Tally<'_>,
@@ -38,26 +37,27 @@ pub(super) fn build(
             )
         }
     });
-    let mut r = finish(names, yaku, t.bonus.as_slice(), factor, name);
-    if let Some((pat, gs)) = groups {
-        r.groups = pat
-            .slots
+    let groups = match groups {
+        Some((pat, gs)) => gs
             .iter()
-            .zip(gs)
             .enumerate()
-            .map(|(i, (_, g))| (names.group(pat, i), *g))
-            .collect();
-    }
-    r
+            .map(|(i, g)| (names.group(pat, i), *g))
+            .collect(),
+        None => Short::new(),
+    };
+    finish(names, yaku, t.bonus.as_slice(), factor, name, groups)
 }
 
-/// Builds the displayed result from what the stages found.
+/// Builds the displayed result from what the stages found (made in one piece, in the
+/// place it is returned to: a result is a few hundred bytes).
+#[inline]
 fn finish(
     names: Namer<'_>,
     yaku: &[(u32, i64)],
     bonus: &[(u32, i64)],
     factor: i64,
     name: Option<Text>,
+    groups: Short<(Text, CardSet)>,
 ) -> ScoreResult {
     let base = saturating_sum(yaku);
     let extra = saturating_sum(bonus);
@@ -74,11 +74,11 @@ fn finish(
         name: names.sym(*s),
         value: *v,
     };
-    let base_yaku: Arc<[YakuLine]> = yaku.iter().map(line).collect();
+    let base_yaku: Short<YakuLine> = yaku.iter().map(line).collect();
     // The lines people read add up to the total: a single multiplied yaku is shown under
     // its final name and value (赤五光 40, 素役の2倍付け 2); several yaku keep their own
     // values, with the multiplication as a line of its own.
-    let lines: Arc<[YakuLine]> = if factor == 1 || yaku.is_empty() {
+    let lines: Short<YakuLine> = if factor == 1 || yaku.is_empty() {
         if bonus.is_empty() {
             base_yaku.clone()
         } else {
@@ -119,6 +119,6 @@ fn finish(
         factor: if yaku.is_empty() { 1 } else { factor },
         bonus: extra,
         total,
-        groups: Vec::new(),
+        groups,
     }
 }
