@@ -46,8 +46,10 @@ pub enum Num {
 /// A card set made of groups and constants.
 #[derive(Clone, Debug)]
 pub enum Set {
-    /// Group `i` of the split.
-    Group(u16),
+    /// The cards of group `i` of the split that are in the given set: the group itself
+    /// (every card), or the group less constant cards (`五 - {黄桐}` is one
+    /// intersection, not a difference of two sets made apart).
+    Group(u16, CardSet),
     /// A constant set.
     Cards(CardSet),
     /// Union.
@@ -55,6 +57,9 @@ pub enum Set {
     /// Difference.
     Minus(Box<Set>, Box<Set>),
 }
+
+/// Every card: a group kept whole.
+const EVERY: CardSet = CardSet([!0; 4]);
 
 impl Quick {
     /// `e` as a quick condition, when every part of it has a form above.
@@ -195,12 +200,21 @@ impl PairsOf {
 }
 
 impl Set {
+    /// `e` as a set; constants are folded in (into each other, and into a group they
+    /// are taken from), which reads the same cards.
     fn of(e: &Expr) -> Option<Set> {
         Some(match e {
-            Expr::Group(g) => Set::Group(*g),
+            Expr::Group(g) => Set::Group(*g, EVERY),
             Expr::Cards(s) => Set::Cards(*s),
-            Expr::Bin(Op2::Union, a, b) => Set::Union(Box::new(Set::of(a)?), Box::new(Set::of(b)?)),
-            Expr::Bin(Op2::Minus, a, b) => Set::Minus(Box::new(Set::of(a)?), Box::new(Set::of(b)?)),
+            Expr::Bin(Op2::Union, a, b) => match (Set::of(a)?, Set::of(b)?) {
+                (Set::Cards(x), Set::Cards(y)) => Set::Cards(x.union(y)),
+                (a, b) => Set::Union(Box::new(a), Box::new(b)),
+            },
+            Expr::Bin(Op2::Minus, a, b) => match (Set::of(a)?, Set::of(b)?) {
+                (Set::Cards(x), Set::Cards(y)) => Set::Cards(x.minus(y)),
+                (Set::Group(g, keep), Set::Cards(y)) => Set::Group(g, keep.minus(y)),
+                (a, b) => Set::Minus(Box::new(a), Box::new(b)),
+            },
             _ => return None,
         })
     }
@@ -208,7 +222,9 @@ impl Set {
     #[inline]
     fn of_groups(&self, groups: &[CardSet]) -> CardSet {
         match self {
-            Set::Group(g) => groups.get(*g as usize).copied().unwrap_or(CardSet::EMPTY),
+            Set::Group(g, keep) => groups
+                .get(*g as usize)
+                .map_or(CardSet::EMPTY, |s| s.inter(*keep)),
             Set::Cards(s) => *s,
             Set::Union(a, b) => a.of_groups(groups).union(b.of_groups(groups)),
             Set::Minus(a, b) => a.of_groups(groups).minus(b.of_groups(groups)),
