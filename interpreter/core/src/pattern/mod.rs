@@ -79,19 +79,26 @@ impl Prepared {
 
 /// The checks [`for_each_match`] makes before searching: `None` when `cards` certainly
 /// has no split (a table can stop before setting anything up).
+#[inline]
 pub(crate) fn prepare(pat: &PatternDef, cards: CardSet) -> Option<Prepared> {
     if size(cards) != pat.size || pat.slots.is_empty() || pat.slots.len() > MAX_SLOTS {
         return None;
     }
-    let mut counts = ClassCounts::EMPTY;
+    // Filled where it is returned to (the counts are a hundred bytes).
+    let mut pre = Prepared {
+        cards,
+        counts: ClassCounts::EMPTY,
+    };
     if let Some(pf) = &pat.prefilter {
-        counts = ClassCounts::of(pf, cards).filter(|c| c.fit(&pf.sizes))?;
+        if !pre.counts.count(pf, cards) || !pre.counts.fit(&pf.sizes) {
+            return None;
+        }
         // Only a class holding several groups makes the search enumerate subsets.
-        if counts.len < pat.slots.len() && !assign::classes_allow(pat, pf, cards) {
+        if pre.counts.len < pat.slots.len() && !assign::classes_allow(pat, pf, cards) {
             return None;
         }
     }
-    Some(Prepared { cards, counts })
+    Some(pre)
 }
 
 /// [`for_each_match`] for cards already [`prepare`]d.
@@ -289,9 +296,8 @@ fn prefilter_classes(pf: &Prefilter, cards: CardSet) -> Option<usize> {
     if cards.0[1..] == [0; 3] && pf.sizes.len() <= FEW_SLOTS {
         return low_prefilter_classes(pf, cards.0[0]);
     }
-    ClassCounts::of(pf, cards)
-        .filter(|c| c.fit(&pf.sizes))
-        .map(|c| c.len)
+    let mut c = ClassCounts::EMPTY;
+    (c.count(pf, cards) && c.fit(&pf.sizes)).then_some(c.len)
 }
 
 /// [`prefilter_classes`] for cards all in the deck's first 64 (every card of a small
@@ -344,13 +350,16 @@ impl ClassCounts {
         len: 0,
     };
 
-    /// The counts of `cards`; `None` when it touches more classes than the pattern has
-    /// groups, or has more cards in one class than a pattern takes (it cannot fit).
-    fn of(pf: &Prefilter, cards: CardSet) -> Option<ClassCounts> {
-        let mut c = ClassCounts::EMPTY;
+    /// Counts `cards` into these (empty) counts; false when it touches more classes than
+    /// the pattern has groups, or has more cards in one class than a pattern takes (it
+    /// cannot fit).
+    #[inline]
+    fn count(&mut self, pf: &Prefilter, cards: CardSet) -> bool {
+        let c = self;
         let most = pf.sizes.len().min(MAX_SLOTS);
         // Cards in the first 64 of the deck (every card of a small deck): one word each.
         let low = cards.0[1..] == [0; 3];
+        let mut left = size(cards);
         for (ci, class) in pf.classes.iter().enumerate() {
             let k = if low {
                 (cards.0[0] & class.0[0]).count_ones() as usize
@@ -359,14 +368,19 @@ impl ClassCounts {
             };
             if k > 0 {
                 if c.len == most || k > u8::MAX as usize {
-                    return None;
+                    return false;
                 }
                 c.class[c.len] = ci as u16;
                 c.count[c.len] = k as u8;
                 c.len += 1;
+                // Every card counted: the later classes (of other values) hold none.
+                left = left.saturating_sub(k);
+                if left == 0 {
+                    break;
+                }
             }
         }
-        Some(c)
+        true
     }
 
     /// Whether `sizes` (largest first) can be dealt into the counts exactly.
