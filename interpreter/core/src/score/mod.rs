@@ -122,6 +122,7 @@ pub fn evaluate_total(cx: &mut Cx<'_>, s: u16, args: &[Value]) -> Result<i64, Ru
 
 /// The table's hand checked against its pattern, when the hand is a parameter given
 /// as cards: `Err` when it certainly has no split, `Ok(None)` when not checked here.
+#[inline]
 fn prepare(
     p: &crate::ir::Program,
     def: &ScoreDef,
@@ -142,11 +143,13 @@ fn prepare(
 
 /// The split a table keeps and what its stages found.
 struct Kept<'d> {
-    /// The kept split's tally and the one the next split fills: which is which flips
-    /// when a split is kept, so nothing is copied.
-    tallies: [Tally<'d>; 2],
-    /// Which of `tallies` is the kept split's.
-    kept: usize,
+    /// The kept split's tally (the first split's, until a later one pays more).
+    best: Tally<'d>,
+    /// The tally a later split fills: made at the second split (most hands that score
+    /// have one), and swapped with `best` when its split is kept.
+    spare: Option<Tally<'d>>,
+    /// Whether a split was tallied.
+    found: bool,
     /// The groups, when there are few.
     few: [CardSet; FEW_GROUPS],
     /// The groups, when there are more.
@@ -159,8 +162,9 @@ const FEW_GROUPS: usize = 8;
 impl<'d> Kept<'d> {
     fn new() -> Self {
         Kept {
-            tallies: [Tally::new(), Tally::new()],
-            kept: 0,
+            best: Tally::new(),
+            spare: None,
+            found: false,
             few: [CardSet::EMPTY; FEW_GROUPS],
             more: Vec::new(),
         }
@@ -168,17 +172,28 @@ impl<'d> Kept<'d> {
 
     /// The kept split's tally.
     fn tally(&self) -> &Tally<'d> {
-        &self.tallies[self.kept]
+        &self.best
     }
 
-    /// The tally the next split fills.
-    fn spare(&mut self) -> &mut Tally<'d> {
-        &mut self.tallies[1 - self.kept]
+    /// The tally the next split fills: the kept one until there is one.
+    fn next(&mut self) -> &mut Tally<'d> {
+        if self.found {
+            self.spare.get_or_insert_with(Tally::new)
+        } else {
+            &mut self.best
+        }
     }
 
-    /// Keeps the split just tallied (in the spare tally), with its groups.
-    fn keep(&mut self, gs: &[CardSet]) {
-        self.kept = 1 - self.kept;
+    /// After the split `gs` was tallied (into [`Kept::next`]): keeps it if it is the
+    /// first, or pays more than the kept one (the first most valuable split wins).
+    fn offer(&mut self, gs: &[CardSet]) {
+        if self.found {
+            match &mut self.spare {
+                Some(t) if t.total() > self.best.total() => std::mem::swap(t, &mut self.best),
+                _ => return,
+            }
+        }
+        self.found = true;
         if gs.len() <= FEW_GROUPS {
             self.few[..gs.len()].copy_from_slice(gs);
         } else {
@@ -215,13 +230,12 @@ fn run<'d>(
         at: cx.at,
     };
     let r = match &def.over {
-        None => stages(&mut inner, def, kept.spare()).map(|()| {
-            kept.keep(&[]);
+        None => stages(&mut inner, def, kept.next()).map(|()| {
+            kept.offer(&[]);
             true
         }),
         Some((pat, arg, best)) => inner.eval_cards(arg).and_then(|cards| {
             let pattern = &p.patterns[*pat as usize];
-            let mut found = false;
             let mut each = |cx2: &mut Cx<'_>, gs: &[CardSet]| {
                 let mut m = Cx {
                     p: cx2.p,
@@ -231,14 +245,11 @@ fn run<'d>(
                     budget: cx2.budget,
                     at: cx2.at,
                 };
-                let r = stages(&mut m, def, kept.spare());
+                let r = stages(&mut m, def, kept.next());
                 cx2.budget = m.budget;
                 r?;
                 // The first most valuable split wins; its text is built only once.
-                if !found || kept.spare().total() > kept.tally().total() {
-                    kept.keep(gs);
-                    found = true;
-                }
+                kept.offer(gs);
                 Ok(*best)
             };
             // The hand may have been checked already (not again).
@@ -246,7 +257,7 @@ fn run<'d>(
                 Some(pre) => crate::pattern::for_each_prepared(&mut inner, pattern, pre, &mut each),
                 None => crate::pattern::for_each_match(&mut inner, pattern, cards, &mut each),
             }
-            .map(|_| found)
+            .map(|_| kept.found)
         }),
     };
     cx.budget = inner.budget;

@@ -15,11 +15,6 @@ pub(super) fn stages<'d>(
     t: &mut Tally<'d>,
 ) -> Result<(), RuntimeError> {
     t.clear();
-    let set = |cx: &mut Cx<'_>, slot: u16, v: Value| {
-        if let Some(s) = cx.locals.get_mut(slot as usize) {
-            *s = v;
-        }
-    };
     set(cx, def.factor_slot, Value::Int(1));
     set(cx, def.yaku_slot, Value::Unit);
     // Each stage's answers, under the key its inputs give as it starts (the split's
@@ -93,6 +88,14 @@ pub(super) fn stages<'d>(
         }
     }
     Ok(())
+}
+
+/// Sets local `slot` (if the frame has it) to `v`.
+#[inline]
+fn set(cx: &mut Cx<'_>, slot: u16, v: Value) {
+    if let Some(s) = cx.locals.get_mut(slot as usize) {
+        *s = v;
+    }
 }
 
 /// The value of `yaku` in later stages: the first yaku held, or unset when none is.
