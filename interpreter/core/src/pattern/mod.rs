@@ -71,34 +71,45 @@ pub(crate) struct Prepared {
 }
 
 impl Prepared {
+    /// Nothing checked yet.
+    pub(crate) const EMPTY: Prepared = Prepared {
+        cards: CardSet::EMPTY,
+        counts: ClassCounts::EMPTY,
+    };
+
     /// The cards.
     pub(crate) fn cards(&self) -> CardSet {
         self.cards
     }
+
+    /// Makes the checks [`for_each_match`] makes before searching on `cards`, in place
+    /// of an [`Prepared::EMPTY`] (a caller keeps it where it is, instead of copying a
+    /// hundred bytes of counts out of a function): false when `cards` certainly has no
+    /// split (a table can stop before setting anything up).
+    pub(crate) fn check(&mut self, pat: &PatternDef, cards: CardSet) -> bool {
+        if size(cards) != pat.size || pat.slots.is_empty() || pat.slots.len() > MAX_SLOTS {
+            return false;
+        }
+        self.cards = cards;
+        self.counts.len = 0;
+        if let Some(pf) = &pat.prefilter {
+            if !self.counts.count(pf, cards) || !self.counts.fit(&pf.sizes) {
+                return false;
+            }
+            // Only a class holding several groups makes the search enumerate subsets.
+            if self.counts.len < pat.slots.len() && !assign::classes_allow(pat, pf, cards) {
+                return false;
+            }
+        }
+        true
+    }
 }
 
-/// The checks [`for_each_match`] makes before searching: `None` when `cards` certainly
-/// has no split (a table can stop before setting anything up).
-#[inline]
+/// [`Prepared::check`] of `cards`, as a value: `None` when `cards` certainly has no
+/// split.
 pub(crate) fn prepare(pat: &PatternDef, cards: CardSet) -> Option<Prepared> {
-    if size(cards) != pat.size || pat.slots.is_empty() || pat.slots.len() > MAX_SLOTS {
-        return None;
-    }
-    // Filled where it is returned to (the counts are a hundred bytes).
-    let mut pre = Prepared {
-        cards,
-        counts: ClassCounts::EMPTY,
-    };
-    if let Some(pf) = &pat.prefilter {
-        if !pre.counts.count(pf, cards) || !pre.counts.fit(&pf.sizes) {
-            return None;
-        }
-        // Only a class holding several groups makes the search enumerate subsets.
-        if pre.counts.len < pat.slots.len() && !assign::classes_allow(pat, pf, cards) {
-            return None;
-        }
-    }
-    Some(pre)
+    let mut pre = Prepared::EMPTY;
+    pre.check(pat, cards).then_some(pre)
 }
 
 /// [`for_each_match`] for cards already [`prepare`]d.
@@ -180,23 +191,31 @@ fn one_split(
         }
         Ok(true)
     };
-    let held = |cx: &mut Cx<'_>, locals: &mut [Value]| -> Result<bool, RuntimeError> {
+    // The requires: answered by `settled` when that is given, evaluated otherwise.
+    let held = |cx: &mut Cx<'_>, locals: &mut [Value], settled: Option<bool>| {
         if !fits(cx, locals)? {
             return Ok(false);
         }
-        if !requires_hold(cx, pat, locals, groups)? {
+        let hold = match settled {
+            Some(b) => b,
+            None => requires_hold(cx, pat, locals, groups)?,
+        };
+        if !hold {
             // Every slot's class loop ends with a step.
             cx.charge(n as u64)?;
-            return Ok(false);
         }
-        Ok(true)
+        Ok::<bool, RuntimeError>(hold)
     };
-    // A frame for the conditions only when there are some.
-    let asks = pat.slots.iter().any(|s| s.condition.is_some()) || !pat.requires.is_empty();
-    let held = if asks {
-        with_frame(pat.frame as usize, |locals| held(cx, locals))?
-    } else {
-        held(cx, &mut [])?
+    // A frame only for conditions and requires that evaluate something: the plan and
+    // the card sets answer most requires without one.
+    let conditions = pat.slots.iter().any(|s| s.condition.is_some());
+    let settled = match conditions {
+        false => requires_settled(pat, groups),
+        true => None,
+    };
+    let held = match settled {
+        Some(_) => held(cx, &mut [], settled)?,
+        None => with_frame(pat.frame as usize, |locals| held(cx, locals, None))?,
     };
     if !held {
         return Ok(false);
@@ -664,6 +683,31 @@ impl Search<'_, '_, '_> {
     fn requires_hold(&mut self, cx: &mut Cx<'_>, gs: &[CardSet]) -> Result<bool, RuntimeError> {
         requires_hold(cx, self.pat, self.locals, gs)
     }
+}
+
+/// Whether the pattern's requires hold for the split `gs`, when its plan answers them
+/// without evaluating anything (settled, or left to the card sets) as far as they are
+/// asked; `None` when one must be evaluated (the search's frame is needed).
+fn requires_settled(pat: &PatternDef, gs: &[CardSet]) -> Option<bool> {
+    if pat.requires.is_empty() {
+        return Some(true);
+    }
+    let pl = pat.prefilter.as_ref()?.requires.as_ref()?;
+    let st = pl.stage(0)?;
+    let key = st.key(&pl.classes(gs), &[])?;
+    if let Some(m) = st.rows(key) {
+        return Some(m.count_ones() as usize == pat.requires.len());
+    }
+    for j in 0..pat.requires.len() {
+        let holds = match st.answer(j, key)? {
+            crate::score::Answer::Is(b) => b,
+            crate::score::Answer::Rest(r) => r.holds_on(gs)?,
+        };
+        if !holds {
+            return Some(false);
+        }
+    }
+    Some(true)
 }
 
 /// Whether the pattern's requires hold for the split `gs`, in order, with the pattern's

@@ -41,6 +41,7 @@ pub(crate) fn optimizing() -> bool {
 use crate::engine::{Cx, RuntimeError};
 use crate::ir::{Expr, ScoreDef};
 use crate::model::CardSet;
+use crate::pattern::Prepared;
 use crate::value::{ScoreResult, Value};
 use result::nothing;
 use stages::stages;
@@ -82,7 +83,7 @@ fn evaluate_in(
     cx: &mut Cx<'_>,
     s: u16,
     locals: &mut [Value],
-    pre: Option<&crate::pattern::Prepared>,
+    pre: Option<&Prepared>,
 ) -> Result<ScoreResult, RuntimeError> {
     let p = cx.p;
     let def = &p.scores[s as usize];
@@ -104,10 +105,10 @@ fn evaluate_in(
 pub fn evaluate_total(cx: &mut Cx<'_>, s: u16, args: &[Value]) -> Result<i64, RuntimeError> {
     let def = &cx.p.scores[s as usize];
     // A hand with no split scores 0 before anything is set up.
-    let Ok(pre) = prepare(cx.p, def, args) else {
+    let mut checked = Prepared::EMPTY;
+    let Ok(pre) = prepare(cx.p, def, args, &mut checked) else {
         return Ok(0);
     };
-    let pre = pre.as_ref();
     let frame = (def.frame as usize).max(args.len());
     crate::pattern::with_frame(frame, |locals| {
         locals[..args.len()].clone_from_slice(args);
@@ -120,20 +121,24 @@ pub fn evaluate_total(cx: &mut Cx<'_>, s: u16, args: &[Value]) -> Result<i64, Ru
     })
 }
 
-/// The table's hand checked against its pattern, when the hand is a parameter given
-/// as cards: `Err` when it certainly has no split, `Ok(None)` when not checked here.
+/// The table's hand checked against its pattern (into `checked`, not copied: the
+/// counts are a hundred bytes), when the hand is a parameter given as cards: `Err`
+/// when it certainly has no split, `Ok(None)` when not checked here.
 #[inline]
-fn prepare(
+fn prepare<'c>(
     p: &crate::ir::Program,
     def: &ScoreDef,
     args: &[Value],
-) -> Result<Option<crate::pattern::Prepared>, ()> {
+    checked: &'c mut Prepared,
+) -> Result<Option<&'c Prepared>, ()> {
     match &def.over {
         Some((pat, Expr::Local(i), _)) => match args.get(*i as usize) {
             Some(Value::Cards(cards)) => {
-                crate::pattern::prepare(&p.patterns[*pat as usize], *cards)
-                    .map(Some)
-                    .ok_or(())
+                if checked.check(&p.patterns[*pat as usize], *cards) {
+                    Ok(Some(checked))
+                } else {
+                    Err(())
+                }
             }
             _ => Ok(None),
         },
@@ -218,7 +223,7 @@ fn run<'d>(
     def: &'d ScoreDef,
     locals: &mut [Value],
     kept: &mut Kept<'d>,
-    pre: Option<&crate::pattern::Prepared>,
+    pre: Option<&Prepared>,
 ) -> Result<bool, RuntimeError> {
     let p = cx.p;
     let mut inner = Cx {
@@ -289,10 +294,10 @@ pub fn score_with(
                 }
             };
         }
-        let Ok(pre) = prepare(p, def, &locals[..n]) else {
+        let mut checked = Prepared::EMPTY;
+        let Ok(pre) = prepare(p, def, &locals[..n], &mut checked) else {
             return Ok(nothing());
         };
-        let pre = pre.as_ref();
         let mut cx = Cx {
             p,
             b: None,

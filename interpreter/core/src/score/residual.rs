@@ -85,6 +85,16 @@ impl Residual {
         }
     }
 
+    /// Whether it holds for the split `groups`, when that needs no evaluation (`None`:
+    /// it must be evaluated, with a frame).
+    #[inline]
+    pub fn holds_on(&self, groups: &[crate::model::CardSet]) -> Option<bool> {
+        match self {
+            Residual::Quick(q) => Some(q.holds(groups)),
+            Residual::Eval(_) => None,
+        }
+    }
+
     /// Whether it holds for the split in view.
     #[inline]
     pub fn holds(&self, cx: &mut Cx<'_>) -> Result<bool, RuntimeError> {
