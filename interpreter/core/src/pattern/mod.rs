@@ -315,6 +315,13 @@ fn prefilter_classes(pf: &Prefilter, cards: CardSet) -> Option<usize> {
     if cards.0[1..] == [0; 3] && pf.sizes.len() <= FEW_SLOTS {
         return low_prefilter_classes(pf, cards.0[0]);
     }
+    counted_prefilter_classes(pf, cards)
+}
+
+/// [`prefilter_classes`] for any cards and pattern, by their class counts (kept out of
+/// line: the usual hand takes the path above, which must stay small).
+#[inline(never)]
+fn counted_prefilter_classes(pf: &Prefilter, cards: CardSet) -> Option<usize> {
     let mut c = ClassCounts::EMPTY;
     (c.count(pf, cards) && c.fit(&pf.sizes)).then_some(c.len)
 }
