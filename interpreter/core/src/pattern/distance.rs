@@ -129,13 +129,20 @@ const MOST_USES: usize = 256;
 /// are combined. The parts do not compete for cards, so this is the whole search's
 /// answer (a test compares the two); but searching 14 tiles at once multiplies the
 /// choices of every suit together, where parts only add them. `None` when the pattern
-/// has no such attribute, the hand lies in one part, or there are too many ways.
+/// has no such attribute, the hand lies in one part, there are too many ways, or the
+/// hand is much larger than the pattern.
 fn by_parts(
     cx: &mut Cx<'_>,
     pat: &PatternDef,
     cards: CardSet,
     scratch: &mut DistanceScratch,
 ) -> Option<Result<Distance, RuntimeError>> {
+    // With many more cards than the pattern takes, a whole match is likely, and the
+    // search of the whole hand stops at the first it finds; the parts would each be
+    // searched in full for every choice of groups.
+    if cards.len() > pat.size + pat.size / 2 {
+        return None;
+    }
     let deck = &cx.p.deck;
     let attr = within_one(deck, &pat.slots)?;
     let parts: Vec<CardSet> = deck
