@@ -217,7 +217,7 @@ fn evaluate(p: &Program, st: &State, seat: u8, from: usize, scratch: &mut Distan
             };
         }
     }
-    let own = owned_cards(st, seat, false);
+    let own = owned_cards(p, st, seat, false);
     let mut locals = vec![Value::Unit; 8];
     let mut cx = Cx {
         p,
@@ -238,7 +238,7 @@ fn evaluate(p: &Program, st: &State, seat: u8, from: usize, scratch: &mut Distan
         }
     }
     value += nearest.unwrap_or(0) * 100;
-    let shown = owned_cards(st, seat, true);
+    let shown = owned_cards(p, st, seat, true);
     if !shown.is_empty() {
         for (t, def) in p.scores.iter().enumerate() {
             let takes_cards = matches!(def.params.first(), Some((_, crate::value::Type::Cards, _)));
@@ -255,9 +255,13 @@ fn evaluate(p: &Program, st: &State, seat: u8, from: usize, scratch: &mut Distan
     value
 }
 
-/// The cards in zones the seat owns (its hand, its captures…); with `shown`, only
-/// those in zones everyone sees (its captures).
-fn owned_cards(st: &State, seat: u8, shown: bool) -> CardSet {
+/// The cards the seat holds: in the piles it owns and sees (its hand, its exposed sets,
+/// its captures); with `shown`, only those in zones everyone sees (its captures). A
+/// seat's own stacks are left out: a stack is a wall to draw from or a river of
+/// discards, and neither is part of a hand (counting them made every pattern look
+/// nearly complete in a game with a wall and a river per player).
+fn owned_cards(p: &Program, st: &State, seat: u8, shown: bool) -> CardSet {
+    use crate::ir::{Order, Visibility};
     let b = &st.board;
     let mut out = CardSet::EMPTY;
     for (i, (z, owner)) in b.layout.zone_of.iter().enumerate() {
@@ -266,6 +270,11 @@ fn owned_cards(st: &State, seat: u8, shown: bool) -> CardSet {
         }
         if shown && !st.zone_public(*z) {
             continue;
+        }
+        if let Some(def) = p.zones.get(*z as usize) {
+            if def.order == Order::Stack || def.visibility == Visibility::Hidden {
+                continue;
+            }
         }
         out = out.union(b.sets[i]);
     }
