@@ -2,3 +2,4 @@
 //! share.
 
 pub mod oracle;
+pub mod sangohana;

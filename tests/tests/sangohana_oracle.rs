@@ -6,14 +6,12 @@
 //! only at its score table's name and parameters.
 
 use fuda_tests::oracle::{check, Rng};
+use fuda_tests::sangohana::Table;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use fuda_core::loader::NoFiles;
 use fuda_core::model::{CardIx, CardSet};
-use fuda_core::score::score_with;
-use fuda_core::value::{ScoreResult, SymDomain, Type, Value};
-use fuda_core::Program;
+use fuda_core::value::ScoreResult;
 
 // ---------------------------------------------------------------------------------------
 // The cards, from rulings.md § "Card identities" (not from std/hanafuda).
@@ -511,69 +509,18 @@ fn oracle(hand: &[Card]) -> Verdict {
 // The engine.
 // ---------------------------------------------------------------------------------------
 
-/// The compiled rule file, its 役代 table, and the way from oracle cards to engine cards.
+/// The rule file's 役代 table, and the way from oracle cards to engine cards.
 struct Engine {
-    p: Program,
-    table: u16,
+    t: Table,
     /// Engine card index of each oracle card.
     ix: [CardIx; 48],
-    /// The `win` parameter's values: 上がり and 当たり.
-    agari: Value,
-    atari: Value,
-    /// Parameter positions of hand, win, first_turn, as_dealt.
-    at: [usize; 4],
 }
 
 impl Engine {
     fn new() -> Engine {
-        let text = include_str!("../../rulesets/sangohana.fuda");
-        // `import "std/hanafuda"` resolves to the stdlib compiled into fuda-core, so no
-        // files are needed.
-        let c = fuda_core::compile("sangohana.fuda", text, &NoFiles)
-            .unwrap_or_else(|f| panic!("sangohana.fuda does not compile: {:#?}", f.diagnostics));
-        let p = c.program;
-        let table = p
-            .score_named("役代")
-            .expect("sangohana.fuda has a score table 役代");
-        let params = &p.scores[table as usize].params;
-        let pos = |name: &str| {
-            params
-                .iter()
-                .position(|(n, ..)| n == name)
-                .unwrap_or_else(|| panic!("役代 has no parameter `{name}`"))
-        };
-        let at = [pos("hand"), pos("win"), pos("first_turn"), pos("as_dealt")];
-        let sym = |want: &str| -> Value {
-            let Type::Sym(SymDomain::Enum(e)) = &params[at[1]].1 else {
-                panic!("役代's `win` is not an enum: {:?}", params[at[1]].1)
-            };
-            let s = p.enums[*e as usize]
-                .values
-                .iter()
-                .map(|(s, _)| *s)
-                .find(|&s| p.sym(s) == want)
-                .unwrap_or_else(|| panic!("`win` has no value {want}"));
-            Value::Sym(s)
-        };
-        let (agari, atari) = (sym("上がり"), sym("当たり"));
-        let mut ix = [0; 48];
-        for (c, slot) in ix.iter_mut().enumerate() {
-            *slot = p
-                .deck
-                .ids
-                .iter()
-                .position(|i| i == id(c))
-                .unwrap_or_else(|| panic!("the engine's deck has no card `{}`", id(c)))
-                as CardIx;
-        }
-        Engine {
-            p,
-            table,
-            ix,
-            agari,
-            atari,
-            at,
-        }
+        let t = Table::new();
+        let ix = std::array::from_fn(|c| t.card(id(c)));
+        Engine { t, ix }
     }
 
     fn set(&self, hand: &[Card]) -> CardSet {
@@ -581,17 +528,9 @@ impl Engine {
     }
 
     fn score(&self, hand: &[Card], t: Timing) -> ScoreResult {
-        let mut args = vec![None; self.p.scores[self.table as usize].params.len()];
-        args[self.at[0]] = Some(Value::Cards(self.set(hand)));
-        args[self.at[1]] = Some(if t.atari {
-            self.atari.clone()
-        } else {
-            self.agari.clone()
-        });
-        args[self.at[2]] = Some(Value::Bool(t.first_turn));
-        args[self.at[3]] = Some(Value::Bool(t.as_dealt));
-        score_with(&self.p, self.table, args)
-            .unwrap_or_else(|e| panic!("役代 fails on [{}]: {}", ids(hand), e.message))
+        self.t
+            .score(self.set(hand), t.atari, t.first_turn, t.as_dealt)
+            .unwrap_or_else(|e| panic!("役代 fails on [{}]: {e}", ids(hand)))
     }
 
     /// Every field of a result, on one line, with card ids.
@@ -608,7 +547,7 @@ impl Engine {
             .map(|(g, cs)| {
                 let cs: Vec<&str> = cs
                     .iter()
-                    .map(|c| self.p.deck.ids[c as usize].as_str())
+                    .map(|c| self.t.p.deck.ids[c as usize].as_str())
                     .collect();
                 format!("{g}=[{}]", cs.join(" "))
             })
@@ -836,7 +775,7 @@ fn hand(text: &str) -> Vec<Card> {
 #[test]
 fn the_oracle_table_is_the_engine_deck() {
     let e = Engine::new();
-    let d = &e.p.deck;
+    let d = &e.t.p.deck;
     assert_eq!(
         d.len(),
         48,
@@ -854,7 +793,7 @@ fn the_oracle_table_is_the_engine_deck() {
     for c in 0..48 {
         let x = e.ix[c];
         let m = d.attr(month_attr, x);
-        let k = e.p.sym(d.attr(kind_attr, x) as u32).to_string();
+        let k = e.t.p.sym(d.attr(kind_attr, x) as u32).to_string();
         let mut tags: Vec<&str> = d
             .tag_names
             .iter()

@@ -11,77 +11,25 @@
 mod yardstick;
 
 use fuda_tests::oracle::Rng;
+use fuda_tests::sangohana::Table;
 use yardstick::{Ledger, Stats, Win, Yardstick};
 
 use fuda_core::agents::{by_name, Agent};
-use fuda_core::loader::NoFiles;
 use fuda_core::model::CardSet;
 use fuda_core::play::{agent_seed, game_seed, play_game, PlayOptions};
-use fuda_core::score::score_with;
-use fuda_core::value::{SymDomain, Type, Value};
-use fuda_core::Program;
 
-const RULESET: &str = include_str!("../../rulesets/sangohana.fuda");
-
-/// The compiled rule file, its 役代 table, and the way from yardstick cards to engine
-/// cards.
+/// The rule file's 役代 table, and the way from yardstick cards to engine cards.
 struct Engine {
-    p: Program,
-    table: u16,
+    t: Table,
     /// Engine card index of each yardstick card (matched by id, not assumed).
     ix: [u16; 48],
-    /// The `win` argument's values 上がり and 当たり.
-    agari: Value,
-    atari: Value,
-    /// Parameter positions of hand, win, first_turn, as_dealt.
-    at: [usize; 4],
 }
 
 impl Engine {
     fn new() -> Engine {
-        let p = fuda_core::compile("sangohana.fuda", RULESET, &NoFiles)
-            .unwrap_or_else(|f| panic!("sangohana.fuda does not compile: {:#?}", f.diagnostics))
-            .program;
-        let table = p.score_named("役代").expect("a score table 役代");
-        let params = &p.scores[table as usize].params;
-        let pos = |name: &str| {
-            params
-                .iter()
-                .position(|(n, ..)| n == name)
-                .unwrap_or_else(|| panic!("役代 has no parameter `{name}`"))
-        };
-        let at = [pos("hand"), pos("win"), pos("first_turn"), pos("as_dealt")];
-        let sym = |want: &str| -> Value {
-            let Type::Sym(SymDomain::Enum(e)) = &params[at[1]].1 else {
-                panic!("役代's `win` is not an enum: {:?}", params[at[1]].1)
-            };
-            let s = p.enums[*e as usize]
-                .values
-                .iter()
-                .map(|(s, _)| *s)
-                .find(|&s| p.sym(s) == want)
-                .unwrap_or_else(|| panic!("`win` has no value {want}"));
-            Value::Sym(s)
-        };
-        let (agari, atari) = (sym("上がり"), sym("当たり"));
-        let mut ix = [0u16; 48];
-        for (c, slot) in ix.iter_mut().enumerate() {
-            *slot = p
-                .deck
-                .ids
-                .iter()
-                .position(|i| i == yardstick::IDS[c])
-                .unwrap_or_else(|| panic!("no card `{}` in the deck", yardstick::IDS[c]))
-                as u16;
-        }
-        Engine {
-            p,
-            table,
-            ix,
-            agari,
-            atari,
-            at,
-        }
+        let t = Table::new();
+        let ix = std::array::from_fn(|c| t.card(yardstick::IDS[c]));
+        Engine { t, ix }
     }
 
     /// The rule file's 役代 total of the yardstick hand `mask`.
@@ -90,16 +38,9 @@ impl Engine {
             .filter(|c| mask >> c & 1 != 0)
             .map(|c| self.ix[c])
             .collect();
-        let mut args = vec![None; self.p.scores[self.table as usize].params.len()];
-        args[self.at[0]] = Some(Value::Cards(set));
-        args[self.at[1]] = Some(match win {
-            Win::Agari => self.agari.clone(),
-            Win::Atari => self.atari.clone(),
-        });
-        args[self.at[2]] = Some(Value::Bool(first_turn));
-        args[self.at[3]] = Some(Value::Bool(as_dealt));
-        score_with(&self.p, self.table, args)
-            .unwrap_or_else(|e| panic!("役代 fails on {}: {}", ids(mask), e.message))
+        self.t
+            .score(set, win == Win::Atari, first_turn, as_dealt)
+            .unwrap_or_else(|e| panic!("役代 fails on {}: {e}", ids(mask)))
             .total
     }
 }
@@ -352,7 +293,7 @@ const YARD_MATCHES: u64 = 5_000;
 #[test]
 fn plays_the_same_game_as_the_engine() {
     let e = Engine::new();
-    let p = &e.p;
+    let p = &e.t.p;
     // The engine, with `eager` agents as in the benchmark.
     let (mut outcomes, mut totals, mut bonus, mut dealer_wins) =
         ([0u64; 3], vec![], [0u64; 3], 0u64);
