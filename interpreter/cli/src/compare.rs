@@ -199,11 +199,21 @@ pub fn differences(a: &Report, b: &Report) -> Differences {
         .collect();
     let seat_chips = (0..seats)
         .map(|i| {
-            mean_diff(
-                &format!("seat {i}"),
+            let (ca, cb) = (
                 seat(sa, i).map_or(NONE, |s| s.chips),
                 seat(sb, i).map_or(NONE, |s| s.chips),
-            )
+            );
+            match paired(a, b, i) {
+                Some(d) => diff(
+                    &format!("seat {i}"),
+                    ca.mean,
+                    cb.mean,
+                    d.mean,
+                    d.low,
+                    d.high,
+                ),
+                None => mean_diff(&format!("seat {i}"), ca, cb),
+            }
         })
         .collect();
     Differences {
@@ -242,12 +252,28 @@ fn share_diff(name: &str, a: Interval, b: Interval) -> Diff {
 
 /// The difference of two means from their normal intervals (mean ± 1.96 standard
 /// errors): the standard errors add in quadrature. The batches are treated as
-/// independent; they share seeds, which if anything makes the true interval narrower.
+/// independent; they share seeds, which if anything makes the true interval narrower
+/// (final chips, counted per game, are paired instead: see [`paired`]).
 fn mean_diff(name: &str, a: Interval, b: Interval) -> Diff {
     let se = |i: &Interval| (i.high - i.mean) / 1.96;
     let d = b.mean - a.mean;
     let half = 1.96 * (se(&a).powi(2) + se(&b).powi(2)).sqrt();
     diff(name, a.mean, b.mean, d, d - half, d + half)
+}
+
+/// Seat `seat`'s final chips in B less those in A, game by game over the games both
+/// finished, as a mean with its interval: game *i* has the same seed in both, so a
+/// variant that changes little plays mostly the same deals, and the paired differences
+/// vary far less than two independent batches would. `None` when the seat is not in
+/// both or fewer than two games pair up.
+fn paired(a: &Report, b: &Report, seat: usize) -> Option<Interval> {
+    let mut m = Mean::default();
+    for (x, y) in a.game_chips.iter().zip(&b.game_chips) {
+        if let (Some(x), Some(y)) = (x, y) {
+            m.add((*y.get(seat)? - *x.get(seat)?) as f64);
+        }
+    }
+    (m.interval().n >= 2).then(|| m.interval())
 }
 
 /// The difference of two per-deal frequencies (counts of a yaku, which may come more

@@ -97,6 +97,10 @@ pub struct Report {
     /// Deals per second of wall-clock time.
     pub deals_per_second: f64,
     games_per_second: f64,
+    /// Each game's final chips per seat, in game order (`None` for a game that
+    /// failed): what `fuda compare` pairs game by game.
+    #[serde(skip)]
+    pub game_chips: Vec<Option<Vec<i64>>>,
 }
 
 /// Runs the games; 0 when all finished cleanly, 1 when any failed.
@@ -221,6 +225,10 @@ pub fn play(batch: &Batch, run: &RunArgs) -> miette::Result<Report> {
         seconds: (seconds * 1000.0).round() / 1000.0,
         deals_per_second: rate(summary.deals),
         games_per_second: rate(summary.games),
+        game_chips: results
+            .iter()
+            .map(|r| r.as_ref().ok().map(|rec| rec.chips.clone()))
+            .collect(),
         summary,
     };
     Ok(report)

@@ -78,6 +78,41 @@ fn the_strict_variant_against_the_original() {
     assert_eq!(d["seat_chips"].as_array().map(Vec::len), Some(3));
 }
 
+/// Final chips are paired game by game: a ruleset against itself plays the same games,
+/// so every seat's difference is exactly 0 with no spread at all (two independent
+/// batches would give an interval around 0).
+#[test]
+fn final_chips_are_paired_by_game() {
+    let r = fuda(&[
+        "compare",
+        &sangohana(),
+        &sangohana(),
+        "--games",
+        "30",
+        "--set",
+        "deals=2",
+        "--agents",
+        "random",
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let v = without_timing(&r.stdout);
+    for s in v["difference"]["seat_chips"]
+        .as_array()
+        .expect("seat_chips")
+    {
+        let d = &s["difference"];
+        assert_eq!(
+            (d["low"].as_f64(), d["high"].as_f64()),
+            (Some(0.0), Some(0.0)),
+            "{s}"
+        );
+    }
+    // Per-deal numbers are not paired: their intervals have width.
+    let role = &v["difference"]["role_chips_per_deal"][0]["difference"];
+    assert!(role["high"].as_f64() > Some(0.0), "{role}");
+}
+
 #[test]
 fn text_report_and_mistakes() {
     let r = fuda(&[
