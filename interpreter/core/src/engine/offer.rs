@@ -155,6 +155,21 @@ impl State {
         })
     }
 
+    /// Whether seat `seat` certainly has no move in claim window `d`: every option is
+    /// parameterless with a [`HandGuard`](crate::ir::HandGuard) whose hand cannot fit
+    /// its pattern. Binds the window's seat as `moves_for` would; `false` whenever
+    /// anything is not of that shape (the full offer then decides).
+    fn no_claim_fits(&mut self, p: &Program, d: &Decide, base: usize, seat: u8) -> bool {
+        if let Some(slot) = d.seat_slot {
+            self.set_local(base, slot, Value::Seat(seat));
+        }
+        d.options.iter().all(|o| {
+            o.param.is_none()
+                && o.hand_guard
+                    .is_some_and(|h| self.hand_may_fit(p, &h, base) == Some(false))
+        })
+    }
+
     /// Binds a candidate argument and offers the move if its guard holds.
     #[allow(clippy::too_many_arguments)]
     #[inline]
@@ -216,6 +231,11 @@ impl State {
                 let asked = self.asked_seats(p, &d.who, base, at)?;
                 for k in 0..asked.len() {
                     let s = asked.at(k);
+                    // A claim whose every move is a score guard on the seat's hand is
+                    // passed over at once when no hand can fit (most seats, most turns).
+                    if d.kind == DecideKind::Claim && self.no_claim_fits(p, d, base, s) {
+                        continue;
+                    }
                     let mut moves = self.spare.moves.pop().unwrap_or_default();
                     self.moves_for(p, d, base, s, at, &mut moves)?;
                     if d.kind == DecideKind::Claim {
