@@ -141,14 +141,14 @@ impl Greedy {
                 break;
             }
             let mut total = 0i64;
+            let choices: Vec<usize> = (0..pending.seats.len())
+                .map(|k| if k == me { i } else { 0 })
+                .collect();
             for world in worlds {
                 let mut rng = GameRng::new(world);
                 let mut w_slot = self.trial.take();
                 let w = copy_into(&mut w_slot, st);
                 determinize(p, w, seat, &mut rng, &mut self.hidden);
-                let choices: Vec<usize> = (0..pending.seats.len())
-                    .map(|k| if k == me { i } else { 0 })
-                    .collect();
                 if w.apply(p, &choices).is_ok() {
                     left = left.saturating_sub(play_out(p, w, left, &mut rng));
                     total += crate::play::chips_of(p, w)
