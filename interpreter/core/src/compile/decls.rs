@@ -187,6 +187,7 @@ pub(super) fn declare_all(c: &mut Compiler, items: &[(u16, Item)]) {
                         frame: 0,
                         code: Vec::new(),
                         locs: Vec::new(),
+                        quick: Vec::new(),
                         loc: Loc {
                             file: *file,
                             span: p.name.span,

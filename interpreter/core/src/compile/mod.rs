@@ -12,6 +12,7 @@ mod guards;
 mod load;
 mod names;
 mod operators;
+mod quick_ops;
 mod resolve;
 mod score;
 mod stmt;
@@ -85,6 +86,7 @@ pub fn compile(name: &str, text: &str, loader: &dyn Loader) -> Result<Compiled, 
         let mut program = c.program;
         classes::finish(&mut program);
         guards::compile_hand_guards(&mut program);
+        quick_ops::compile_quick_ops(&mut program);
         Ok(Compiled { program, warnings })
     } else {
         let mut diagnostics = errors;

@@ -204,6 +204,7 @@ fn test(c: &mut Compiler, file: u16, t: &ast::TestDecl) {
         frame: sc.max,
         code: g.code,
         locs: g.locs,
+        quick: Vec::new(),
         loc,
     };
     c.program.tests.push(TestDef {

@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use super::error::RuntimeError;
 use super::eval::{Cx, EVAL_BUDGET};
+use super::quicken::Ran;
 use super::state::{Board, CodeRef, Event, State};
-use crate::ir::{Expr, Loc, Op, PayFrom, Program, Target};
+use crate::ir::{Expr, Loc, Op, PayFrom, ProcDef, Program, Target};
 use crate::model::{CardIx, CardSet};
 use crate::value::Value;
 use fuda_grammar::ast::AssignOp;
@@ -20,12 +21,15 @@ const MAX_DEPTH: usize = 200;
 
 /// The code and source locations of a frame's body.
 pub(super) fn body(p: &Program, c: CodeRef) -> (&[Op], &[Loc]) {
+    let def = proc_def(p, c);
+    (&def.code, &def.locs)
+}
+
+/// The procedure (or test body) a frame runs.
+fn proc_def(p: &Program, c: CodeRef) -> &ProcDef {
     match c {
-        CodeRef::Proc(i) => (&p.procs[i as usize].code, &p.procs[i as usize].locs),
-        CodeRef::Test(i) => (
-            &p.tests[i as usize].body.code,
-            &p.tests[i as usize].body.locs,
-        ),
+        CodeRef::Proc(i) => &p.procs[i as usize],
+        CodeRef::Test(i) => &p.tests[i as usize].body,
     }
 }
 
@@ -154,29 +158,51 @@ impl State {
             let Some(frame) = self.frames.last() else {
                 return Ok(true);
             };
-            let (code, locs) = body(p, frame.code);
+            let def = proc_def(p, frame.code);
+            let (code, locs) = (&def.code[..], &def.locs[..]);
+            // With `Board::quicken` off every op runs in full.
+            let quick = if self.board.quicken {
+                &def.quick[..]
+            } else {
+                &[]
+            };
             let base = frame.base as usize;
             let depth = self.frames.len();
             // Run this frame's ops until it calls, returns or waits: the body is looked
             // up once per stretch, not once per op. An op either pushes a frame or pops
-            // one, never both, so an unchanged depth means the same frame.
+            // one, never both, so an unchanged depth means the same frame. Fast forms
+            // move the frame's `pc` kept here; a full op reads and writes the frame's.
+            let mut pc = self.frames[depth - 1].pc as usize;
             loop {
-                let pc = self.frames[depth - 1].pc as usize;
                 let Some(op) = code.get(pc) else {
                     self.pop_frame();
                     break;
                 };
-                let at = locs.get(pc).copied().unwrap_or_default();
                 steps += 1;
                 if steps > OP_LIMIT {
+                    let at = locs.get(pc).copied().unwrap_or_default();
                     return Err(RuntimeError::new(format!("the rules ran {OP_LIMIT} steps without a decision: this looks like an endless loop"), at)
                         .with_help("make sure every loop ends or offers a decision"));
                 }
-                self.frames[depth - 1].pc += 1;
+                // A fast form that ran neither called, returned nor waited.
+                match quick.get(pc).map(|q| self.step_quick(q, base)) {
+                    Some(Ran::Next) => {
+                        pc += 1;
+                        continue;
+                    }
+                    Some(Ran::Jump(to)) => {
+                        pc = to as usize;
+                        continue;
+                    }
+                    Some(Ran::Declined) | None => {}
+                }
+                let at = locs.get(pc).copied().unwrap_or_default();
+                self.frames[depth - 1].pc = pc as u32 + 1;
                 self.step(p, op, base, at)?;
                 if self.pending.is_some() || self.frames.len() != depth {
                     break;
                 }
+                pc = self.frames[depth - 1].pc as usize;
             }
         }
         Ok(false)

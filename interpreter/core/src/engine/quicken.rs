@@ -1,26 +1,24 @@
-//! Quickened ops: the op shapes every turn runs (jumps, `if s == dealer`, `let c =
-//! top(Z)`, `move c to 手札[s]`, `s = next(s)`, `v += k`, decisions), and the guards
-//! and conditions every turn asks (`count(山札) == 0`, and a [`HandGuard`]'s hand
-//! against its table's pattern), read straight off the board. Each fast
-//! path only reads and falls back to [`State::step_cold`] (`exec.rs`) or the full
-//! evaluation, which have every op's and expression's meaning, for any other shape or
-//! value; `Board::quicken` turns them off.
+//! Quickened ops: the fast forms the compiler found for the op shapes every turn runs
+//! ([`QuickOp`]: jumps, `if s == dealer`, `let c = top(Z)`, `move c to 手札[s]`,
+//! `s = next(s)`, `v += k`), and the guards and conditions every turn asks
+//! (`count(山札) == 0`, and a [`HandGuard`]'s hand against its table's pattern), read
+//! straight off the board. Each fast path only reads, and leaves any other value to
+//! [`State::step_cold`] (`exec.rs`) or the full evaluation, which have every op's and
+//! expression's meaning; `Board::quicken` turns them off.
 
 use super::error::RuntimeError;
 use super::state::{Board, State};
-use crate::ir::{Builtin, Expr, HandGuard, Loc, Op, Op2, Program, Target};
+use crate::ir::{
+    Builtin, Expr, HandGuard, Loc, Op, Op2, Program, QuickCmp, QuickCond, QuickNum, QuickOp,
+    QuickZone,
+};
 use crate::model::CardSet;
 use crate::value::Value;
-use fuda_grammar::ast::AssignOp;
 
 impl State {
-    /// Runs one op. The ops every turn runs are here, with their common operand
-    /// shapes read straight off the board; the rest, and any unusual operand, go to
-    /// [`State::step_cold`], which has every op's full meaning.
-    ///
-    /// Always inlined into [`State::advance`]'s loop: as a call of its own, its entry
-    /// and exit (saving the registers its many arms use) cost about as much as the
-    /// common ops themselves (callgrind: 33 of 49 instructions per op).
+    /// Runs one op in full: the control ops here, every other op in
+    /// [`State::step_cold`]. (The shapes every turn runs have fast forms, tried first;
+    /// see [`State::step_quick`].)
     #[inline(always)]
     pub(super) fn step(
         &mut self,
@@ -31,69 +29,9 @@ impl State {
     ) -> Result<(), RuntimeError> {
         match op {
             Op::Jump(t) => self.jump(*t),
-            // `if s == dealer`, `if count(山札) == 0`
             Op::JumpIfNot(c, t) => {
-                let holds = match self.holds_here(c, base) {
-                    Some(h) => h,
-                    None => self.holds(p, base, c, at)?,
-                };
-                if !holds {
+                if !self.holds(p, base, c, at)? {
                     self.jump(*t);
-                }
-            }
-            Op::Let(slot, e) if self.board.quicken => {
-                let v = match e {
-                    Expr::Local(s) => self.locals[base..].get(*s as usize).cloned(),
-                    // `let c = top(山札)`
-                    Expr::Call(Builtin::Top, args, _) if args.len() == 1 => self
-                        .zone_here(&args[0], base)
-                        .and_then(|z| self.board.zones[z as usize].last())
-                        .map(|c| Value::Card(*c)),
-                    _ => None,
-                };
-                let v = match v {
-                    Some(v) => v,
-                    None => self.value_of(p, base, e, at)?,
-                };
-                self.set_local(base, *slot, v);
-            }
-            Op::Move(Expr::Local(w), to, _) if self.board.quicken => match (
-                self.locals.get(base + *w as usize),
-                self.zone_here(to, base),
-            ) {
-                // A card held in a local moving to a zone named by a local seat: the
-                // common `move c to 手札[s]`.
-                (Some(Value::Card(c)), Some(z)) => {
-                    let c = *c;
-                    self.board.move_card(c, z);
-                }
-                _ => self.step_cold(p, op, base, at)?,
-            },
-            // `s = next(s)`
-            Op::Assign(Target::Local(t), AssignOp::Set, Expr::Call(Builtin::Next, args, _), _)
-                if args.len() == 1 && self.board.quicken =>
-            {
-                let n = self.board.seats;
-                let next = match (&args[0], self.locals.get(base + *t as usize)) {
-                    (Expr::Local(s), Some(_)) => match self.locals.get(base + *s as usize) {
-                        Some(Value::Seat(s)) if *s < n => Some((*s + 1) % n),
-                        _ => None,
-                    },
-                    _ => None,
-                };
-                match next {
-                    Some(s) => self.locals[base + *t as usize] = Value::Seat(s),
-                    None => self.step_cold(p, op, base, at)?,
-                }
-            }
-            // `巡 += 1`
-            Op::Assign(Target::Var(v), AssignOp::Add, Expr::Const(Value::Int(k)), _)
-                if self.board.quicken =>
-            {
-                let i = self.board.var_slot(*v, None);
-                match self.board.vars.get_mut(i) {
-                    Some(Value::Int(x)) if x.checked_add(*k).is_some() => *x += *k,
-                    _ => self.step_cold(p, op, base, at)?,
                 }
             }
             Op::Decide(d) => self.decide(p, d, base, at)?,
@@ -101,6 +39,130 @@ impl State {
             _ => self.step_cold(p, op, base, at)?,
         }
         Ok(())
+    }
+
+    /// Runs an op's fast form ([`QuickOp`]) when the values it reads are the usual
+    /// ones (a seat where a seat is read, a card where a card moves…), and says
+    /// where play goes on. Nothing changes when it declines: the op then runs in full.
+    /// Always inlined into [`State::advance`]'s loop, for the reason `step` is.
+    #[inline(always)]
+    pub(super) fn step_quick(&mut self, q: &QuickOp, base: usize) -> Ran {
+        match *q {
+            QuickOp::Full => Ran::Declined,
+            QuickOp::Jump(t) => Ran::Jump(t),
+            QuickOp::JumpUnless(c, t) => match self.quick_holds(&c, base) {
+                Some(true) => Ran::Next,
+                Some(false) => Ran::Jump(t),
+                None => Ran::Declined,
+            },
+            QuickOp::LetTop { slot, zone } => {
+                let top = self
+                    .quick_zone(zone, base)
+                    .and_then(|z| self.board.zones.get(z as usize)?.last().copied());
+                let Some(c) = top else {
+                    return Ran::Declined;
+                };
+                self.set_local(base, slot, Value::Card(c));
+                Ran::Next
+            }
+            QuickOp::LetLocal { slot, from } => {
+                let Some(v) = self.locals.get(base + from as usize).cloned() else {
+                    return Ran::Declined;
+                };
+                self.set_local(base, slot, v);
+                Ran::Next
+            }
+            QuickOp::MoveCard { card, to } => {
+                let Some(Value::Card(c)) = self.locals.get(base + card as usize) else {
+                    return Ran::Declined;
+                };
+                let c = *c;
+                let Some(z) = self.quick_zone(to, base) else {
+                    return Ran::Declined;
+                };
+                self.board.move_card(c, z);
+                Ran::Next
+            }
+            QuickOp::NextSeat { slot, from } => {
+                let n = self.board.seats;
+                let next = match self.locals.get(base + from as usize) {
+                    Some(Value::Seat(s)) if *s < n => (*s + 1) % n,
+                    _ => return Ran::Declined,
+                };
+                match self.locals.get_mut(base + slot as usize) {
+                    Some(v) => *v = Value::Seat(next),
+                    None => return Ran::Declined,
+                }
+                Ran::Next
+            }
+            QuickOp::AddVar { var, by } => {
+                let b = &mut self.board;
+                let Some(&i) = b.layout.var_base.get(var as usize) else {
+                    return Ran::Declined;
+                };
+                match b.vars.get_mut(i as usize) {
+                    Some(Value::Int(x)) if x.checked_add(by).is_some() => *x += by,
+                    _ => return Ran::Declined,
+                }
+                Ran::Next
+            }
+        }
+    }
+
+    /// A [`QuickCond`] read off the board; `None` when an operand is not a number
+    /// there (the op then runs in full).
+    #[inline]
+    fn quick_holds(&self, c: &QuickCond, base: usize) -> Option<bool> {
+        let scalar = matches!(c.cmp, QuickCmp::Eq | QuickCmp::Ne);
+        let a = self.quick_num(c.a, scalar, base)?;
+        let b = self.quick_num(c.b, scalar, base)?;
+        Some(match c.cmp {
+            QuickCmp::Eq => a == b,
+            QuickCmp::Ne => a != b,
+            QuickCmp::Lt => a < b,
+            QuickCmp::Le => a <= b,
+            QuickCmp::Gt => a > b,
+            QuickCmp::Ge => a >= b,
+        })
+    }
+
+    /// A [`QuickNum`]'s number: a local is read as `==` reads it (any scalar) with
+    /// `scalar`, else only as an int, as [`number_here`] does.
+    #[inline]
+    fn quick_num(&self, n: QuickNum, scalar: bool, base: usize) -> Option<i64> {
+        let b = &self.board;
+        match n {
+            QuickNum::Const(k) => Some(k),
+            QuickNum::Local(i) => match self.locals.get(base + i as usize)? {
+                Value::Int(k) => Some(*k),
+                v if scalar => super::typed::scalar_of(v),
+                _ => None,
+            },
+            QuickNum::Dealer => Some(b.dealer as i64),
+            QuickNum::Var(v) => match b.vars.get(*b.layout.var_base.get(v as usize)? as usize)? {
+                Value::Int(k) => Some(*k),
+                _ => None,
+            },
+            QuickNum::Count(z) => {
+                Some(b.sets.get(self.quick_zone(z, base)? as usize)?.len() as i64)
+            }
+        }
+    }
+
+    /// The zone instance a [`QuickZone`] names: a per-seat zone's needs a seat in its
+    /// local (the compiler checked which zones are shared and which per seat).
+    #[inline]
+    fn quick_zone(&self, z: QuickZone, base: usize) -> Option<u16> {
+        let b = &self.board;
+        match z {
+            QuickZone::Shared(z) => b.layout.zone_base.get(z as usize).copied(),
+            QuickZone::Seat(z, slot) => match self.locals.get(base + slot as usize)? {
+                Value::Seat(s) if *s < b.seats => {
+                    Some(*b.layout.zone_base.get(z as usize)? + *s as u16)
+                }
+                _ => None,
+            },
+        }
     }
 
     /// A condition read straight off the board (see [`number_here`]): `==`, `!=` and
@@ -188,6 +250,16 @@ impl State {
     pub(super) fn zone_here(&self, to: &Expr, base: usize) -> Option<u16> {
         zone_on(&self.board, self.locals.get(base..)?, to)
     }
+}
+
+/// Where play goes on after [`State::step_quick`].
+pub(super) enum Ran {
+    /// The fast form ran: the next op.
+    Next,
+    /// The fast form ran and jumps.
+    Jump(u32),
+    /// The values are not the usual ones: the op runs in full.
+    Declined,
 }
 
 /// How [`number_here`] reads a local: as `==` compares it (a seat, card, symbol, bool

@@ -458,7 +458,7 @@ pub(crate) fn overflow(at: Loc) -> RuntimeError {
 
 /// A scalar value as one number (see [`Cx::scalar`]).
 #[inline]
-pub(super) fn scalar_of(v: &Value) -> Option<i64> {
+pub(crate) fn scalar_of(v: &Value) -> Option<i64> {
     match v {
         Value::Int(i) => Some(*i),
         Value::Seat(s) => Some(*s as i64),

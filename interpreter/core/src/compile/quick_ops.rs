@@ -1,0 +1,159 @@
+//! Fast op forms: the op shapes every turn runs are recognised once, when the program
+//! is built, and their operands resolved to local slots and zones ([`QuickOp`]), so the
+//! engine need not look through an op's expressions each time it runs it. Runs on the
+//! finished program, after the rewrites.
+
+use crate::ir::{
+    Builtin, Expr, Op, Op2, ProcDef, Program, QuickCmp, QuickCond, QuickNum, QuickOp, QuickZone,
+    Target,
+};
+use fuda_grammar::ast::{AssignOp, Owner};
+
+/// Fills [`ProcDef::quick`] for every procedure and test body of `p`.
+pub fn compile_quick_ops(p: &mut Program) {
+    let zones: Vec<Owner> = p.zones.iter().map(|z| z.owner).collect();
+    let bodies = p
+        .procs
+        .iter_mut()
+        .chain(p.tests.iter_mut().map(|t| &mut t.body));
+    for body in bodies {
+        fill(body, &zones);
+    }
+}
+
+fn fill(body: &mut ProcDef, zones: &[Owner]) {
+    body.quick = body.code.iter().map(|op| quick(op, zones)).collect();
+}
+
+/// The fast form of one op, or [`QuickOp::Full`].
+fn quick(op: &Op, zones: &[Owner]) -> QuickOp {
+    let found = match op {
+        Op::Jump(t) => Some(QuickOp::Jump(*t)),
+        Op::JumpIfNot(c, t) => cond(c, zones).map(|c| QuickOp::JumpUnless(c, *t)),
+        Op::Let(slot, Expr::Local(from)) => Some(QuickOp::LetLocal {
+            slot: *slot,
+            from: *from,
+        }),
+        Op::Let(slot, Expr::Call(Builtin::Top, args, _)) if args.len() == 1 => {
+            zone(&args[0], zones).map(|zone| QuickOp::LetTop { slot: *slot, zone })
+        }
+        Op::Move(Expr::Local(card), to, _) => {
+            zone(to, zones).map(|to| QuickOp::MoveCard { card: *card, to })
+        }
+        Op::Assign(Target::Local(slot), AssignOp::Set, Expr::Call(Builtin::Next, args, _), _)
+            if args.len() == 1 =>
+        {
+            match &args[0] {
+                Expr::Local(from) => Some(QuickOp::NextSeat {
+                    slot: *slot,
+                    from: *from,
+                }),
+                _ => None,
+            }
+        }
+        Op::Assign(
+            Target::Var(var),
+            AssignOp::Add,
+            Expr::Const(crate::value::Value::Int(by)),
+            _,
+        ) => Some(QuickOp::AddVar { var: *var, by: *by }),
+        _ => None,
+    };
+    found.unwrap_or(QuickOp::Full)
+}
+
+/// A comparison of two operands [`num`] reads.
+fn cond(e: &Expr, zones: &[Owner]) -> Option<QuickCond> {
+    let Expr::Bin(op, a, b) = e else {
+        return None;
+    };
+    let cmp = match op {
+        Op2::EqScalar => QuickCmp::Eq,
+        Op2::NeScalar => QuickCmp::Ne,
+        Op2::Lt => QuickCmp::Lt,
+        Op2::Le => QuickCmp::Le,
+        Op2::Gt => QuickCmp::Gt,
+        Op2::Ge => QuickCmp::Ge,
+        _ => return None,
+    };
+    let scalar = matches!(cmp, QuickCmp::Eq | QuickCmp::Ne);
+    Some(QuickCond {
+        cmp,
+        a: num(a, scalar, zones)?,
+        b: num(b, scalar, zones)?,
+    })
+}
+
+/// An operand read as one number: ints always; with `scalar` (for `==` and `!=`), any
+/// scalar constant and the dealer too, as the engine compares scalars by number.
+fn num(e: &Expr, scalar: bool, zones: &[Owner]) -> Option<QuickNum> {
+    Some(match e {
+        Expr::Const(crate::value::Value::Int(k)) => QuickNum::Const(*k),
+        Expr::Const(v) if scalar => QuickNum::Const(crate::engine::scalar_of(v)?),
+        Expr::Local(i) => QuickNum::Local(*i),
+        Expr::Dealer if scalar => QuickNum::Dealer,
+        Expr::Var(v) => QuickNum::Var(*v),
+        Expr::Call(Builtin::Count, args, _) if args.len() == 1 => {
+            QuickNum::Count(zone(&args[0], zones)?)
+        }
+        _ => return None,
+    })
+}
+
+/// A shared zone, or a per-seat zone at a seat held in a local.
+fn zone(e: &Expr, zones: &[Owner]) -> Option<QuickZone> {
+    match e {
+        Expr::Zone(z) if zones.get(*z as usize) == Some(&Owner::Shared) => {
+            Some(QuickZone::Shared(*z))
+        }
+        Expr::SeatZone(z, s) if zones.get(*z as usize) == Some(&Owner::PerSeat) => match &**s {
+            Expr::Local(i) => Some(QuickZone::Seat(*z, *i)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::{Op, QuickCmp, QuickNum, QuickOp, QuickZone};
+
+    #[test]
+    fn sangohanas_turn_runs_on_fast_forms() {
+        let text = include_str!("../../../../rulesets/sangohana.fuda");
+        let p = crate::compile("sangohana.fuda", text, &crate::loader::NoFiles)
+            .expect("compiles")
+            .program;
+        let deal = &p.procs[p.proc_named("一月").expect("一月") as usize];
+        assert_eq!(deal.quick.len(), deal.code.len());
+        let has = |f: &dyn Fn(&QuickOp) -> bool| deal.quick.iter().any(f);
+        // `if s == dealer`, `let c = top(山札)`, `move c to 手札[s]`, `s = next(s)`, `巡 += 1`.
+        assert!(has(&|q| matches!(q, QuickOp::JumpUnless(c, _)
+            if c.cmp == QuickCmp::Eq && c.b == QuickNum::Dealer)));
+        assert!(has(&|q| matches!(
+            q,
+            QuickOp::LetTop {
+                zone: QuickZone::Shared(_),
+                ..
+            }
+        )));
+        assert!(has(&|q| matches!(
+            q,
+            QuickOp::MoveCard {
+                to: QuickZone::Seat(..),
+                ..
+            }
+        )));
+        assert!(has(&|q| matches!(q, QuickOp::NextSeat { .. })));
+        assert!(has(&|q| matches!(q, QuickOp::AddVar { by: 1, .. })));
+        // Decisions, calls and deals run in full.
+        for (op, q) in deal.code.iter().zip(&deal.quick) {
+            if matches!(
+                op,
+                Op::Decide(_) | Op::Call(..) | Op::Deal { .. } | Op::Shuffle(..)
+            ) {
+                assert_eq!(*q, QuickOp::Full, "{op:?}");
+            }
+        }
+    }
+}
