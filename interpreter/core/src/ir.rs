@@ -221,6 +221,9 @@ pub struct Prefilter {
     pub suffix: Vec<Vec<usize>>,
     /// The pattern's `require`s as far as the groups' classes settle them.
     pub requires: Option<crate::score::Plan>,
+    /// Whether a hand may fit, by its class counts, when the classes are few enough
+    /// to list every count (set once the pattern is complete).
+    pub table: Option<crate::pattern::FitTable>,
 }
 
 /// One group slot of a pattern.

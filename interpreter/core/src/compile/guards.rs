@@ -51,6 +51,10 @@ fn hand_guard(p: &Program, g: &Expr) -> Option<HandGuard> {
     let Expr::SeatZone(zone, seat) = seat_zone else {
         return None;
     };
+    // The engine finds a seat's hand as a per-seat zone's instance.
+    if p.zones.get(*zone as usize)?.owner != crate::ir::Owner::PerSeat {
+        return None;
+    }
     let Expr::Local(seat) = &**seat else {
         return None;
     };

@@ -289,6 +289,18 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
     pd.requires = requires;
     pd.size = total.max(0) as usize;
     pd.frame = sc.max.min(used as u16);
+    // The table answers from the finished pattern's own prefilter and requires.
+    if optimize {
+        let deck_len = c.program.deck.len();
+        let pd = &mut c.program.patterns[ix as usize];
+        let table = pd
+            .prefilter
+            .as_ref()
+            .and_then(|pf| crate::pattern::FitTable::build(pd, pf, deck_len));
+        if let Some(pf) = pd.prefilter.as_mut() {
+            pf.table = table;
+        }
+    }
 }
 
 fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
@@ -691,5 +703,6 @@ fn prefilter(c: &Compiler, slots: &[SlotDef]) -> Option<crate::ir::Prefilter> {
         sizes,
         suffix,
         requires: None,
+        table: None,
     })
 }

@@ -209,10 +209,9 @@ impl State {
             Value::Seat(s) if *s < b.seats => *s,
             _ => return None,
         };
+        // The compiler made hand guards of per-seat zones only: a seat's instance is
+        // the zone's first plus the seat.
         let zi = *b.layout.zone_base.get(h.zone as usize)? + seat as u16;
-        if b.layout.zone_of.get(zi as usize) != Some(&(h.zone, Some(seat))) {
-            return None;
-        }
         let mut hand = *b.sets.get(zi as usize)?;
         if let Some(c) = h.plus {
             match locals.get(c as usize)? {

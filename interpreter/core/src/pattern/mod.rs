@@ -18,6 +18,7 @@
 
 mod assign;
 mod distance;
+mod fit_table;
 #[cfg(test)]
 mod reference;
 mod subsets;
@@ -25,6 +26,7 @@ mod subsets;
 mod tests;
 
 pub use distance::{distance, distance_in, Distance, DistanceScratch};
+pub use fit_table::FitTable;
 
 use crate::engine::{Cx, RuntimeError};
 use crate::ir::{PatternDef, Prefilter, ShapeDef, SlotDef};
@@ -297,16 +299,24 @@ pub(crate) fn with_frame<R>(frame: usize, f: impl FnOnce(&mut [Value]) -> R) -> 
 
 /// Whether `cards` may have a split of `pat`: the pattern's size, and class counts that
 /// pass its prefilter (if any) in a way its class-settled requires allow. False means
-/// certainly no split.
+/// certainly no split. Read off the pattern's [`FitTable`] when it has one.
 pub(crate) fn may_fit(pat: &PatternDef, cards: CardSet) -> bool {
-    size(cards) == pat.size
-        && pat.prefilter.as_ref().is_none_or(|pf| {
-            // Only a class holding several groups can break a require the classes
-            // settle in more than the search's one step.
-            prefilter_classes(pf, cards).is_some_and(|touched| {
-                touched == pat.slots.len() || assign::classes_allow(pat, pf, cards)
-            })
-        })
+    match &pat.prefilter {
+        Some(pf) => match &pf.table {
+            Some(t) => t.may_fit(cards),
+            None => size(cards) == pat.size && may_fit_by_classes(pat, pf, cards),
+        },
+        None => size(cards) == pat.size,
+    }
+}
+
+/// Whether cards of the pattern's size have class counts that pass its prefilter in a
+/// way its class-settled requires allow: a question of the counts alone.
+fn may_fit_by_classes(pat: &PatternDef, pf: &Prefilter, cards: CardSet) -> bool {
+    // Only a class holding several groups can break a require the classes settle in
+    // more than the search's one step.
+    prefilter_classes(pf, cards)
+        .is_some_and(|touched| touched == pat.slots.len() || assign::classes_allow(pat, pf, cards))
 }
 
 /// Whether the class counts of `cards` can be split into the group sizes (each class
