@@ -109,14 +109,7 @@ impl State {
                                 None => Some(set),
                             };
                             match sat {
-                                Some(sat) => {
-                                    for c in set.inter(sat).iter() {
-                                        out.push(Move {
-                                            option: i as u16,
-                                            arg: Value::Card(c),
-                                        });
-                                    }
-                                }
+                                Some(sat) => push_card_moves(out, i as u16, set.inter(sat)),
                                 None => {
                                     for c in set.iter() {
                                         self.offer(p, o, i, *slot, Value::Card(c), base, at, out)?;
@@ -475,6 +468,24 @@ impl State {
         match self.frames.last() {
             Some(f) => body(p, f.code).0,
             None => &[],
+        }
+    }
+}
+
+/// One move of option `option` per card of `set`, in card order. Reads the set a word
+/// at a time: most decisions offer a hand card by card, and a set's iterator re-reads
+/// its position for every card.
+fn push_card_moves(out: &mut Vec<Move>, option: u16, set: CardSet) {
+    out.reserve(set.len());
+    for (k, &word) in set.0.iter().enumerate() {
+        let mut w = word;
+        while w != 0 {
+            let c = k as u16 * 64 + w.trailing_zeros() as u16;
+            w &= w - 1;
+            out.push(Move {
+                option,
+                arg: Value::Card(c),
+            });
         }
     }
 }
