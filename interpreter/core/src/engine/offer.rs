@@ -5,8 +5,8 @@ use super::decision::{Move, Pending, SeatMoves, PASS};
 use super::error::RuntimeError;
 use super::exec::{body, seat_list, with_cx};
 use super::state::State;
-use crate::ir::{Builtin, Decide, DecideKind, Expr, Loc, Op, Program};
-use crate::model::CardSet;
+use crate::ir::{Builtin, Decide, DecideKind, Expr, Loc, Op, Op2, Program};
+use crate::model::{CardIx, CardSet};
 use crate::value::Value;
 
 /// Seats asked by one decision: the seats from one on (without allocating), or any
@@ -98,15 +98,18 @@ impl State {
                             // A guard that only asks about the card is worked out for
                             // the whole set at once (`d != t`: every card but one).
                             let sat = match &o.guard {
-                                Some(g) => with_cx(
-                                    p,
-                                    &self.board,
-                                    &mut self.locals[base..],
-                                    at,
-                                    &mut self.steps_left,
-                                    |cx| cx.cards_where(*slot, g),
-                                )?,
                                 None => Some(set),
+                                Some(g) => match card_left_out(g, *slot, &self.locals[base..]) {
+                                    Some(t) => Some(set.minus(CardSet::single(t))),
+                                    None => with_cx(
+                                        p,
+                                        &self.board,
+                                        &mut self.locals[base..],
+                                        at,
+                                        &mut self.steps_left,
+                                        |cx| cx.cards_where(*slot, g),
+                                    )?,
+                                },
                             };
                             match sat {
                                 Some(sat) => push_card_moves(out, i as u16, set.inter(sat)),
@@ -487,5 +490,26 @@ fn push_card_moves(out: &mut Vec<Move>, option: u16, set: CardSet) {
                 arg: Value::Card(c),
             });
         }
+    }
+}
+
+/// The card a guard `d != t` leaves out of a move over cards `d`, when `t` is a local
+/// holding a card: the most common guard on a discard is answered without an
+/// evaluation context (the same set `Cx::cards_where` works out).
+fn card_left_out(guard: &Expr, slot: u16, locals: &[Value]) -> Option<CardIx> {
+    let Expr::Bin(Op2::NeScalar, a, b) = guard else {
+        return None;
+    };
+    let other = match (&**a, &**b) {
+        (Expr::Local(x), Expr::Local(y)) | (Expr::Local(y), Expr::Local(x))
+            if *x == slot && *y != slot =>
+        {
+            *y
+        }
+        _ => return None,
+    };
+    match locals.get(other as usize)? {
+        Value::Card(t) => Some(*t),
+        _ => None,
     }
 }
