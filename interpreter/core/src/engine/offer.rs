@@ -28,7 +28,11 @@ impl SeatList {
 
     fn at(&self, i: usize) -> u8 {
         match self {
-            SeatList::Ring { first, n, .. } => ((*first as usize + i) % (*n).max(1) as usize) as u8,
+            // `first < n` and `i < n`: one wrap at most, without a division.
+            SeatList::Ring { first, n, .. } => {
+                let (k, n) = (*first as usize + i, *n as usize);
+                (if k >= n { k - n } else { k }) as u8
+            }
             SeatList::List(l) => l[i],
         }
     }
@@ -190,6 +194,9 @@ impl State {
         Ok(())
     }
 
+    /// Offers the moves of decision `d` (the op at the frame's previous pc): leaves a
+    /// [`Pending`] decision, takes a `choose`'s only move at once, or goes on after a
+    /// claim window no seat can claim in.
     pub(super) fn decide(
         &mut self,
         p: &Program,
@@ -198,69 +205,15 @@ impl State {
         at: Loc,
     ) -> Result<(), RuntimeError> {
         let pc = self.frames.last().expect("frame").pc - 1;
-        let mut seats = self.spare.seats.pop().unwrap_or_default();
-        match d.kind {
-            DecideKind::One => {
-                let s = match self.seat_here(&d.who, base) {
-                    Some(s) => s,
-                    None => with_cx(
-                        p,
-                        &self.board,
-                        &mut self.locals[base..],
-                        at,
-                        &mut self.steps_left,
-                        |cx| cx.eval_seat(&d.who),
-                    )?,
-                };
-                let mut moves = self.spare.moves.pop().unwrap_or_default();
-                self.moves_for(p, d, base, s, at, &mut moves)?;
-                if moves.is_empty() {
-                    return Err(RuntimeError::new(
-                        format!("seat {s} has no legal move here"),
-                        d.loc,
-                    )
-                    .with_help("every decision needs at least one move whose guard holds"));
-                }
-                seats.push(SeatMoves { seat: s, moves });
-            }
-            DecideKind::Each | DecideKind::Claim => {
-                let asked = self.asked_seats(p, &d.who, base, at)?;
-                for k in 0..asked.len() {
-                    let s = asked.at(k);
-                    // A claim whose every move is a score guard on the seat's hand is
-                    // passed over at once when no hand can fit (most seats, most turns).
-                    if d.kind == DecideKind::Claim && self.no_claim_fits(p, d, base, s) {
-                        continue;
-                    }
-                    let mut moves = self.spare.moves.pop().unwrap_or_default();
-                    self.moves_for(p, d, base, s, at, &mut moves)?;
-                    if d.kind == DecideKind::Claim {
-                        if moves.is_empty() {
-                            self.spare.moves.push(moves);
-                            continue;
-                        }
-                        moves.insert(
-                            0,
-                            Move {
-                                option: PASS,
-                                arg: Value::Unit,
-                            },
-                        );
-                    } else if moves.is_empty() {
-                        return Err(RuntimeError::new(
-                            format!("seat {s} has no legal move here"),
-                            d.loc,
-                        ));
-                    }
-                    seats.push(SeatMoves { seat: s, moves });
-                }
-                if seats.is_empty() {
-                    self.spare.seats.push(seats);
-                    self.jump(d.after);
-                    return Ok(());
-                }
-            }
+        let seats = match d.kind {
+            DecideKind::One => self.offer_one(p, d, base, at)?,
+            DecideKind::Each | DecideKind::Claim => self.offer_each(p, d, base, at)?,
+        };
+        if seats.is_empty() {
+            self.jump(d.after);
+            return Ok(());
         }
+        let single = d.kind == DecideKind::One && seats[0].moves.len() == 1;
         self.pending = Some(Pending {
             kind: d.kind,
             at: pc,
@@ -268,16 +221,90 @@ impl State {
             ends: d.ends,
         });
         // A decision with a single possible move is taken at once.
-        if d.kind == DecideKind::One
-            && self
-                .pending
-                .as_ref()
-                .map(|pd| pd.seats[0].moves.len() == 1)
-                .unwrap_or(false)
-        {
+        if single {
             self.apply(p, &[0])?;
         }
         Ok(())
+    }
+
+    /// A `choose`: its seat with its moves, the one entry of the decision's seat list.
+    fn offer_one(
+        &mut self,
+        p: &Program,
+        d: &Decide,
+        base: usize,
+        at: Loc,
+    ) -> Result<Vec<SeatMoves>, RuntimeError> {
+        let s = match self.seat_here(&d.who, base) {
+            Some(s) => s,
+            None => with_cx(
+                p,
+                &self.board,
+                &mut self.locals[base..],
+                at,
+                &mut self.steps_left,
+                |cx| cx.eval_seat(&d.who),
+            )?,
+        };
+        let mut moves = self.spare.moves.pop().unwrap_or_default();
+        self.moves_for(p, d, base, s, at, &mut moves)?;
+        if moves.is_empty() {
+            return Err(
+                RuntimeError::new(format!("seat {s} has no legal move here"), d.loc)
+                    .with_help("every decision needs at least one move whose guard holds"),
+            );
+        }
+        let mut seats = self.spare.seats.pop().unwrap_or_default();
+        seats.push(SeatMoves { seat: s, moves });
+        Ok(seats)
+    }
+
+    /// A `choose each` or a claim window: every asked seat with its moves, or in a claim
+    /// window only the seats with a claim, pass first. A window no seat can claim in
+    /// (most turns) returns an empty list that was never allocated.
+    fn offer_each(
+        &mut self,
+        p: &Program,
+        d: &Decide,
+        base: usize,
+        at: Loc,
+    ) -> Result<Vec<SeatMoves>, RuntimeError> {
+        let claim = d.kind == DecideKind::Claim;
+        let asked = self.asked_seats(p, &d.who, base, at)?;
+        let mut seats = Vec::new();
+        for k in 0..asked.len() {
+            let s = asked.at(k);
+            // A claim whose every move is a score guard on the seat's hand is passed
+            // over at once when no hand can fit (most seats, most turns).
+            if claim && self.no_claim_fits(p, d, base, s) {
+                continue;
+            }
+            let mut moves = self.spare.moves.pop().unwrap_or_default();
+            self.moves_for(p, d, base, s, at, &mut moves)?;
+            if claim {
+                if moves.is_empty() {
+                    self.spare.moves.push(moves);
+                    continue;
+                }
+                moves.insert(
+                    0,
+                    Move {
+                        option: PASS,
+                        arg: Value::Unit,
+                    },
+                );
+            } else if moves.is_empty() {
+                return Err(RuntimeError::new(
+                    format!("seat {s} has no legal move here"),
+                    d.loc,
+                ));
+            }
+            if seats.capacity() == 0 {
+                seats = self.spare.seats.pop().unwrap_or_default();
+            }
+            seats.push(SeatMoves { seat: s, moves });
+        }
+        Ok(seats)
     }
 
     /// The seats a `choose each` or claim window asks, in order; `others(s)` and
@@ -370,7 +397,7 @@ impl State {
     /// Takes the players' choices for the waiting decision: one index into each asked
     /// seat's moves, in the order of `pending().seats`.
     pub fn apply(&mut self, p: &Program, choices: &[usize]) -> Result<(), RuntimeError> {
-        let Some(pending) = self.pending.take() else {
+        let Some(mut pending) = self.pending.take() else {
             return Err(RuntimeError::new("no decision is waiting", Loc::default()));
         };
         let frame = self.frames.last().expect("a decision lives in a frame");
@@ -402,8 +429,11 @@ impl State {
         }
         match pending.kind {
             DecideKind::One => {
-                let m = &pending.seats[0].moves[choices[0]];
-                self.start_option(d, base, pending.seats[0].seat, m.option, m.arg.clone());
+                let sm = &mut pending.seats[0];
+                let m = &mut sm.moves[choices[0]];
+                // The list is emptied below: the argument is moved out, not copied.
+                let arg = std::mem::replace(&mut m.arg, Value::Unit);
+                self.start_option(d, base, sm.seat, m.option, arg);
             }
             DecideKind::Each => {
                 let mut queue: Vec<(u8, u16, Value, u32)> = pending
