@@ -28,10 +28,9 @@ impl Agent for Eager {
 
     fn choose(&mut self, p: &Program, st: &State, _seat: u8, moves: &[Move]) -> usize {
         // A move ends the round when the compiler found `outcome`/`record` in its body;
-        // most decisions offer no such option, and are settled without a scan.
+        // most decisions offer no such option, and are settled without a look.
         if let Some(pending) = st.pending().filter(|pd| pd.ends != 0) {
-            let code = st.pending_code(p);
-            if let Some(i) = moves.iter().position(|m| pending.ends_round(code, m)) {
+            if let Some(i) = pending.first_ending(st.pending_code(p), moves) {
                 return i;
             }
         }

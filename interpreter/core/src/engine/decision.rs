@@ -25,6 +25,10 @@ pub struct SeatMoves {
     pub seat: u8,
     /// Its legal moves (in a claim window the first is always pass).
     pub moves: Vec<Move>,
+    /// The index of the first move that may end the round ([`Pending::ends_round`]),
+    /// noted as the moves are offered so that a player looking for a declared win need
+    /// not scan them (see [`Pending::first_ending`]).
+    pub first_ending: Option<usize>,
 }
 
 impl Clone for SeatMoves {
@@ -32,6 +36,7 @@ impl Clone for SeatMoves {
         SeatMoves {
             seat: self.seat,
             moves: self.moves.clone(),
+            first_ending: self.first_ending,
         }
     }
 
@@ -39,6 +44,7 @@ impl Clone for SeatMoves {
     fn clone_from(&mut self, src: &SeatMoves) {
         self.seat = src.seat;
         self.moves.clone_from(&src.moves);
+        self.first_ending = src.first_ending;
     }
 }
 
@@ -94,6 +100,20 @@ impl Pending {
                     .is_some_and(|o| o.ends_round),
                 _ => false,
             }
+    }
+
+    /// The index of the first of `moves` that may end the round: the one noted when
+    /// they were offered, if `moves` is one of this decision's lists (as a player is
+    /// given), else found by looking at each.
+    pub fn first_ending(&self, code: &[crate::ir::Op], moves: &[Move]) -> Option<usize> {
+        match self
+            .seats
+            .iter()
+            .find(|s| std::ptr::eq(s.moves.as_slice(), moves))
+        {
+            Some(s) => s.first_ending,
+            None => moves.iter().position(|m| self.ends_round(code, m)),
+        }
     }
 
     /// A short description of a move: the option's label or name, and its argument.

@@ -39,88 +39,107 @@ impl SeatList {
 }
 
 impl State {
-    /// Legal moves of one seat for a decision.
+    /// Fills `sm.moves` with its seat's legal moves for a decision, in option order,
+    /// and notes the first that may end the round (see [`SeatMoves::first_ending`]).
     fn moves_for(
         &mut self,
         p: &Program,
         d: &Decide,
         base: usize,
-        seat: u8,
+        at: Loc,
+        sm: &mut SeatMoves,
+    ) -> Result<(), RuntimeError> {
+        if let Some(s) = d.seat_slot {
+            self.set_local(base, s, Value::Seat(sm.seat));
+        }
+        for (i, o) in d.options.iter().enumerate() {
+            let before = sm.moves.len();
+            self.option_moves(p, o, i, base, at, &mut sm.moves)?;
+            if o.ends_round && sm.first_ending.is_none() && sm.moves.len() > before {
+                sm.first_ending = Some(before);
+            }
+        }
+        Ok(())
+    }
+
+    /// The moves of option `i`: one when it takes no argument and its guard holds, else
+    /// one per value of its domain the guard allows.
+    fn option_moves(
+        &mut self,
+        p: &Program,
+        o: &crate::ir::OptionDef,
+        i: usize,
+        base: usize,
         at: Loc,
         out: &mut Vec<Move>,
     ) -> Result<(), RuntimeError> {
-        if let Some(s) = d.seat_slot {
-            self.set_local(base, s, Value::Seat(seat));
-        }
-        for (i, o) in d.options.iter().enumerate() {
-            match &o.param {
-                None => {
-                    if self.guard_holds(p, o, base, at)? {
-                        out.push(Move {
-                            option: i as u16,
-                            arg: Value::Unit,
-                        });
-                    }
+        match &o.param {
+            None => {
+                if self.guard_holds(p, o, base, at)? {
+                    out.push(Move {
+                        option: i as u16,
+                        arg: Value::Unit,
+                    });
                 }
-                Some((slot, dom)) => {
-                    // `d in 手札[s]`: the zone is found without evaluating.
-                    let dv = match self.zone_here(dom, base) {
-                        Some(z) => Value::Zone(z),
-                        None => self.value_of(p, base, dom, at)?,
-                    };
-                    // Cards are offered in card order (a zone's cards as a set), so the
-                    // numbering of moves does not depend on how a hand was shuffled.
-                    match dv {
-                        Value::List(l) => {
-                            for it in l.iter() {
-                                self.offer(p, o, i, *slot, it.clone(), base, at, out)?;
+            }
+            Some((slot, dom)) => {
+                // `d in 手札[s]`: the zone is found without evaluating.
+                let dv = match self.zone_here(dom, base) {
+                    Some(z) => Value::Zone(z),
+                    None => self.value_of(p, base, dom, at)?,
+                };
+                // Cards are offered in card order (a zone's cards as a set), so the
+                // numbering of moves does not depend on how a hand was shuffled.
+                match dv {
+                    Value::List(l) => {
+                        for it in l.iter() {
+                            self.offer(p, o, i, *slot, it.clone(), base, at, out)?;
+                        }
+                    }
+                    Value::Range(a, b) if b.saturating_sub(a) <= 10_000 => {
+                        for n in a..=b {
+                            self.offer(p, o, i, *slot, Value::Int(n), base, at, out)?;
+                        }
+                    }
+                    Value::Range(..) => {
+                        return Err(RuntimeError::new(
+                            "a move's range is too large (over 10,000)",
+                            at,
+                        ))
+                    }
+                    other => {
+                        let set = match other {
+                            Value::Zone(z) => self.board.sets[z as usize],
+                            Value::Cards(s) => s,
+                            Value::Card(c) => CardSet::single(c),
+                            other => {
+                                return Err(RuntimeError::new(
+                                    format!("a move cannot range over {other:?}"),
+                                    at,
+                                ))
                             }
-                        }
-                        Value::Range(a, b) if b.saturating_sub(a) <= 10_000 => {
-                            for n in a..=b {
-                                self.offer(p, o, i, *slot, Value::Int(n), base, at, out)?;
-                            }
-                        }
-                        Value::Range(..) => {
-                            return Err(RuntimeError::new(
-                                "a move's range is too large (over 10,000)",
-                                at,
-                            ))
-                        }
-                        other => {
-                            let set = match other {
-                                Value::Zone(z) => self.board.sets[z as usize],
-                                Value::Cards(s) => s,
-                                Value::Card(c) => CardSet::single(c),
-                                other => {
-                                    return Err(RuntimeError::new(
-                                        format!("a move cannot range over {other:?}"),
-                                        at,
-                                    ))
-                                }
-                            };
-                            // A guard that only asks about the card is worked out for
-                            // the whole set at once (`d != t`: every card but one).
-                            let sat = match &o.guard {
-                                None => Some(set),
-                                Some(g) => match card_left_out(g, *slot, &self.locals[base..]) {
-                                    Some(t) => Some(set.minus(CardSet::single(t))),
-                                    None => with_cx(
-                                        p,
-                                        &self.board,
-                                        &mut self.locals[base..],
-                                        at,
-                                        &mut self.steps_left,
-                                        |cx| cx.cards_where(*slot, g),
-                                    )?,
-                                },
-                            };
-                            match sat {
-                                Some(sat) => push_card_moves(out, i as u16, set.inter(sat)),
-                                None => {
-                                    for c in set.iter() {
-                                        self.offer(p, o, i, *slot, Value::Card(c), base, at, out)?;
-                                    }
+                        };
+                        // A guard that only asks about the card is worked out for
+                        // the whole set at once (`d != t`: every card but one).
+                        let sat = match &o.guard {
+                            None => Some(set),
+                            Some(g) => match card_left_out(g, *slot, &self.locals[base..]) {
+                                Some(t) => Some(set.minus(CardSet::single(t))),
+                                None => with_cx(
+                                    p,
+                                    &self.board,
+                                    &mut self.locals[base..],
+                                    at,
+                                    &mut self.steps_left,
+                                    |cx| cx.cards_where(*slot, g),
+                                )?,
+                            },
+                        };
+                        match sat {
+                            Some(sat) => push_card_moves(out, i as u16, set.inter(sat)),
+                            None => {
+                                for c in set.iter() {
+                                    self.offer(p, o, i, *slot, Value::Card(c), base, at, out)?;
                                 }
                             }
                         }
@@ -246,16 +265,16 @@ impl State {
                 |cx| cx.eval_seat(&d.who),
             )?,
         };
-        let mut moves = self.spare.moves.pop().unwrap_or_default();
-        self.moves_for(p, d, base, s, at, &mut moves)?;
-        if moves.is_empty() {
+        let mut sm = self.seat_moves(s);
+        self.moves_for(p, d, base, at, &mut sm)?;
+        if sm.moves.is_empty() {
             return Err(
                 RuntimeError::new(format!("seat {s} has no legal move here"), d.loc)
                     .with_help("every decision needs at least one move whose guard holds"),
             );
         }
         let mut seats = self.spare.seats.pop().unwrap_or_default();
-        seats.push(SeatMoves { seat: s, moves });
+        seats.push(sm);
         Ok(seats)
     }
 
@@ -279,21 +298,22 @@ impl State {
             if claim && self.no_claim_fits(p, d, base, s) {
                 continue;
             }
-            let mut moves = self.spare.moves.pop().unwrap_or_default();
-            self.moves_for(p, d, base, s, at, &mut moves)?;
+            let mut sm = self.seat_moves(s);
+            self.moves_for(p, d, base, at, &mut sm)?;
             if claim {
-                if moves.is_empty() {
-                    self.spare.moves.push(moves);
+                if sm.moves.is_empty() {
+                    self.spare.moves.push(sm.moves);
                     continue;
                 }
-                moves.insert(
+                sm.moves.insert(
                     0,
                     Move {
                         option: PASS,
                         arg: Value::Unit,
                     },
                 );
-            } else if moves.is_empty() {
+                sm.first_ending = sm.first_ending.map(|i| i + 1);
+            } else if sm.moves.is_empty() {
                 return Err(RuntimeError::new(
                     format!("seat {s} has no legal move here"),
                     d.loc,
@@ -302,9 +322,18 @@ impl State {
             if seats.capacity() == 0 {
                 seats = self.spare.seats.pop().unwrap_or_default();
             }
-            seats.push(SeatMoves { seat: s, moves });
+            seats.push(sm);
         }
         Ok(seats)
+    }
+
+    /// An empty move list for seat `seat`, on a list kept from an earlier decision.
+    fn seat_moves(&mut self, seat: u8) -> SeatMoves {
+        SeatMoves {
+            seat,
+            moves: self.spare.moves.pop().unwrap_or_default(),
+            first_ending: None,
+        }
     }
 
     /// The seats a `choose each` or claim window asks, in order; `others(s)` and
