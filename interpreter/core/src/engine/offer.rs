@@ -538,21 +538,24 @@ impl State {
     }
 }
 
-/// One move of option `option` per card of `set`, in card order. Reads the set a word
-/// at a time: most decisions offer a hand card by card, and a set's iterator re-reads
-/// its position for every card.
+/// One move of option `option` per card of `set`, in card order. A word of the set at
+/// a time, each word's moves written as one extend of known length (no capacity test
+/// per card): most decisions offer a hand card by card. Empty words are skipped before
+/// their cards are counted, which without a popcount instruction costs a dozen steps.
 fn push_card_moves(out: &mut Vec<Move>, option: u16, set: CardSet) {
-    out.reserve(set.len());
     for (k, &word) in set.0.iter().enumerate() {
+        if word == 0 {
+            continue;
+        }
         let mut w = word;
-        while w != 0 {
+        out.extend((0..word.count_ones()).map(|_| {
             let c = k as u16 * 64 + w.trailing_zeros() as u16;
             w &= w - 1;
-            out.push(Move {
+            Move {
                 option,
                 arg: Value::Card(c),
-            });
-        }
+            }
+        }));
     }
 }
 
