@@ -312,6 +312,8 @@ proc match {
     choose 0 {
       move a(c in 手[0]) when c != t and c.month > 3 and not (c is 赤短) { }
       move b(c in deck) when c in 手[1] or c == t { }
+      move d(c in 手[0]) when c != t { }
+      move e(c in 手[1]) when t != c { }
       move z { }
     }
   }
@@ -351,6 +353,10 @@ proc match {
         let mut want_b: Vec<u16> = hand1.iter().chain([t]).collect();
         want_b.sort_unstable();
         assert_eq!(offered(1), want_b);
+        let mut want_d: Vec<u16> = hand0.iter().copied().filter(|&c| c != t).collect();
+        want_d.sort_unstable();
+        assert_eq!(offered(2), want_d);
+        assert_eq!(offered(3), hand1.iter().collect::<Vec<_>>());
         let n = pending.seats[0].moves.len();
         st.apply(&p, &[n - 1]).expect("applies");
         decisions += 1;
@@ -379,6 +385,13 @@ fn transcript(p: &fuda_core::Program, seed: u64, agent: &str, quicken: bool) -> 
             }
         }
         let pending = st.pending().expect("a decision waits");
+        // The first move that may end the round, as noted when the moves were offered,
+        // is the one a look at each move finds.
+        let code = st.pending_code(p);
+        for sm in &pending.seats {
+            let scan = sm.moves.iter().position(|m| pending.ends_round(code, m));
+            assert_eq!(sm.first_ending, scan, "{} seat {}", p.title, sm.seat);
+        }
         let mut choices = Vec::new();
         for sm in &pending.seats {
             let c = agents[sm.seat as usize].choose(p, &st, sm.seat, &sm.moves);

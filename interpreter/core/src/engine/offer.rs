@@ -4,7 +4,7 @@
 use super::decision::{Move, Pending, SeatMoves, PASS};
 use super::error::RuntimeError;
 use super::exec::{body, seat_list, with_cx};
-use super::state::State;
+use super::state::{Board, State};
 use crate::ir::{Builtin, Decide, DecideKind, Expr, Loc, Op, Op2, Program};
 use crate::model::{CardIx, CardSet};
 use crate::value::Value;
@@ -123,17 +123,19 @@ impl State {
                         // the whole set at once (`d != t`: every card but one).
                         let sat = match &o.guard {
                             None => Some(set),
-                            Some(g) => match card_left_out(g, *slot, &self.locals[base..]) {
-                                Some(t) => Some(set.minus(CardSet::single(t))),
-                                None => with_cx(
-                                    p,
-                                    &self.board,
-                                    &mut self.locals[base..],
-                                    at,
-                                    &mut self.steps_left,
-                                    |cx| cx.cards_where(*slot, g),
-                                )?,
-                            },
+                            Some(g) => {
+                                match card_left_out(&self.board, g, *slot, &self.locals[base..]) {
+                                    Some(t) => Some(set.minus(CardSet::single(t))),
+                                    None => with_cx(
+                                        p,
+                                        &self.board,
+                                        &mut self.locals[base..],
+                                        at,
+                                        &mut self.steps_left,
+                                        |cx| cx.cards_where(*slot, g),
+                                    )?,
+                                }
+                            }
                         };
                         match sat {
                             Some(sat) => push_card_moves(out, i as u16, set.inter(sat)),
@@ -571,16 +573,20 @@ fn push_card_moves(out: &mut Vec<Move>, option: u16, set: CardSet) {
 
 /// The card a guard `d != t` leaves out of a move over cards `d`, when `t` is a local
 /// holding a card: the most common guard on a discard is answered without an
-/// evaluation context (the same set `Cx::cards_where` works out).
-fn card_left_out(guard: &Expr, slot: u16, locals: &[Value]) -> Option<CardIx> {
-    let Expr::Bin(Op2::NeScalar, a, b) = guard else {
+/// evaluation context (the same set `Cx::cards_where` works out). `None` for any other
+/// guard, and when the fast paths are off (`Board::quicken`).
+fn card_left_out(b: &Board, guard: &Expr, slot: u16, locals: &[Value]) -> Option<CardIx> {
+    if !b.quicken {
+        return None;
+    }
+    let Expr::Bin(Op2::NeScalar, x, y) = guard else {
         return None;
     };
-    let other = match (&**a, &**b) {
-        (Expr::Local(x), Expr::Local(y)) | (Expr::Local(y), Expr::Local(x))
-            if *x == slot && *y != slot =>
+    let other = match (&**x, &**y) {
+        (Expr::Local(a), Expr::Local(t)) | (Expr::Local(t), Expr::Local(a))
+            if *a == slot && *t != slot =>
         {
-            *y
+            *t
         }
         _ => return None,
     };
