@@ -241,6 +241,9 @@ impl State {
             DecideKind::Each | DecideKind::Claim => self.offer_each(p, d, base, at)?,
         };
         if seats.is_empty() {
+            if seats.capacity() > 0 {
+                self.spare.seats.push(seats);
+            }
             self.jump(d.after);
             return Ok(());
         }
@@ -277,22 +280,23 @@ impl State {
                 |cx| cx.eval_seat(&d.who),
             )?,
         };
-        let mut sm = self.seat_moves(s);
-        self.moves_for(p, d, base, at, &mut sm)?;
-        if sm.moves.is_empty() {
+        let mut seats = self.spare.seats.pop().unwrap_or_default();
+        self.seat_entry(&mut seats, 0, s);
+        self.moves_for(p, d, base, at, &mut seats[0])?;
+        if seats[0].moves.is_empty() {
             return Err(
                 RuntimeError::new(format!("seat {s} has no legal move here"), d.loc)
                     .with_help("every decision needs at least one move whose guard holds"),
             );
         }
-        let mut seats = self.spare.seats.pop().unwrap_or_default();
-        seats.push(sm);
+        self.keep_entries(&mut seats, 1);
         Ok(seats)
     }
 
     /// A `choose each` or a claim window: every asked seat with its moves, or in a claim
     /// window only the seats with a claim, pass first. A window no seat can claim in
-    /// (most turns) returns an empty list that was never allocated.
+    /// (most turns) returns an empty list, allocated only if a seat's claim was looked
+    /// at in full.
     fn offer_each(
         &mut self,
         p: &Program,
@@ -303,6 +307,7 @@ impl State {
         let claim = d.kind == DecideKind::Claim;
         let asked = self.asked_seats(p, &d.who, base, at)?;
         let mut seats = Vec::new();
+        let mut n = 0;
         for k in 0..asked.len() {
             let s = asked.at(k);
             // A claim whose every move is a score guard on the seat's hand is passed
@@ -310,11 +315,15 @@ impl State {
             if claim && self.no_claim_fits(p, d, base, s) {
                 continue;
             }
-            let mut sm = self.seat_moves(s);
-            self.moves_for(p, d, base, at, &mut sm)?;
+            if seats.capacity() == 0 {
+                seats = self.spare.seats.pop().unwrap_or_default();
+            }
+            self.seat_entry(&mut seats, n, s);
+            let sm = &mut seats[n];
+            self.moves_for(p, d, base, at, sm)?;
             if claim {
+                // A seat without a claim leaves its entry to the next seat.
                 if sm.moves.is_empty() {
-                    self.spare.moves.push(sm.moves);
                     continue;
                 }
                 sm.moves.insert(
@@ -331,20 +340,37 @@ impl State {
                     d.loc,
                 ));
             }
-            if seats.capacity() == 0 {
-                seats = self.spare.seats.pop().unwrap_or_default();
-            }
-            seats.push(sm);
+            n += 1;
         }
+        self.keep_entries(&mut seats, n);
         Ok(seats)
     }
 
-    /// An empty move list for seat `seat`, on a list kept from an earlier decision.
-    fn seat_moves(&mut self, seat: u8) -> SeatMoves {
-        SeatMoves {
-            seat,
-            moves: self.spare.moves.pop().unwrap_or_default(),
-            first_ending: None,
+    /// Makes entry `k` of a seat list being filled (`k <= seats.len()`) an empty one
+    /// for seat `seat`. A seat list kept from an earlier decision keeps its entries with
+    /// their emptied move lists (see [`State::recycle`]), so most decisions reuse both
+    /// without taking them apart and putting them back.
+    fn seat_entry(&mut self, seats: &mut Vec<SeatMoves>, k: usize, seat: u8) {
+        match seats.get_mut(k) {
+            Some(sm) => {
+                debug_assert!(sm.moves.is_empty(), "a kept entry's moves are emptied");
+                sm.seat = seat;
+                sm.first_ending = None;
+            }
+            None => seats.push(SeatMoves {
+                seat,
+                moves: self.spare.moves.pop().unwrap_or_default(),
+                first_ending: None,
+            }),
+        }
+    }
+
+    /// Cuts a filled seat list to its first `n` entries, keeping the (empty) move lists
+    /// of the rest for later decisions.
+    fn keep_entries(&mut self, seats: &mut Vec<SeatMoves>, n: usize) {
+        while seats.len() > n {
+            let sm = seats.pop().expect("an entry past n");
+            self.spare.moves.push(sm.moves);
         }
     }
 
@@ -525,13 +551,12 @@ impl State {
         Ok(())
     }
 
-    /// Keeps a taken decision's lists for the next decisions.
+    /// Keeps a taken decision's lists for the next decisions: the seat list whole, its
+    /// entries' move lists emptied in place.
     fn recycle(&mut self, pending: Pending) {
         let mut seats = pending.seats;
-        while let Some(sm) = seats.pop() {
-            let mut moves = sm.moves;
-            moves.clear();
-            self.spare.moves.push(moves);
+        for sm in &mut seats {
+            sm.moves.clear();
         }
         self.spare.seats.push(seats);
     }
