@@ -73,79 +73,88 @@ impl State {
         at: Loc,
         out: &mut Vec<Move>,
     ) -> Result<(), RuntimeError> {
-        match &o.param {
-            None => {
-                if self.guard_holds(p, o, base, at)? {
-                    out.push(Move {
-                        option: i as u16,
-                        arg: Value::Unit,
-                    });
-                }
+        let Some((slot, dom)) = &o.param else {
+            if self.guard_holds(p, o, base, at)? {
+                out.push(Move {
+                    option: i as u16,
+                    arg: Value::Unit,
+                });
             }
-            Some((slot, dom)) => {
-                // `d in 手札[s]`: the zone is found without evaluating.
-                let dv = match self.zone_here(dom, base) {
-                    Some(z) => Value::Zone(z),
-                    None => self.value_of(p, base, dom, at)?,
-                };
-                // Cards are offered in card order (a zone's cards as a set), so the
-                // numbering of moves does not depend on how a hand was shuffled.
-                match dv {
-                    Value::List(l) => {
-                        for it in l.iter() {
-                            self.offer(p, o, i, *slot, it.clone(), base, at, out)?;
-                        }
+            return Ok(());
+        };
+        // `d in 手札[s]`: the zone's cards are read without evaluating (or building a
+        // value for) the domain.
+        let set = match self.zone_here(dom, base) {
+            Some(z) => self.board.sets[z as usize],
+            None => match self.value_of(p, base, dom, at)? {
+                Value::List(l) => {
+                    for it in l.iter() {
+                        self.offer(p, o, i, *slot, it.clone(), base, at, out)?;
                     }
-                    Value::Range(a, b) if b.saturating_sub(a) <= 10_000 => {
-                        for n in a..=b {
-                            self.offer(p, o, i, *slot, Value::Int(n), base, at, out)?;
-                        }
+                    return Ok(());
+                }
+                Value::Range(a, b) if b.saturating_sub(a) <= 10_000 => {
+                    for n in a..=b {
+                        self.offer(p, o, i, *slot, Value::Int(n), base, at, out)?;
                     }
-                    Value::Range(..) => {
-                        return Err(RuntimeError::new(
-                            "a move's range is too large (over 10,000)",
-                            at,
-                        ))
-                    }
-                    other => {
-                        let set = match other {
-                            Value::Zone(z) => self.board.sets[z as usize],
-                            Value::Cards(s) => s,
-                            Value::Card(c) => CardSet::single(c),
-                            other => {
-                                return Err(RuntimeError::new(
-                                    format!("a move cannot range over {other:?}"),
-                                    at,
-                                ))
-                            }
-                        };
-                        // A guard that only asks about the card is worked out for
-                        // the whole set at once (`d != t`: every card but one).
-                        let sat = match &o.guard {
-                            None => Some(set),
-                            Some(g) => {
-                                match card_left_out(&self.board, g, *slot, &self.locals[base..]) {
-                                    Some(t) => Some(set.minus(CardSet::single(t))),
-                                    None => with_cx(
-                                        p,
-                                        &self.board,
-                                        &mut self.locals[base..],
-                                        at,
-                                        &mut self.steps_left,
-                                        |cx| cx.cards_where(*slot, g),
-                                    )?,
-                                }
-                            }
-                        };
-                        match sat {
-                            Some(sat) => push_card_moves(out, i as u16, set.inter(sat)),
-                            None => {
-                                for c in set.iter() {
-                                    self.offer(p, o, i, *slot, Value::Card(c), base, at, out)?;
-                                }
-                            }
-                        }
-                    }
+                    return Ok(());
+                }
+                Value::Range(..) => {
+                    return Err(RuntimeError::new(
+                        "a move's range is too large (over 10,000)",
+                        at,
+                    ))
+                }
+                Value::Zone(z) => self.board.sets[z as usize],
+                Value::Cards(s) => s,
+                Value::Card(c) => CardSet::single(c),
+                other => {
+                    return Err(RuntimeError::new(
+                        format!("a move cannot range over {other:?}"),
+                        at,
+                    ))
+                }
+            },
+        };
+        self.card_moves(p, o, i, *slot, set, base, at, out)
+    }
+
+    /// The moves of option `i` over the cards of `set`, bound to local `slot`, in card
+    /// order (a zone's cards as a set), so the numbering of moves does not depend on how
+    /// a hand was shuffled.
+    #[allow(clippy::too_many_arguments)]
+    fn card_moves(
+        &mut self,
+        p: &Program,
+        o: &crate::ir::OptionDef,
+        i: usize,
+        slot: u16,
+        set: CardSet,
+        base: usize,
+        at: Loc,
+        out: &mut Vec<Move>,
+    ) -> Result<(), RuntimeError> {
+        // A guard that only asks about the card is worked out for the whole set at once
+        // (`d != t`: every card but one).
+        let sat = match &o.guard {
+            None => Some(set),
+            Some(g) => match card_left_out(&self.board, g, slot, &self.locals[base..]) {
+                Some(t) => Some(set.minus(CardSet::single(t))),
+                None => with_cx(
+                    p,
+                    &self.board,
+                    &mut self.locals[base..],
+                    at,
+                    &mut self.steps_left,
+                    |cx| cx.cards_where(slot, g),
+                )?,
+            },
+        };
+        match sat {
+            Some(sat) => push_card_moves(out, i as u16, set.inter(sat)),
+            None => {
+                for c in set.iter() {
+                    self.offer(p, o, i, slot, Value::Card(c), base, at, out)?;
                 }
             }
         }
