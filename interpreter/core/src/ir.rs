@@ -345,6 +345,9 @@ pub enum QuickOp {
     NextSeat { slot: u16, from: u16 },
     /// `var += by` on a shared int variable.
     AddVar { var: u16, by: i64 },
+    /// The end of an option body of the decision at `decide`, which goes on at `after`
+    /// when no move chosen at once by the same decision waits to run.
+    OptionDone { decide: u32, after: u32 },
 }
 
 /// A zone a fast op names: a shared zone, or a per-seat zone at the seat in a local.

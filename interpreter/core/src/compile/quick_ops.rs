@@ -22,13 +22,24 @@ pub fn compile_quick_ops(p: &mut Program) {
 }
 
 fn fill(body: &mut ProcDef, zones: &[Owner]) {
-    body.quick = body.code.iter().map(|op| quick(op, zones)).collect();
+    body.quick = body
+        .code
+        .iter()
+        .map(|op| quick(op, &body.code, zones))
+        .collect();
 }
 
-/// The fast form of one op, or [`QuickOp::Full`].
-fn quick(op: &Op, zones: &[Owner]) -> QuickOp {
+/// The fast form of one op of `code`, or [`QuickOp::Full`].
+fn quick(op: &Op, code: &[Op], zones: &[Owner]) -> QuickOp {
     let found = match op {
         Op::Jump(t) => Some(QuickOp::Jump(*t)),
+        Op::OptionDone { decide } => match code.get(*decide as usize) {
+            Some(Op::Decide(d)) => Some(QuickOp::OptionDone {
+                decide: *decide,
+                after: d.after,
+            }),
+            _ => None,
+        },
         Op::JumpIfNot(c, t) => cond(c, zones).map(|c| QuickOp::JumpUnless(c, *t)),
         Op::Let(slot, Expr::Local(from)) => Some(QuickOp::LetLocal {
             slot: *slot,
@@ -146,6 +157,21 @@ mod tests {
         )));
         assert!(has(&|q| matches!(q, QuickOp::NextSeat { .. })));
         assert!(has(&|q| matches!(q, QuickOp::AddVar { by: 1, .. })));
+        // An option's end knows where its decision goes on.
+        for (op, q) in deal.code.iter().zip(&deal.quick) {
+            if let Op::OptionDone { decide } = op {
+                let Op::Decide(d) = &deal.code[*decide as usize] else {
+                    panic!("an option's decision")
+                };
+                assert_eq!(
+                    *q,
+                    QuickOp::OptionDone {
+                        decide: *decide,
+                        after: d.after
+                    }
+                );
+            }
+        }
         // Decisions, calls and deals run in full.
         for (op, q) in deal.code.iter().zip(&deal.quick) {
             if matches!(

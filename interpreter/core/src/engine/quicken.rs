@@ -106,6 +106,12 @@ impl State {
                 }
                 Ran::Next
             }
+            // No move chosen at once by this decision (`choose each`) waits: the rules
+            // go on after the decision. A waiting one is started in full.
+            QuickOp::OptionDone { decide, after } => match self.frames.last() {
+                Some(f) if !f.queue.last().is_some_and(|e| e.3 == decide) => Ran::Jump(after),
+                _ => Ran::Declined,
+            },
         }
     }
 
