@@ -562,6 +562,9 @@ pub struct OptionDef {
     /// The guard's hand, when the guard asks whether a score table pays on it (set by
     /// the last compile pass, `compile/guards.rs`).
     pub hand_guard: Option<HandGuard>,
+    /// The guard as a comparison of numbers read off the board (`count(捨て札) > 0`),
+    /// when it is one (set by `compile/quick_ops.rs`).
+    pub quick_guard: Option<QuickCond>,
 }
 
 /// A guard `TABLE(ZONE[s]).total > k` or `TABLE(ZONE[s] + c).total > k` (`k >= 0`, the

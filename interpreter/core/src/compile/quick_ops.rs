@@ -9,7 +9,8 @@ use crate::ir::{
 };
 use fuda_grammar::ast::{AssignOp, Owner};
 
-/// Fills [`ProcDef::quick`] for every procedure and test body of `p`.
+/// Fills [`ProcDef::quick`] for every procedure and test body of `p`, and each
+/// decision option's [`OptionDef::quick_guard`](crate::ir::OptionDef::quick_guard).
 pub fn compile_quick_ops(p: &mut Program) {
     let zones: Vec<Owner> = p.zones.iter().map(|z| z.owner).collect();
     let bodies = p
@@ -22,6 +23,13 @@ pub fn compile_quick_ops(p: &mut Program) {
 }
 
 fn fill(body: &mut ProcDef, zones: &[Owner]) {
+    for op in &mut body.code {
+        if let Op::Decide(d) = op {
+            for o in &mut d.options {
+                o.quick_guard = o.guard.as_ref().and_then(|g| cond(g, zones));
+            }
+        }
+    }
     body.quick = body
         .code
         .iter()
@@ -157,6 +165,21 @@ mod tests {
         )));
         assert!(has(&|q| matches!(q, QuickOp::NextSeat { .. })));
         assert!(has(&|q| matches!(q, QuickOp::AddVar { by: 1, .. })));
+        // The draw's `count(捨て札) > 0` is read off the board.
+        let Some(Op::Decide(draw)) = deal
+            .code
+            .iter()
+            .find(|op| matches!(op, Op::Decide(d) if d.options.iter().any(|o| o.name == "捨て札")))
+        else {
+            panic!("the draw")
+        };
+        let take = draw
+            .options
+            .iter()
+            .find(|o| o.name == "捨て札")
+            .expect("捨て札");
+        assert!(matches!(take.quick_guard, Some(c) if c.cmp == QuickCmp::Gt
+            && matches!(c.a, QuickNum::Count(QuickZone::Shared(_)))));
         // An option's end knows where its decision goes on.
         for (op, q) in deal.code.iter().zip(&deal.quick) {
             if let Op::OptionDone { decide } = op {

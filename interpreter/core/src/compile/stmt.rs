@@ -772,6 +772,7 @@ impl Compiler {
                 body,
                 ends_round: false,
                 hand_guard: None,
+                quick_guard: None,
             });
         }
         sc.close();

@@ -179,7 +179,8 @@ impl State {
             Some(true) => return self.holds(p, base, g, at),
             None => {}
         }
-        Ok(match self.holds_here(g, base) {
+        let quick = o.quick_guard.filter(|_| self.board.quicken);
+        Ok(match quick.and_then(|c| self.quick_holds(&c, base)) {
             Some(h) => h,
             None => self.holds(p, base, g, at)?,
         })

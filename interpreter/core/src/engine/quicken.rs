@@ -9,8 +9,7 @@
 use super::error::RuntimeError;
 use super::state::{Board, State};
 use crate::ir::{
-    Builtin, Expr, HandGuard, Loc, Op, Op2, Program, QuickCmp, QuickCond, QuickNum, QuickOp,
-    QuickZone,
+    Expr, HandGuard, Loc, Op, Op2, Program, QuickCmp, QuickCond, QuickNum, QuickOp, QuickZone,
 };
 use crate::model::CardSet;
 use crate::value::Value;
@@ -109,16 +108,16 @@ impl State {
             // No move chosen at once by this decision (`choose each`) waits: the rules
             // go on after the decision. A waiting one is started in full.
             QuickOp::OptionDone { decide, after } => match self.frames.last() {
-                Some(f) if !f.queue.last().is_some_and(|e| e.3 == decide) => Ran::Jump(after),
+                Some(f) if f.queue.last().is_none_or(|e| e.3 != decide) => Ran::Jump(after),
                 _ => Ran::Declined,
             },
         }
     }
 
     /// A [`QuickCond`] read off the board; `None` when an operand is not a number
-    /// there (the op then runs in full).
+    /// there (the op then runs in full, or the guard is evaluated).
     #[inline]
-    fn quick_holds(&self, c: &QuickCond, base: usize) -> Option<bool> {
+    pub(super) fn quick_holds(&self, c: &QuickCond, base: usize) -> Option<bool> {
         let scalar = matches!(c.cmp, QuickCmp::Eq | QuickCmp::Ne);
         let a = self.quick_num(c.a, scalar, base)?;
         let b = self.quick_num(c.b, scalar, base)?;
@@ -132,9 +131,10 @@ impl State {
         })
     }
 
-    /// A [`QuickNum`]'s number: a local is read as `==` reads it (any scalar) with
-    /// `scalar`, else only as an int, as [`number_here`] does.
-    #[inline]
+    /// A [`QuickNum`]'s number: a local is read as `==` reads it (any scalar: a seat,
+    /// card, bool or symbol is its number) with `scalar`, else only as an int, as the
+    /// full evaluation does.
+    #[inline(always)]
     fn quick_num(&self, n: QuickNum, scalar: bool, base: usize) -> Option<i64> {
         let b = &self.board;
         match n {
@@ -168,36 +168,6 @@ impl State {
                 }
                 _ => None,
             },
-        }
-    }
-
-    /// A condition read straight off the board (see [`number_here`]): `==`, `!=` and
-    /// the int comparisons of operands read that way; `None` for any other form or
-    /// value, which the full evaluation then answers.
-    #[inline]
-    pub(super) fn holds_here(&self, e: &Expr, base: usize) -> Option<bool> {
-        let b = &self.board;
-        if !b.quicken {
-            return None;
-        }
-        let locals = self.locals.get(base..)?;
-        match e {
-            Expr::Bin(op @ (Op2::EqScalar | Op2::NeScalar), x, y) => {
-                let eq = number_here(b, locals, x, Read::Scalar)?
-                    == number_here(b, locals, y, Read::Scalar)?;
-                Some(eq == (*op == Op2::EqScalar))
-            }
-            Expr::Bin(op @ (Op2::Lt | Op2::Le | Op2::Gt | Op2::Ge), x, y) => {
-                let x = number_here(b, locals, x, Read::Int)?;
-                let y = number_here(b, locals, y, Read::Int)?;
-                Some(match op {
-                    Op2::Lt => x < y,
-                    Op2::Le => x <= y,
-                    Op2::Gt => x > y,
-                    _ => x >= y,
-                })
-            }
-            _ => None,
         }
     }
 
@@ -265,40 +235,6 @@ pub(super) enum Ran {
     Jump(u32),
     /// The values are not the usual ones: the op runs in full.
     Declined,
-}
-
-/// How [`number_here`] reads a local: as `==` compares it (a seat, card, symbol, bool
-/// or int is its number) or as arithmetic does (only an int; the rest go the full way).
-#[derive(Clone, Copy, PartialEq)]
-enum Read {
-    Scalar,
-    Int,
-}
-
-/// An operand as one number, read straight off the board: a constant, a local, the
-/// dealer, a shared int variable or `count` of a zone. `None` for any other form or
-/// value. (A score guard's total is answered by its [`HandGuard`] instead.)
-#[inline]
-fn number_here(b: &Board, locals: &[Value], e: &Expr, read: Read) -> Option<i64> {
-    match e {
-        Expr::Const(Value::Int(k)) => Some(*k),
-        Expr::Const(v) if read == Read::Scalar => super::typed::scalar_of(v),
-        Expr::Local(i) => match (locals.get(*i as usize)?, read) {
-            (Value::Int(k), _) => Some(*k),
-            (v, Read::Scalar) => super::typed::scalar_of(v),
-            _ => None,
-        },
-        Expr::Dealer if read == Read::Scalar => Some(b.dealer as i64),
-        Expr::Var(v) => match b.vars.get(*b.layout.var_base.get(*v as usize)? as usize)? {
-            Value::Int(k) => Some(*k),
-            _ => None,
-        },
-        Expr::Call(Builtin::Count, args, _) if args.len() == 1 => {
-            let z = zone_on(b, locals, &args[0])?;
-            Some(b.sets.get(z as usize)?.len() as i64)
-        }
-        _ => None,
-    }
 }
 
 /// The cards of a zone, a per-seat zone of a seat held in a local, a card or set held
