@@ -142,7 +142,7 @@ impl Board {
     }
 
     /// Moves one card to the top of a zone instance.
-    #[inline]
+    #[inline(always)]
     pub fn move_card(&mut self, c: CardIx, to: u16) {
         let from = self.card_zone[c as usize];
         if from == to {
