@@ -747,11 +747,22 @@ pub fn attr_value(p: &Program, a: u16, v: i64) -> Value {
 
 /// Evaluates with the board but no locals (variable initial values).
 pub fn eval_pure(p: &Program, b: &Board, e: &Expr) -> Result<Value, RuntimeError> {
-    let mut locals = vec![Value::Unit; 64];
+    // Most of these (a variable's initial value, the seat count) use no local at all:
+    // their few slots live on the stack, where a 64-slot list cost more than the
+    // evaluation itself, once per variable per game.
+    const FEW: usize = 8;
+    let mut few = [const { Value::Unit }; FEW];
+    let mut many = Vec::new();
+    let locals: &mut [Value] = if crate::score::slots_used(e) <= FEW {
+        &mut few
+    } else {
+        many.resize(crate::score::slots_used(e).max(64), Value::Unit);
+        &mut many
+    };
     let mut cx = Cx {
         p,
         b: Some(b),
-        locals: &mut locals,
+        locals,
         groups: &[],
         budget: EVAL_BUDGET,
         at: Loc::default(),
@@ -783,8 +794,13 @@ fn bare_board(seats: u8, params: Vec<Value>) -> Board {
 
 /// The number of seats for these parameter values.
 pub fn seat_count(p: &Program, params: &[Value]) -> Result<u8, RuntimeError> {
-    let board = bare_board(0, params.to_vec());
-    let n = eval_pure(p, &board, &p.seats.count)?.int();
+    // `seats players`: read the parameter (every game starts here).
+    let n = match &p.seats.count {
+        Expr::Param(i) if params.len() == p.params.len() && (*i as usize) < params.len() => {
+            params[*i as usize].int()
+        }
+        count => eval_pure(p, &bare_board(0, params.to_vec()), count)?.int(),
+    };
     if !(1..=16).contains(&n) {
         return Err(RuntimeError::new(
             format!("{n} seats: a game has 1 to 16"),
