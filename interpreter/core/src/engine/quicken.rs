@@ -116,7 +116,7 @@ impl State {
 
     /// A [`QuickCond`] read off the board; `None` when an operand is not a number
     /// there (the op then runs in full, or the guard is evaluated).
-    #[inline]
+    #[inline(always)]
     pub(super) fn quick_holds(&self, c: &QuickCond, base: usize) -> Option<bool> {
         let scalar = matches!(c.cmp, QuickCmp::Eq | QuickCmp::Ne);
         let a = self.quick_num(c.a, scalar, base)?;
@@ -149,8 +149,10 @@ impl State {
                 Value::Int(k) => Some(*k),
                 _ => None,
             },
+            // A zone's list holds exactly its set's cards: its length is the count,
+            // without counting bits (no popcount instruction on the baseline target).
             QuickNum::Count(z) => {
-                Some(b.sets.get(self.quick_zone(z, base)? as usize)?.len() as i64)
+                Some(b.zones.get(self.quick_zone(z, base)? as usize)?.len() as i64)
             }
         }
     }
