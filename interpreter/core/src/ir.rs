@@ -348,6 +348,11 @@ pub enum QuickOp {
     /// The end of an option body of the decision at `decide`, which goes on at `after`
     /// when no move chosen at once by the same decision waits to run.
     OptionDone { decide: u32, after: u32 },
+    /// A claim window over `others(from)` (`from` a local holding a seat) whose every
+    /// option takes no argument and is guarded by a score table on the asked seat's
+    /// hand ([`HandGuard`]): when no asked seat's hand can fit, nobody can claim, and
+    /// the rules go on at `after` without offering anything.
+    NoClaim { from: u16, after: u32 },
 }
 
 /// A zone a fast op names: a shared zone, or a per-seat zone at the seat in a local.

@@ -4,8 +4,8 @@
 //! finished program, after the rewrites.
 
 use crate::ir::{
-    Builtin, Expr, Op, Op2, ProcDef, Program, QuickCmp, QuickCond, QuickNum, QuickOp, QuickZone,
-    Target,
+    Builtin, Decide, DecideKind, Expr, Op, Op2, ProcDef, Program, QuickCmp, QuickCond, QuickNum,
+    QuickOp, QuickZone, Target,
 };
 use fuda_grammar::ast::{AssignOp, Owner};
 
@@ -48,6 +48,7 @@ fn quick(op: &Op, code: &[Op], zones: &[Owner]) -> QuickOp {
             }),
             _ => None,
         },
+        Op::Decide(d) => no_claim(d),
         Op::JumpIfNot(c, t) => cond(c, zones).map(|c| QuickOp::JumpUnless(c, *t)),
         Op::Let(slot, Expr::Local(from)) => Some(QuickOp::LetLocal {
             slot: *slot,
@@ -79,6 +80,28 @@ fn quick(op: &Op, code: &[Op], zones: &[Owner]) -> QuickOp {
         _ => None,
     };
     found.unwrap_or(QuickOp::Full)
+}
+
+/// The pre-check of a claim window nobody may claim in ([`QuickOp::NoClaim`]): the
+/// window asks `others(s)` of a local `s` and binds the asked seat, and every option is
+/// argumentless with a [`HandGuard`](crate::ir::HandGuard), so a hand that cannot fit
+/// settles its seat without the general offer.
+fn no_claim(d: &Decide) -> Option<QuickOp> {
+    let shaped = d.kind == DecideKind::Claim
+        && d.seat_slot.is_some()
+        && d.options
+            .iter()
+            .all(|o| o.param.is_none() && o.hand_guard.is_some());
+    match &d.who {
+        Expr::Call(Builtin::Others, args, _) if shaped && args.len() == 1 => match args[0] {
+            Expr::Local(from) => Some(QuickOp::NoClaim {
+                from,
+                after: d.after,
+            }),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// A comparison of two operands [`num`] reads.
@@ -135,7 +158,7 @@ fn zone(e: &Expr, zones: &[Owner]) -> Option<QuickZone> {
 
 #[cfg(test)]
 mod tests {
-    use crate::ir::{Op, QuickCmp, QuickNum, QuickOp, QuickZone};
+    use crate::ir::{DecideKind, Op, QuickCmp, QuickNum, QuickOp, QuickZone};
 
     #[test]
     fn sangohanas_turn_runs_on_fast_forms() {
@@ -195,13 +218,17 @@ mod tests {
                 );
             }
         }
-        // Decisions, calls and deals run in full.
+        // The claim window after a discard is pre-checked; choices, calls and deals
+        // run in full.
         for (op, q) in deal.code.iter().zip(&deal.quick) {
-            if matches!(
-                op,
-                Op::Decide(_) | Op::Call(..) | Op::Deal { .. } | Op::Shuffle(..)
-            ) {
-                assert_eq!(*q, QuickOp::Full, "{op:?}");
+            match op {
+                Op::Decide(d) if d.kind == DecideKind::Claim => {
+                    assert!(matches!(q, QuickOp::NoClaim { after, .. } if *after == d.after));
+                }
+                Op::Decide(_) | Op::Call(..) | Op::Deal { .. } | Op::Shuffle(..) => {
+                    assert_eq!(*q, QuickOp::Full, "{op:?}");
+                }
+                _ => {}
             }
         }
     }

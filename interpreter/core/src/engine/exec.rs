@@ -185,7 +185,7 @@ impl State {
                         .with_help("make sure every loop ends or offers a decision"));
                 }
                 // A fast form that ran neither called, returned nor waited.
-                match quick.get(pc).map(|q| self.step_quick(q, base)) {
+                match quick.get(pc).map(|q| self.step_quick(p, op, q, base)) {
                     Some(Ran::Next) => {
                         pc += 1;
                         continue;

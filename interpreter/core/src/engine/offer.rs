@@ -201,6 +201,33 @@ impl State {
         })
     }
 
+    /// Whether no seat of `others(from)` can claim in window `d`
+    /// ([`QuickOp::NoClaim`](crate::ir::QuickOp::NoClaim)): each asked seat, in the
+    /// order [`State::asked_seats`] lists them, is bound and settled by
+    /// [`State::no_claim_fits`], as the full offer would. `false` when `from` holds no
+    /// seat or a seat's hand may fit (the full offer then decides). Kept out of line:
+    /// `advance`'s loop inlines the fast forms, and this one loops and calls.
+    #[inline(never)]
+    pub(super) fn nobody_claims(
+        &mut self,
+        p: &Program,
+        d: &Decide,
+        from: u16,
+        base: usize,
+    ) -> bool {
+        let n = self.board.seats;
+        let s = match self.locals.get(base + from as usize) {
+            Some(Value::Seat(s)) if *s < n => *s,
+            _ => return false,
+        };
+        (1..n).all(|k| {
+            // `s < n` and `k < n`: one wrap at most, without a division.
+            let (k, n) = (s as usize + k as usize, n as usize);
+            let seat = if k >= n { k - n } else { k };
+            self.no_claim_fits(p, d, base, seat as u8)
+        })
+    }
+
     /// Binds local `slot` of the frame at `base` to a seat, in place: `set_local` stays
     /// a call (dropping any value costs more than inlining allows), and a claim window
     /// binds every asked seat on every turn.

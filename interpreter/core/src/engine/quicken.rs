@@ -45,7 +45,7 @@ impl State {
     /// where play goes on. Nothing changes when it declines: the op then runs in full.
     /// Always inlined into [`State::advance`]'s loop, for the reason `step` is.
     #[inline(always)]
-    pub(super) fn step_quick(&mut self, q: &QuickOp, base: usize) -> Ran {
+    pub(super) fn step_quick(&mut self, p: &Program, op: &Op, q: &QuickOp, base: usize) -> Ran {
         match *q {
             QuickOp::Full => Ran::Declined,
             QuickOp::Jump(t) => Ran::Jump(t),
@@ -109,6 +109,11 @@ impl State {
             // go on after the decision. A waiting one is started in full.
             QuickOp::OptionDone { decide, after } => match self.frames.last() {
                 Some(f) if f.queue.last().is_none_or(|e| e.3 != decide) => Ran::Jump(after),
+                _ => Ran::Declined,
+            },
+            // Most discards: no other seat can claim, and nothing is offered.
+            QuickOp::NoClaim { from, after } => match op {
+                Op::Decide(d) if self.nobody_claims(p, d, from, base) => Ran::Jump(after),
                 _ => Ran::Declined,
             },
         }
