@@ -84,6 +84,10 @@ impl Type {
 }
 
 /// A run-time value.
+///
+/// The variants that hold an `Arc` come last, together: dropping a value (a move
+/// list emptied after every decision, a local overwritten) then tests its tag against
+/// one bound instead of against each of them in turn. Nothing reads the order.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Value {
     /// Integer.
@@ -98,20 +102,20 @@ pub enum Value {
     Cards(CardSet),
     /// An interned symbol.
     Sym(u32),
-    /// Text.
-    Str(Arc<str>),
-    /// A list.
-    List(Arc<[Value]>),
     /// A zone index.
     Zone(u16),
     /// A per-seat zone family base index.
     ZoneFamily(u16),
-    /// A score result.
-    Score(Arc<ScoreResult>),
     /// An inclusive int range.
     Range(i64, i64),
     /// Nothing (an unset local).
     Unit,
+    /// Text.
+    Str(Arc<str>),
+    /// A list.
+    List(Arc<[Value]>),
+    /// A score result.
+    Score(Arc<ScoreResult>),
 }
 
 impl Value {
