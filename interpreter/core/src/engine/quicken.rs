@@ -1,8 +1,8 @@
 //! Quickened ops: the fast forms the compiler found for the op shapes every turn runs
 //! ([`QuickOp`]: jumps, `if s == dealer`, `let c = top(Z)`, `move c to 手札[s]`,
-//! `s = next(s)`, `v += k`), and the guards and conditions every turn asks
-//! (`count(山札) == 0`, and a [`HandGuard`]'s hand against its table's pattern), read
-//! straight off the board. Each fast path only reads, and leaves any other value to
+//! `s = next(s)`, `v += k`, a claim window nobody can claim in), and the guards and
+//! conditions every turn asks (`count(山札) == 0`, and a [`HandGuard`]'s hand against
+//! its table's pattern), read straight off the board. Each fast path only reads, and leaves any other value to
 //! [`State::step_cold`] (`exec.rs`) or the full evaluation, which have every op's and
 //! expression's meaning; `Board::quicken` turns them off.
 
