@@ -50,7 +50,7 @@ impl State {
         sm: &mut SeatMoves,
     ) -> Result<(), RuntimeError> {
         if let Some(s) = d.seat_slot {
-            self.bind_seat(base, s, sm.seat);
+            self.set_local(base, s, Value::Seat(sm.seat));
         }
         for (i, o) in d.options.iter().enumerate() {
             let before = sm.moves.len();
@@ -195,7 +195,7 @@ impl State {
     #[inline(always)]
     fn no_claim_fits(&mut self, p: &Program, d: &Decide, base: usize, seat: u8) -> bool {
         if let Some(slot) = d.seat_slot {
-            self.bind_seat(base, slot, seat);
+            self.set_local(base, slot, Value::Seat(seat));
         }
         d.options.iter().all(|o| {
             o.param.is_none()
@@ -229,16 +229,6 @@ impl State {
             let seat = if k >= n { k - n } else { k };
             self.no_claim_fits(p, d, base, seat as u8)
         })
-    }
-
-    /// Binds local `slot` of the frame at `base` to a seat, in place: `set_local` stays
-    /// a call (dropping any value costs more than inlining allows), and a claim window
-    /// binds every asked seat on every turn.
-    #[inline]
-    fn bind_seat(&mut self, base: usize, slot: u16, seat: u8) {
-        if let Some(l) = self.locals.get_mut(base + slot as usize) {
-            *l = Value::Seat(seat);
-        }
     }
 
     /// Binds a candidate argument and offers the move if its guard holds.
@@ -466,7 +456,7 @@ impl State {
         arg: Value,
     ) {
         if let Some(s) = d.seat_slot {
-            self.bind_seat(base, s, seat);
+            self.set_local(base, s, Value::Seat(seat));
         }
         let o = &d.options[option as usize];
         if let Some((slot, _)) = &o.param {
