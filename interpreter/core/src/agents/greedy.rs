@@ -62,14 +62,13 @@ impl Agent for Greedy {
         let mut best_score = i64::MIN;
         // One scratch copy, reset for each move without allocating.
         let w = copy_into(&mut trial_slot, world);
+        // Other seats asked at the same time are assumed to pass or take their first move.
+        let mut choices = vec![0; pending.seats.len()];
         for i in 0..moves.len() {
             if i > 0 {
                 w.clone_from(world);
             }
-            // Other seats asked at the same time are assumed to pass or take their first move.
-            let choices: Vec<usize> = (0..pending.seats.len())
-                .map(|k| if k == me { i } else { 0 })
-                .collect();
+            choices[me] = i;
             let before = 0;
             if w.apply(p, &choices).is_err() {
                 continue;
