@@ -98,7 +98,14 @@ pub struct Program {
     /// Word lists, each compiled for an attribute it is spelled with
     /// (`word(熟語, g, kanji)` reads `words[i]`).
     pub words: Vec<WordIndex>,
+    /// The patterns whose fit tables the board keeps a running sum for, zone by zone
+    /// (those of the [`HandGuard`]s, at most [`MAX_FIT_TRACKS`]): a guard then reads
+    /// its hand's table entry instead of adding up the hand's cards.
+    pub fit_tracks: Vec<u16>,
 }
+
+/// The most fit tables the board keeps running sums for (each card move updates each).
+pub const MAX_FIT_TRACKS: usize = 2;
 
 impl Program {
     /// The text of a symbol.
@@ -223,7 +230,7 @@ pub struct Prefilter {
     pub requires: Option<crate::score::Plan>,
     /// Whether a hand may fit, by its class counts, when the classes are few enough
     /// to list every count (set once the pattern is complete).
-    pub table: Option<crate::pattern::FitTable>,
+    pub table: Option<std::sync::Arc<crate::pattern::FitTable>>,
 }
 
 /// One group slot of a pattern.
@@ -587,6 +594,9 @@ pub struct HandGuard {
     pub seat: u16,
     /// The local slot holding a card (or cards) added to the zone's, if any.
     pub plus: Option<u16>,
+    /// The pattern's place in [`Program::fit_tracks`], when the board keeps its fit
+    /// table's sums.
+    pub track: Option<u8>,
 }
 
 /// The most cards one word can take: a word has at most this many characters, and a

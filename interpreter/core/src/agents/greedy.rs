@@ -335,4 +335,7 @@ fn determinize(p: &Program, st: &mut State, seat: u8, rng: &mut GameRng, hidden:
             last = zi;
         }
     }
+    if !hidden.places.is_empty() {
+        b.recount_fit();
+    }
 }

@@ -4,18 +4,40 @@
 //! board and the table's pattern alone, as every such guard's full evaluation would
 //! first do. Runs on the finished program, after the rewrites.
 
-use crate::ir::{Expr, HandGuard, Op, Op2, Program, ScoreField};
+use crate::ir::{Expr, HandGuard, Op, Op2, Program, ScoreField, MAX_FIT_TRACKS};
 use crate::value::Value;
 
-/// Sets [`HandGuard`]s on every decision option of `p` whose guard has that form.
+/// Sets [`HandGuard`]s on every decision option of `p` whose guard has that form, and
+/// has the board keep running sums for their patterns' fit tables
+/// ([`Program::fit_tracks`]), as many as [`MAX_FIT_TRACKS`] allows.
 pub fn compile_hand_guards(p: &mut Program) {
+    let mut tracks = std::mem::take(&mut p.fit_tracks);
     super::classes::each_op(p, |p, op| {
         if let Op::Decide(d) = op {
             for o in &mut d.options {
                 o.hand_guard = o.guard.as_ref().and_then(|g| hand_guard(p, g));
+                if let Some(h) = o.hand_guard.as_mut() {
+                    h.track = track(p, &mut tracks, h.pattern);
+                }
             }
         }
     });
+    p.fit_tracks = tracks;
+}
+
+/// The place of `pattern` among the tracked fit tables, added if there is room; `None`
+/// when it has no table or there is no room.
+fn track(p: &Program, tracks: &mut Vec<u16>, pattern: u16) -> Option<u8> {
+    let pf = p.patterns.get(pattern as usize)?.prefilter.as_ref()?;
+    pf.table.as_ref()?;
+    if let Some(i) = tracks.iter().position(|t| *t == pattern) {
+        return Some(i as u8);
+    }
+    if tracks.len() >= MAX_FIT_TRACKS {
+        return None;
+    }
+    tracks.push(pattern);
+    Some(tracks.len() as u8 - 1)
 }
 
 /// The hand guard `g` amounts to, if it has the form.
@@ -63,6 +85,7 @@ fn hand_guard(p: &Program, g: &Expr) -> Option<HandGuard> {
         zone: *zone,
         seat: *seat,
         plus,
+        track: None,
     })
 }
 
@@ -110,5 +133,8 @@ mod tests {
         assert_eq!(names, ["上がり", "当たり", "当たり"]);
         assert!(found[..2].iter().all(|(_, h)| h.plus.is_none()));
         assert!(found[2].1.plus.is_some());
+        // All three read the board's running sums for 役形's fit table.
+        assert_eq!(p.fit_tracks, [found[0].1.pattern]);
+        assert!(found.iter().all(|(_, h)| h.track == Some(0)));
     }
 }

@@ -178,6 +178,7 @@ impl Compiler {
                 tests: Vec::new(),
                 outcomes: Vec::new(),
                 words: Vec::new(),
+                fit_tracks: Vec::new(),
             },
             diags: Vec::new(),
             globals: BTreeMap::new(),

@@ -296,7 +296,8 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
         let table = pd
             .prefilter
             .as_ref()
-            .and_then(|pf| crate::pattern::FitTable::build(pd, pf, deck_len));
+            .and_then(|pf| crate::pattern::FitTable::build(pd, pf, deck_len))
+            .map(std::sync::Arc::new);
         if let Some(pf) = pd.prefilter.as_mut() {
             pf.table = table;
         }

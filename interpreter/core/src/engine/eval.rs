@@ -781,12 +781,14 @@ fn bare_board(seats: u8, params: Vec<Value>) -> Board {
         zones: vec![],
         sets: vec![],
         card_zone: vec![],
+        fit_sums: vec![],
         revealed: vec![],
         rng: GameRng::new(0),
         layout: Arc::new(Layout {
             zone_base: vec![],
             zone_of: vec![],
             var_base: vec![],
+            fit: vec![],
         }),
         quicken: true,
     }

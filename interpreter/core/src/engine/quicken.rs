@@ -195,6 +195,40 @@ impl State {
         // The compiler made hand guards of per-seat zones only: a seat's instance is
         // the zone's first plus the seat.
         let zi = *b.layout.zone_base.get(h.zone as usize)? + seat as u16;
+        // A tracked table: the hand's entry is the zone's running sum, plus the added
+        // card's weight when it is not already in the zone.
+        if let Some(t) = h.track {
+            let table = b.layout.fit.get(t as usize)?;
+            let mut sum = b.fit_sum(zi, t)?;
+            let mut n = b.zones.get(zi as usize)?.len();
+            match h.plus.map(|c| locals.get(c as usize)) {
+                None => {}
+                // A card already in the hand adds nothing.
+                Some(Some(Value::Card(c))) if b.sets.get(zi as usize)?.contains(*c) => {}
+                Some(Some(Value::Card(c))) => {
+                    n += 1;
+                    sum = sum.wrapping_add(table.weight(*c as usize));
+                }
+                // A set added: counted card by card below.
+                Some(Some(Value::Cards(_))) => return self.hand_may_fit_counted(p, h, zi, base),
+                Some(_) => return None,
+            }
+            return Some(table.answer(sum, n));
+        }
+        self.hand_may_fit_counted(p, h, zi, base)
+    }
+
+    /// [`State::hand_may_fit`] by adding the hand up, card by card.
+    #[inline(never)]
+    fn hand_may_fit_counted(
+        &self,
+        p: &Program,
+        h: &HandGuard,
+        zi: u16,
+        base: usize,
+    ) -> Option<bool> {
+        let b = &self.board;
+        let locals = self.locals.get(base..)?;
         let mut hand = *b.sets.get(zi as usize)?;
         if let Some(c) = h.plus {
             match locals.get(c as usize)? {

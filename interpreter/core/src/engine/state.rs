@@ -7,6 +7,7 @@ use super::decision::Pending;
 use super::error::RuntimeError;
 use crate::ir::{Loc, Owner, Program};
 use crate::model::{CardIx, CardSet, GameRng};
+use crate::pattern::FitTable;
 use crate::value::{ScoreResult, Value};
 
 /// Where each zone and variable lives for a given seat count.
@@ -18,6 +19,8 @@ pub struct Layout {
     pub zone_of: Vec<(u16, Option<u8>)>,
     /// First slot of each declared variable.
     pub var_base: Vec<u16>,
+    /// The fit tables of [`Program::fit_tracks`], whose sums the board keeps.
+    pub fit: Vec<Arc<FitTable>>,
 }
 
 impl Layout {
@@ -37,10 +40,29 @@ impl Layout {
             var_base.push(n);
             n += if v.per_seat { seats as u16 } else { 1 };
         }
+        let fit = p
+            .fit_tracks
+            .iter()
+            .filter_map(|&t| {
+                p.patterns
+                    .get(t as usize)?
+                    .prefilter
+                    .as_ref()?
+                    .table
+                    .clone()
+            })
+            .collect::<Vec<_>>();
+        // Tracks are found by place: a missing table would shift the others.
+        let fit = if fit.len() == p.fit_tracks.len() {
+            fit
+        } else {
+            Vec::new()
+        };
         Layout {
             zone_base,
             zone_of,
             var_base,
+            fit,
         }
     }
 }
@@ -62,6 +84,10 @@ pub struct Board {
     pub sets: Vec<CardSet>,
     /// Zone instance of each card.
     pub card_zone: Vec<u16>,
+    /// For each zone instance and each of the layout's fit tables (`layout.fit`), the
+    /// sum of the instance's cards' weights, at `instance * tables + table`: kept as
+    /// cards move, so a hand guard reads its hand's entry without adding it up.
+    pub fit_sums: Vec<u32>,
     /// Zone instances revealed to everyone.
     pub revealed: Vec<bool>,
     /// The game's generator.
@@ -84,6 +110,7 @@ impl Clone for Board {
             zones,
             sets,
             card_zone,
+            fit_sums,
             revealed,
             rng,
             layout,
@@ -97,6 +124,7 @@ impl Clone for Board {
             zones: zones.clone(),
             sets: sets.clone(),
             card_zone: card_zone.clone(),
+            fit_sums: fit_sums.clone(),
             revealed: revealed.clone(),
             rng: rng.clone(),
             layout: layout.clone(),
@@ -115,6 +143,7 @@ impl Clone for Board {
             zones,
             sets,
             card_zone,
+            fit_sums,
             revealed,
             rng,
             layout,
@@ -127,6 +156,7 @@ impl Clone for Board {
         self.zones.clone_from(zones);
         self.sets.clone_from(sets);
         self.card_zone.clone_from(card_zone);
+        self.fit_sums.clone_from(fit_sums);
         self.revealed.clone_from(revealed);
         self.rng.clone_from(rng);
         self.layout.clone_from(layout);
@@ -153,6 +183,29 @@ impl Board {
         self.zones[to as usize].push(c);
         self.sets[to as usize].insert(c);
         self.card_zone[c as usize] = to;
+        shift_fit(&self.layout.fit, &mut self.fit_sums, c, from, to);
+    }
+
+    /// Works every fit sum out afresh from the zones' cards (after the cards were
+    /// placed other than by moving them).
+    pub fn recount_fit(&mut self) {
+        let n = self.layout.fit.len();
+        self.fit_sums.clear();
+        self.fit_sums.resize(self.zones.len() * n, 0);
+        for (i, z) in self.zones.iter().enumerate() {
+            for (t, table) in self.layout.fit.iter().enumerate() {
+                self.fit_sums[i * n + t] = z
+                    .iter()
+                    .fold(0u32, |s, &c| s.wrapping_add(table.weight(c as usize)));
+            }
+        }
+    }
+
+    /// The fit sum of zone instance `zi` for tracked table `t`.
+    #[inline(always)]
+    pub fn fit_sum(&self, zi: u16, t: u8) -> Option<u32> {
+        let n = self.layout.fit.len();
+        self.fit_sums.get(zi as usize * n + t as usize).copied()
     }
 
     /// Moves the top `k` cards of `from` onto `to` one at a time, the top card first
@@ -173,6 +226,7 @@ impl Board {
         for &c in dealt {
             moved.insert(c);
             self.card_zone[c as usize] = to;
+            shift_fit(&self.layout.fit, &mut self.fit_sums, c, from, to);
         }
         dest.extend(dealt.iter().rev());
         src.truncate(held - n);
@@ -189,8 +243,22 @@ impl Board {
             zones,
             sets,
             card_zone,
+            fit_sums,
+            layout,
             ..
         } = self;
+        // Every card ends in `to`: its sums are all the others' added to its own.
+        let n = layout.fit.len();
+        for t in 0..n {
+            let all = fit_sums
+                .iter()
+                .skip(t)
+                .step_by(n)
+                .fold(0u32, |a, s| a.wrapping_add(*s));
+            for (i, s) in fit_sums.iter_mut().skip(t).step_by(n).enumerate() {
+                *s = if i == to as usize { all } else { 0 };
+            }
+        }
         let mut pile = std::mem::take(&mut zones[to as usize]);
         let mut pile_set = sets[to as usize];
         for (i, (z, set)) in zones.iter_mut().zip(sets.iter_mut()).enumerate() {
@@ -218,6 +286,22 @@ impl Board {
     #[inline]
     pub fn zone_instance(&self, z: u16, seat: Option<u8>) -> u16 {
         self.layout.zone_base[z as usize] + seat.unwrap_or(0) as u16
+    }
+}
+
+/// Moves card `c`'s weights from instance `from`'s fit sums to `to`'s (see
+/// [`Board::fit_sums`]).
+#[inline(always)]
+fn shift_fit(fit: &[Arc<FitTable>], sums: &mut [u32], c: CardIx, from: u16, to: u16) {
+    let n = fit.len();
+    for (t, table) in fit.iter().enumerate() {
+        let w = table.weight(c as usize);
+        if let Some(s) = sums.get_mut(from as usize * n + t) {
+            *s = s.wrapping_sub(w);
+        }
+        if let Some(s) = sums.get_mut(to as usize * n + t) {
+            *s = s.wrapping_add(w);
+        }
     }
 }
 
@@ -418,11 +502,13 @@ impl State {
             zones,
             sets,
             card_zone: vec![start; deck_len],
+            fit_sums: Vec::new(),
             revealed: vec![false; n_inst.max(1)],
             rng: GameRng::new(seed),
             layout,
             quicken: true,
         };
+        board.recount_fit();
         // Initial values may depend on parameters only.
         let mut vars = Vec::new();
         for v in &p.vars {
@@ -517,6 +603,15 @@ impl State {
             }
             if set != b.sets[i] {
                 return Err(format!("zone {i}'s set and list disagree"));
+            }
+            let n = b.layout.fit.len();
+            for (t, table) in b.layout.fit.iter().enumerate() {
+                let sum = z
+                    .iter()
+                    .fold(0u32, |s, &c| s.wrapping_add(table.weight(c as usize)));
+                if b.fit_sums.get(i * n + t) != Some(&sum) {
+                    return Err(format!("zone {i}'s fit sum for table {t} is stale"));
+                }
             }
             seen = seen.union(set);
         }
@@ -642,9 +737,11 @@ mod tests {
                 zone_base: (0..lists.len() as u16).collect(),
                 zone_of: (0..lists.len() as u16).map(|i| (i, None)).collect(),
                 var_base: Vec::new(),
+                fit: Vec::new(),
             }),
             zones: lists,
             card_zone,
+            fit_sums: Vec::new(),
             rng: GameRng::new(0),
             quicken: true,
         }

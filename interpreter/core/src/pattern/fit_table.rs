@@ -97,6 +97,22 @@ impl FitTable {
     /// Whether `cards` may fit the pattern, as [`may_fit_by_classes`] says, after the
     /// size check. Stops at the first card past the pattern's size, so the sum stays
     /// below (size + 1) × 2¹⁶ and cannot overflow.
+    /// The weight of card `c`: what it adds to a hand's entry.
+    #[inline(always)]
+    pub fn weight(&self, c: usize) -> u32 {
+        self.weight[c & 255]
+    }
+
+    /// Whether a hand of `n` cards whose weights sum to `index` may fit: the answer
+    /// [`FitTable::may_fit`] gives once it has added the hand up (the board keeps such
+    /// sums zone by zone, see `Board::fit_sums`).
+    #[inline(always)]
+    pub fn answer(&self, index: u32, n: usize) -> bool {
+        n == self.size
+            && index < self.entries
+            && self.bits[index as usize / 64] & (1 << (index % 64)) != 0
+    }
+
     #[inline]
     pub fn may_fit(&self, cards: CardSet) -> bool {
         let mut index = 0u32;
