@@ -64,6 +64,21 @@ fn arg_word(p: &Program, arg: &Value) -> String {
     }
 }
 
+/// The first few of `words`, comma-separated, saying how many there are when not all.
+fn some_of(words: &[String]) -> String {
+    const SHOWN: usize = 10;
+    let mut out = words
+        .iter()
+        .take(SHOWN)
+        .map(|w| format!("`{w}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if words.len() > SHOWN {
+        out += &format!(", … ({} in all)", words.len());
+    }
+    out
+}
+
 /// Interprets a line of input against the legal moves.
 pub fn parse(p: &Program, pending: &Pending, code: &[Op], moves: &[Move], line: &str) -> Reply {
     let text = line.trim();
@@ -122,9 +137,11 @@ pub fn parse(p: &Program, pending: &Pending, code: &[Op], moves: &[Move], line: 
             [i] => Reply::Move(*i),
             [] => {
                 let args: Vec<String> = named.iter().map(|i| arg_word(p, &moves[*i].arg)).collect();
-                let hint = closest(rest, args.iter().map(String::as_str))
-                    .map(|s| format!(" (did you mean `{head} {s}`?)"))
-                    .unwrap_or_default();
+                // A near miss is named; otherwise what the move takes is listed.
+                let hint = match closest(rest, args.iter().map(String::as_str)) {
+                    Some(s) => format!(" (did you mean `{head} {s}`?)"),
+                    None => format!(": `{head}` takes {}", some_of(&args)),
+                };
                 Reply::Invalid(format!("you cannot `{head}` with `{rest}` now{hint}"))
             }
             _ => Reply::Invalid(format!(

@@ -106,7 +106,10 @@ fn first_moves() -> Vec<String> {
 
 #[test]
 fn illegal_input_gets_a_reason_and_the_moves_again() {
-    let input = format!("99\nnothing-like-a-move\n{}", "1\n".repeat(3000));
+    let input = format!(
+        "99\nnothing-like-a-move\n捨てる 11-rainman\n{}",
+        "1\n".repeat(3000)
+    );
     let r = fuda_with_input(
         &["play", &sangohana(), "--seed", "3", "--set", "deals=1"],
         &input,
@@ -123,6 +126,25 @@ fn illegal_input_gets_a_reason_and_the_moves_again() {
         r.stdout
             .contains("`nothing-like-a-move` is not a move you can make now"),
         "{}",
+        r.stdout
+    );
+    // A card the move does not take: what it does take is listed (the first decision is
+    // the dealer's discard, every card of the hand).
+    let takes = first_moves()
+        .iter()
+        .map(|m| {
+            let id = m
+                .rsplit_once('(')
+                .map_or("", |(_, id)| id.trim_end_matches(')'));
+            format!("`{id}`")
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    assert!(
+        r.stdout.contains(&format!(
+            "you cannot `捨てる` with `11-rainman` now: `捨てる` takes {takes}"
+        )),
+        "{takes}\n{}",
         r.stdout
     );
     // The moves are listed again after each refusal.
