@@ -56,6 +56,7 @@ pub fn save(path: &Path, replay: &Replay) -> miette::Result<()> {
     std::fs::write(path, text).map_err(|e| {
         miette!(
             code = "fuda::cli::write",
+            help = "check that the folder exists and may be written to",
             "cannot write `{}`: {}",
             path.display(),
             crate::load::io_reason(&e)
@@ -69,6 +70,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     let replay: Replay = toml::from_str(&text).map_err(|e| {
         miette!(
             code = "fuda::cli::replay",
+            help = "a replay is the TOML file `fuda play --record FILE.toml` writes",
             "`{}` is not a replay: {e}",
             args.file.display()
         )
@@ -102,6 +104,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         {
             return Err(miette!(
                 code = "fuda::cli::replay",
+                help = "replay with the ruleset and `--set` values it was recorded with",
                 "the game ended after {i} decisions, but the replay has {}",
                 replay.moves.len()
             ));
@@ -109,6 +112,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         st.apply(&p, choices).map_err(|e| {
             miette!(
                 code = "fuda::cli::replay",
+                help = "replay with the ruleset and `--set` values it was recorded with",
                 "decision {}: {} (the replay does not fit this ruleset)",
                 i + 1,
                 e.message

@@ -98,6 +98,7 @@ impl<'p> Table<'p> {
                 if p.scores.is_empty() {
                     return Err(miette!(
                         code = "fuda::cli::no-score",
+                        help = "`fuda score` scores with a `score` table of the ruleset (docs/language.md, Score tables)",
                         "`{}` declares no score table",
                         p.title
                     ));
@@ -113,6 +114,7 @@ impl<'p> Table<'p> {
             .ok_or_else(|| {
                 miette!(
                     code = "fuda::cli::no-hand",
+                    help = "a table scores a hand through a `cards` parameter, e.g. `score 役代(hand: cards) over 役形(hand)`",
                     "score table `{}` takes no cards, so it cannot score a hand",
                     def.name
                 )
@@ -157,6 +159,9 @@ impl<'p> Table<'p> {
                 let game = p.title.split_whitespace().next().unwrap_or("");
                 return Err(miette!(
                     code = "fuda::cli::hand-size",
+                    help = format!(
+                        "list every card of the hand: {want} ids, the winning card included"
+                    ),
                     "a {game} hand has {want} cards, got {}",
                     hand.len()
                 ));
