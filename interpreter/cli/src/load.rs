@@ -183,7 +183,7 @@ pub fn open_data_file(path: &Path) -> miette::Result<std::fs::File> {
 pub fn data_error(path: &Path, e: &ReadError) -> miette::Report {
     miette!(
         code = "fuda::cli::read",
-        help = "check the path (it is read from the current directory)",
+        help = "check the path (a relative path starts from the current directory)",
         "cannot read `{}`: {}",
         path.display(),
         e.reason()

@@ -98,7 +98,7 @@ impl<'p> Table<'p> {
                 if p.scores.is_empty() {
                     return Err(miette!(
                         code = "fuda::cli::no-score",
-                        help = "`fuda score` scores with a `score` table of the ruleset (docs/language.md, Score tables)",
+                        help = "`fuda score` scores with a `score` table of the ruleset (docs/language.md, section `score`)",
                         "`{}` declares no score table",
                         p.title
                     ));

@@ -113,7 +113,8 @@ fn malformed_hands_are_errors() {
     assert_eq!(r.code, 1);
     assert!(
         r.stderr.contains("a 珊瑚花 hand has 8 cards, got 7")
-            && r.stderr.contains("help: list every card of the hand: 8 ids"),
+            && r.stderr
+                .contains("help: list every card of the hand: 8 ids"),
         "{}",
         r.stderr
     );
