@@ -213,9 +213,7 @@ impl Board {
         self.fit_sums.resize(self.zones.len() * n, 0);
         for (i, z) in self.zones.iter().enumerate() {
             for (t, table) in self.layout.fit.iter().enumerate() {
-                self.fit_sums[i * n + t] = z
-                    .iter()
-                    .fold(0u32, |s, &c| s.wrapping_add(table.weight(c as usize)));
+                self.fit_sums[i * n + t] = table.weight_of(z);
             }
         }
     }
@@ -625,10 +623,7 @@ impl State {
             }
             let n = b.layout.fit.len();
             for (t, table) in b.layout.fit.iter().enumerate() {
-                let sum = z
-                    .iter()
-                    .fold(0u32, |s, &c| s.wrapping_add(table.weight(c as usize)));
-                if b.fit_sums.get(i * n + t) != Some(&sum) {
+                if b.fit_sums.get(i * n + t) != Some(&table.weight_of(z)) {
                     return Err(format!("zone {i}'s fit sum for table {t} is stale"));
                 }
             }

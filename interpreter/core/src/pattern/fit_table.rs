@@ -103,6 +103,13 @@ impl FitTable {
         self.weight[c & 255]
     }
 
+    /// The sum of the weights of `cards` (wrapping, as the board's running sums do).
+    pub fn weight_of(&self, cards: &[crate::model::CardIx]) -> u32 {
+        cards
+            .iter()
+            .fold(0u32, |s, &c| s.wrapping_add(self.weight(c as usize)))
+    }
+
     /// Whether a hand of `n` cards whose weights sum to `index` may fit: the answer
     /// [`FitTable::may_fit`] gives once it has added the hand up (the board keeps such
     /// sums zone by zone, see `Board::fit_sums`).
