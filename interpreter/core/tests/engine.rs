@@ -545,3 +545,109 @@ proc match {
     let mut st = fuda_core::State::new(&p, &[], 4).expect("starts");
     assert!(st.advance(&p).expect("every require holds"));
 }
+
+/// An agent asked from outside the engine only: it forwards `choose` and keeps the
+/// default `autoplay` (none), so `play_game` offers it every decision in full.
+struct Outside(Box<dyn Agent>);
+
+impl Agent for Outside {
+    fn name(&self) -> &'static str {
+        self.0.name()
+    }
+
+    fn choose(
+        &mut self,
+        p: &fuda_core::Program,
+        st: &fuda_core::State,
+        seat: u8,
+        moves: &[fuda_core::engine::Move],
+    ) -> usize {
+        self.0.choose(p, st, seat, moves)
+    }
+}
+
+/// A game's whole record, or its error, as text.
+fn record(
+    p: &fuda_core::Program,
+    seed: u64,
+    agent: &str,
+    lent: bool,
+    limit: Option<u64>,
+) -> String {
+    let seats = fuda_core::State::new(p, &[], seed)
+        .expect("starts")
+        .board
+        .seats as usize;
+    let mut agents: Vec<Box<dyn Agent>> = (0..seats)
+        .map(|s| {
+            let a = by_name(agent, fuda_core::play::agent_seed(seed, s)).expect("agent");
+            if lent {
+                a
+            } else {
+                Box::new(Outside(a)) as Box<dyn Agent>
+            }
+        })
+        .collect();
+    let opts = PlayOptions {
+        check_invariants: true,
+        keep_moves: true,
+        decision_limit: limit,
+    };
+    match play_game(p, &[], seed, &mut agents, &opts) {
+        Ok(r) => format!("{r:?}"),
+        Err(e) => format!("{e:?}"),
+    }
+}
+
+/// Random and eager players lent to the engine (which then settles most decisions
+/// without listing their moves) play exactly the games they play when every decision
+/// is offered to them in full: the same moves, outcomes, chips per deal and errors.
+#[test]
+fn lent_players_play_the_same_games_as_players_asked_outside() {
+    let rulesets = [
+        include_str!("../../../rulesets/sangohana.fuda"),
+        include_str!("../../../rulesets/ukishima.fuda"),
+        include_str!("../../../rulesets/nara-hanaawase.fuda"),
+        // Every shape the engine counts itself: options without an argument, with and
+        // without guards, over a zone with no guard and with `d != t`, a move that ends
+        // the round after others, a single move; and a seat with no move at all.
+        r#"
+ruleset "shapes"
+import "std/hanafuda"
+seats 2 { 2: A B }
+zone 山 shared stack hidden
+zone 場 shared pile public
+zone 手 per seat pile owner
+enum 結: 終(end)
+proc match {
+  deal 3 from 山 to 手 from dealer
+  let s = dealer
+  repeat 30 {
+    let t = top(山)
+    move t to 手[s]
+    choose s {
+      move 待つ "待つ" { }
+      move 出す(d in 手[s]) when d != t { move d to 場 }
+      move 終える when count(場) > 4 { outcome 終 return }
+      move 取る(d in 場) { move d to 手[s] }
+    }
+    choose s { move ひとつ(d in 山) when d != d { } move 只 { } }
+    s = next(s)
+  }
+  choose s { move 無理 when count(山) < 0 { } }
+}
+"#,
+    ];
+    for text in rulesets {
+        let p = program(text);
+        for agent in ["random", "eager"] {
+            for seed in 0..4 {
+                for limit in [None, Some(7)] {
+                    let lent = record(&p, seed, agent, true, limit);
+                    let outside = record(&p, seed, agent, false, limit);
+                    assert_eq!(lent, outside, "{} seed {seed} {agent} {limit:?}", p.title);
+                }
+            }
+        }
+    }
+}

@@ -2,7 +2,7 @@
 //! uniformly random legal move. It is the benchmark's player (the hand-written
 //! yardstick's agents "always win when they can and otherwise discard at random").
 
-use super::Agent;
+use super::{Agent, AutoPlayer};
 use crate::engine::{Move, State};
 use crate::ir::Program;
 use crate::model::GameRng;
@@ -27,13 +27,10 @@ impl Agent for Eager {
     }
 
     fn choose(&mut self, p: &Program, st: &State, _seat: u8, moves: &[Move]) -> usize {
-        // A move ends the round when the compiler found `outcome`/`record` in its body;
-        // most decisions offer no such option, and are settled without a look.
-        if let Some(pending) = st.pending().filter(|pd| pd.ends != 0) {
-            if let Some(i) = pending.first_ending(st.pending_code(p), moves) {
-                return i;
-            }
-        }
-        self.rng.below(moves.len().max(1) as u32) as usize
+        AutoPlayer::new(true, &mut self.rng).choose(p, st, moves)
+    }
+
+    fn autoplay(&mut self) -> Option<AutoPlayer<'_>> {
+        Some(AutoPlayer::new(true, &mut self.rng))
     }
 }

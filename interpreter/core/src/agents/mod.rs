@@ -10,8 +10,9 @@ pub use eager::Eager;
 pub use greedy::Greedy;
 pub use random::Random;
 
-use crate::engine::{Move, State};
+use crate::engine::{Move, Picker, State};
 use crate::ir::Program;
+use crate::model::GameRng;
 
 /// A player that picks one of the legal moves.
 pub trait Agent: Send {
@@ -19,6 +20,85 @@ pub trait Agent: Send {
     fn name(&self) -> &'static str;
     /// Picks the index of a move in `moves` for `seat`.
     fn choose(&mut self, p: &Program, st: &State, seat: u8, moves: &[Move]) -> usize;
+    /// This player as one the engine can ask from inside its loop, when its choice
+    /// depends on nothing but the number of moves and which may end the round (see
+    /// [`Picker`]): then it chooses exactly as [`Agent::choose`] would.
+    fn autoplay(&mut self) -> Option<AutoPlayer<'_>> {
+        None
+    }
+}
+
+/// A random or eager player lent to the engine: its way of choosing and its generator.
+pub struct AutoPlayer<'a> {
+    /// Takes a move that may end the round when there is one (`eager`).
+    eager: bool,
+    /// The player's own generator.
+    rng: &'a mut GameRng,
+}
+
+impl<'a> AutoPlayer<'a> {
+    /// A player that takes a move ending the round when `eager`, else draws from `rng`.
+    pub fn new(eager: bool, rng: &'a mut GameRng) -> AutoPlayer<'a> {
+        AutoPlayer { eager, rng }
+    }
+
+    /// The move taken among `n` moves, the first that may end the round being `ending`.
+    pub fn pick(&mut self, n: usize, ending: Option<usize>) -> usize {
+        match ending {
+            Some(i) if self.eager => i,
+            _ => self.rng.below(n.max(1) as u32) as usize,
+        }
+    }
+
+    /// The move taken among a waiting decision's `moves`.
+    pub fn choose(&mut self, p: &Program, st: &State, moves: &[Move]) -> usize {
+        // A move ends the round when the compiler found `outcome`/`record` in its body;
+        // most decisions offer no such option, and are settled without a look.
+        let ending = match st.pending() {
+            Some(pd) if self.eager && pd.ends != 0 => pd.first_ending(st.pending_code(p), moves),
+            _ => None,
+        };
+        self.pick(moves.len(), ending)
+    }
+}
+
+/// The players of a game, every one lent to the engine (see [`Agent::autoplay`]), as
+/// a [`Picker`]: seat `s` is played by player `s % len`, as `play_game` deals agents.
+pub struct AutoPlayers<'a> {
+    /// The players.
+    pub players: Vec<AutoPlayer<'a>>,
+    /// The index of the move last picked inside the engine, until taken.
+    pub last: Option<usize>,
+}
+
+impl<'a> AutoPlayers<'a> {
+    /// The players of `agents`, if every one can be lent to the engine.
+    pub fn of(agents: &'a mut [Box<dyn Agent>]) -> Option<AutoPlayers<'a>> {
+        let players = agents
+            .iter_mut()
+            .map(|a| a.autoplay())
+            .collect::<Option<Vec<_>>>()?;
+        (!players.is_empty()).then_some(AutoPlayers {
+            players,
+            last: None,
+        })
+    }
+
+    /// The player of `seat`.
+    pub fn seat(&mut self, seat: u8) -> &mut AutoPlayer<'a> {
+        let n = self.players.len();
+        &mut self.players[seat as usize % n]
+    }
+}
+
+impl Picker for AutoPlayers<'_> {
+    const PICKS: bool = true;
+
+    fn pick(&mut self, seat: u8, n: usize, ending: Option<usize>) -> usize {
+        let k = self.seat(seat).pick(n, ending);
+        self.last = Some(k);
+        k
+    }
 }
 
 /// Agent names the CLI accepts.

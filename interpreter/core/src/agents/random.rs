@@ -1,6 +1,6 @@
 //! The random player: a uniformly random legal move.
 
-use super::Agent;
+use super::{Agent, AutoPlayer};
 use crate::engine::{Move, State};
 use crate::ir::Program;
 use crate::model::GameRng;
@@ -26,5 +26,9 @@ impl Agent for Random {
 
     fn choose(&mut self, _p: &Program, _st: &State, _seat: u8, moves: &[Move]) -> usize {
         self.rng.below(moves.len().max(1) as u32) as usize
+    }
+
+    fn autoplay(&mut self) -> Option<AutoPlayer<'_>> {
+        Some(AutoPlayer::new(false, &mut self.rng))
     }
 }

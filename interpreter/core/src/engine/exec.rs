@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::error::RuntimeError;
 use super::eval::{Cx, EVAL_BUDGET};
+use super::pick::{Picker, Waits};
 use super::quicken::Ran;
 use super::state::{Board, CodeRef, Event, State};
 use crate::ir::{Expr, Loc, Op, PayFrom, ProcDef, Program, Target};
@@ -152,6 +153,18 @@ pub(super) fn seat_of(v: &Value, n: u8, at: Loc) -> Result<u8, RuntimeError> {
 impl State {
     /// Runs until a decision is waiting (returns false) or the game ends (true).
     pub fn advance(&mut self, p: &Program) -> Result<bool, RuntimeError> {
+        self.advance_with(p, &mut Waits)
+    }
+
+    /// [`State::advance`] with a player inside the engine: a decision `pk` can settle
+    /// without a move list (see [`Picker`]) is taken at once, and the call returns false
+    /// with no decision waiting, so the caller still sees every decision a player made.
+    /// Any other decision waits as with `advance`.
+    pub fn advance_with<P: Picker>(
+        &mut self,
+        p: &Program,
+        pk: &mut P,
+    ) -> Result<bool, RuntimeError> {
         let mut steps: u64 = 0;
         self.steps_left = ADVANCE_BUDGET;
         while self.pending.is_none() {
@@ -198,7 +211,9 @@ impl State {
                 }
                 let at = locs.get(pc).copied().unwrap_or_default();
                 self.frames[depth - 1].pc = pc as u32 + 1;
-                self.step(p, op, base, at)?;
+                if self.step(p, op, base, at, pk)? {
+                    return Ok(false);
+                }
                 if self.pending.is_some() || self.frames.len() != depth {
                     break;
                 }
@@ -332,7 +347,7 @@ impl State {
             }
             // Wholly handled by `step`.
             Op::Jump(_) | Op::JumpIfNot(..) | Op::Decide(_) | Op::OptionDone { .. } => {
-                return self.step(p, op, base, at)
+                return self.step(p, op, base, at, &mut Waits).map(|_| ())
             }
             Op::ForStart {
                 list,

@@ -4,6 +4,7 @@
 use super::decision::{Move, Pending, SeatMoves, PASS};
 use super::error::RuntimeError;
 use super::exec::{body, seat_list, with_cx};
+use super::pick::Picker;
 use super::state::{Board, State};
 use crate::ir::{Builtin, Decide, DecideKind, Expr, Loc, Op, Op2, Program};
 use crate::model::{CardIx, CardSet};
@@ -257,14 +258,22 @@ impl State {
 
     /// Offers the moves of decision `d` (the op at the frame's previous pc): leaves a
     /// [`Pending`] decision, takes a `choose`'s only move at once, or goes on after a
-    /// claim window no seat can claim in.
-    pub(super) fn decide(
+    /// claim window no seat can claim in. With a picker that picks, a `choose` whose
+    /// moves can be counted is taken at once (see [`State::pick_one`]); true when a
+    /// player's move was taken so.
+    pub(super) fn decide<P: Picker>(
         &mut self,
         p: &Program,
         d: &Decide,
         base: usize,
         at: Loc,
-    ) -> Result<(), RuntimeError> {
+        pk: &mut P,
+    ) -> Result<bool, RuntimeError> {
+        if P::PICKS && d.kind == DecideKind::One {
+            if let Some(picked) = self.pick_one(p, d, base, at, pk)? {
+                return Ok(picked);
+            }
+        }
         let pc = self.frames.last().expect("frame").pc - 1;
         let seats = match d.kind {
             DecideKind::One => self.offer_one(p, d, base, at)?,
@@ -275,7 +284,7 @@ impl State {
                 self.spare.seats.push(seats);
             }
             self.jump(d.after);
-            return Ok(());
+            return Ok(false);
         }
         let single = d.kind == DecideKind::One && seats[0].moves.len() == 1;
         self.pending = Some(Pending {
@@ -288,7 +297,103 @@ impl State {
         if single {
             self.apply(p, &[0])?;
         }
-        Ok(())
+        Ok(false)
+    }
+
+    /// A `choose` taken by the picker without listing its moves, when every option
+    /// either takes no argument or ranges over a zone's cards with no guard or a
+    /// `d != t` guard, and its seat is a local: each option's moves are counted (the
+    /// guards asked in option order, as the full offer asks them), a move's index drawn
+    /// (none for a single move, which is taken as `decide` takes it), and the move
+    /// started as `apply` would start it. `None`, with nothing evaluated or changed but
+    /// the decision's seat bound, for any other shape: the full offer then runs. `Some`
+    /// says whether a player's move was picked (false for a single move).
+    fn pick_one<P: Picker>(
+        &mut self,
+        p: &Program,
+        d: &Decide,
+        base: usize,
+        at: Loc,
+        pk: &mut P,
+    ) -> Result<Option<bool>, RuntimeError> {
+        const MOST: usize = 8;
+        if d.options.len() > MOST {
+            return Ok(None);
+        }
+        let Some(seat) = self.seat_here(&d.who, base) else {
+            return Ok(None);
+        };
+        if let Some(s) = d.seat_slot {
+            self.set_local(base, s, Value::Seat(seat));
+        }
+        // The shape first, so that a decision left to the full offer has asked nothing.
+        let mut sets = [CardSet::EMPTY; MOST];
+        for (o, set) in d.options.iter().zip(&mut sets) {
+            let Some((slot, dom)) = &o.param else {
+                continue;
+            };
+            let Some(z) = self.zone_here(dom, base) else {
+                return Ok(None);
+            };
+            *set = match &o.guard {
+                None => self.board.sets[z as usize],
+                Some(g) => match card_left_out(&self.board, g, *slot, &self.locals[base..]) {
+                    Some(t) => self.board.sets[z as usize].minus(CardSet::single(t)),
+                    None => return Ok(None),
+                },
+            };
+        }
+        let mut counts = [0usize; MOST];
+        let (mut n, mut ending) = (0, None);
+        for (i, o) in d.options.iter().enumerate() {
+            counts[i] = match o.param {
+                Some(_) => sets[i].len(),
+                None => usize::from(self.guard_holds(p, o, base, at)?),
+            };
+            if o.ends_round && ending.is_none() && counts[i] > 0 {
+                ending = Some(n);
+            }
+            n += counts[i];
+        }
+        let k = match n {
+            0 => {
+                return Err(
+                    RuntimeError::new(format!("seat {seat} has no legal move here"), d.loc)
+                        .with_help("every decision needs at least one move whose guard holds"),
+                )
+            }
+            1 => 0,
+            n => pk.pick(seat, n, ending).min(n - 1),
+        };
+        // The option holding move `k`, and its card: the moves are listed option by
+        // option, a zone's cards in card order.
+        let (mut option, mut rest) = (0, k);
+        while rest >= counts[option] {
+            rest -= counts[option];
+            option += 1;
+        }
+        let arg = match d.options[option].param {
+            Some(_) => Value::Card(sets[option].iter().nth(rest).expect("a counted card")),
+            None => Value::Unit,
+        };
+        self.decisions += 1;
+        if self.decisions > self.decision_limit {
+            return Err(self.runaway(d));
+        }
+        self.start_option(d, base, seat, option as u16, arg);
+        Ok(Some(n > 1))
+    }
+
+    /// The error of a game that passed its decision limit.
+    fn runaway(&self, d: &Decide) -> RuntimeError {
+        RuntimeError::new(
+            format!(
+                "the game passed {} decisions without ending",
+                self.decision_limit
+            ),
+            d.loc,
+        )
+        .with_help("check that rounds and the match end")
     }
 
     /// A `choose`: its seat with its moves, the one entry of the decision's seat list.
@@ -519,14 +624,7 @@ impl State {
         }
         self.decisions += 1;
         if self.decisions > self.decision_limit {
-            return Err(RuntimeError::new(
-                format!(
-                    "the game passed {} decisions without ending",
-                    self.decision_limit
-                ),
-                d.loc,
-            )
-            .with_help("check that rounds and the match end"));
+            return Err(self.runaway(d));
         }
         match pending.kind {
             DecideKind::One => {

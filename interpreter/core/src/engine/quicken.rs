@@ -7,6 +7,7 @@
 //! expression's meaning; `Board::quicken` turns them off.
 
 use super::error::RuntimeError;
+use super::pick::Picker;
 use super::state::{Board, State};
 use crate::ir::{
     Expr, HandGuard, Loc, Op, Op2, Program, QuickCmp, QuickCond, QuickNum, QuickOp, QuickZone,
@@ -18,14 +19,16 @@ impl State {
     /// Runs one op in full: the control ops here, every other op in
     /// [`State::step_cold`]. (The shapes every turn runs have fast forms, tried first;
     /// see [`State::step_quick`].)
+    /// Returns true when `pk` took a player's move (the caller then returns).
     #[inline(always)]
-    pub(super) fn step(
+    pub(super) fn step<P: Picker>(
         &mut self,
         p: &Program,
         op: &Op,
         base: usize,
         at: Loc,
-    ) -> Result<(), RuntimeError> {
+        pk: &mut P,
+    ) -> Result<bool, RuntimeError> {
         match op {
             Op::Jump(t) => self.jump(*t),
             Op::JumpIfNot(c, t) => {
@@ -33,11 +36,11 @@ impl State {
                     self.jump(*t);
                 }
             }
-            Op::Decide(d) => self.decide(p, d, base, at)?,
+            Op::Decide(d) => return self.decide(p, d, base, at, pk),
             Op::OptionDone { decide } => self.option_done(p, *decide, base, at)?,
             _ => self.step_cold(p, op, base, at)?,
         }
-        Ok(())
+        Ok(false)
     }
 
     /// Runs an op's fast form ([`QuickOp`]) when the values it reads are the usual

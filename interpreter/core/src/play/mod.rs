@@ -7,8 +7,8 @@ pub use settle::{settle, SettleError, Settlement, ZoneCards};
 
 use std::sync::Arc;
 
-use crate::agents::Agent;
-use crate::engine::{Event, RuntimeError, State};
+use crate::agents::{Agent, AutoPlayers};
+use crate::engine::{Event, Move, RuntimeError, State};
 use crate::ir::Program;
 use crate::model::GameRng;
 use crate::value::{ScoreResult, Value};
@@ -109,29 +109,19 @@ pub fn play_game(
         ..GameRecord::default()
     };
     let mut deals = DealChips::new(p, &st);
-    let mut choices = Vec::new();
-    loop {
-        let finished = st.advance(p)?;
-        // Every return of `advance` is a decision boundary (or the end): the only
-        // moments the chips can be read.
-        deals.boundary(&st, &mut rec.deal_chips);
-        if finished {
-            break;
-        }
-        let pending = st.pending().expect("a decision waits");
-        choices.clear();
-        for sm in &pending.seats {
-            let agent = &mut agents[sm.seat as usize % agents.len().max(1)];
-            let c = agent.choose(p, &st, sm.seat, &sm.moves);
-            choices.push(c.min(sm.moves.len() - 1));
-        }
-        if opts.keep_moves {
-            rec.moves.push(choices.clone());
-        }
-        st.apply(p, &choices)?;
-        if opts.check_invariants {
-            check(p, &st, ledger0)?;
-        }
+    // Random and eager players are asked from inside the engine, which then lists no
+    // moves for most decisions; the same moves are taken either way.
+    match AutoPlayers::of(agents) {
+        Some(mut lent) => play_to_end(p, &mut st, &mut lent, opts, ledger0, &mut deals, &mut rec)?,
+        None => play_to_end(
+            p,
+            &mut st,
+            &mut Agents(agents),
+            opts,
+            ledger0,
+            &mut deals,
+            &mut rec,
+        )?,
     }
     if opts.check_invariants {
         check(p, &st, ledger0)?;
@@ -151,6 +141,91 @@ pub fn play_game(
     }
     rec.chips = chips_of(p, &st);
     Ok(rec)
+}
+
+/// Who chooses the moves of a game: agents outside the engine, or players lent to it.
+trait Players {
+    /// Runs the game to its next decision boundary (see [`State::advance_with`]).
+    fn advance(&mut self, p: &Program, st: &mut State) -> Result<bool, RuntimeError>;
+    /// The move `seat` takes among a waiting decision's `moves`.
+    fn choose(&mut self, p: &Program, st: &State, seat: u8, moves: &[Move]) -> usize;
+    /// The move the engine took for a player at the last boundary, if it took one.
+    fn picked(&mut self) -> Option<usize>;
+}
+
+/// Agents asked at every decision, outside the engine.
+struct Agents<'a>(&'a mut [Box<dyn Agent>]);
+
+impl Players for Agents<'_> {
+    fn advance(&mut self, p: &Program, st: &mut State) -> Result<bool, RuntimeError> {
+        st.advance(p)
+    }
+
+    fn choose(&mut self, p: &Program, st: &State, seat: u8, moves: &[Move]) -> usize {
+        let n = self.0.len().max(1);
+        self.0[seat as usize % n].choose(p, st, seat, moves)
+    }
+
+    fn picked(&mut self) -> Option<usize> {
+        None
+    }
+}
+
+impl Players for AutoPlayers<'_> {
+    fn advance(&mut self, p: &Program, st: &mut State) -> Result<bool, RuntimeError> {
+        st.advance_with(p, self)
+    }
+
+    fn choose(&mut self, p: &Program, st: &State, seat: u8, moves: &[Move]) -> usize {
+        self.seat(seat).choose(p, st, moves)
+    }
+
+    fn picked(&mut self) -> Option<usize> {
+        self.last.take()
+    }
+}
+
+/// Plays `st` to the end of the game, recording into `rec` and checking after every
+/// decision as `opts` asks.
+fn play_to_end(
+    p: &Program,
+    st: &mut State,
+    players: &mut impl Players,
+    opts: &PlayOptions,
+    ledger0: i64,
+    deals: &mut DealChips,
+    rec: &mut GameRecord,
+) -> Result<(), GameError> {
+    let mut choices = Vec::new();
+    loop {
+        let finished = players.advance(p, st)?;
+        // Every return of `advance` is a decision boundary (or the end): the only
+        // moments the chips can be read.
+        deals.boundary(st, &mut rec.deal_chips);
+        if finished {
+            return Ok(());
+        }
+        choices.clear();
+        match st.pending() {
+            Some(pending) => {
+                for sm in &pending.seats {
+                    let c = players.choose(p, st, sm.seat, &sm.moves);
+                    choices.push(c.min(sm.moves.len() - 1));
+                }
+            }
+            // The engine took a lent player's move.
+            None => choices.extend(players.picked()),
+        }
+        if opts.keep_moves {
+            rec.moves.push(choices.clone());
+        }
+        if st.pending().is_some() {
+            st.apply(p, &choices)?;
+        }
+        if opts.check_invariants {
+            check(p, st, ledger0)?;
+        }
+    }
 }
 
 /// Attributes chip changes to deals while a game is played (see

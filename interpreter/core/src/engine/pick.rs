@@ -1,0 +1,31 @@
+//! Players the engine asks from inside its loop: a `choose` whose moves can be counted
+//! without listing them (options without an argument, or over a zone's cards) is
+//! settled by drawing a move's index, so a simulation with random or eager players
+//! builds no move list and takes no round trip through `apply` for it.
+
+/// Picks moves for the engine while it runs ([`State::advance_with`]).
+///
+/// The index a picker returns is the one the same player would have chosen from the
+/// decision's full move list (options in order, a zone's cards in card order), so a game
+/// played with a picker is the same game as with the player outside the engine.
+///
+/// [`State::advance_with`]: super::State::advance_with
+pub trait Picker {
+    /// Whether this picker picks at all; [`Waits`] does not, and the engine then leaves
+    /// every decision waiting as [`State::advance`](super::State::advance) does.
+    const PICKS: bool;
+    /// The index of the move `seat` takes among `n` (at least 2); `ending` is the index
+    /// of the first move that may end the round (a declared win), if any.
+    fn pick(&mut self, seat: u8, n: usize, ending: Option<usize>) -> usize;
+}
+
+/// The picker that never picks: every decision waits for the caller.
+pub struct Waits;
+
+impl Picker for Waits {
+    const PICKS: bool = false;
+
+    fn pick(&mut self, _seat: u8, _n: usize, _ending: Option<usize>) -> usize {
+        0
+    }
+}
