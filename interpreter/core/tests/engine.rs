@@ -572,6 +572,7 @@ fn record(
     seed: u64,
     agent: &str,
     lent: bool,
+    watched: bool,
     limit: Option<u64>,
 ) -> String {
     let seats = fuda_core::State::new(p, &[], seed)
@@ -589,8 +590,8 @@ fn record(
         })
         .collect();
     let opts = PlayOptions {
-        check_invariants: true,
-        keep_moves: true,
+        check_invariants: watched,
+        keep_moves: watched,
         decision_limit: limit,
     };
     match play_game(p, &[], seed, &mut agents, &opts) {
@@ -601,7 +602,8 @@ fn record(
 
 /// Random and eager players lent to the engine (which then settles most decisions
 /// without listing their moves) play exactly the games they play when every decision
-/// is offered to them in full: the same moves, outcomes, chips per deal and errors.
+/// is offered to them in full: the same moves, outcomes, chips per deal and errors,
+/// whether the engine returns after each move it takes or goes on.
 #[test]
 fn lent_players_play_the_same_games_as_players_asked_outside() {
     let rulesets = [
@@ -642,10 +644,21 @@ proc match {
         let p = program(text);
         for agent in ["random", "eager"] {
             for seed in 0..4 {
-                for limit in [None, Some(7)] {
-                    let lent = record(&p, seed, agent, true, limit);
-                    let outside = record(&p, seed, agent, false, limit);
-                    assert_eq!(lent, outside, "{} seed {seed} {agent} {limit:?}", p.title);
+                // Watched (every decision recorded and checked), the engine returns
+                // after each move it takes; unwatched, it goes on past them.
+                for (limit, watched) in [
+                    (None, true),
+                    (None, false),
+                    (Some(7), true),
+                    (Some(7), false),
+                ] {
+                    let lent = record(&p, seed, agent, true, watched, limit);
+                    let outside = record(&p, seed, agent, false, watched, limit);
+                    assert_eq!(
+                        lent, outside,
+                        "{} seed {seed} {agent} {limit:?} watched {watched}",
+                        p.title
+                    );
                 }
             }
         }

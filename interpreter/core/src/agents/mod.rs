@@ -69,6 +69,13 @@ pub struct AutoPlayers<'a> {
     pub players: Vec<AutoPlayer<'a>>,
     /// The index of the move last picked inside the engine, until taken.
     pub last: Option<usize>,
+    /// Whether the engine may go on past a picked move instead of returning to its
+    /// caller: then it returns only when something happened (an event) since it last
+    /// returned. Off, every picked move returns (for callers that check or record each
+    /// decision).
+    pub through: bool,
+    /// How many events the game had when the engine last returned from a pick.
+    events: usize,
 }
 
 impl<'a> AutoPlayers<'a> {
@@ -81,6 +88,8 @@ impl<'a> AutoPlayers<'a> {
         (!players.is_empty()).then_some(AutoPlayers {
             players,
             last: None,
+            through: false,
+            events: 0,
         })
     }
 
@@ -98,6 +107,14 @@ impl Picker for AutoPlayers<'_> {
         let k = self.seat(seat).pick(n, ending);
         self.last = Some(k);
         k
+    }
+
+    fn goes_on(&mut self, st: &State) -> bool {
+        if self.through && st.events.len() == self.events {
+            return true;
+        }
+        self.events = st.events.len();
+        false
     }
 }
 

@@ -157,9 +157,10 @@ impl State {
     }
 
     /// [`State::advance`] with a player inside the engine: a decision `pk` can settle
-    /// without a move list (see [`Picker`]) is taken at once, and the call returns false
-    /// with no decision waiting, so the caller still sees every decision a player made.
-    /// Any other decision waits as with `advance`.
+    /// without a move list (see [`Picker`]) is taken at once, and the call either goes
+    /// on (when [`Picker::goes_on`] says so) or returns false with no decision waiting,
+    /// so that a caller that wants to can see every decision a player made. Any other
+    /// decision waits as with `advance`.
     pub fn advance_with<P: Picker>(
         &mut self,
         p: &Program,
@@ -212,7 +213,13 @@ impl State {
                 let at = locs.get(pc).copied().unwrap_or_default();
                 self.frames[depth - 1].pc = pc as u32 + 1;
                 if self.step(p, op, base, at, pk)? {
-                    return Ok(false);
+                    if !pk.goes_on(self) {
+                        return Ok(false);
+                    }
+                    // Going on past a player's move: the limits start again, as they
+                    // would on returning to the caller and being called again.
+                    steps = 0;
+                    self.steps_left = ADVANCE_BUDGET;
                 }
                 if self.pending.is_some() || self.frames.len() != depth {
                     break;

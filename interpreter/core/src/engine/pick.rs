@@ -17,6 +17,9 @@ pub trait Picker {
     /// The index of the move `seat` takes among `n` (at least 2); `ending` is the index
     /// of the first move that may end the round (a declared win), if any.
     fn pick(&mut self, seat: u8, n: usize, ending: Option<usize>) -> usize;
+    /// Asked once a picked move has started: whether the engine goes on to the next
+    /// decision without returning to its caller (which then never sees this one).
+    fn goes_on(&mut self, st: &super::State) -> bool;
 }
 
 /// The picker that never picks: every decision waits for the caller.
@@ -27,5 +30,9 @@ impl Picker for Waits {
 
     fn pick(&mut self, _seat: u8, _n: usize, _ending: Option<usize>) -> usize {
         0
+    }
+
+    fn goes_on(&mut self, _st: &super::State) -> bool {
+        false
     }
 }
