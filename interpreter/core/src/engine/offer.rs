@@ -224,12 +224,74 @@ impl State {
             Some(Value::Seat(s)) if *s < n => *s,
             _ => return false,
         };
+        if let Some(none) = self.no_claim_tracked(d, base, s) {
+            return none;
+        }
         (1..n).all(|k| {
             // `s < n` and `k < n`: one wrap at most, without a division.
             let (k, n) = (s as usize + k as usize, n as usize);
             let seat = if k >= n { k - n } else { k };
             self.no_claim_fits(p, d, base, seat as u8)
         })
+    }
+
+    /// [`State::nobody_claims`] for the usual window, one option whose [`HandGuard`]'s
+    /// table the board keeps sums for and which adds one card in a local to the asked
+    /// seat's hand (`当たり when 役代(手札[x] + d).total > 0`): the card, the zone and the
+    /// table are read once, and each seat's hand is one sum, one count and one bit. The
+    /// window's seat is bound once, to the last seat asked, which is where the general
+    /// path leaves it when nobody can claim. `None` when the window has any other shape
+    /// or a value is not the usual one (the general path then decides).
+    ///
+    /// [`HandGuard`]: crate::ir::HandGuard
+    #[inline(always)]
+    fn no_claim_tracked(&mut self, d: &Decide, base: usize, from: u8) -> Option<bool> {
+        let ([o], Some(slot)) = (&d.options[..], d.seat_slot) else {
+            return None;
+        };
+        let h = o
+            .hand_guard
+            .filter(|h| o.param.is_none() && h.seat == slot)?;
+        let (t, plus) = (h.track?, h.plus?);
+        let b = &self.board;
+        if !b.quicken {
+            return None;
+        }
+        let Some(Value::Card(c)) = self.locals.get(base + plus as usize) else {
+            return None;
+        };
+        let c = *c;
+        let table = b.layout.fit.get(t as usize)?;
+        let first = *b.layout.zone_base.get(h.zone as usize)? as usize;
+        let (tracks, n) = (b.layout.fit.len(), b.seats as usize);
+        let weight = table.weight(c as usize);
+        let mut last = None;
+        for k in 1..n {
+            // `from < n` and `k < n`: one wrap at most, without a division.
+            let seat = if from as usize + k >= n {
+                from as usize + k - n
+            } else {
+                from as usize + k
+            };
+            let zi = first + seat;
+            let (mut sum, mut held) = (
+                *b.fit_sums.get(zi * tracks + t as usize)?,
+                b.zones.get(zi)?.len(),
+            );
+            // A card already in the hand adds nothing.
+            if !b.sets.get(zi)?.contains(c) {
+                sum = sum.wrapping_add(weight);
+                held += 1;
+            }
+            if table.answer(sum, held) {
+                return None;
+            }
+            last = Some(seat);
+        }
+        if let Some(seat) = last {
+            self.set_local(base, slot, Value::Seat(seat as u8));
+        }
+        Some(true)
     }
 
     /// Binds a candidate argument and offers the move if its guard holds.
