@@ -467,10 +467,12 @@ impl Bound {
     }
 
     /// Whether slot `s` holds the bound card. The unused entries repeat the first
-    /// slot (see [`Bound::new`]), so the whole array is compared, without a loop.
-    #[inline]
+    /// slot (see [`Bound::new`]), so the whole array is compared, without a loop (and
+    /// without `contains`, which LLVM sometimes leaves a call).
+    #[inline(always)]
     fn binds(&self, s: u16) -> bool {
-        self.slots.contains(&s)
+        let [a, b, c, d] = self.slots;
+        (a == s) | (b == s) | (c == s) | (d == s)
     }
 }
 
