@@ -435,7 +435,15 @@ impl State {
             option += 1;
         }
         let arg = match d.options[option].param {
-            Some(_) => Value::Card(sets[option].iter().nth(rest).expect("a counted card")),
+            Some(_) => match sets[option].iter().nth(rest) {
+                Some(c) => Value::Card(c),
+                None => {
+                    return Err(RuntimeError::new(
+                        "internal: a counted move is missing",
+                        d.loc,
+                    ))
+                }
+            },
             None => Value::Unit,
         };
         self.decisions += 1;
