@@ -534,7 +534,17 @@ impl State {
             vars.extend(std::iter::repeat_n(val, n));
         }
         board.vars = vars;
-        Ok(State {
+        let public = p
+            .zones
+            .iter()
+            .map(|z| z.visibility == crate::ir::Visibility::Public)
+            .collect();
+        Ok(State::around(board, public))
+    }
+
+    /// A game not yet begun on `board`: no frames, decisions or events.
+    fn around(board: Board, public_zones: Arc<[bool]>) -> State {
+        State {
             board,
             frames: Vec::new(),
             locals: Vec::new(),
@@ -543,15 +553,11 @@ impl State {
             keep_log: false,
             decisions: 0,
             decision_limit: DEFAULT_DECISION_LIMIT,
-            public_zones: p
-                .zones
-                .iter()
-                .map(|z| z.visibility == crate::ir::Visibility::Public)
-                .collect(),
+            public_zones,
             steps_left: super::exec::ADVANCE_BUDGET,
             answers: Default::default(),
             spare: Spare::default(),
-        })
+        }
     }
 
     /// Pushes a call frame with its arguments in the first slots.
@@ -920,27 +926,9 @@ mod tests {
                 }
                 _ => {}
             }
-            let st = state_of(board);
+            let st = State::around(board, Arc::from(Vec::new()));
             prop_assert_eq!(st.cards_consistent(), st.cards_fault().is_ok());
             prop_assert_eq!(st.check_cards().is_ok(), fault == 0 || c.is_none());
-        }
-    }
-
-    /// A game state around `board`, with nothing else in it.
-    fn state_of(board: Board) -> State {
-        State {
-            board,
-            frames: Vec::new(),
-            locals: Vec::new(),
-            pending: None,
-            events: Vec::new(),
-            keep_log: false,
-            decisions: 0,
-            decision_limit: DEFAULT_DECISION_LIMIT,
-            public_zones: Arc::from(Vec::new()),
-            steps_left: 0,
-            answers: Default::default(),
-            spare: Spare::default(),
         }
     }
 }
