@@ -418,12 +418,7 @@ impl State {
             n += counts[i];
         }
         let k = match n {
-            0 => {
-                return Err(
-                    RuntimeError::new(format!("seat {seat} has no legal move here"), d.loc)
-                        .with_help("every decision needs at least one move whose guard holds"),
-                )
-            }
+            0 => return Err(no_move(seat, d)),
             1 => 0,
             n => pk.pick(seat, n, ending).min(n - 1),
         };
@@ -489,10 +484,7 @@ impl State {
         self.seat_entry(&mut seats, 0, s);
         self.moves_for(p, d, base, at, &mut seats[0])?;
         if seats[0].moves.is_empty() {
-            return Err(
-                RuntimeError::new(format!("seat {s} has no legal move here"), d.loc)
-                    .with_help("every decision needs at least one move whose guard holds"),
-            );
+            return Err(no_move(s, d));
         }
         self.keep_entries(&mut seats, 1);
         Ok(seats)
@@ -540,10 +532,7 @@ impl State {
                 );
                 sm.first_ending = sm.first_ending.map(|i| i + 1);
             } else if sm.moves.is_empty() {
-                return Err(RuntimeError::new(
-                    format!("seat {s} has no legal move here"),
-                    d.loc,
-                ));
+                return Err(no_move(s, d));
             }
             n += 1;
         }
@@ -771,6 +760,12 @@ impl State {
             None => &[],
         }
     }
+}
+
+/// The error of a decision that offers `seat` no move at all.
+fn no_move(seat: u8, d: &Decide) -> RuntimeError {
+    RuntimeError::new(format!("seat {seat} has no legal move here"), d.loc)
+        .with_help("every decision needs at least one move whose guard holds")
 }
 
 /// One move of option `option` per card of `set`, in card order. A word of the set at
