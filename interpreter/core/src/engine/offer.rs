@@ -388,19 +388,20 @@ impl State {
         if let Some(s) = d.seat_slot {
             self.set_local(base, s, Value::Seat(seat));
         }
-        // The shape first, so that a decision left to the full offer has asked nothing.
-        let mut sets = [CardSet::EMPTY; MOST];
-        for (o, set) in d.options.iter().zip(&mut sets) {
-            let Some((slot, dom)) = &o.param else {
+        // The shape first, so that a decision left to the full offer has asked nothing:
+        // each zone option's instance and the card its `d != t` guard leaves out.
+        let mut doms = [(0u16, None::<CardIx>); MOST];
+        for (o, dom) in d.options.iter().zip(&mut doms) {
+            let Some((slot, zone)) = &o.param else {
                 continue;
             };
-            let Some(z) = self.zone_here(dom, base) else {
+            let Some(z) = self.zone_here(zone, base) else {
                 return Ok(None);
             };
-            *set = match &o.guard {
-                None => self.board.sets[z as usize],
+            *dom = match &o.guard {
+                None => (z, None),
                 Some(g) => match card_left_out(&self.board, g, *slot, &self.locals[base..]) {
-                    Some(t) => self.board.sets[z as usize].minus(CardSet::single(t)),
+                    Some(t) => (z, Some(t)),
                     None => return Ok(None),
                 },
             };
@@ -408,9 +409,18 @@ impl State {
         let mut counts = [0usize; MOST];
         let (mut n, mut ending) = (0, None);
         for (i, o) in d.options.iter().enumerate() {
-            counts[i] = match o.param {
-                Some(_) => sets[i].len(),
-                None => usize::from(self.guard_holds(p, o, base, at)?),
+            counts[i] = match (&o.param, &o.guard) {
+                // A zone's list holds each of its cards once: its length is the count.
+                (Some(_), _) => {
+                    let (z, left_out) = doms[i];
+                    let held = self.board.zones[z as usize].len();
+                    match left_out {
+                        Some(t) if self.board.sets[z as usize].contains(t) => held - 1,
+                        _ => held,
+                    }
+                }
+                (None, None) => 1,
+                (None, Some(_)) => usize::from(self.guard_holds(p, o, base, at)?),
             };
             if o.ends_round && ending.is_none() && counts[i] > 0 {
                 ending = Some(n);
@@ -430,15 +440,22 @@ impl State {
             option += 1;
         }
         let arg = match d.options[option].param {
-            Some(_) => match sets[option].iter().nth(rest) {
-                Some(c) => Value::Card(c),
-                None => {
-                    return Err(RuntimeError::new(
-                        "internal: a counted move is missing",
-                        d.loc,
-                    ))
+            Some(_) => {
+                let (z, left_out) = doms[option];
+                let mut set = self.board.sets[z as usize];
+                if let Some(t) = left_out {
+                    set.remove(t);
                 }
-            },
+                match set.iter().nth(rest) {
+                    Some(c) => Value::Card(c),
+                    None => {
+                        return Err(RuntimeError::new(
+                            "internal: a counted move is missing",
+                            d.loc,
+                        ))
+                    }
+                }
+            }
             None => Value::Unit,
         };
         self.decisions += 1;
