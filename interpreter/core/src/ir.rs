@@ -551,6 +551,65 @@ pub struct Decide {
     /// 63rd on (set with the options' `ends_round` by `compile/ends.rs`; see
     /// `engine::Pending::ends`).
     pub ends: u64,
+    /// How a player lent to the engine has this `choose` counted and picked without
+    /// listing its moves (set by `compile/quick_ops.rs`); `None` for any other decision.
+    pub pick: Option<PickPlan>,
+}
+
+/// The most options a [`PickPlan`] has (the engine keeps a count per option on its
+/// stack).
+pub const PICK_OPTIONS: usize = 8;
+
+/// A `choose` whose moves the engine can count without listing them: the deciding
+/// seat read off a local or the dealer, and each option either without an argument or
+/// over a zone's cards (see `engine::State::pick_one`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PickPlan {
+    /// The deciding seat.
+    pub who: QuickSeat,
+    /// One entry per option, in option order.
+    pub options: Box<[PickOption]>,
+}
+
+/// A seat a fast form reads: a local holding a seat, or the dealer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QuickSeat {
+    /// The seat in a local slot.
+    Local(u16),
+    /// The dealer.
+    Dealer,
+}
+
+/// One option of a [`PickPlan`]: how its moves are counted, and whether it may end
+/// the round (the option's `ends_round`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PickOption {
+    /// How its moves are counted.
+    pub count: PickCount,
+    /// The option may end the round.
+    pub ends: bool,
+}
+
+/// How a [`PickOption`]'s moves are counted.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PickCount {
+    /// No argument and no guard: one move.
+    One,
+    /// No argument and a [`HandGuard`]: none when the hand cannot fit, else the guard
+    /// decides.
+    Hand(HandGuard),
+    /// No argument and a guard that compares numbers read off the board.
+    Quick(QuickCond),
+    /// No argument and any other guard, asked in full.
+    Guard,
+    /// One move per card of a zone, or per card but the one held in local `left_out`
+    /// (a `d != t` guard).
+    Cards {
+        /// The zone.
+        zone: QuickZone,
+        /// The local holding the card the guard leaves out.
+        left_out: Option<u16>,
+    },
 }
 
 /// One move of a decision.

@@ -4,8 +4,8 @@
 //! finished program, after the rewrites.
 
 use crate::ir::{
-    Builtin, Decide, DecideKind, Expr, Op, Op2, ProcDef, Program, QuickCmp, QuickCond, QuickNum,
-    QuickOp, QuickZone, Target,
+    Builtin, Decide, DecideKind, Expr, Op, Op2, PickCount, PickOption, PickPlan, ProcDef, Program,
+    QuickCmp, QuickCond, QuickNum, QuickOp, QuickSeat, QuickZone, Target, PICK_OPTIONS,
 };
 use fuda_grammar::ast::{AssignOp, Owner};
 
@@ -28,6 +28,7 @@ fn fill(body: &mut ProcDef, zones: &[Owner]) {
             for o in &mut d.options {
                 o.quick_guard = o.guard.as_ref().and_then(|g| cond(g, zones));
             }
+            d.pick = pick_plan(d, zones);
         }
     }
     body.quick = body
@@ -104,6 +105,61 @@ fn no_claim(d: &Decide) -> Option<QuickOp> {
     }
 }
 
+/// How the engine counts a `choose`'s moves itself ([`PickPlan`]): the seat is a local
+/// or the dealer, and every option takes no argument or ranges over a zone's cards
+/// with no guard or a `d != t` guard. `None` for any other decision.
+fn pick_plan(d: &Decide, zones: &[Owner]) -> Option<PickPlan> {
+    if d.kind != DecideKind::One || d.options.len() > PICK_OPTIONS {
+        return None;
+    }
+    let who = match d.who {
+        Expr::Local(i) => QuickSeat::Local(i),
+        Expr::Dealer => QuickSeat::Dealer,
+        _ => return None,
+    };
+    let options = d
+        .options
+        .iter()
+        .map(|o| {
+            let count = match (&o.param, &o.guard) {
+                (None, None) => PickCount::One,
+                (None, Some(_)) => match (o.hand_guard, o.quick_guard) {
+                    (Some(h), _) => PickCount::Hand(h),
+                    (None, Some(c)) => PickCount::Quick(c),
+                    (None, None) => PickCount::Guard,
+                },
+                (Some((slot, dom)), guard) => PickCount::Cards {
+                    zone: zone(dom, zones)?,
+                    left_out: match guard {
+                        None => None,
+                        Some(g) => Some(left_out(g, *slot)?),
+                    },
+                },
+            };
+            Some(PickOption {
+                count,
+                ends: o.ends_round,
+            })
+        })
+        .collect::<Option<Box<[_]>>>()?;
+    Some(PickPlan { who, options })
+}
+
+/// The local `t` of a guard `d != t` on a move's card `d` (in `slot`), either way round.
+fn left_out(guard: &Expr, slot: u16) -> Option<u16> {
+    let Expr::Bin(Op2::NeScalar, x, y) = guard else {
+        return None;
+    };
+    match (&**x, &**y) {
+        (Expr::Local(a), Expr::Local(t)) | (Expr::Local(t), Expr::Local(a))
+            if *a == slot && *t != slot =>
+        {
+            Some(*t)
+        }
+        _ => None,
+    }
+}
+
 /// A comparison of two operands [`num`] reads.
 fn cond(e: &Expr, zones: &[Owner]) -> Option<QuickCond> {
     let Expr::Bin(op, a, b) = e else {
@@ -158,7 +214,10 @@ fn zone(e: &Expr, zones: &[Owner]) -> Option<QuickZone> {
 
 #[cfg(test)]
 mod tests {
-    use crate::ir::{DecideKind, Op, QuickCmp, QuickNum, QuickOp, QuickZone};
+    use crate::ir::{
+        DecideKind, Op, PickCount, PickOption, PickPlan, QuickCmp, QuickNum, QuickOp, QuickSeat,
+        QuickZone,
+    };
 
     #[test]
     fn sangohanas_turn_runs_on_fast_forms() {
@@ -203,6 +262,43 @@ mod tests {
             .expect("捨て札");
         assert!(matches!(take.quick_guard, Some(c) if c.cmp == QuickCmp::Gt
             && matches!(c.a, QuickNum::Count(QuickZone::Shared(_)))));
+        // Every `choose` of a turn is counted by the engine's own picks: the draw's
+        // options as one move and a comparison, the discards as a zone's cards (all of
+        // them, or all but the card taken), a win as a hand guard.
+        let chooses: Vec<&PickPlan> = deal
+            .code
+            .iter()
+            .filter_map(|op| match op {
+                Op::Decide(d) if d.kind == DecideKind::One => d.pick.as_ref(),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(chooses.len(), 3);
+        // `choose s`: the seat in a local, the same one each time.
+        assert!(matches!(chooses[0].who, QuickSeat::Local(_)));
+        assert!(chooses.iter().all(|c| c.who == chooses[0].who));
+        assert!(matches!(
+            &chooses[0].options[..],
+            [
+                PickOption {
+                    count: PickCount::One,
+                    ends: false
+                },
+                PickOption {
+                    count: PickCount::Quick(_),
+                    ends: false
+                }
+            ]
+        ));
+        for (c, left_out) in [(chooses[1], false), (chooses[2], true)] {
+            assert!(matches!(
+                &c.options[..],
+                [
+                    PickOption { count: PickCount::Hand(_), ends: true },
+                    PickOption { count: PickCount::Cards { zone: QuickZone::Seat(..), left_out: l }, ends: false }
+                ] if l.is_some() == left_out
+            ));
+        }
         // An option's end knows where its decision goes on.
         for (op, q) in deal.code.iter().zip(&deal.quick) {
             if let Op::OptionDone { decide } = op {

@@ -787,6 +787,7 @@ impl Compiler {
             after,
             loc,
             ends: 0,
+            pick: None,
         }));
     }
 

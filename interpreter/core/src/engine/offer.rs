@@ -6,7 +6,7 @@ use super::error::RuntimeError;
 use super::exec::{body, seat_list, with_cx};
 use super::pick::Picker;
 use super::state::{Board, State};
-use crate::ir::{Builtin, Decide, DecideKind, Expr, Loc, Op, Op2, Program};
+use crate::ir::{Builtin, Decide, DecideKind, Expr, Loc, Op, Op2, PickCount, Program, QuickSeat};
 use crate::model::{CardIx, CardSet};
 use crate::value::Value;
 
@@ -362,14 +362,16 @@ impl State {
         Ok(false)
     }
 
-    /// A `choose` taken by the picker without listing its moves, when every option
-    /// either takes no argument or ranges over a zone's cards with no guard or a
-    /// `d != t` guard, and its seat is a local: each option's moves are counted (the
-    /// guards asked in option order, as the full offer asks them), a move's index drawn
-    /// (none for a single move, which is taken as `decide` takes it), and the move
-    /// started as `apply` would start it. `None`, with nothing evaluated or changed but
-    /// the decision's seat bound, for any other shape: the full offer then runs. `Some`
-    /// says whether a player's move was picked (false for a single move).
+    /// A `choose` taken by the picker without listing its moves, when the compiler
+    /// found a [`PickPlan`](crate::ir::PickPlan) for it (every option takes no argument
+    /// or ranges over a zone's cards with no guard or a `d != t` guard, and its seat is
+    /// a local or the dealer): each option's moves are counted (the guards asked in
+    /// option order, as the full offer asks them), a move's index drawn (none for a
+    /// single move, which is taken as `decide` takes it), and the move started as
+    /// `apply` would start it. `None`, with nothing evaluated or changed but the
+    /// decision's seat bound, when there is no plan or a value is not the usual one (a
+    /// local that holds no seat or card): the full offer then runs. `Some` says whether
+    /// a player's move was picked (false for a single move).
     fn pick_one<P: Picker>(
         &mut self,
         p: &Program,
@@ -378,40 +380,45 @@ impl State {
         at: Loc,
         pk: &mut P,
     ) -> Result<Option<bool>, RuntimeError> {
-        const MOST: usize = 8;
-        if d.options.len() > MOST {
+        const MOST: usize = crate::ir::PICK_OPTIONS;
+        let (Some(plan), true) = (&d.pick, self.board.quicken) else {
             return Ok(None);
-        }
-        let Some(seat) = self.seat_here(&d.who, base) else {
-            return Ok(None);
+        };
+        let seat = match plan.who {
+            QuickSeat::Local(i) => match self.locals.get(base + i as usize) {
+                Some(Value::Seat(s)) if *s < self.board.seats => *s,
+                _ => return Ok(None),
+            },
+            QuickSeat::Dealer if self.board.dealer < self.board.seats => self.board.dealer,
+            QuickSeat::Dealer => return Ok(None),
         };
         if let Some(s) = d.seat_slot {
             self.set_local(base, s, Value::Seat(seat));
         }
-        // The shape first, so that a decision left to the full offer has asked nothing:
-        // each zone option's instance and the card its `d != t` guard leaves out.
+        // The values first, so that a decision left to the full offer has asked
+        // nothing: each zone option's instance and the card its guard leaves out.
         let mut doms = [(0u16, None::<CardIx>); MOST];
-        for (o, dom) in d.options.iter().zip(&mut doms) {
-            let Some((slot, zone)) = &o.param else {
+        for (o, dom) in plan.options.iter().zip(&mut doms) {
+            let PickCount::Cards { zone, left_out } = o.count else {
                 continue;
             };
-            let Some(z) = self.zone_here(zone, base) else {
+            let Some(z) = self.quick_zone(zone, base) else {
                 return Ok(None);
             };
-            *dom = match &o.guard {
-                None => (z, None),
-                Some(g) => match card_left_out(&self.board, g, *slot, &self.locals[base..]) {
-                    Some(t) => (z, Some(t)),
-                    None => return Ok(None),
-                },
+            let t = match left_out.map(|t| self.locals.get(base + t as usize)) {
+                None => None,
+                Some(Some(Value::Card(t))) => Some(*t),
+                Some(_) => return Ok(None),
             };
+            *dom = (z, t);
         }
         let mut counts = [0usize; MOST];
         let (mut n, mut ending) = (0, None);
-        for (i, o) in d.options.iter().enumerate() {
-            counts[i] = match (&o.param, &o.guard) {
+        for (i, o) in plan.options.iter().enumerate() {
+            let count = match o.count {
+                PickCount::One => 1,
                 // A zone's list holds each of its cards once: its length is the count.
-                (Some(_), _) => {
+                PickCount::Cards { .. } => {
                     let (z, left_out) = doms[i];
                     let held = self.board.zones[z as usize].len();
                     match left_out {
@@ -419,13 +426,21 @@ impl State {
                         _ => held,
                     }
                 }
-                (None, None) => 1,
-                (None, Some(_)) => usize::from(self.guard_holds(p, o, base, at)?),
+                // The guard's fast forms first, as `guard_holds` asks them.
+                PickCount::Hand(h) if self.hand_may_fit(p, &h, base) == Some(false) => 0,
+                PickCount::Quick(c) => match self.quick_holds(&c, base) {
+                    Some(h) => usize::from(h),
+                    None => usize::from(self.guard_holds(p, &d.options[i], base, at)?),
+                },
+                PickCount::Hand(_) | PickCount::Guard => {
+                    usize::from(self.guard_holds(p, &d.options[i], base, at)?)
+                }
             };
-            if o.ends_round && ending.is_none() && counts[i] > 0 {
+            if o.ends && ending.is_none() && count > 0 {
                 ending = Some(n);
             }
-            n += counts[i];
+            counts[i] = count;
+            n += count;
         }
         let k = match n {
             0 => return Err(no_move(seat, d)),
@@ -439,8 +454,8 @@ impl State {
             rest -= counts[option];
             option += 1;
         }
-        let arg = match d.options[option].param {
-            Some(_) => {
+        let arg = match plan.options[option].count {
+            PickCount::Cards { .. } => {
                 let (z, left_out) = doms[option];
                 let mut set = self.board.sets[z as usize];
                 if let Some(t) = left_out {
@@ -456,7 +471,7 @@ impl State {
                     }
                 }
             }
-            None => Value::Unit,
+            _ => Value::Unit,
         };
         self.decisions += 1;
         if self.decisions > self.decision_limit {

@@ -168,7 +168,7 @@ impl State {
     /// The zone instance a [`QuickZone`] names: a per-seat zone's needs a seat in its
     /// local (the compiler checked which zones are shared and which per seat).
     #[inline]
-    fn quick_zone(&self, z: QuickZone, base: usize) -> Option<u16> {
+    pub(super) fn quick_zone(&self, z: QuickZone, base: usize) -> Option<u16> {
         let b = &self.board;
         match z {
             QuickZone::Shared(z) => b.layout.zone_base.get(z as usize).copied(),
