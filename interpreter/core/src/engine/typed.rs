@@ -428,6 +428,12 @@ impl Cx<'_> {
 
     /// A score-table argument: zones are read now (a table sees only values).
     fn score_arg(&mut self, a: &Expr) -> Result<Value, RuntimeError> {
+        // A constant (most defaults: `win: 和了 = 上がり`) is its value.
+        if let Expr::Const(v) = a {
+            if !matches!(v, Value::Zone(_)) {
+                return Ok(v.clone());
+            }
+        }
         // A bare local keeps its value as it is (a card stays a card).
         if !matches!(a, Expr::Local(_)) {
             if let Some(set) = self.cards_here(a) {
