@@ -264,31 +264,28 @@ impl State {
         let table = b.layout.fit.get(t as usize)?;
         let first = *b.layout.zone_base.get(h.zone as usize)? as usize;
         let (tracks, n) = (b.layout.fit.len(), b.seats as usize);
+        // Every seat's instance and sum are checked to lie in the board's tables once,
+        // not seat by seat (outside them, the general path decides).
+        if first + n > b.zones.len().min(b.sets.len()) || (first + n) * tracks > b.fit_sums.len() {
+            return None;
+        }
         let weight = table.weight(c as usize);
-        let mut last = None;
-        for k in 1..n {
-            // `from < n` and `k < n`: one wrap at most, without a division.
-            let seat = if from as usize + k >= n {
-                from as usize + k - n
-            } else {
-                from as usize + k
-            };
+        // The seats after `from`, round the table; `from < n`, so one wrap at most.
+        let mut seat = from as usize;
+        for _ in 1..n {
+            seat = if seat + 1 == n { 0 } else { seat + 1 };
             let zi = first + seat;
-            let (mut sum, mut held) = (
-                *b.fit_sums.get(zi * tracks + t as usize)?,
-                b.zones.get(zi)?.len(),
-            );
+            let (mut sum, mut held) = (b.fit_sums[zi * tracks + t as usize], b.zones[zi].len());
             // A card already in the hand adds nothing.
-            if !b.sets.get(zi)?.contains(c) {
+            if !b.sets[zi].contains(c) {
                 sum = sum.wrapping_add(weight);
                 held += 1;
             }
             if table.answer(sum, held) {
                 return None;
             }
-            last = Some(seat);
         }
-        if let Some(seat) = last {
+        if n > 1 {
             self.set_local(base, slot, Value::Seat(seat as u8));
         }
         Some(true)
