@@ -187,10 +187,8 @@ impl Board {
     }
 
     /// Moves card `c`'s weights from instance `from`'s fit sums to `to`'s (see
-    /// [`Board::fit_sums`]); [`shift_fit`] is the same for `deal_top`, which holds the
-    /// zones borrowed. Two copies on purpose: with `move_card` calling `shift_fit`, or
-    /// `deal_top` this method, LLVM inlined differently and a deal cost 2% more
-    /// instructions (measured with callgrind).
+    /// [`Board::fit_sums`]). (`deal_top` moves the weights of all the cards it deals
+    /// at once.)
     #[inline(always)]
     fn fit_move(&mut self, c: CardIx, from: u16, to: u16) {
         let n = self.layout.fit.len();
@@ -243,7 +241,17 @@ impl Board {
         for &c in dealt {
             moved.insert(c);
             self.card_zone[c as usize] = to;
-            shift_fit(&self.layout.fit, &mut self.fit_sums, c, from, to);
+        }
+        // The dealt cards' weights leave `from`'s sums and join `to`'s together.
+        let tracks = self.layout.fit.len();
+        for (t, table) in self.layout.fit.iter().enumerate() {
+            let w = table.weight_of(dealt);
+            if let Some(s) = self.fit_sums.get_mut(from as usize * tracks + t) {
+                *s = s.wrapping_sub(w);
+            }
+            if let Some(s) = self.fit_sums.get_mut(to as usize * tracks + t) {
+                *s = s.wrapping_add(w);
+            }
         }
         dest.extend(dealt.iter().rev());
         src.truncate(held - n);
@@ -303,22 +311,6 @@ impl Board {
     #[inline]
     pub fn zone_instance(&self, z: u16, seat: Option<u8>) -> u16 {
         self.layout.zone_base[z as usize] + seat.unwrap_or(0) as u16
-    }
-}
-
-/// Moves card `c`'s weights from instance `from`'s fit sums to `to`'s (see
-/// [`Board::fit_move`]).
-#[inline(always)]
-fn shift_fit(fit: &[Arc<FitTable>], sums: &mut [u32], c: CardIx, from: u16, to: u16) {
-    let n = fit.len();
-    for (t, table) in fit.iter().enumerate() {
-        let w = table.weight(c as usize);
-        if let Some(s) = sums.get_mut(from as usize * n + t) {
-            *s = s.wrapping_sub(w);
-        }
-        if let Some(s) = sums.get_mut(to as usize * n + t) {
-            *s = s.wrapping_add(w);
-        }
     }
 }
 
@@ -573,9 +565,11 @@ impl State {
             CodeRef::Proc(i) => p.procs[i as usize].frame,
             CodeRef::Test(i) => p.tests[i as usize].body.frame,
         } as usize;
-        if self.locals.len() < base + frame_size {
-            self.locals.resize(base + frame_size, Value::Unit);
-        }
+        // Each new slot is made, not cloned: `resize` clones its value once per slot,
+        // and a `Value`'s clone looks at its variant each time (about 5× the cost).
+        let more = (base + frame_size).saturating_sub(self.locals.len());
+        self.locals
+            .extend(std::iter::repeat_with(|| Value::Unit).take(more));
         self.frames.push(Frame {
             code,
             pc: 0,
