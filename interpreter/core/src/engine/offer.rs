@@ -458,7 +458,7 @@ impl State {
                 if let Some(t) = left_out {
                     set.remove(t);
                 }
-                match set.iter().nth(rest) {
+                match set.nth(rest) {
                     Some(c) => Value::Card(c),
                     None => {
                         return Err(RuntimeError::new(
