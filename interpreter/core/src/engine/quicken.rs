@@ -184,7 +184,7 @@ impl State {
     /// Whether a [`HandGuard`]'s hand may fit its pattern: `Some(false)` means the
     /// guard is false (its table pays nothing on that hand), `Some(true)` that the guard
     /// must be evaluated; `None` when the hand cannot be read here (an unusual value).
-    #[inline]
+    #[inline(always)]
     pub(super) fn hand_may_fit(&self, p: &Program, h: &HandGuard, base: usize) -> Option<bool> {
         let b = &self.board;
         if !b.quicken {
