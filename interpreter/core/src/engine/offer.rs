@@ -285,8 +285,13 @@ impl State {
                 return None;
             }
         }
-        if n > 1 {
-            self.set_local(base, slot, Value::Seat(seat as u8));
+        // The seat a window binds usually holds the last window's seat: it takes the
+        // new one in place (replacing the value would call its drop glue).
+        match self.locals.get_mut(base + slot as usize) {
+            _ if n < 2 => {}
+            Some(Value::Seat(s)) => *s = seat as u8,
+            Some(v) => *v = Value::Seat(seat as u8),
+            None => {}
         }
         Some(true)
     }
