@@ -636,6 +636,9 @@ pub struct OptionDef {
     /// The guard as a comparison of numbers read off the board (`count(捨て札) > 0`),
     /// when it is one (set by `compile/quick_ops.rs`).
     pub quick_guard: Option<QuickCond>,
+    /// The local `t` when the guard is `d != t` on the move's card `d`, the card it
+    /// leaves out of the move's zone (set by `compile/quick_ops.rs`).
+    pub left_out: Option<u16>,
 }
 
 /// A guard `TABLE(ZONE[s]).total > k` or `TABLE(ZONE[s] + c).total > k` (`k >= 0`, the
@@ -889,6 +892,23 @@ pub enum Expr {
 }
 
 impl Expr {
+    /// As a move's guard on its card `d` (in `slot`): the local `t` when the guard is
+    /// `d != t` (either way round), the card the guard leaves out of the move's zone.
+    #[inline]
+    pub fn leaves_out(&self, slot: u16) -> Option<u16> {
+        let Expr::Bin(Op2::NeScalar, x, y) = self else {
+            return None;
+        };
+        match (&**x, &**y) {
+            (Expr::Local(a), Expr::Local(t)) | (Expr::Local(t), Expr::Local(a))
+                if *a == slot && *t != slot =>
+            {
+                Some(*t)
+            }
+            _ => None,
+        }
+    }
+
     /// Calls `f` on each direct child expression (every tree walk goes through here).
     pub fn children(&self, mut f: impl FnMut(&Expr)) {
         match self {

@@ -27,6 +27,10 @@ fn fill(body: &mut ProcDef, zones: &[Owner]) {
         if let Op::Decide(d) = op {
             for o in &mut d.options {
                 o.quick_guard = o.guard.as_ref().and_then(|g| cond(g, zones));
+                o.left_out = match (&o.param, &o.guard) {
+                    (Some((slot, _)), Some(g)) => g.leaves_out(*slot),
+                    _ => None,
+                };
             }
             d.pick = pick_plan(d, zones);
         }
@@ -128,11 +132,11 @@ fn pick_plan(d: &Decide, zones: &[Owner]) -> Option<PickPlan> {
                     (None, Some(c)) => PickCount::Quick(c),
                     (None, None) => PickCount::Guard,
                 },
-                (Some((slot, dom)), guard) => PickCount::Cards {
+                (Some((_, dom)), guard) => PickCount::Cards {
                     zone: zone(dom, zones)?,
                     left_out: match guard {
                         None => None,
-                        Some(g) => Some(left_out(g, *slot)?),
+                        Some(_) => Some(o.left_out?),
                     },
                 },
             };
@@ -143,21 +147,6 @@ fn pick_plan(d: &Decide, zones: &[Owner]) -> Option<PickPlan> {
         })
         .collect::<Option<Box<[_]>>>()?;
     Some(PickPlan { who, options })
-}
-
-/// The local `t` of a guard `d != t` on a move's card `d` (in `slot`), either way round.
-fn left_out(guard: &Expr, slot: u16) -> Option<u16> {
-    let Expr::Bin(Op2::NeScalar, x, y) = guard else {
-        return None;
-    };
-    match (&**x, &**y) {
-        (Expr::Local(a), Expr::Local(t)) | (Expr::Local(t), Expr::Local(a))
-            if *a == slot && *t != slot =>
-        {
-            Some(*t)
-        }
-        _ => None,
-    }
 }
 
 /// A comparison of two operands [`num`] reads.

@@ -773,6 +773,7 @@ impl Compiler {
                 ends_round: false,
                 hand_guard: None,
                 quick_guard: None,
+                left_out: None,
             });
         }
         sc.close();

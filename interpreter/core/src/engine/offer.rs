@@ -6,7 +6,7 @@ use super::error::RuntimeError;
 use super::exec::{body, seat_list, with_cx};
 use super::pick::Picker;
 use super::state::{Board, State};
-use crate::ir::{Builtin, Decide, DecideKind, Expr, Loc, Op, Op2, PickCount, Program, QuickSeat};
+use crate::ir::{Builtin, Decide, DecideKind, Expr, Loc, Op, PickCount, Program, QuickSeat};
 use crate::model::{CardIx, CardSet};
 use crate::value::Value;
 
@@ -139,7 +139,7 @@ impl State {
         // (`d != t`: every card but one).
         let sat = match &o.guard {
             None => Some(set),
-            Some(g) => match card_left_out(&self.board, g, slot, &self.locals[base..]) {
+            Some(g) => match card_left_out(&self.board, o.left_out, &self.locals[base..]) {
                 Some(t) => Some(set.minus(CardSet::single(t))),
                 None => with_cx(
                     p,
@@ -823,26 +823,16 @@ fn push_card_moves(out: &mut Vec<Move>, option: u16, set: CardSet) {
     }
 }
 
-/// The card a guard `d != t` leaves out of a move over cards `d`, when `t` is a local
-/// holding a card: the most common guard on a discard is answered without an
-/// evaluation context (the same set `Cx::cards_where` works out). `None` for any other
-/// guard, and when the fast paths are off (`Board::quicken`).
-fn card_left_out(b: &Board, guard: &Expr, slot: u16, locals: &[Value]) -> Option<CardIx> {
+/// The card a guard `d != t` leaves out of a move over cards `d`, when `t`
+/// ([`OptionDef::left_out`](crate::ir::OptionDef::left_out)) is a local holding a card:
+/// the most common guard on a discard is answered without an evaluation context (the
+/// same set `Cx::cards_where` works out). `None` for any other guard, and when the fast
+/// paths are off (`Board::quicken`).
+fn card_left_out(b: &Board, left_out: Option<u16>, locals: &[Value]) -> Option<CardIx> {
     if !b.quicken {
         return None;
     }
-    let Expr::Bin(Op2::NeScalar, x, y) = guard else {
-        return None;
-    };
-    let other = match (&**x, &**y) {
-        (Expr::Local(a), Expr::Local(t)) | (Expr::Local(t), Expr::Local(a))
-            if *a == slot && *t != slot =>
-        {
-            *t
-        }
-        _ => return None,
-    };
-    match locals.get(other as usize)? {
+    match locals.get(left_out? as usize)? {
         Value::Card(t) => Some(*t),
         _ => None,
     }
