@@ -4,7 +4,8 @@
 //!
 //! `cargo run --release -p fuda-core --example scorespeed -- MODE [REPS]`, MODE one of
 //! `score` (whole results of winning hands), `total` (totals of winning hands), `zero`
-//! (totals of hands that pass the class-count prefilter but score nothing), `surely`
+//! (totals of hands that pass the class-count prefilter but score nothing), `pays` and
+//! `nopay` (whether the table pays, as a win guard asks, on those two sets), `surely`
 //! (the prefilter on random hands), `check`. Instructions per hand: the difference
 //! between REPS and 0 repetitions, divided by REPS × 1000 hands.
 
@@ -51,6 +52,8 @@ fn main() {
         "score" => sum = scores(&p, table, &hands.wins, reps),
         "total" => sum = totals(&p, table, &hands.wins, reps),
         "zero" => sum = totals(&p, table, &hands.zeros, reps),
+        "pays" => sum = pays(&p, table, &hands.wins, reps),
+        "nopay" => sum = pays(&p, table, &hands.zeros, reps),
         "surely" => sum = surely(&p, table, &hands.random, reps),
         "check" => {
             for (set, hs) in [
@@ -68,7 +71,8 @@ fn main() {
                     }
                     let t = totals(&p, table, std::slice::from_ref(h), 1);
                     let sure = score::surely_nothing_hand(&p, table, &Value::Cards(*h));
-                    println!("{set} {} total {t} surely {sure}", show(h));
+                    let pays = score::pays(&p, table, *h);
+                    println!("{set} {} total {t} surely {sure} pays {pays:?}", show(h));
                 }
             }
         }
@@ -131,6 +135,19 @@ fn totals(p: &Program, table: u16, hs: &[CardSet], reps: usize) -> i64 {
         for h in hs {
             args[0] = Value::Cards(*h);
             sum += score::evaluate_total(&mut cx, table, &args).expect("total");
+        }
+    }
+    sum
+}
+
+/// How many of `hs` the table pays on, read off its plans as a win guard asks
+/// (`score::pays`), `reps` times over.
+#[inline(never)]
+fn pays(p: &Program, table: u16, hs: &[CardSet], reps: usize) -> i64 {
+    let mut sum = 0;
+    for _ in 0..reps {
+        for h in hs {
+            sum += score::pays(p, table, *h).expect("answered") as i64;
         }
     }
     sum

@@ -659,6 +659,12 @@ pub struct HandGuard {
     /// The pattern's place in [`Program::fit_tracks`], when the board keeps its fit
     /// table's sums.
     pub track: Option<u8>,
+    /// The score table.
+    pub table: u16,
+    /// Whether the guard is exactly "the table pays on the hand" (`total > 0` or
+    /// `total >= 1`, every other argument a constant) and the table answers that off
+    /// its plans ([`crate::score::pays`]), so a hand that may fit needs no evaluation.
+    pub exact: bool,
 }
 
 /// The most cards one word can take: a word has at most this many characters, and a

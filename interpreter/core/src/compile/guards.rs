@@ -46,11 +46,12 @@ fn hand_guard(p: &Program, g: &Expr) -> Option<HandGuard> {
     let Expr::Bin(op, total, bound) = g else {
         return None;
     };
-    match (op, &**bound) {
-        (Op2::Gt, Expr::Const(Value::Int(k))) if *k >= 0 => {}
-        (Op2::Ge, Expr::Const(Value::Int(k))) if *k >= 1 => {}
+    // `total > 0` and `total >= 1` ask only whether the table pays.
+    let pays = match (op, &**bound) {
+        (Op2::Gt, Expr::Const(Value::Int(k))) if *k >= 0 => *k == 0,
+        (Op2::Ge, Expr::Const(Value::Int(k))) if *k >= 1 => *k == 1,
         _ => return None,
-    }
+    };
     let Expr::ScoreField(ScoreField::Total, call) = &**total else {
         return None;
     };
@@ -80,12 +81,19 @@ fn hand_guard(p: &Program, g: &Expr) -> Option<HandGuard> {
     let Expr::Local(seat) = &**seat else {
         return None;
     };
+    // The other arguments constant: nothing of theirs is evaluated (or can fail) when
+    // the table is answered off its plans.
+    let constant = args.iter().enumerate().all(|(k, a)| {
+        k == *i as usize || matches!(a, Expr::Const(v) if !matches!(v, Value::Zone(_)))
+    });
     Some(HandGuard {
         pattern: *pattern,
         zone: *zone,
         seat: *seat,
         plus,
         track: None,
+        table: *table,
+        exact: pays && constant && crate::score::sign_by_yaku(p, def),
     })
 }
 
@@ -136,5 +144,7 @@ mod tests {
         // All three read the board's running sums for 役形's fit table.
         assert_eq!(p.fit_tracks, [found[0].1.pattern]);
         assert!(found.iter().all(|(_, h)| h.track == Some(0)));
+        // 役代 pays exactly when a split holds a yaku, all off its plans.
+        assert!(found.iter().all(|(_, h)| h.exact));
     }
 }

@@ -174,11 +174,13 @@ impl State {
             return Ok(true);
         };
         // `役代(手札[s]).total > 0`: false at once for a hand that cannot fit the
-        // table's pattern; a hand that may fit is evaluated in full.
-        match o.hand_guard.and_then(|h| self.hand_may_fit(p, &h, base)) {
-            Some(false) => return Ok(false),
-            Some(true) => return self.holds(p, base, g, at),
-            None => {}
+        // table's pattern; a hand that may fit is answered off the table's plans, or
+        // evaluated in full.
+        if let Some(h) = o.hand_guard {
+            return match self.hand_guard(p, &h, base) {
+                Some(b) => Ok(b),
+                None => self.holds(p, base, g, at),
+            };
         }
         let quick = o.quick_guard.filter(|_| self.board.quicken);
         Ok(match quick.and_then(|c| self.quick_holds(&c, base)) {
@@ -201,7 +203,7 @@ impl State {
         d.options.iter().all(|o| {
             o.param.is_none()
                 && o.hand_guard
-                    .is_some_and(|h| self.hand_may_fit(p, &h, base) == Some(false))
+                    .is_some_and(|h| self.hand_guard(p, &h, base) == Some(false))
         })
     }
 
@@ -224,7 +226,7 @@ impl State {
             Some(Value::Seat(s)) if *s < n => *s,
             _ => return false,
         };
-        if let Some(none) = self.no_claim_tracked(d, base, s) {
+        if let Some(none) = self.no_claim_tracked(p, d, base, s) {
             return none;
         }
         (1..n).all(|k| {
@@ -240,12 +242,14 @@ impl State {
     /// seat's hand (`当たり when 役代(手札[x] + d).total > 0`): the card, the zone and the
     /// table are read once, and each seat's hand is one sum, one count and one bit. The
     /// window's seat is bound once, to the last seat asked, which is where the general
-    /// path leaves it when nobody can claim. `None` when the window has any other shape
-    /// or a value is not the usual one (the general path then decides).
+    /// path leaves it when nobody can claim. A hand that may fit is asked of the table's
+    /// plans when its guard is exact (`Some(false)` when the seat can claim: the full
+    /// offer, which binds the seats again, then runs). `None` when the window has any
+    /// other shape or a value is not the usual one (the general path then decides).
     ///
     /// [`HandGuard`]: crate::ir::HandGuard
     #[inline(always)]
-    fn no_claim_tracked(&mut self, d: &Decide, base: usize, from: u8) -> Option<bool> {
+    fn no_claim_tracked(&mut self, p: &Program, d: &Decide, base: usize, from: u8) -> Option<bool> {
         let ([o], Some(slot)) = (&d.options[..], d.seat_slot) else {
             return None;
         };
@@ -281,8 +285,19 @@ impl State {
                 sum = sum.wrapping_add(weight);
                 held += 1;
             }
+            // A hand that may fit: an exact guard asks the table's plans, and a seat
+            // that can claim sends the window to the full offer at once.
             if table.answer(sum, held) {
-                return None;
+                let hand = b.sets[zi].union(CardSet::single(c));
+                let pays = match h.exact {
+                    true => crate::score::pays(p, h.table, hand),
+                    false => None,
+                };
+                match pays {
+                    Some(false) => {}
+                    Some(true) => return Some(false),
+                    None => return None,
+                }
             }
         }
         // The seat a window binds usually holds the last window's seat: it takes the
@@ -429,14 +444,15 @@ impl State {
                     }
                 }
                 // The guard's fast forms first, as `guard_holds` asks them.
-                PickCount::Hand(h) if self.hand_may_fit(p, &h, base) == Some(false) => 0,
+                PickCount::Hand(h) => match self.hand_guard(p, &h, base) {
+                    Some(b) => usize::from(b),
+                    None => usize::from(self.guard_holds(p, &d.options[i], base, at)?),
+                },
                 PickCount::Quick(c) => match self.quick_holds(&c, base) {
                     Some(h) => usize::from(h),
                     None => usize::from(self.guard_holds(p, &d.options[i], base, at)?),
                 },
-                PickCount::Hand(_) | PickCount::Guard => {
-                    usize::from(self.guard_holds(p, &d.options[i], base, at)?)
-                }
+                PickCount::Guard => usize::from(self.guard_holds(p, &d.options[i], base, at)?),
             };
             if o.ends && ending.is_none() && count > 0 {
                 ending = Some(n);

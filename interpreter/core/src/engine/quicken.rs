@@ -221,6 +221,40 @@ impl State {
         self.hand_may_fit_counted(p, h, zi, base)
     }
 
+    /// A [`HandGuard`]'s answer when the board settles it: false for a hand that
+    /// cannot fit, and for a hand that may, what the table's plans say when the guard
+    /// is [`HandGuard::exact`] (see `score/pays.rs`). `None`: evaluate the guard.
+    #[inline(always)]
+    pub(super) fn hand_guard(&self, p: &Program, h: &HandGuard, base: usize) -> Option<bool> {
+        match self.hand_may_fit(p, h, base)? {
+            false => Some(false),
+            true if h.exact => self.hand_pays(p, h, base),
+            true => None,
+        }
+    }
+
+    /// Whether an exact [`HandGuard`]'s table pays on its hand (whose seat and added
+    /// card [`State::hand_may_fit`] has read).
+    #[inline(never)]
+    fn hand_pays(&self, p: &Program, h: &HandGuard, base: usize) -> Option<bool> {
+        let b = &self.board;
+        let locals = self.locals.get(base..)?;
+        let seat = match locals.get(h.seat as usize)? {
+            Value::Seat(s) if *s < b.seats => *s,
+            _ => return None,
+        };
+        let zi = *b.layout.zone_base.get(h.zone as usize)? + seat as u16;
+        let mut hand = *b.sets.get(zi as usize)?;
+        if let Some(c) = h.plus {
+            match locals.get(c as usize)? {
+                Value::Card(c) => hand.insert(*c),
+                Value::Cards(s) => hand = hand.union(*s),
+                _ => return None,
+            }
+        }
+        crate::score::pays(p, h.table, hand)
+    }
+
     /// [`State::hand_may_fit`] by adding the hand up, card by card.
     #[inline(never)]
     fn hand_may_fit_counted(

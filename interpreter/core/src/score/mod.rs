@@ -2,6 +2,7 @@
 //! pattern (keeping the most valuable) or once over the arguments.
 
 mod names;
+mod pays;
 mod plan;
 mod quick;
 mod residual;
@@ -11,6 +12,8 @@ mod stages;
 mod tally;
 
 pub use names::Names;
+pub use pays::pays;
+pub(crate) use pays::sign_by_yaku;
 pub use plan::{Answer, Plan, SplitClasses, Stage};
 pub use residual::Residual;
 pub use rewrite::{simplify, slots_used};

@@ -250,6 +250,29 @@ impl Plan {
 }
 
 impl Stage {
+    /// Whether no key of this stage leaves a condition to the evaluator: every answer
+    /// is settled or a rest answered on the groups' card sets, so asking this stage
+    /// anything (with a key it tabulated) cannot fail.
+    pub(crate) fn never_evaluates(&self) -> bool {
+        self.answers.iter().zip(&self.residuals).all(|(a, rests)| {
+            a.as_ref().is_some_and(|a| {
+                a.iter().all(|&x| match x {
+                    NO | YES => true,
+                    ASK => false,
+                    r => matches!(rests.get((r - REST) as usize), Some(Residual::Quick(_))),
+                })
+            })
+        })
+    }
+
+    /// Whether the stage's key reads a local (a parameter, `yaku` or `factor`), not only
+    /// the groups' classes.
+    pub(crate) fn reads_locals(&self) -> bool {
+        self.inputs
+            .iter()
+            .any(|(i, _)| matches!(i, Input::Local(..)))
+    }
+
     /// The key of a split at this stage: the combination of its inputs' values (`None`
     /// when one is outside what was tabulated, as an empty group or an unexpected value
     /// would be).

@@ -158,6 +158,12 @@ fn compare(name: &str, text: &str, table: &str, attr: &str, size: usize, count: 
             at: Default::default(),
         };
         assert_eq!(evaluate_total(&mut cx, t, &args).expect("total"), r.total);
+        // Whether it pays, read off the plans as a win guard asks, whatever the other
+        // arguments are.
+        if super::sign_by_yaku(&fast, &fast.scores[t as usize]) {
+            let pays = super::pays(&fast, t, hand);
+            assert_eq!(pays, Some(r.total > 0), "table {table}, hand {hand:?}");
+        }
         scored += (r.total > 0) as usize;
     }
     scored
@@ -209,4 +215,49 @@ fn the_plans_settle_sangohanas_rows() {
         .is_some());
     // The rewrites leave no quantifier loop in the table and fewer local slots.
     assert!(t.frame < plain.scores[0].frame);
+}
+
+#[test]
+fn which_tables_pay_exactly_when_a_yaku_holds() {
+    let sign = |name: &str, text: &str, table: &str| {
+        let (fast, plain) = both(name, text);
+        let t = fast.score_named(table).expect("table") as usize;
+        // Without plans nothing is answered off them.
+        assert!(!super::sign_by_yaku(&plain, &plain.scores[t]));
+        super::sign_by_yaku(&fast, &fast.scores[t])
+    };
+    assert!(sign("sangohana.fuda", SANGOHANA, "役代"));
+    // A factor read from a parameter (both strict variants' ×3 or ×4) is not a
+    // constant, and the names then read a factor the plan cannot list: evaluated in full.
+    assert!(!sign("sangohana-strict.fuda", STRICT, "役代"));
+    assert!(!sign("sangohana-strict-kasu3.fuda", KASU3, "役代"));
+    // A void stage may take the only yaku away; a table without a pattern has no split.
+    assert!(!sign("stages.fuda", STAGES, "点"));
+    assert!(!sign("stages.fuda", STAGES, "素点"));
+    // A yaku worth 0, a factor of 0 or a negative bonus can leave a yaku paying nothing.
+    for (from, to) in [
+        ("素役     1  when", "素役     0  when"),
+        (
+            "    2 when 五.kind == 素 and 対(五) >= 2",
+            "    0 when 五.kind == 素 and 対(五) >= 2",
+        ),
+        ("福上がり 15 when", "福上がり -15 when"),
+    ] {
+        assert!(SANGOHANA.contains(from), "{from}");
+        let text = SANGOHANA.replace(from, to);
+        assert!(!sign("sangohana.fuda", &text, "役代"), "{to}");
+    }
+    // A condition the plan leaves to the evaluator (an int parameter has too many
+    // values to list) might fail: evaluated in full.
+    let text = SANGOHANA
+        .replace(
+            "as_dealt: bool = false)",
+            "as_dealt: bool = false, n: int = 2)",
+        )
+        .replace(
+            "3 when 五.kind == 素 and 桐素(五) == 3\n",
+            "3 when 五.kind == 素 and 桐素(五) == 3 and n > 1\n",
+        );
+    assert!(text.contains("and n > 1"));
+    assert!(!sign("sangohana.fuda", &text, "役代"));
 }
