@@ -233,26 +233,16 @@ impl State {
         }
     }
 
-    /// Whether an exact [`HandGuard`]'s table pays on its hand (whose seat and added
-    /// card [`State::hand_may_fit`] has read).
+    /// Whether an exact [`HandGuard`]'s table pays on its hand.
     #[inline(never)]
     fn hand_pays(&self, p: &Program, h: &HandGuard, base: usize) -> Option<bool> {
         let b = &self.board;
-        let locals = self.locals.get(base..)?;
-        let seat = match locals.get(h.seat as usize)? {
+        let seat = match self.locals.get(base + h.seat as usize)? {
             Value::Seat(s) if *s < b.seats => *s,
             _ => return None,
         };
         let zi = *b.layout.zone_base.get(h.zone as usize)? + seat as u16;
-        let mut hand = *b.sets.get(zi as usize)?;
-        if let Some(c) = h.plus {
-            match locals.get(c as usize)? {
-                Value::Card(c) => hand.insert(*c),
-                Value::Cards(s) => hand = hand.union(*s),
-                _ => return None,
-            }
-        }
-        crate::score::pays(p, h.table, hand)
+        crate::score::pays(p, h.table, self.guard_hand(h, zi, base)?)
     }
 
     /// [`State::hand_may_fit`] by adding the hand up, card by card.
@@ -264,20 +254,25 @@ impl State {
         zi: u16,
         base: usize,
     ) -> Option<bool> {
-        let b = &self.board;
-        let locals = self.locals.get(base..)?;
-        let mut hand = *b.sets.get(zi as usize)?;
+        let hand = self.guard_hand(h, zi, base)?;
+        Some(crate::pattern::may_fit(
+            p.patterns.get(h.pattern as usize)?,
+            hand,
+        ))
+    }
+
+    /// The cards a [`HandGuard`] asks about: zone instance `zi`'s, with the card or
+    /// cards it adds; `None` when its local holds an unusual value.
+    fn guard_hand(&self, h: &HandGuard, zi: u16, base: usize) -> Option<CardSet> {
+        let mut hand = *self.board.sets.get(zi as usize)?;
         if let Some(c) = h.plus {
-            match locals.get(c as usize)? {
+            match self.locals.get(base + c as usize)? {
                 Value::Card(c) => hand.insert(*c),
                 Value::Cards(s) => hand = hand.union(*s),
                 _ => return None,
             }
         }
-        Some(crate::pattern::may_fit(
-            p.patterns.get(h.pattern as usize)?,
-            hand,
-        ))
+        Some(hand)
     }
 
     /// The seat a local or the dealer names (`choose s`, `claim x in others(s)`);
