@@ -1,0 +1,300 @@
+//! Compiled expressions: builtins, operators, binders and the expression tree, with
+//! every name resolved to a slot, variable, zone or card index.
+
+use super::Loc;
+use crate::model::{CardIx, CardSet};
+use crate::value::Value;
+
+/// Builtin functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    /// Number of cards / elements.
+    Count,
+    /// Same as count, for lists.
+    Len,
+    /// Top card of a zone.
+    Top,
+    /// Whether a zone or set is empty.
+    Empty,
+    /// The seat after.
+    Next,
+    /// The seat before.
+    Prev,
+    /// All seats except one, from the next on.
+    Others,
+    /// All seats from the dealer on.
+    Seats,
+    /// Number of seats.
+    Players,
+    /// Seats with the highest value of a per-seat int variable, from the dealer on.
+    Leaders,
+    /// The role name of a seat.
+    Role,
+    /// Same-attribute pairs in a set: Σ ⌊n/2⌋ over attribute values.
+    Pairs,
+    /// Smaller of two ints.
+    Min,
+    /// Larger of two ints.
+    Max,
+    /// Absolute value.
+    Abs,
+    /// Integer division rounding up.
+    CeilDiv,
+    /// Whether a pattern matches a set.
+    Matches,
+    /// Cards of a set with a tag.
+    Tagged,
+    /// Whether the cards' values spell a word of [`Program::words`]`[i]` in some order.
+    Word(u16),
+    /// The cards of the deck that, added to a set, make pattern `i` match: a hand's
+    /// waits ("one card from a win").
+    Waits(u16),
+}
+
+/// Quantifier/comprehension kinds (`count(x in D: P)` …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinderKind {
+    /// How many elements satisfy.
+    Count,
+    /// Sum of the body.
+    Sum,
+    /// Every element satisfies.
+    All,
+    /// Some element satisfies.
+    Any,
+    /// The cards that satisfy (domain must be cards).
+    Filter,
+    /// Largest body value (0 when empty).
+    Max,
+    /// Smallest body value (0 when empty).
+    Min,
+}
+
+/// Typed operators, chosen by the compiler.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op2 {
+    /// Integer arithmetic.
+    Add,
+    /// Integer arithmetic.
+    Sub,
+    /// Integer arithmetic.
+    Mul,
+    /// Floor division (error on zero).
+    Div,
+    /// Euclidean remainder (error on zero).
+    Rem,
+    /// Equality of any two values of one type.
+    Eq,
+    /// Inequality.
+    Ne,
+    /// Equality of two scalars of one kind (ints and seats, cards, bools, symbols),
+    /// compared unboxed.
+    EqScalar,
+    /// Inequality of two scalars of one kind.
+    NeScalar,
+    /// Int comparison.
+    Lt,
+    /// Int comparison.
+    Le,
+    /// Int comparison.
+    Gt,
+    /// Int comparison.
+    Ge,
+    /// Card in a set, value in a list.
+    In,
+    /// A card in a card set (the compiler knows both types).
+    InCards,
+    /// Card set union (or adding a card).
+    Union,
+    /// Card set difference (or removing a card).
+    Minus,
+    /// String or symbol concatenation for `say`.
+    Concat,
+}
+
+/// A compiled expression.
+#[derive(Clone, Debug)]
+pub enum Expr {
+    /// A constant.
+    Const(Value),
+    /// A local slot.
+    Local(u16),
+    /// A parameter's value.
+    Param(u16),
+    /// A global variable.
+    Var(u16),
+    /// A per-seat variable at a seat.
+    SeatVar(u16, Box<Expr>),
+    /// The dealer seat.
+    Dealer,
+    /// A shared zone.
+    Zone(u16),
+    /// A per-seat zone at a seat.
+    SeatZone(u16, Box<Expr>),
+    /// A per-seat zone family (for `deal … to 手札`).
+    ZoneFamily(u16),
+    /// A named card set.
+    Cards(CardSet),
+    /// A group of the pattern match being scored.
+    Group(u16),
+    /// A list.
+    List(Vec<Expr>),
+    /// `lo..hi`.
+    Range(Box<Expr>, Box<Expr>),
+    /// Unary minus.
+    Neg(Box<Expr>),
+    /// `not`.
+    Not(Box<Expr>),
+    /// Short-circuit `and`.
+    And(Box<Expr>, Box<Expr>),
+    /// Short-circuit `or`.
+    Or(Box<Expr>, Box<Expr>),
+    /// Binary typed op.
+    Bin(Op2, Box<Expr>, Box<Expr>),
+    /// `card.attr`.
+    Attr(u16, Box<Expr>),
+    /// The common value of `attr` over a group (for `same attr` groups).
+    GroupAttr(u16, Box<Expr>),
+    /// `card is tag`.
+    HasTag(u16, Box<Expr>),
+    /// A score result's field.
+    ScoreField(ScoreField, Box<Expr>),
+    /// `list[i]`.
+    Index(Box<Expr>, Box<Expr>),
+    /// A builtin call.
+    Call(Builtin, Vec<Expr>, Loc),
+    /// A pattern test: `matches(P, cards)`.
+    PatternTest(u16, Box<Expr>),
+    /// A score table call: table index and arguments (all params, defaults filled in).
+    Score(u16, Vec<Expr>, Loc),
+    /// A quantifier over a domain with the element bound to a local slot; the flag says
+    /// the body only asks the card's class (attribute, tag or identity tests against
+    /// values that do not depend on it), so a card-set domain is answered with set
+    /// operations. It is set once the program is final (`compile/classes.rs`).
+    Binder(BinderKind, u16, Box<Expr>, Box<Expr>, bool),
+    /// `let slot = value in body` (from inlined `def` calls).
+    LetIn(u16, Box<Expr>, Box<Expr>),
+    /// `if c then a else b`.
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+}
+
+impl Expr {
+    /// As a move's guard on its card `d` (in `slot`): the local `t` when the guard is
+    /// `d != t` (either way round), the card the guard leaves out of the move's zone.
+    #[inline]
+    pub fn leaves_out(&self, slot: u16) -> Option<u16> {
+        let Expr::Bin(Op2::NeScalar, x, y) = self else {
+            return None;
+        };
+        match (&**x, &**y) {
+            (Expr::Local(a), Expr::Local(t)) | (Expr::Local(t), Expr::Local(a))
+                if *a == slot && *t != slot =>
+            {
+                Some(*t)
+            }
+            _ => None,
+        }
+    }
+
+    /// Calls `f` on each direct child expression (every tree walk goes through here).
+    pub fn children(&self, mut f: impl FnMut(&Expr)) {
+        match self {
+            Expr::SeatVar(_, x)
+            | Expr::SeatZone(_, x)
+            | Expr::Neg(x)
+            | Expr::Not(x)
+            | Expr::Attr(_, x)
+            | Expr::GroupAttr(_, x)
+            | Expr::HasTag(_, x)
+            | Expr::ScoreField(_, x)
+            | Expr::PatternTest(_, x) => f(x),
+            Expr::Range(a, b)
+            | Expr::And(a, b)
+            | Expr::Or(a, b)
+            | Expr::Bin(_, a, b)
+            | Expr::Index(a, b)
+            | Expr::Binder(_, _, a, b, _)
+            | Expr::LetIn(_, a, b) => {
+                f(a);
+                f(b);
+            }
+            Expr::If(c, a, b) => {
+                f(c);
+                f(a);
+                f(b);
+            }
+            Expr::List(items) | Expr::Call(_, items, _) | Expr::Score(_, items, _) => {
+                items.iter().for_each(f)
+            }
+            Expr::Const(_)
+            | Expr::Local(_)
+            | Expr::Param(_)
+            | Expr::Var(_)
+            | Expr::Dealer
+            | Expr::Zone(_)
+            | Expr::ZoneFamily(_)
+            | Expr::Cards(_)
+            | Expr::Group(_) => {}
+        }
+    }
+
+    /// Calls `f` on each direct child expression, for rewriting in place.
+    pub fn children_mut(&mut self, mut f: impl FnMut(&mut Expr)) {
+        match self {
+            Expr::SeatVar(_, x)
+            | Expr::SeatZone(_, x)
+            | Expr::Neg(x)
+            | Expr::Not(x)
+            | Expr::Attr(_, x)
+            | Expr::GroupAttr(_, x)
+            | Expr::HasTag(_, x)
+            | Expr::ScoreField(_, x)
+            | Expr::PatternTest(_, x) => f(x),
+            Expr::Range(a, b)
+            | Expr::And(a, b)
+            | Expr::Or(a, b)
+            | Expr::Bin(_, a, b)
+            | Expr::Index(a, b)
+            | Expr::Binder(_, _, a, b, _)
+            | Expr::LetIn(_, a, b) => {
+                f(a);
+                f(b);
+            }
+            Expr::If(c, a, b) => {
+                f(c);
+                f(a);
+                f(b);
+            }
+            Expr::List(items) | Expr::Call(_, items, _) | Expr::Score(_, items, _) => {
+                items.iter_mut().for_each(f)
+            }
+            Expr::Const(_)
+            | Expr::Local(_)
+            | Expr::Param(_)
+            | Expr::Var(_)
+            | Expr::Dealer
+            | Expr::Zone(_)
+            | Expr::ZoneFamily(_)
+            | Expr::Cards(_)
+            | Expr::Group(_) => {}
+        }
+    }
+}
+
+/// Fields of a score result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreField {
+    /// The amount.
+    Total,
+    /// The display name.
+    Name,
+    /// The factor applied.
+    Factor,
+    /// The base value before factors.
+    Base,
+    /// Number of yaku.
+    Count,
+}
+
+/// A card id resolved to a card index, kept for messages.
+pub type CardRef = (CardIx, String);
