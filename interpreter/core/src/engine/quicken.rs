@@ -88,7 +88,14 @@ impl State {
             QuickOp::NextSeat { slot, from } => {
                 let n = self.board.seats;
                 let next = match self.locals.get(base + from as usize) {
-                    Some(Value::Seat(s)) if *s < n => (*s + 1) % n,
+                    // `s < n`: one wrap at most, without a division.
+                    Some(Value::Seat(s)) if *s < n => {
+                        if *s + 1 == n {
+                            0
+                        } else {
+                            *s + 1
+                        }
+                    }
                     _ => return Ran::Declined,
                 };
                 match self.locals.get_mut(base + slot as usize) {
