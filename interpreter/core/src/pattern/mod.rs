@@ -721,11 +721,7 @@ fn requires_settled(pat: &PatternDef, gs: &[CardSet]) -> Option<bool> {
         return Some(m.count_ones() as usize == pat.requires.len());
     }
     for j in 0..pat.requires.len() {
-        let holds = match st.answer(j, key)? {
-            crate::score::Answer::Is(b) => b,
-            crate::score::Answer::Rest(r) => r.holds_on(gs)?,
-        };
-        if !holds {
+        if !st.holds_on(j, key, gs)? {
             return Some(false);
         }
     }

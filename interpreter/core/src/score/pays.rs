@@ -13,7 +13,6 @@
 //! program is built ([`sign_by_yaku`]); at run time anything outside what the plans
 //! tabulated gives up, and the guard is evaluated in full.
 
-use super::plan::Answer;
 use crate::engine::{Cx, EVAL_BUDGET};
 use crate::ir::{Expr, Program, ScoreDef, StageDef};
 use crate::model::CardSet;
@@ -60,10 +59,13 @@ pub(crate) fn sign_by_yaku(p: &Program, def: &ScoreDef) -> bool {
     })
 }
 
-/// Whether table `s` (one [`sign_by_yaku`] holds for) pays on `hand`; `None` when
-/// something is outside what its plans tabulated (evaluate it in full then).
+/// Whether table `s` pays on `hand`; `None` when something is outside what its plans
+/// tabulated (evaluate it in full then). Only for a table [`sign_by_yaku`] holds for
+/// (a win guard's `HandGuard::exact` says so): on any other the answer means nothing,
+/// which debug builds, and so the tests, check on every call.
 pub fn pays(p: &Program, s: u16, hand: CardSet) -> Option<bool> {
     let def = p.scores.get(s as usize)?;
+    debug_assert!(sign_by_yaku(p, def), "`pays` asked of table {}", def.name);
     let (pat, _, best) = def.over.as_ref()?;
     let pattern = p.patterns.get(*pat as usize)?;
     let plan = def.plan.as_ref()?;
@@ -105,11 +107,7 @@ fn holds_yaku(def: &ScoreDef, plan: &super::Plan, gs: &[CardSet]) -> Option<bool
         return None;
     };
     for j in 0..rows.len() {
-        let holds = match st.answer(j, key)? {
-            Answer::Is(b) => b,
-            Answer::Rest(r) => r.holds_on(gs)?,
-        };
-        if holds {
+        if st.holds_on(j, key, gs)? {
             return Some(true);
         }
     }

@@ -318,6 +318,17 @@ impl Stage {
         }
     }
 
+    /// Whether condition `j` holds under `key` for the split `groups`, when that needs
+    /// no evaluation: settled, or a rest answered on the groups' card sets (`None`: it
+    /// must be evaluated).
+    #[inline]
+    pub fn holds_on(&self, j: usize, key: usize, groups: &[CardSet]) -> Option<bool> {
+        match self.answer(j, key)? {
+            Answer::Is(b) => Some(b),
+            Answer::Rest(r) => r.holds_on(groups),
+        }
+    }
+
     /// Whether condition `j` holds under `key` for the split in view (`cond` is the
     /// condition as written).
     #[inline]

@@ -261,3 +261,14 @@ fn which_tables_pay_exactly_when_a_yaku_holds() {
     assert!(text.contains("and n > 1"));
     assert!(!sign("sangohana.fuda", &text, "役代"));
 }
+
+/// `pays` on a table whose sign it cannot read off the plans is a caller's mistake that
+/// debug builds (the tests) stop at once, not a wrong answer passed on.
+#[cfg(debug_assertions)]
+#[test]
+#[should_panic(expected = "`pays` asked of table 点")]
+fn pays_refuses_other_tables_in_debug_builds() {
+    let (fast, _) = both("stages.fuda", STAGES);
+    let t = fast.score_named("点").expect("table");
+    let _ = super::pays(&fast, t, CardSet::EMPTY);
+}
