@@ -89,6 +89,48 @@ test "lists of seats compare with ints" {
     ));
 }
 
+/// A variable holding a card, a seat or an enum's value compares by that value (an
+/// older reading took every variable as a number, and each such value as 0).
+#[test]
+fn variables_of_every_scalar_type_compare_by_value() {
+    run_tests(&program(
+        r#"
+ruleset "x"
+import "std/hanafuda"
+enum 和了: 上がり | 当たり
+seats 2 { 2: A B }
+zone 山 shared stack hidden
+var h: 和了 = 当たり
+var hs: 和了 per seat = 上がり
+var k: kind = 短
+var c: card = card(1-crane)
+test "as set" {
+  expect h == 当たり
+  expect h != 上がり
+  expect k == 短
+  expect k != 光
+  expect c == card(1-crane)
+  expect hs[1] == 上がり
+}
+test "after assigning" {
+  h = 上がり
+  hs[0] = 当たり
+  c = card(3-curtain)
+  expect h == 上がり
+  expect hs[0] == 当たり and hs[1] != 当たり
+  expect c == card(3-curtain) and c != card(1-crane)
+  expect card(3-curtain) == c
+  expect c.month == 3
+}
+test "in a condition" {
+  let n = 0
+  if h == 当たり { n = 1 } else { n = 2 }
+  expect n == 1
+}
+"#,
+    ));
+}
+
 #[test]
 fn compact_tile_notation() {
     let p = program(

@@ -340,10 +340,19 @@ impl Cx<'_> {
                 let s = self.eval_cards(g)?;
                 s.first().map(|c| self.p.deck.attr(*a, c))
             }
-            Expr::Bin(Op2::Add | Op2::Sub | Op2::Mul, ..)
-            | Expr::Neg(_)
-            | Expr::Var(_)
-            | Expr::SeatVar(..) => Some(self.eval_int(e)?),
+            Expr::Bin(Op2::Add | Op2::Sub | Op2::Mul, ..) | Expr::Neg(_) => Some(self.eval_int(e)?),
+            // A variable may hold any scalar (a card, a seat, an enum's value), not
+            // only a number: read as it is, never as `eval_int`'s 0 for a non-number.
+            Expr::Var(v) => scalar_of(&read_var(self.board("a variable")?, *v, None, self.at)?),
+            Expr::SeatVar(v, s) => {
+                let seat = self.eval_seat(s)?;
+                scalar_of(&read_var(
+                    self.board("a variable")?,
+                    *v,
+                    Some(seat),
+                    self.at,
+                )?)
+            }
             // `count(山札) == 0`: the same test `eval` makes before `eval_int`.
             Expr::Call(Builtin::Count, args, _)
                 if args.len() == 1 && !matches!(args[0], Expr::List(_)) =>
