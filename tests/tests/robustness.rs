@@ -309,11 +309,11 @@ fn an_endless_loop_without_decisions_stops_at_the_op_limit() {
 }
 
 #[test]
-fn a_game_that_never_ends_stops_at_the_decision_limit() {
+fn a_game_that_never_ends_stops_at_the_round_decision_limit() {
     expect_runtime_error(
         "while true { choose }",
         &game("", "while true { choose dealer { move a { } move b { } } }"),
-        "decisions without ending",
+        "decisions without an outcome",
     );
     // Single-move decisions are taken at once, and still counted.
     expect_runtime_error(
@@ -322,7 +322,7 @@ fn a_game_that_never_ends_stops_at_the_decision_limit() {
             "",
             "loop { choose dealer { move a { } move b when false { } } }",
         ),
-        "decisions without ending",
+        "decisions without an outcome",
     );
 }
 

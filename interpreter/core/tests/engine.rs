@@ -706,3 +706,84 @@ proc match {
         }
     }
 }
+
+/// A small two-seat game whose match is `body`.
+fn toy(body: &str) -> fuda_core::Program {
+    program(&format!(
+        "ruleset \"toy\"\nimport \"std/hanafuda\"\nseats 2 {{ 2: A B }}\n\
+         zone 山 shared stack hidden\nenum R: done\n{body}\n"
+    ))
+}
+
+/// Plays one game of `p` with random players; the error's message if it fails.
+fn runaway_message(p: &fuda_core::Program) -> Option<String> {
+    let mut agents: Vec<Box<dyn Agent>> = (0..2)
+        .map(|s| by_name("random", s).expect("agent"))
+        .collect();
+    match play_game(p, &[], 1, &mut agents, &PlayOptions::default()) {
+        Ok(_) => None,
+        Err(fuda_core::play::GameError::Runtime(e)) => Some(e.message.clone()),
+        Err(e) => panic!("not a run-time error: {e:?}"),
+    }
+}
+
+/// A round that never reaches `outcome` stops at the round's decision limit, long
+/// before the game's, and one that does starts its count again.
+#[test]
+fn a_round_without_an_outcome_stops_as_runaway() {
+    let endless = toy("proc match { loop { choose 0 { move a { } move b { } } } }");
+    let msg = runaway_message(&endless).expect("stopped");
+    assert!(
+        msg.contains(&format!(
+            "the round passed {} decisions without an outcome",
+            fuda_core::engine::ROUND_DECISION_LIMIT
+        )),
+        "{msg}"
+    );
+    let rounds =
+        toy("proc match { repeat 25000 { choose 0 { move a { } move b { } }\n outcome done } }");
+    assert_eq!(runaway_message(&rounds), None);
+}
+
+/// A round whose work passes the round's budget stops, naming the rule it was running,
+/// and a round that ends starts with the whole budget again.
+#[test]
+fn a_round_doing_too_much_work_stops_as_runaway() {
+    let p = toy("proc match { loop { choose 0 { move a { } move b { } }\n let n = count(山) } }");
+    let mut st = fuda_core::State::new(&p, &[], 1).expect("starts");
+    assert!(!st.advance(&p).expect("runs"));
+    st.apply(&p, &[0]).expect("a legal move");
+    assert!(!st.advance(&p).expect("within the budget"));
+    assert!(st.steps_left < fuda_core::engine::ROUND_BUDGET);
+    // One step left: the ops to the next decision use it, and the engine stops at an
+    // evaluation, or else as the next move is taken.
+    st.steps_left = 1;
+    st.apply(&p, &[1]).expect("a legal move");
+    let e = match st.advance(&p) {
+        Err(e) => e,
+        Ok(_) => st.apply(&p, &[0]).expect_err("over the budget"),
+    };
+    assert!(
+        e.message.contains("steps of work without an outcome"),
+        "{}",
+        e.message
+    );
+    let line = p.sources[0].line_index(e.loc.span.start as usize);
+    assert!(
+        line == 5 || line == 6,
+        "a rule of the loop, not line {line}"
+    );
+
+    let rounds =
+        toy("proc match { repeat 3 { choose 0 { move a { } move b { } }\n outcome done } }");
+    let mut st = fuda_core::State::new(&rounds, &[], 1).expect("starts");
+    assert!(!st.advance(&rounds).expect("runs"));
+    st.steps_left = 1;
+    st.apply(&rounds, &[0]).expect("a legal move");
+    assert!(!st.advance(&rounds).expect("a new round"));
+    assert!(
+        st.steps_left > fuda_core::engine::ROUND_BUDGET - 100,
+        "{}",
+        st.steps_left
+    );
+}

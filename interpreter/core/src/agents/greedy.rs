@@ -101,6 +101,11 @@ const MAX_TRIED: usize = 24;
 const DECISION_BUDGET: usize = 4_000;
 /// Most decisions a playout takes before it is cut short.
 const ROLLOUT_DECISIONS: usize = 400;
+/// Most work (the engine's ops and evaluation steps) a playout does before it is cut
+/// short: far more than any bundled round takes whole (under 50,000), far less than a
+/// round may take before the game stops as runaway, so that a rules file whose rounds
+/// never end costs each decision seconds, not the round's whole limit per playout.
+const ROLLOUT_WORK: u64 = 2_000_000;
 
 impl Greedy {
     /// For games without patterns (fishing games): tries each move in the same few
@@ -148,6 +153,8 @@ impl Greedy {
                 let mut w_slot = self.trial.take();
                 let w = copy_into(&mut w_slot, st);
                 determinize(p, w, seat, &mut rng, &mut self.hidden);
+                // The playout stops as runaway once it has done ROLLOUT_WORK.
+                w.steps_left = w.steps_left.min(ROLLOUT_WORK);
                 if w.apply(p, &choices).is_ok() {
                     left = left.saturating_sub(play_out(p, w, left, &mut rng));
                     total += crate::play::chips_of(p, w)

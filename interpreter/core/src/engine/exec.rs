@@ -15,8 +15,12 @@ use fuda_grammar::ast::AssignOp;
 
 /// Ops one `advance` may run without reaching a decision before it is stopped as a loop.
 pub const OP_LIMIT: u64 = 5_000_000;
-/// Evaluation steps all evaluations between two decisions may take together.
-pub const ADVANCE_BUDGET: u64 = 50_000_000;
+/// Work one round (from the game's start or an `outcome` to the next) may do: the
+/// evaluation steps of all its evaluations, and the ops run between its decisions. A
+/// budget per round, not per decision, so that a round that never ends, or a heavy
+/// evaluation repeated at every decision, stops in seconds whatever the players: the
+/// costliest bundled or sketched round does under 50,000.
+pub const ROUND_BUDGET: u64 = 100_000_000;
 /// Deepest procedure nesting.
 const MAX_DEPTH: usize = 200;
 
@@ -35,8 +39,8 @@ fn proc_def(p: &Program, c: CodeRef) -> &ProcDef {
 }
 
 /// Runs `f` on an evaluation context over the board and a frame's locals. Each
-/// evaluation has its own budget, and all evaluations between two decisions share a
-/// larger one, so a loop of heavy evaluations is bounded too.
+/// evaluation has its own budget, and all of a round's evaluations share a larger one
+/// ([`ROUND_BUDGET`]), so a loop of heavy evaluations is bounded too.
 #[inline]
 pub(super) fn with_cx<T>(
     p: &Program,
@@ -46,6 +50,9 @@ pub(super) fn with_cx<T>(
     left: &mut u64,
     f: impl FnOnce(&mut Cx<'_>) -> Result<T, RuntimeError>,
 ) -> Result<T, RuntimeError> {
+    if *left == 0 {
+        return Err(over_budget(at));
+    }
     let start = EVAL_BUDGET.min(*left);
     let mut cx = Cx {
         p,
@@ -57,6 +64,7 @@ pub(super) fn with_cx<T>(
     };
     let r = f(&mut cx);
     *left -= start - cx.budget;
+    // Out of the round's budget (an evaluation stopped by it, not by its own, says so).
     if *left == 0 {
         return Err(over_budget(at));
     }
@@ -89,13 +97,16 @@ fn eval_bool(
     with_cx(p, b, locals, at, left, |cx| cx.eval_bool(e))
 }
 
-/// The error for evaluations between two decisions that together ran too long.
-fn over_budget(at: Loc) -> RuntimeError {
+/// The error of a round whose work passed [`ROUND_BUDGET`].
+pub(super) fn over_budget(at: Loc) -> RuntimeError {
     RuntimeError::new(
-        format!("the rules took more than {ADVANCE_BUDGET} evaluation steps without reaching a decision"),
+        format!("the round did more than {ROUND_BUDGET} steps of work without an outcome"),
         at,
     )
-    .with_help("a loop repeats a heavy evaluation: make sure it ends or offers a decision")
+    .with_help(
+        "each round should end in `outcome`; look for a loop that never ends, or a heavy \
+         evaluation repeated at every decision",
+    )
 }
 
 fn cards_of(b: &Board, v: &Value, at: Loc) -> Result<Vec<CardIx>, RuntimeError> {
@@ -167,7 +178,6 @@ impl State {
         pk: &mut P,
     ) -> Result<bool, RuntimeError> {
         let mut steps: u64 = 0;
-        self.steps_left = ADVANCE_BUDGET;
         while self.pending.is_none() {
             let Some(frame) = self.frames.last() else {
                 return Ok(true);
@@ -213,13 +223,15 @@ impl State {
                 let at = locs.get(pc).copied().unwrap_or_default();
                 self.frames[depth - 1].pc = pc as u32 + 1;
                 if self.step(p, op, base, at, pk)? {
+                    // The ops run go to the round's budget, checked as the next move
+                    // is picked (see `State::runaway`).
+                    self.steps_left = self.steps_left.saturating_sub(steps);
                     if !pk.goes_on(self) {
                         return Ok(false);
                     }
-                    // Going on past a player's move: the limits start again, as they
+                    // Going on past a player's move: the op limit starts again, as it
                     // would on returning to the caller and being called again.
                     steps = 0;
-                    self.steps_left = ADVANCE_BUDGET;
                 }
                 if self.pending.is_some() || self.frames.len() != depth {
                     break;
@@ -227,6 +239,7 @@ impl State {
                 pc = self.frames[depth - 1].pc as usize;
             }
         }
+        self.steps_left = self.steps_left.saturating_sub(steps);
         Ok(false)
     }
 
@@ -483,6 +496,9 @@ impl State {
                     other => super::show::value(p, other).into(),
                 };
                 self.events.push(Event::Outcome(text, self.board.dealer));
+                // A new round begins: its limits start again.
+                self.round_decisions = 0;
+                self.steps_left = ROUND_BUDGET;
             }
             Op::Record(r, s) => {
                 let r = ev!(r);

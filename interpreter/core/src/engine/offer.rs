@@ -5,7 +5,7 @@ use super::decision::{Move, Pending, SeatMoves, PASS};
 use super::error::RuntimeError;
 use super::exec::{body, seat_list, with_cx};
 use super::pick::Picker;
-use super::state::{Board, State};
+use super::state::{Board, State, ROUND_DECISION_LIMIT};
 use crate::ir::{Builtin, Decide, DecideKind, Expr, Loc, Op, PickCount, Program, QuickSeat};
 use crate::model::{CardIx, CardSet};
 use crate::value::Value;
@@ -360,7 +360,7 @@ impl State {
         };
         if seats.is_empty() {
             if seats.capacity() > 0 {
-                self.spare.seats.push(seats);
+                self.spare.keep_seats(seats);
             }
             self.jump(d.after);
             return Ok(false);
@@ -492,7 +492,11 @@ impl State {
             _ => Value::Unit,
         };
         self.decisions += 1;
-        if self.decisions > self.decision_limit {
+        self.round_decisions += 1;
+        if self.decisions > self.decision_limit
+            || self.round_decisions > ROUND_DECISION_LIMIT
+            || self.steps_left == 0
+        {
             return Err(self.runaway(d));
         }
         self.start_option(d, base, seat, option as u16, arg);
@@ -501,6 +505,16 @@ impl State {
 
     /// The error of a game that passed its decision limit.
     fn runaway(&self, d: &Decide) -> RuntimeError {
+        if self.steps_left == 0 {
+            return super::exec::over_budget(d.loc);
+        }
+        if self.round_decisions > ROUND_DECISION_LIMIT {
+            return RuntimeError::new(
+                format!("the round passed {ROUND_DECISION_LIMIT} decisions without an outcome"),
+                d.loc,
+            )
+            .with_help("each round should end in `outcome`; check that this decision's loop ends");
+        }
         RuntimeError::new(
             format!(
                 "the game passed {} decisions without ending",
@@ -614,7 +628,7 @@ impl State {
     fn keep_entries(&mut self, seats: &mut Vec<SeatMoves>, n: usize) {
         while seats.len() > n {
             let sm = seats.pop().expect("an entry past n");
-            self.spare.moves.push(sm.moves);
+            self.spare.keep_moves(sm.moves);
         }
     }
 
@@ -732,7 +746,11 @@ impl State {
             return Err(err);
         }
         self.decisions += 1;
-        if self.decisions > self.decision_limit {
+        self.round_decisions += 1;
+        if self.decisions > self.decision_limit
+            || self.round_decisions > ROUND_DECISION_LIMIT
+            || self.steps_left == 0
+        {
             return Err(self.runaway(d));
         }
         match pending.kind {
@@ -795,7 +813,7 @@ impl State {
         for sm in &mut seats {
             sm.moves.clear();
         }
-        self.spare.seats.push(seats);
+        self.spare.keep_seats(seats);
     }
 
     /// The decision waiting, if any.

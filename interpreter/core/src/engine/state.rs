@@ -415,9 +415,13 @@ pub struct State {
     pub decisions: u64,
     /// Most decisions a game may take before it is stopped as runaway.
     pub decision_limit: u64,
+    /// Decisions taken since the round in progress began (at the game's start or its
+    /// last `outcome`); see [`ROUND_DECISION_LIMIT`].
+    pub round_decisions: u64,
     /// Which declared zones are public (for agents' evaluations).
     pub public_zones: Arc<[bool]>,
-    /// Evaluation steps left before the next decision (see `ADVANCE_BUDGET`).
+    /// Work left in the round in progress: evaluation steps, and ops run between
+    /// decisions (see `ROUND_BUDGET`).
     pub steps_left: u64,
     /// A test's queued answers: move name, argument, and where written.
     pub answers: std::collections::VecDeque<(String, Value, Loc)>,
@@ -450,12 +454,41 @@ pub(crate) struct Spare {
     pub seats: Vec<Vec<super::decision::SeatMoves>>,
 }
 
+/// Most lists of each kind [`Spare`] keeps. A state a player copies the game into gets
+/// its waiting decision by copy, not from the spare lists, and gives its lists back when
+/// the move is applied: kept without bound, a lookahead copy reused all game long would
+/// hold one more list per decision it tried. Decisions take one seat list at a time,
+/// and a seat list's entries take their move lists with them.
+const SPARE_MOST: usize = 8;
+
+impl Spare {
+    /// Keeps an emptied seat list for a later decision, if fewer than [`SPARE_MOST`] are kept.
+    pub fn keep_seats(&mut self, seats: Vec<super::decision::SeatMoves>) {
+        if self.seats.len() < SPARE_MOST {
+            self.seats.push(seats);
+        }
+    }
+
+    /// Keeps an emptied move list for a later decision, if fewer than [`SPARE_MOST`] are kept.
+    pub fn keep_moves(&mut self, moves: Vec<super::decision::Move>) {
+        if self.moves.len() < SPARE_MOST {
+            self.moves.push(moves);
+        }
+    }
+}
+
 impl Clone for Spare {
     /// A copy of a game starts with no spare lists: copying them would cost what they save.
     fn clone(&self) -> Spare {
         Spare::default()
     }
 }
+
+/// Most decisions one round may take without an `outcome` (the game then stops as
+/// runaway). The longest bundled or sketched round takes under 250; a round of a rules file
+/// that forgets its `outcome` would otherwise run to the game's whole limit, which a
+/// player that looks ahead takes hours to reach.
+pub const ROUND_DECISION_LIMIT: u64 = 20_000;
 
 /// Default decision limit per game.
 pub const DEFAULT_DECISION_LIMIT: u64 = 1_000_000;
@@ -545,8 +578,9 @@ impl State {
             keep_log: false,
             decisions: 0,
             decision_limit: DEFAULT_DECISION_LIMIT,
+            round_decisions: 0,
             public_zones,
-            steps_left: super::exec::ADVANCE_BUDGET,
+            steps_left: super::exec::ROUND_BUDGET,
             answers: Default::default(),
             spare: Spare::default(),
         }
@@ -708,6 +742,7 @@ impl State {
             keep_log,
             decisions,
             decision_limit,
+            round_decisions,
             public_zones,
             steps_left,
             answers,
@@ -720,6 +755,7 @@ impl State {
         self.keep_log = *keep_log;
         self.decisions = *decisions;
         self.decision_limit = *decision_limit;
+        self.round_decisions = *round_decisions;
         self.public_zones.clone_from(public_zones);
         self.steps_left = *steps_left;
         // A test's queue: empty in every game played, where copying it cost more than
@@ -741,6 +777,7 @@ impl State {
             keep_log: _,
             decisions: _,
             decision_limit: _,
+            round_decisions: _,
             public_zones: _,
             steps_left: _,
             answers: _,
@@ -755,6 +792,7 @@ impl State {
             keep_log: self.keep_log,
             decisions: self.decisions,
             decision_limit: self.decision_limit,
+            round_decisions: self.round_decisions,
             public_zones: self.public_zones.clone(),
             steps_left: self.steps_left,
             answers: self.answers.clone(),
@@ -924,5 +962,28 @@ mod tests {
             prop_assert_eq!(st.cards_consistent(), st.cards_fault().is_ok());
             prop_assert_eq!(st.check_cards().is_ok(), fault == 0 || c.is_none());
         }
+    }
+
+    /// A copy reused for lookahead all game long (as `greedy` keeps one) gives its
+    /// waiting decision's lists back at each move, and takes a new copy of the game's
+    /// waiting decision when nothing waits in it: the spare lists stay few.
+    #[test]
+    fn a_reused_copy_keeps_few_spare_lists() {
+        let text = "ruleset \"x\"\nimport \"std/hanafuda\"\nseats 2 { 2: A B }\n\
+                    zone 山 shared stack hidden\n\
+                    proc match { loop { choose 0 { move a { } move b { } } } }\n";
+        let p = crate::compile("t.fuda", text, &crate::loader::NoFiles)
+            .expect("compiles")
+            .program;
+        let mut st = State::new(&p, &[], 1).expect("starts");
+        assert!(!st.advance(&p).expect("runs"));
+        let mut w = st.clone_without_events();
+        for _ in 0..100 {
+            w.copy_without_events(&st);
+            assert!(!w.advance(&p).expect("runs"));
+            // A playout cut short just after a move: nothing waits in the copy.
+            w.apply(&p, &[1]).expect("a legal move");
+        }
+        assert!(w.spare.seats.len() <= SPARE_MOST && w.spare.moves.len() <= SPARE_MOST);
     }
 }
