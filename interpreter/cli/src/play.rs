@@ -15,6 +15,7 @@ use miette::miette;
 
 use crate::input::{self, Reply};
 use crate::params;
+use crate::replay::{Ended, Replay};
 use crate::view;
 use crate::{errln, outln};
 
@@ -42,7 +43,8 @@ pub struct Args {
     /// Set a game parameter, e.g. `deals=1`.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
-    /// Save the game as a replay (TOML) that `fuda replay` re-runs exactly.
+    /// Save the game as a replay (TOML) that `fuda replay` re-runs exactly; the file is
+    /// written as the game starts, so a path that cannot be written is refused at once.
     #[arg(long, value_name = "FILE.toml")]
     pub record: Option<PathBuf>,
 }
@@ -70,6 +72,8 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     }
     let names = params::agent_names(&args.agents)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
+    // Written now, so that a path it cannot be written to stops us before the game.
+    let mut record = Recorder::start(args, &p, seed)?;
     let mut bots: Vec<Option<Box<dyn Agent>>> = (0..seats as usize)
         .map(|s| {
             if s == me as usize {
@@ -118,7 +122,9 @@ pub fn run(args: &Args) -> miette::Result<u8> {
                     Ok(i) => i,
                     Err(why) => {
                         errln!("{why} before the game ended: leaving the game");
-                        save_replay(args, &p, seed, &recorded)?;
+                        if let Some(r) = &mut record {
+                            r.finish(&recorded, Ended::Left, chips_of(&p, &st))?;
+                        }
                         return Ok(LEFT);
                     }
                 },
@@ -129,7 +135,10 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         recorded.push(choices.clone());
         st.apply(&p, &choices).map_err(|e| runtime(&p, &e))?;
     }
-    save_replay(args, &p, seed, &recorded)?;
+    let chips = chips_of(&p, &st);
+    if let Some(r) = &mut record {
+        r.finish(&recorded, Ended::Finished, chips.clone())?;
+    }
     outln!("\ngame over");
     // Outcome labels in order of first appearance, with how many deals ended so.
     let mut tally: Vec<(&str, usize)> = Vec::new();
@@ -145,37 +154,63 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         let parts: Vec<String> = tally.iter().map(|(l, n)| format!("{l} {n}")).collect();
         outln!("  deals: {}", parts.join(", "));
     }
-    let chips = chips_of(&p, &st);
     for (s, c) in chips.iter().enumerate() {
         outln!("  {}  {c:+}", view::seat(&p, &st, s as u8, Some(me)));
     }
     Ok(0)
 }
 
-/// Writes the replay file when `--record` was given.
-fn save_replay(args: &Args, p: &Program, seed: u64, moves: &[Vec<usize>]) -> miette::Result<()> {
-    let Some(path) = &args.record else {
-        return Ok(());
-    };
-    let text = crate::load::read_capped(&args.file).unwrap_or_default();
-    let mut set = args.set.clone();
-    if let Some(n) = args.players {
-        if let Some(i) = params::players_param(p) {
-            set.push(format!("{}={n}", p.params[i].name));
+/// The replay file of `--record`: written as the game starts (checking that it can
+/// be), and again with every move when the game ends or the person leaves.
+struct Recorder {
+    path: PathBuf,
+    replay: Replay,
+}
+
+impl Recorder {
+    /// Writes the record of a game not yet played; `None` without `--record`.
+    fn start(args: &Args, p: &Program, seed: u64) -> miette::Result<Option<Recorder>> {
+        let Some(path) = &args.record else {
+            return Ok(None);
+        };
+        let dir = crate::replay::record_folder(path)?;
+        let text = crate::load::read_capped(&args.file).unwrap_or_default();
+        let mut set = args.set.clone();
+        if let Some(n) = args.players {
+            if let Some(i) = params::players_param(p) {
+                set.push(format!("{}={n}", p.params[i].name));
+            }
         }
+        let r = Recorder {
+            path: path.clone(),
+            replay: Replay {
+                ruleset: crate::replay::ruleset_field(&args.file, &dir),
+                ruleset_hash: crate::replay::text_hash(&text),
+                seed,
+                set,
+                moves: Vec::new(),
+                ended: None,
+                chips: None,
+            },
+        };
+        crate::replay::save(&r.path, &r.replay)?;
+        Ok(Some(r))
     }
-    crate::replay::save(
-        path,
-        &crate::replay::Replay {
-            ruleset: args.file.display().to_string(),
-            ruleset_hash: crate::replay::text_hash(&text),
-            seed,
-            set,
-            moves: moves.to_vec(),
-        },
-    )?;
-    errln!("replay saved to {}", path.display());
-    Ok(())
+
+    /// Writes the whole game: its moves, how it ended and the chips then.
+    fn finish(
+        &mut self,
+        moves: &[Vec<usize>],
+        ended: Ended,
+        chips: Vec<i64>,
+    ) -> miette::Result<()> {
+        self.replay.moves = moves.to_vec();
+        self.replay.ended = Some(ended);
+        self.replay.chips = Some(chips);
+        crate::replay::save(&self.path, &self.replay)?;
+        errln!("replay saved to {}", self.path.display());
+        Ok(())
+    }
 }
 
 /// What the loop keeps between decisions.
