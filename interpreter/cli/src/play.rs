@@ -31,7 +31,7 @@ pub struct Args {
     /// The seat you play (0 deals first only if the draw for dealer says so).
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub seat: u8,
-    /// Seed for the shuffle (default: from the clock; it is printed so a game can be replayed).
+    /// Seed for the shuffle (default: from the clock; it is told when the game is over).
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
     /// Computer players by seat, comma-separated and reused in turn (random, eager, greedy).
@@ -85,10 +85,9 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         .collect();
     let mut st = State::new(&p, &game_params, seed).map_err(|e| runtime(&p, &e))?;
     st.keep_log = true;
-    outln!(
-        "{} — you play seat {me} of {seats}; seed {seed} (replay with --seed {seed})",
-        p.title
-    );
+    // The seed is told only when the game is over: with it, the same game could be
+    // played again from another seat, every hidden hand in view.
+    outln!("{} — you play seat {me} of {seats}", p.title);
     outln!("type a move's number, its name (`name card` for a card), `?` for the table, `quit` to leave");
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
@@ -122,6 +121,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
                     Ok(i) => i,
                     Err(why) => {
                         errln!("{why} before the game ended: leaving the game");
+                        outln!("seed {seed} (play it again with --seed {seed})");
                         if let Some(r) = &mut record {
                             r.finish(&recorded, Ended::Left, chips_of(&p, &st))?;
                         }
@@ -157,6 +157,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     for (s, c) in chips.iter().enumerate() {
         outln!("  {}  {c:+}", view::seat(&p, &st, s as u8, Some(me)));
     }
+    outln!("seed {seed} (play it again with --seed {seed})");
     Ok(0)
 }
 

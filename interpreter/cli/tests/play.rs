@@ -239,3 +239,24 @@ fn face_down_piles_are_not_shown_before_the_blind_choice() {
         "{before_first_choice}"
     );
 }
+
+/// The seed is told at the end, not at the start: with it, the same game could be
+/// played again from another seat with the hidden hands in view.
+#[test]
+fn the_seed_is_told_when_the_game_is_over() {
+    let input = "1\n".repeat(3000);
+    let r = fuda_with_input(
+        &["play", &sangohana(), "--seed", "3", "--set", "deals=1"],
+        &input,
+    );
+    assert_eq!(r.code, 0, "{}", r.all());
+    let (during, end) = r.stdout.split_once("game over").expect("the game ends");
+    assert!(!during.contains("seed"), "{during}");
+    assert!(end.contains("--seed 3"), "{end}");
+    // Leaving early tells it too, once the game is left.
+    let r = fuda_with_input(&["play", &sangohana(), "--seed", "3"], "quit\n");
+    assert_eq!(r.code, 2, "{}", r.all());
+    let (during, after) = r.stdout.split_once("\n> ").expect("asked once");
+    assert!(!during.contains("seed"), "{during}");
+    assert!(after.contains("--seed 3"), "{}", r.all());
+}
