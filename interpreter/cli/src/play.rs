@@ -5,7 +5,7 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
 use fuda_core::agents::{by_name, Agent};
-use fuda_core::engine::{Event, Move, Pending, PASS};
+use fuda_core::engine::{Event, Move, Pending, Watches, PASS};
 use fuda_core::ir::DecideKind;
 use fuda_core::model::CardSet;
 use fuda_core::play::{agent_seed, chips_of};
@@ -49,12 +49,16 @@ pub struct Args {
     pub record: Option<PathBuf>,
 }
 
-/// A computer's move, announced once the rules have carried it out (so we know
-/// whether its card ended up where the person can see it).
+/// A computer's move (or a move the person had no choice in), announced once the
+/// rules have carried it out, so that its card is named if it is public by then.
 struct Announcement {
     who: String,
     label: String,
     card: Option<u16>,
+    /// Whether the card was public when the move was chosen (a field card taken).
+    seen: bool,
+    /// Said after the move: that it was the person's only one.
+    note: &'static str,
 }
 
 /// Plays one game; 0 at its end, 2 if input ends first, 1 on a rules error.
@@ -102,8 +106,11 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     };
     let mut recorded: Vec<Vec<usize>> = Vec::new();
     loop {
-        let finished = st.advance(&p).map_err(|e| runtime(&p, &e))?;
-        session.report(&st);
+        // `Watches`: a `choose` with one move waits too, so that it is shown.
+        let finished = st
+            .advance_with(&p, &mut Watches)
+            .map_err(|e| runtime(&p, &e))?;
+        session.report(&st, finished);
         if finished {
             break;
         }
@@ -111,6 +118,16 @@ pub fn run(args: &Args) -> miette::Result<u8> {
             .pending()
             .expect("a decision waits when the game is not over")
             .clone();
+        // A move nobody had a choice in is shown, asked of no one and not recorded: a
+        // replay runs with `advance`, which takes it as it comes.
+        if pending.kind == DecideKind::One && pending.seats[0].moves.len() == 1 {
+            if pending.seats[0].seat == me {
+                session.point_out_new(&st, true);
+            }
+            session.remember_moves(&st, &pending, &[0]);
+            st.apply(&p, &[0]).map_err(|e| runtime(&p, &e))?;
+            continue;
+        }
         let mut choices = Vec::with_capacity(pending.seats.len());
         for sm in &pending.seats {
             let choice = match bots[sm.seat as usize].as_mut() {
@@ -233,18 +250,32 @@ struct Session<'p> {
 }
 
 impl Session<'_> {
-    /// Shows what happened since the last decision: computer moves, then events.
-    fn report(&mut self, st: &State) {
+    /// Shows what happened since the last decision: the moves taken, then events.
+    /// While the next decision is another computer's, a move whose card is still hidden
+    /// (a card played from the hand that the next decision is about) waits, with
+    /// everything after it, for the card to come into view.
+    fn report(&mut self, st: &State, finished: bool) {
         let visible = st.visible_to(self.p, self.me);
+        let mine_next = st
+            .pending()
+            .is_some_and(|d| d.seats.iter().any(|s| s.seat == self.me));
+        let hidden = self
+            .announced
+            .iter()
+            .any(|a| a.card.is_some_and(|c| !a.seen && !visible.contains(c)));
+        if hidden && !finished && !mine_next && st.events.len() == self.events_seen {
+            return;
+        }
         for a in self.announced.drain(..) {
-            match a.card.filter(|c| visible.contains(*c)) {
+            match a.card.filter(|c| a.seen || visible.contains(*c)) {
                 Some(c) => outln!(
-                    "{}: {} {}",
+                    "{}: {} {}{}",
                     a.who,
                     a.label,
-                    fuda_core::engine::show::card(self.p, c)
+                    fuda_core::engine::show::card(self.p, c),
+                    a.note
                 ),
-                None => outln!("{}: {}", a.who, a.label),
+                None => outln!("{}: {}{}", a.who, a.label, a.note),
             }
         }
         for e in &st.events[self.events_seen..] {
@@ -252,6 +283,8 @@ impl Session<'_> {
                 Event::Outcome(o, dealer) => {
                     outln!("── deal {} ends: {o}", self.deal);
                     self.deal += 1;
+                    // The next deal's hand is new whole, a card dealt again included.
+                    self.mine = CardSet::EMPTY;
                     // The roles of the deal that ended: the winner may deal next.
                     crate::render::out(&view::ledger_under(self.p, st, *dealer, self.me));
                 }
@@ -268,13 +301,16 @@ impl Session<'_> {
         self.events_seen = st.events.len();
     }
 
-    /// Keeps the computers' moves (not their passes) to announce after they run.
+    /// Keeps the moves taken (not the passes, nor the person's own choices, which were
+    /// echoed as made) to announce after they run.
     fn remember_moves(&mut self, st: &State, pending: &Pending, choices: &[usize]) {
         let code = st.pending_code(self.p);
         self.dealer = st.board.dealer;
+        let visible = st.visible_to(self.p, self.me);
+        let forced = pending.kind == DecideKind::One && pending.seats[0].moves.len() == 1;
         for (sm, c) in pending.seats.iter().zip(choices) {
             let m = &sm.moves[*c];
-            if sm.seat == self.me || m.option == PASS {
+            if (sm.seat == self.me && !forced) || m.option == PASS {
                 continue;
             }
             let label = pending.describe(
@@ -290,12 +326,43 @@ impl Session<'_> {
             } else {
                 None
             };
+            let (who, note) = if sm.seat == self.me {
+                ("you".to_string(), " (your only move)")
+            } else {
+                (view::seat(self.p, st, sm.seat, Some(self.me)), "")
+            };
             self.announced.push(Announcement {
-                who: view::seat(self.p, st, sm.seat, Some(self.me)),
+                who,
                 label,
                 card,
+                seen: card.is_some_and(|c| visible.contains(c)),
+                note,
             });
         }
+    }
+
+    /// Says which of the person's cards are new since their last decision. Before a
+    /// move they have no choice in, only those no other seat sees: a dealer's first
+    /// draw follows the deal at once, and the dealt hand is told before it; cards just
+    /// captured face up wait for the person's next real decision.
+    fn point_out_new(&mut self, st: &State, only_private: bool) {
+        // Only the seat's cards it can see: a face-down pile it owns stays unseen.
+        let held = own_cards(st, self.me).inter(st.visible_to(self.p, self.me));
+        let mut mine = held;
+        if only_private {
+            let mut private = held;
+            for s in (0..st.board.seats).filter(|s| *s != self.me) {
+                private = private.minus(st.visible_to(self.p, s));
+            }
+            // The cards told before that are still here, and the private ones: public
+            // newcomers stay new for the next decision.
+            mine = self.mine.inter(held).union(private);
+        }
+        let new: Vec<u16> = mine.minus(self.mine).iter().collect();
+        if !new.is_empty() {
+            outln!("new to you: {}", view::cards(self.p, &new));
+        }
+        self.mine = mine;
     }
 
     /// Asks the person for a move until the input names a legal one; `Err` says why
@@ -315,13 +382,7 @@ impl Session<'_> {
             "your move"
         };
         outln!("\n── deal {}, {what} ──", self.deal);
-        // Only the seat's cards it can see: a face-down pile it owns stays unseen.
-        let mine = own_cards(st, self.me).inter(st.visible_to(p, self.me));
-        let new: Vec<u16> = mine.minus(self.mine).iter().collect();
-        if !new.is_empty() {
-            outln!("new to you: {}", view::cards(p, &new));
-        }
-        self.mine = mine;
+        self.point_out_new(st, false);
         crate::render::out(&view::table(p, st, self.me));
         show_moves(p, pending, code, moves);
         loop {

@@ -240,6 +240,15 @@ fn face_down_piles_are_not_shown_before_the_blind_choice() {
     );
 }
 
+/// The bundled 奈良 ruleset.
+fn nara() -> String {
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../rulesets/nara-hanaawase.fuda"
+    )
+    .to_string()
+}
+
 /// The seed is told at the end, not at the start: with it, the same game could be
 /// played again from another seat with the hidden hands in view.
 #[test]
@@ -259,4 +268,104 @@ fn the_seed_is_told_when_the_game_is_over() {
     let (during, after) = r.stdout.split_once("\n> ").expect("asked once");
     assert!(!during.contains("seed"), "{during}");
     assert!(after.contains("--seed 3"), "{}", r.all());
+}
+
+/// Every hand card played is shown, with its card (each ends up face up): the round
+/// where each hand holds one card (a single legal move) too, the person's own
+/// included, and a card that matches two field cards, whose capture is chosen before
+/// the played card leaves the hand.
+#[test]
+fn every_public_move_is_shown_with_its_card() {
+    let r = fuda_with_input(
+        &["play", &nara(), "--seed", "4", "--set", "hands=1"],
+        &"1\n".repeat(500),
+    );
+    assert_eq!(r.code, 0, "{}", r.all());
+    let plays: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.contains(": 手札から出す"))
+        .collect();
+    // Four seats, five rounds.
+    assert_eq!(plays.len(), 20, "{}", r.stdout);
+    for l in &plays {
+        assert_eq!(card_ids(l), 1, "the card is named: {l}");
+    }
+    assert_eq!(
+        plays
+            .iter()
+            .filter(|l| l.trim_start_matches("> ").starts_with("you: "))
+            .count(),
+        5,
+        "{}",
+        r.stdout
+    );
+    assert!(
+        plays.iter().any(|l| l.contains("(your only move)")),
+        "{}",
+        r.stdout
+    );
+}
+
+/// The 珊瑚花 dealer's first draw is its only move (the discard pile is empty): it is
+/// shown, and a person dealing sees the dealt hand before the drawn card comes in.
+#[test]
+fn a_dealers_forced_first_draw_is_shown() {
+    let input = "1\n".repeat(3000);
+    let mut dealt = false;
+    for seed in 1..=20 {
+        let seed = seed.to_string();
+        let r = fuda_with_input(
+            &[
+                "play",
+                &sangohana(),
+                "--seed",
+                &seed,
+                "--set",
+                "deals=2",
+                "--agents",
+                "random",
+            ],
+            &input,
+        );
+        assert_eq!(r.code, 0, "{}", r.all());
+        for l in r.stdout.lines().filter(|l| l.starts_with("new to you: ")) {
+            assert!(
+                card_ids(l) <= 7,
+                "seed {seed}: at most the 7 dealt cards come in at once: {l}"
+            );
+        }
+        // Each deal starts with the dealer's draw, shown.
+        let draws = r
+            .stdout
+            .lines()
+            .filter(|l| {
+                l.contains("親): 山札をめくる") || l.contains("you: 山札をめくる (your only move)")
+            })
+            .count();
+        assert!(draws >= 2, "seed {seed}: {}", r.stdout);
+        if r.stdout.contains("you: 山札をめくる (your only move)") {
+            // The drawn card comes in alone at the next decision.
+            let (_, after) = r
+                .stdout
+                .split_once("you: 山札をめくる (your only move)")
+                .unwrap_or_default();
+            let drawn = after
+                .lines()
+                .find(|l| l.starts_with("new to you: "))
+                .unwrap_or_default();
+            assert_eq!(card_ids(drawn), 1, "seed {seed}: {after}");
+            dealt = true;
+        }
+    }
+    assert!(dealt, "no seed in 1..=20 had the person deal");
+}
+
+/// How many cards a line names: each shows as `名(id)`, and an id starts with a digit or
+/// is `oni` (a name may hold brackets of its own: `桐のカス(黄)(12-kasu-yellow)`).
+fn card_ids(line: &str) -> usize {
+    line.split('(')
+        .skip(1)
+        .filter(|rest| rest.starts_with(|c: char| c.is_ascii_digit()) || rest.starts_with("oni)"))
+        .count()
 }
