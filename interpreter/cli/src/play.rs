@@ -157,10 +157,14 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         r.finish(&recorded, Ended::Finished, chips.clone())?;
     }
     outln!("\ngame over");
-    // Outcome labels in order of first appearance, with how many deals ended so.
+    // Outcome labels in order of first appearance, with how many deals ended so; the
+    // last deal's dealer, whose roles label the seats below (the deal may already have
+    // passed on to a next deal that is never played).
     let mut tally: Vec<(&str, usize)> = Vec::new();
+    let mut last_dealer = st.board.dealer;
     for e in &st.events {
-        if let Event::Outcome(o, _) = e {
+        if let Event::Outcome(o, dealer) = e {
+            last_dealer = *dealer;
             match tally.iter_mut().find(|(l, _)| *l == &**o) {
                 Some((_, n)) => *n += 1,
                 None => tally.push((o, 1)),
@@ -172,7 +176,10 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         outln!("  deals: {}", parts.join(", "));
     }
     for (s, c) in chips.iter().enumerate() {
-        outln!("  {}  {c:+}", view::seat(&p, &st, s as u8, Some(me)));
+        outln!(
+            "  {}  {c:+}",
+            view::seat_under(&p, &st, last_dealer, s as u8, Some(me))
+        );
     }
     outln!("seed {seed} (play it again with --seed {seed})");
     Ok(0)

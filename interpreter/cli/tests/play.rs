@@ -361,6 +361,59 @@ fn a_dealers_forced_first_draw_is_shown() {
     assert!(dealt, "no seed in 1..=20 had the person deal");
 }
 
+/// The chips after the game name each seat with its role in the last deal played, as
+/// the line after that deal does, not in a next deal that is never played.
+#[test]
+fn game_over_labels_seats_with_the_last_deals_roles() {
+    let input = "1\n".repeat(3000);
+    let mut differs = 0;
+    for seed in 1..=30 {
+        let seed = seed.to_string();
+        let r = fuda_with_input(
+            &[
+                "play",
+                &sangohana(),
+                "--seed",
+                &seed,
+                "--set",
+                "deals=1",
+                "--agents",
+                "random",
+            ],
+            &input,
+        );
+        assert_eq!(r.code, 0, "{}", r.all());
+        let (during, end) = r.stdout.split_once("game over").expect("the game ends");
+        let chips_line = during
+            .lines()
+            .skip_while(|l| !l.starts_with("── deal 1 ends"))
+            .nth(1)
+            .unwrap_or_default();
+        let labels: Vec<&str> = end
+            .lines()
+            .filter_map(|l| l.trim_start().rsplit_once("  ").map(|(who, _)| who))
+            .filter(|who| who.starts_with("you ") || who.starts_with("seat "))
+            .collect();
+        assert_eq!(labels.len(), 3, "{end}");
+        for who in &labels {
+            assert!(
+                chips_line.contains(&format!("{who} ")),
+                "seed {seed}: `{who}` as after the deal: {chips_line}"
+            );
+        }
+        // A deal won by a seat that did not deal passes the deal on.
+        if r.stdout.contains(" scores ")
+            && !r
+                .stdout
+                .lines()
+                .any(|l| l.contains(" scores ") && l.contains("親"))
+        {
+            differs += 1;
+        }
+    }
+    assert!(differs > 0, "no deal in 1..=30 passed the deal on");
+}
+
 /// How many cards a line names: each shows as `名(id)`, and an id starts with a digit or
 /// is `oni` (a name may hold brackets of its own: `桐のカス(黄)(12-kasu-yellow)`).
 fn card_ids(line: &str) -> usize {
