@@ -295,12 +295,21 @@ impl Session<'_> {
                     // The roles of the deal that ended: the winner may deal next.
                     crate::render::out(&view::ledger_under(self.p, st, *dealer, self.me));
                 }
-                Event::Record(s, r, _) => outln!(
-                    "{} scores {}: {}",
-                    view::seat_under(self.p, st, self.dealer, *s, Some(self.me)),
-                    r.name,
-                    r.total
-                ),
+                Event::Record(s, r, _) => {
+                    outln!(
+                        "{} scores {}: {}",
+                        view::seat_under(self.p, st, self.dealer, *s, Some(self.me)),
+                        r.name,
+                        r.total
+                    );
+                    // The cards scored, as split: a winner's hand is shown to the table.
+                    for (g, cs) in &r.groups {
+                        outln!(
+                            "  {g}: {}",
+                            view::cards(self.p, &cs.iter().collect::<Vec<_>>())
+                        );
+                    }
+                }
                 Event::Say(m) => outln!("{m}"),
                 Event::Tally(..) => {}
             }

@@ -57,9 +57,12 @@ fn chips_after_a_deal_show_the_roles_of_that_deal() {
             if !l.starts_with("── deal ") || !l.contains(" ends: ") {
                 continue;
             }
-            // `seat 2 (ビキ) scores 素役: 1` comes just before the deal's end.
+            // `seat 2 (ビキ) scores 素役: 1` comes just before the deal's end, and the
+            // winning hand's groups, indented, after it.
             let Some(scorer) = lines[..i]
-                .last()
+                .iter()
+                .rev()
+                .find(|l| !l.starts_with("  "))
                 .and_then(|s| s.split_once(" scores "))
                 .map(|(who, _)| who)
             else {
@@ -412,6 +415,33 @@ fn game_over_labels_seats_with_the_last_deals_roles() {
         }
     }
     assert!(differs > 0, "no deal in 1..=30 passed the deal on");
+}
+
+/// At a win the winning hand is shown with the score, split as it was scored.
+#[test]
+fn a_win_shows_the_winning_hand() {
+    let input = "1\n".repeat(3000);
+    for seed in 1..=20 {
+        let seed = seed.to_string();
+        let r = fuda_with_input(
+            &["play", &sangohana(), "--seed", &seed, "--set", "deals=1"],
+            &input,
+        );
+        assert_eq!(r.code, 0, "{}", r.all());
+        let lines: Vec<&str> = r.stdout.lines().collect();
+        let Some(i) = lines.iter().position(|l| l.contains(" scores ")) else {
+            continue;
+        };
+        // The groups up to the deal's end hold the eight cards of the hand.
+        let cards: usize = lines[i + 1..]
+            .iter()
+            .take_while(|l| !l.starts_with("──"))
+            .map(|l| card_ids(l))
+            .sum();
+        assert_eq!(cards, 8, "seed {seed}: {}", lines[i..].join("\n"));
+        return;
+    }
+    panic!("no deal in seeds 1..=20 was won");
 }
 
 /// How many cards a line names: each shows as `名(id)`, and an id starts with a digit or
