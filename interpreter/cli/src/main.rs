@@ -99,8 +99,9 @@ Exit code 2 when input ends before the game does.")]
   fuda play rulesets/sangohana.fuda --seed 7 --record game.toml
   fuda replay game.toml
 
-A replay holds the ruleset's name and a hash of its text, the seed, the parameters and
-every choice made, so the same game plays out on any machine.")]
+A replay holds the ruleset's path (from the replay's folder) and a hash of its text, the
+seed, the parameters, every choice made and how the game ended, so the same game plays
+out on any machine; a replay that ends otherwise than recorded exits with code 1.")]
     Replay(replay::Args),
 }
 

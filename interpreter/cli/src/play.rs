@@ -5,7 +5,7 @@ use std::io::{BufRead, Write};
 use std::path::PathBuf;
 
 use fuda_core::agents::{by_name, Agent};
-use fuda_core::engine::{Event, Move, Pending, PASS};
+use fuda_core::engine::{Event, Move, Pending, Watches, PASS};
 use fuda_core::ir::DecideKind;
 use fuda_core::model::CardSet;
 use fuda_core::play::{agent_seed, chips_of};
@@ -15,6 +15,7 @@ use miette::miette;
 
 use crate::input::{self, Reply};
 use crate::params;
+use crate::replay::{Ended, Replay};
 use crate::view;
 use crate::{errln, outln};
 
@@ -30,7 +31,7 @@ pub struct Args {
     /// The seat you play (0 deals first only if the draw for dealer says so).
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub seat: u8,
-    /// Seed for the shuffle (default: from the clock; it is printed so a game can be replayed).
+    /// Seed for the shuffle (default: from the clock; it is told when the game is over).
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
     /// Computer players by seat, comma-separated and reused in turn (random, eager, greedy).
@@ -42,17 +43,22 @@ pub struct Args {
     /// Set a game parameter, e.g. `deals=1`.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
-    /// Save the game as a replay (TOML) that `fuda replay` re-runs exactly.
+    /// Save the game as a replay (TOML) that `fuda replay` re-runs exactly; the file is
+    /// written as the game starts, so a path that cannot be written is refused at once.
     #[arg(long, value_name = "FILE.toml")]
     pub record: Option<PathBuf>,
 }
 
-/// A computer's move, announced once the rules have carried it out (so we know
-/// whether its card ended up where the person can see it).
+/// A computer's move (or a move the person had no choice in), announced once the
+/// rules have carried it out, so that its card is named if it is public by then.
 struct Announcement {
     who: String,
     label: String,
     card: Option<u16>,
+    /// Whether the card was public when the move was chosen (a field card taken).
+    seen: bool,
+    /// Said after the move: that it was the person's only one.
+    note: &'static str,
 }
 
 /// Plays one game; 0 at its end, 2 if input ends first, 1 on a rules error.
@@ -70,6 +76,8 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     }
     let names = params::agent_names(&args.agents)?;
     let seed = args.seed.unwrap_or_else(clock_seed);
+    // Written now, so that a path it cannot be written to stops us before the game.
+    let mut record = Recorder::start(args, &p, seed)?;
     let mut bots: Vec<Option<Box<dyn Agent>>> = (0..seats as usize)
         .map(|s| {
             if s == me as usize {
@@ -81,10 +89,9 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         .collect();
     let mut st = State::new(&p, &game_params, seed).map_err(|e| runtime(&p, &e))?;
     st.keep_log = true;
-    outln!(
-        "{} — you play seat {me} of {seats}; seed {seed} (replay with --seed {seed})",
-        p.title
-    );
+    // The seed is told only when the game is over: with it, the same game could be
+    // played again from another seat, every hidden hand in view.
+    outln!("{} — you play seat {me} of {seats}", p.title);
     outln!("type a move's number, its name (`name card` for a card), `?` for the table, `quit` to leave");
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
@@ -99,8 +106,11 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     };
     let mut recorded: Vec<Vec<usize>> = Vec::new();
     loop {
-        let finished = st.advance(&p).map_err(|e| runtime(&p, &e))?;
-        session.report(&st);
+        // `Watches`: a `choose` with one move waits too, so that it is shown.
+        let finished = st
+            .advance_with(&p, &mut Watches)
+            .map_err(|e| runtime(&p, &e))?;
+        session.report(&st, finished);
         if finished {
             break;
         }
@@ -108,6 +118,16 @@ pub fn run(args: &Args) -> miette::Result<u8> {
             .pending()
             .expect("a decision waits when the game is not over")
             .clone();
+        // A move nobody had a choice in is shown, asked of no one and not recorded: a
+        // replay runs with `advance`, which takes it as it comes.
+        if pending.kind == DecideKind::One && pending.seats[0].moves.len() == 1 {
+            if pending.seats[0].seat == me {
+                session.point_out_new(&st, true);
+            }
+            session.remember_moves(&st, &pending, &[0]);
+            st.apply(&p, &[0]).map_err(|e| runtime(&p, &e))?;
+            continue;
+        }
         let mut choices = Vec::with_capacity(pending.seats.len());
         for sm in &pending.seats {
             let choice = match bots[sm.seat as usize].as_mut() {
@@ -118,7 +138,10 @@ pub fn run(args: &Args) -> miette::Result<u8> {
                     Ok(i) => i,
                     Err(why) => {
                         errln!("{why} before the game ended: leaving the game");
-                        save_replay(args, &p, seed, &recorded)?;
+                        outln!("seed {seed} (play it again with --seed {seed})");
+                        if let Some(r) = &mut record {
+                            r.finish(&recorded, Ended::Left, chips_of(&p, &st))?;
+                        }
                         return Ok(LEFT);
                     }
                 },
@@ -129,12 +152,19 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         recorded.push(choices.clone());
         st.apply(&p, &choices).map_err(|e| runtime(&p, &e))?;
     }
-    save_replay(args, &p, seed, &recorded)?;
+    let chips = chips_of(&p, &st);
+    if let Some(r) = &mut record {
+        r.finish(&recorded, Ended::Finished, chips.clone())?;
+    }
     outln!("\ngame over");
-    // Outcome labels in order of first appearance, with how many deals ended so.
+    // Outcome labels in order of first appearance, with how many deals ended so; the
+    // last deal's dealer, whose roles label the seats below (the deal may already have
+    // passed on to a next deal that is never played).
     let mut tally: Vec<(&str, usize)> = Vec::new();
+    let mut last_dealer = st.board.dealer;
     for e in &st.events {
-        if let Event::Outcome(o, _) = e {
+        if let Event::Outcome(o, dealer) = e {
+            last_dealer = *dealer;
             match tally.iter_mut().find(|(l, _)| *l == &**o) {
                 Some((_, n)) => *n += 1,
                 None => tally.push((o, 1)),
@@ -145,37 +175,67 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         let parts: Vec<String> = tally.iter().map(|(l, n)| format!("{l} {n}")).collect();
         outln!("  deals: {}", parts.join(", "));
     }
-    let chips = chips_of(&p, &st);
     for (s, c) in chips.iter().enumerate() {
-        outln!("  {}  {c:+}", view::seat(&p, &st, s as u8, Some(me)));
+        outln!(
+            "  {}  {c:+}",
+            view::seat_under(&p, &st, last_dealer, s as u8, Some(me))
+        );
     }
+    outln!("seed {seed} (play it again with --seed {seed})");
     Ok(0)
 }
 
-/// Writes the replay file when `--record` was given.
-fn save_replay(args: &Args, p: &Program, seed: u64, moves: &[Vec<usize>]) -> miette::Result<()> {
-    let Some(path) = &args.record else {
-        return Ok(());
-    };
-    let text = crate::load::read_capped(&args.file).unwrap_or_default();
-    let mut set = args.set.clone();
-    if let Some(n) = args.players {
-        if let Some(i) = params::players_param(p) {
-            set.push(format!("{}={n}", p.params[i].name));
+/// The replay file of `--record`: written as the game starts (checking that it can
+/// be), and again with every move when the game ends or the person leaves.
+struct Recorder {
+    path: PathBuf,
+    replay: Replay,
+}
+
+impl Recorder {
+    /// Writes the record of a game not yet played; `None` without `--record`.
+    fn start(args: &Args, p: &Program, seed: u64) -> miette::Result<Option<Recorder>> {
+        let Some(path) = &args.record else {
+            return Ok(None);
+        };
+        let dir = crate::replay::record_folder(path)?;
+        let text = crate::load::read_capped(&args.file).unwrap_or_default();
+        let mut set = args.set.clone();
+        if let Some(n) = args.players {
+            if let Some(i) = params::players_param(p) {
+                set.push(format!("{}={n}", p.params[i].name));
+            }
         }
+        let r = Recorder {
+            path: path.clone(),
+            replay: Replay {
+                ruleset: crate::replay::ruleset_field(&args.file, &dir),
+                ruleset_hash: crate::replay::text_hash(&text),
+                seed,
+                set,
+                moves: Vec::new(),
+                ended: None,
+                chips: None,
+            },
+        };
+        crate::replay::save(&r.path, &r.replay)?;
+        Ok(Some(r))
     }
-    crate::replay::save(
-        path,
-        &crate::replay::Replay {
-            ruleset: args.file.display().to_string(),
-            ruleset_hash: crate::replay::text_hash(&text),
-            seed,
-            set,
-            moves: moves.to_vec(),
-        },
-    )?;
-    errln!("replay saved to {}", path.display());
-    Ok(())
+
+    /// Writes the whole game: its moves, how it ended and the chips then.
+    fn finish(
+        &mut self,
+        moves: &[Vec<usize>],
+        ended: Ended,
+        chips: Vec<i64>,
+    ) -> miette::Result<()> {
+        self.replay.moves = moves.to_vec();
+        self.replay.ended = Some(ended);
+        self.replay.chips = Some(chips);
+        crate::replay::save(&self.path, &self.replay)?;
+        errln!("replay saved to {}", self.path.display());
+        Ok(())
+    }
 }
 
 /// What the loop keeps between decisions.
@@ -197,18 +257,32 @@ struct Session<'p> {
 }
 
 impl Session<'_> {
-    /// Shows what happened since the last decision: computer moves, then events.
-    fn report(&mut self, st: &State) {
+    /// Shows what happened since the last decision: the moves taken, then events.
+    /// While the next decision is another computer's, a move whose card is still hidden
+    /// (a card played from the hand that the next decision is about) waits, with
+    /// everything after it, for the card to come into view.
+    fn report(&mut self, st: &State, finished: bool) {
         let visible = st.visible_to(self.p, self.me);
+        let mine_next = st
+            .pending()
+            .is_some_and(|d| d.seats.iter().any(|s| s.seat == self.me));
+        let hidden = self
+            .announced
+            .iter()
+            .any(|a| a.card.is_some_and(|c| !a.seen && !visible.contains(c)));
+        if hidden && !finished && !mine_next && st.events.len() == self.events_seen {
+            return;
+        }
         for a in self.announced.drain(..) {
-            match a.card.filter(|c| visible.contains(*c)) {
+            match a.card.filter(|c| a.seen || visible.contains(*c)) {
                 Some(c) => outln!(
-                    "{}: {} {}",
+                    "{}: {} {}{}",
                     a.who,
                     a.label,
-                    fuda_core::engine::show::card(self.p, c)
+                    fuda_core::engine::show::card(self.p, c),
+                    a.note
                 ),
-                None => outln!("{}: {}", a.who, a.label),
+                None => outln!("{}: {}{}", a.who, a.label, a.note),
             }
         }
         for e in &st.events[self.events_seen..] {
@@ -216,15 +290,26 @@ impl Session<'_> {
                 Event::Outcome(o, dealer) => {
                     outln!("── deal {} ends: {o}", self.deal);
                     self.deal += 1;
+                    // The next deal's hand is new whole, a card dealt again included.
+                    self.mine = CardSet::EMPTY;
                     // The roles of the deal that ended: the winner may deal next.
                     crate::render::out(&view::ledger_under(self.p, st, *dealer, self.me));
                 }
-                Event::Record(s, r, _) => outln!(
-                    "{} scores {}: {}",
-                    view::seat_under(self.p, st, self.dealer, *s, Some(self.me)),
-                    r.name,
-                    r.total
-                ),
+                Event::Record(s, r, _) => {
+                    outln!(
+                        "{} scores {}: {}",
+                        view::seat_under(self.p, st, self.dealer, *s, Some(self.me)),
+                        r.name,
+                        r.total
+                    );
+                    // The cards scored, as split: a winner's hand is shown to the table.
+                    for (g, cs) in &r.groups {
+                        outln!(
+                            "  {g}: {}",
+                            view::cards(self.p, &cs.iter().collect::<Vec<_>>())
+                        );
+                    }
+                }
                 Event::Say(m) => outln!("{m}"),
                 Event::Tally(..) => {}
             }
@@ -232,13 +317,16 @@ impl Session<'_> {
         self.events_seen = st.events.len();
     }
 
-    /// Keeps the computers' moves (not their passes) to announce after they run.
+    /// Keeps the moves taken (not the passes, nor the person's own choices, which were
+    /// echoed as made) to announce after they run.
     fn remember_moves(&mut self, st: &State, pending: &Pending, choices: &[usize]) {
         let code = st.pending_code(self.p);
         self.dealer = st.board.dealer;
+        let visible = st.visible_to(self.p, self.me);
+        let forced = pending.kind == DecideKind::One && pending.seats[0].moves.len() == 1;
         for (sm, c) in pending.seats.iter().zip(choices) {
             let m = &sm.moves[*c];
-            if sm.seat == self.me || m.option == PASS {
+            if (sm.seat == self.me && !forced) || m.option == PASS {
                 continue;
             }
             let label = pending.describe(
@@ -254,12 +342,43 @@ impl Session<'_> {
             } else {
                 None
             };
+            let (who, note) = if sm.seat == self.me {
+                ("you".to_string(), " (your only move)")
+            } else {
+                (view::seat(self.p, st, sm.seat, Some(self.me)), "")
+            };
             self.announced.push(Announcement {
-                who: view::seat(self.p, st, sm.seat, Some(self.me)),
+                who,
                 label,
                 card,
+                seen: card.is_some_and(|c| visible.contains(c)),
+                note,
             });
         }
+    }
+
+    /// Says which of the person's cards are new since their last decision. Before a
+    /// move they have no choice in, only those no other seat sees: a dealer's first
+    /// draw follows the deal at once, and the dealt hand is told before it; cards just
+    /// captured face up wait for the person's next real decision.
+    fn point_out_new(&mut self, st: &State, only_private: bool) {
+        // Only the seat's cards it can see: a face-down pile it owns stays unseen.
+        let held = own_cards(st, self.me).inter(st.visible_to(self.p, self.me));
+        let mut mine = held;
+        if only_private {
+            let mut private = held;
+            for s in (0..st.board.seats).filter(|s| *s != self.me) {
+                private = private.minus(st.visible_to(self.p, s));
+            }
+            // The cards told before that are still here, and the private ones: public
+            // newcomers stay new for the next decision.
+            mine = self.mine.inter(held).union(private);
+        }
+        let new: Vec<u16> = mine.minus(self.mine).iter().collect();
+        if !new.is_empty() {
+            outln!("new to you: {}", view::cards(self.p, &new));
+        }
+        self.mine = mine;
     }
 
     /// Asks the person for a move until the input names a legal one; `Err` says why
@@ -279,13 +398,7 @@ impl Session<'_> {
             "your move"
         };
         outln!("\n── deal {}, {what} ──", self.deal);
-        // Only the seat's cards it can see: a face-down pile it owns stays unseen.
-        let mine = own_cards(st, self.me).inter(st.visible_to(p, self.me));
-        let new: Vec<u16> = mine.minus(self.mine).iter().collect();
-        if !new.is_empty() {
-            outln!("new to you: {}", view::cards(p, &new));
-        }
-        self.mine = mine;
+        self.point_out_new(st, false);
         crate::render::out(&view::table(p, st, self.me));
         show_moves(p, pending, code, moves);
         loop {

@@ -16,7 +16,9 @@ use crate::{errln, outln};
 /// What a replay file holds.
 #[derive(Serialize, Deserialize, Debug)]
 pub struct Replay {
-    /// The ruleset, as given to `fuda play` (relative to the replay file when re-run).
+    /// The ruleset: relative to the replay file's folder when `fuda play` could put it
+    /// so (an absolute path otherwise); older records hold it as typed, from the folder
+    /// `fuda play` ran in.
     pub ruleset: String,
     /// FNV-1a 64 of the ruleset's text, to notice a changed file.
     pub ruleset_hash: String,
@@ -24,8 +26,36 @@ pub struct Replay {
     pub seed: u64,
     /// Parameters set with `--set` / `--players`, as `NAME=VALUE`.
     pub set: Vec<String>,
-    /// Each decision's choices, one index per asked seat, in order.
+    /// Each decision's choices, one index per asked seat, in order. A `choose` with a
+    /// single move is not a decision here: the engine takes it as it runs.
     pub moves: Vec<Vec<usize>>,
+    /// How the game ended, checked on replay; absent in records older than it (and in
+    /// the one written as the game starts).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<Ended>,
+    /// Each seat's chips when it ended, checked on replay; absent as `ended` is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub chips: Option<Vec<i64>>,
+}
+
+/// How a recorded game ended.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Ended {
+    /// Played to its end.
+    Finished,
+    /// The person left (quit, or input ended) with the game still going.
+    Left,
+}
+
+impl Ended {
+    /// How the end reads after "the recorded game" or "its replay".
+    fn said(self) -> &'static str {
+        match self {
+            Ended::Finished => "played to its end",
+            Ended::Left => "stopped before its end",
+        }
+    }
 }
 
 /// Arguments of `fuda replay`.
@@ -64,7 +94,101 @@ pub fn save(path: &Path, replay: &Replay) -> miette::Result<()> {
     })
 }
 
-/// Re-runs a replay and prints how the game went; 0 when it plays to its end.
+/// The folder a replay file is in (`.` for a bare file name), made absolute; `Err`
+/// when it does not exist, so that `fuda play --record` can refuse a path it could
+/// not write before the game starts.
+pub fn record_folder(record: &Path) -> miette::Result<PathBuf> {
+    let dir = folder_of(record);
+    dir.canonicalize().map_err(|e| {
+        let why = match e.kind() {
+            std::io::ErrorKind::NotFound => "does not exist".to_string(),
+            _ => format!("cannot be used: {}", crate::load::io_reason(&e)),
+        };
+        miette!(
+            code = "fuda::cli::write",
+            help = "create the folder first, or record to a file in a folder that exists",
+            "cannot record the game to `{}`: the folder `{}` {why}",
+            record.display(),
+            dir.display(),
+        )
+    })
+}
+
+/// The folder of a file as a path to join to (`.` for a bare file name).
+fn folder_of(file: &Path) -> PathBuf {
+    match file.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+/// How a replay names its ruleset: relative to the replay's folder `dir` (absolute),
+/// so that the two can move together and the replay be run from any folder; absolute
+/// when there is no such path (another drive), or as given when it cannot be made
+/// absolute.
+pub fn ruleset_field(ruleset: &Path, dir: &Path) -> String {
+    let Ok(target) = ruleset.canonicalize() else {
+        return ruleset.display().to_string();
+    };
+    match relative_to(dir, &target) {
+        Some(rel) => rel,
+        None => target.display().to_string(),
+    }
+}
+
+/// The path from folder `dir` to `target`, both absolute, with `/` between its parts
+/// (which every system reads); `None` when they have different roots.
+fn relative_to(dir: &Path, target: &Path) -> Option<String> {
+    use std::path::Component;
+    let d: Vec<Component> = dir.components().collect();
+    let t: Vec<Component> = target.components().collect();
+    if d.first() != t.first()
+        || !matches!(d.first(), Some(Component::RootDir | Component::Prefix(_)))
+    {
+        return None;
+    }
+    let common = d.iter().zip(&t).take_while(|(a, b)| a == b).count();
+    let mut parts: Vec<String> = vec!["..".to_string(); d.len() - common];
+    parts.extend(
+        t[common..]
+            .iter()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+    );
+    Some(parts.join("/"))
+}
+
+/// The ruleset a replay names: beside the replay file (relative to its folder, as
+/// `fuda play` records it), else as named from the current folder (older records held
+/// the path as typed), else the file of that name in the replay's folder.
+fn find_ruleset(named: &str, record: &Path) -> miette::Result<PathBuf> {
+    let named_path = PathBuf::from(named);
+    let dir = folder_of(record);
+    let mut tried = Vec::new();
+    if named_path.is_absolute() {
+        tried.push(named_path.clone());
+    } else {
+        tried.push(dir.join(&named_path));
+        tried.push(named_path.clone());
+    }
+    if let Some(f) = named_path.file_name() {
+        tried.push(dir.join(f));
+    }
+    tried.dedup();
+    if let Some(found) = tried.iter().find(|c| c.is_file()) {
+        return Ok(found.clone());
+    }
+    let list: Vec<String> = tried.iter().map(|c| format!("`{}`", c.display())).collect();
+    Err(miette!(
+        code = "fuda::cli::replay",
+        help = "pass the ruleset with `--ruleset FILE`",
+        "cannot find the ruleset `{named}` the replay names: tried {}",
+        list.join(", ")
+    ))
+}
+
+/// Re-runs a replay and prints how the game went; 0 when it plays as recorded (to its
+/// end, or as far as the recorded game went). A record that says how the game ended
+/// is checked: a different end or different chips is an error.
 pub fn run(args: &Args) -> miette::Result<u8> {
     let text = crate::load::read_data_file(&args.file)?;
     let replay: Replay = toml::from_str(&text).map_err(|e| {
@@ -77,22 +201,22 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     })?;
     let ruleset = match &args.ruleset {
         Some(r) => r.clone(),
-        None => {
-            let named = PathBuf::from(&replay.ruleset);
-            let beside = args.file.parent().map(|d| d.join(&named));
-            match beside {
-                Some(b) if !named.is_absolute() && b.exists() => b,
-                _ => named,
-            }
-        }
+        None => find_ruleset(&replay.ruleset, &args.file)?,
     };
     let rtext = crate::load::read_rule_file(&ruleset)?;
-    if text_hash(&rtext) != replay.ruleset_hash {
+    let changed = text_hash(&rtext) != replay.ruleset_hash;
+    if changed {
         errln!(
-            "warning: `{}` has changed since the game was recorded; the replay may differ",
+            "warning: `{}` is not the text the game was recorded with (its hash differs); the replay may differ",
             ruleset.display()
         );
     }
+    // Why a replay may not fit, for the errors below.
+    let hint = if changed {
+        "the ruleset has changed since the game was recorded: replay with the one it was recorded with (`--ruleset FILE`)"
+    } else {
+        "the replay's moves have been changed, or it was recorded with another version of fuda"
+    };
     let p = crate::load::program(&ruleset)?;
     let game_params = params::game_params(&p, &replay.set, None)?;
     let mut st = State::new(&p, &game_params, replay.seed)
@@ -104,7 +228,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         {
             return Err(miette!(
                 code = "fuda::cli::replay",
-                help = "replay with the ruleset and `--set` values it was recorded with",
+                help = hint,
                 "the game ended after {i} decisions, but the replay has {}",
                 replay.moves.len()
             ));
@@ -112,7 +236,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         st.apply(&p, choices).map_err(|e| {
             miette!(
                 code = "fuda::cli::replay",
-                help = "replay with the ruleset and `--set` values it was recorded with",
+                help = hint,
                 "decision {}: {} (the replay does not fit this ruleset)",
                 i + 1,
                 e.message
@@ -140,11 +264,44 @@ pub fn run(args: &Args) -> miette::Result<u8> {
             _ => {}
         }
     }
-    for (s, c) in chips_of(&p, &st).iter().enumerate() {
+    let chips = chips_of(&p, &st);
+    for (s, c) in chips.iter().enumerate() {
         outln!("  seat {s}: {c:+}");
     }
     if !finished {
-        outln!("(the recorded game stopped before its end)");
+        outln!("(the game stops here, before its end)");
+    }
+    let now = if finished {
+        Ended::Finished
+    } else {
+        Ended::Left
+    };
+    if let Some(ended) = replay.ended.filter(|e| *e != now) {
+        return Err(miette!(
+            code = "fuda::cli::replay-differs",
+            help = hint,
+            "the recorded game {}, but its replay {}",
+            ended.said(),
+            now.said()
+        ));
+    }
+    if let Some(recorded) = replay.chips.as_ref().filter(|c| **c != chips) {
+        return Err(miette!(
+            code = "fuda::cli::replay-differs",
+            help = hint,
+            "the recorded game ended with chips {}, but its replay with {}",
+            signed(recorded),
+            signed(&chips)
+        ));
     }
     Ok(0)
+}
+
+/// Chips by seat as `+3, -1, -2`.
+fn signed(chips: &[i64]) -> String {
+    chips
+        .iter()
+        .map(|c| format!("{c:+}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }

@@ -57,9 +57,12 @@ fn chips_after_a_deal_show_the_roles_of_that_deal() {
             if !l.starts_with("── deal ") || !l.contains(" ends: ") {
                 continue;
             }
-            // `seat 2 (ビキ) scores 素役: 1` comes just before the deal's end.
+            // `seat 2 (ビキ) scores 素役: 1` comes just before the deal's end, and the
+            // winning hand's groups, indented, after it.
             let Some(scorer) = lines[..i]
-                .last()
+                .iter()
+                .rev()
+                .find(|l| !l.starts_with("  "))
                 .and_then(|s| s.split_once(" scores "))
                 .map(|(who, _)| who)
             else {
@@ -238,4 +241,214 @@ fn face_down_piles_are_not_shown_before_the_blind_choice() {
         4,
         "{before_first_choice}"
     );
+}
+
+/// The bundled 奈良 ruleset.
+fn nara() -> String {
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../rulesets/nara-hanaawase.fuda"
+    )
+    .to_string()
+}
+
+/// The seed is told at the end, not at the start: with it, the same game could be
+/// played again from another seat with the hidden hands in view.
+#[test]
+fn the_seed_is_told_when_the_game_is_over() {
+    let input = "1\n".repeat(3000);
+    let r = fuda_with_input(
+        &["play", &sangohana(), "--seed", "3", "--set", "deals=1"],
+        &input,
+    );
+    assert_eq!(r.code, 0, "{}", r.all());
+    let (during, end) = r.stdout.split_once("game over").expect("the game ends");
+    assert!(!during.contains("seed"), "{during}");
+    assert!(end.contains("--seed 3"), "{end}");
+    // Leaving early tells it too, once the game is left.
+    let r = fuda_with_input(&["play", &sangohana(), "--seed", "3"], "quit\n");
+    assert_eq!(r.code, 2, "{}", r.all());
+    let (during, after) = r.stdout.split_once("\n> ").expect("asked once");
+    assert!(!during.contains("seed"), "{during}");
+    assert!(after.contains("--seed 3"), "{}", r.all());
+}
+
+/// Every hand card played is shown, with its card (each ends up face up): the round
+/// where each hand holds one card (a single legal move) too, the person's own
+/// included, and a card that matches two field cards, whose capture is chosen before
+/// the played card leaves the hand.
+#[test]
+fn every_public_move_is_shown_with_its_card() {
+    let r = fuda_with_input(
+        &["play", &nara(), "--seed", "4", "--set", "hands=1"],
+        &"1\n".repeat(500),
+    );
+    assert_eq!(r.code, 0, "{}", r.all());
+    let plays: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.contains(": 手札から出す"))
+        .collect();
+    // Four seats, five rounds.
+    assert_eq!(plays.len(), 20, "{}", r.stdout);
+    for l in &plays {
+        assert_eq!(card_ids(l), 1, "the card is named: {l}");
+    }
+    assert_eq!(
+        plays
+            .iter()
+            .filter(|l| l.trim_start_matches("> ").starts_with("you: "))
+            .count(),
+        5,
+        "{}",
+        r.stdout
+    );
+    assert!(
+        plays.iter().any(|l| l.contains("(your only move)")),
+        "{}",
+        r.stdout
+    );
+}
+
+/// The 珊瑚花 dealer's first draw is its only move (the discard pile is empty): it is
+/// shown, and a person dealing sees the dealt hand before the drawn card comes in.
+#[test]
+fn a_dealers_forced_first_draw_is_shown() {
+    let input = "1\n".repeat(3000);
+    let mut dealt = false;
+    for seed in 1..=20 {
+        let seed = seed.to_string();
+        let r = fuda_with_input(
+            &[
+                "play",
+                &sangohana(),
+                "--seed",
+                &seed,
+                "--set",
+                "deals=2",
+                "--agents",
+                "random",
+            ],
+            &input,
+        );
+        assert_eq!(r.code, 0, "{}", r.all());
+        for l in r.stdout.lines().filter(|l| l.starts_with("new to you: ")) {
+            assert!(
+                card_ids(l) <= 7,
+                "seed {seed}: at most the 7 dealt cards come in at once: {l}"
+            );
+        }
+        // Each deal starts with the dealer's draw, shown.
+        let draws = r
+            .stdout
+            .lines()
+            .filter(|l| {
+                l.contains("親): 山札をめくる") || l.contains("you: 山札をめくる (your only move)")
+            })
+            .count();
+        assert!(draws >= 2, "seed {seed}: {}", r.stdout);
+        if r.stdout.contains("you: 山札をめくる (your only move)") {
+            // The drawn card comes in alone at the next decision.
+            let (_, after) = r
+                .stdout
+                .split_once("you: 山札をめくる (your only move)")
+                .unwrap_or_default();
+            let drawn = after
+                .lines()
+                .find(|l| l.starts_with("new to you: "))
+                .unwrap_or_default();
+            assert_eq!(card_ids(drawn), 1, "seed {seed}: {after}");
+            dealt = true;
+        }
+    }
+    assert!(dealt, "no seed in 1..=20 had the person deal");
+}
+
+/// The chips after the game name each seat with its role in the last deal played, as
+/// the line after that deal does, not in a next deal that is never played.
+#[test]
+fn game_over_labels_seats_with_the_last_deals_roles() {
+    let input = "1\n".repeat(3000);
+    let mut differs = 0;
+    for seed in 1..=30 {
+        let seed = seed.to_string();
+        let r = fuda_with_input(
+            &[
+                "play",
+                &sangohana(),
+                "--seed",
+                &seed,
+                "--set",
+                "deals=1",
+                "--agents",
+                "random",
+            ],
+            &input,
+        );
+        assert_eq!(r.code, 0, "{}", r.all());
+        let (during, end) = r.stdout.split_once("game over").expect("the game ends");
+        let chips_line = during
+            .lines()
+            .skip_while(|l| !l.starts_with("── deal 1 ends"))
+            .nth(1)
+            .unwrap_or_default();
+        let labels: Vec<&str> = end
+            .lines()
+            .filter_map(|l| l.trim_start().rsplit_once("  ").map(|(who, _)| who))
+            .filter(|who| who.starts_with("you ") || who.starts_with("seat "))
+            .collect();
+        assert_eq!(labels.len(), 3, "{end}");
+        for who in &labels {
+            assert!(
+                chips_line.contains(&format!("{who} ")),
+                "seed {seed}: `{who}` as after the deal: {chips_line}"
+            );
+        }
+        // A deal won by a seat that did not deal passes the deal on.
+        if r.stdout.contains(" scores ")
+            && !r
+                .stdout
+                .lines()
+                .any(|l| l.contains(" scores ") && l.contains("親"))
+        {
+            differs += 1;
+        }
+    }
+    assert!(differs > 0, "no deal in 1..=30 passed the deal on");
+}
+
+/// At a win the winning hand is shown with the score, split as it was scored.
+#[test]
+fn a_win_shows_the_winning_hand() {
+    let input = "1\n".repeat(3000);
+    for seed in 1..=20 {
+        let seed = seed.to_string();
+        let r = fuda_with_input(
+            &["play", &sangohana(), "--seed", &seed, "--set", "deals=1"],
+            &input,
+        );
+        assert_eq!(r.code, 0, "{}", r.all());
+        let lines: Vec<&str> = r.stdout.lines().collect();
+        let Some(i) = lines.iter().position(|l| l.contains(" scores ")) else {
+            continue;
+        };
+        // The groups up to the deal's end hold the eight cards of the hand.
+        let cards: usize = lines[i + 1..]
+            .iter()
+            .take_while(|l| !l.starts_with("──"))
+            .map(|l| card_ids(l))
+            .sum();
+        assert_eq!(cards, 8, "seed {seed}: {}", lines[i..].join("\n"));
+        return;
+    }
+    panic!("no deal in seeds 1..=20 was won");
+}
+
+/// How many cards a line names: each shows as `名(id)`, and an id starts with a digit or
+/// is `oni` (a name may hold brackets of its own: `桐のカス(黄)(12-kasu-yellow)`).
+fn card_ids(line: &str) -> usize {
+    line.split('(')
+        .skip(1)
+        .filter(|rest| rest.starts_with(|c: char| c.is_ascii_digit()) || rest.starts_with("oni)"))
+        .count()
 }

@@ -2,7 +2,9 @@
 
 mod common;
 
-use common::{fuda, fuda_with_input, sangohana};
+use std::path::Path;
+
+use common::{fuda, fuda_in, fuda_with_input, sangohana, Run};
 
 #[test]
 fn a_recorded_game_replays_the_same() {
@@ -74,4 +76,158 @@ fn an_oversized_replay_file_is_refused_before_it_is_read() {
     assert!(r.stderr.contains("fuda::cli::read"), "{}", r.stderr);
     assert!(r.stderr.contains("it is too large"), "{}", r.stderr);
     assert!(!r.all().contains("panicked"));
+}
+
+/// A `--record` path that cannot be written is refused before the game starts, not
+/// after it (when the game would be lost).
+#[test]
+fn a_record_path_that_cannot_be_written_is_refused_at_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("no-such-folder").join("game.toml");
+    let r = fuda_with_input(
+        &[
+            "play",
+            &sangohana(),
+            "--seed",
+            "3",
+            "--record",
+            file.to_str().expect("utf-8 path"),
+        ],
+        &"1\n".repeat(3000),
+    );
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(r.stderr.contains("cannot record the game"), "{}", r.stderr);
+    assert!(r.stderr.contains("no-such-folder"), "{}", r.stderr);
+    assert!(!r.stdout.contains("your move"), "{}", r.stdout);
+}
+
+/// Plays 珊瑚花 (seed 11, two deals, random players) in folder `cwd`, recording to
+/// `record`; the ruleset is named as `ruleset`.
+fn record_game(cwd: Option<&Path>, ruleset: &str, record: &Path, input: &str) -> Run {
+    fuda_in(
+        cwd,
+        &[
+            "play",
+            ruleset,
+            "--seed",
+            "11",
+            "--set",
+            "deals=2",
+            "--agents",
+            "random",
+            "--record",
+            record.to_str().expect("utf-8 path"),
+        ],
+        input,
+    )
+}
+
+/// A replay names its ruleset from its own folder: it replays from any folder, the
+/// ruleset having been named relative to the folder `fuda play` ran in.
+#[test]
+fn a_replay_finds_its_ruleset_from_any_folder() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let games = dir.path().join("games");
+    std::fs::create_dir(&games).expect("mkdir");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let played = record_game(
+        Some(&repo),
+        "rulesets/sangohana.fuda",
+        &games.join("rel.toml"),
+        &"1\n".repeat(3000),
+    );
+    assert_eq!(played.code, 0, "{}", played.all());
+    let here = fuda_in(Some(&games), &["replay", "rel.toml"], "");
+    assert_eq!(here.code, 0, "{}", here.all());
+    let above = fuda_in(Some(dir.path()), &["replay", "games/rel.toml"], "");
+    assert_eq!(above.code, 0, "{}", above.all());
+    assert_eq!(here.stdout, above.stdout);
+    // `--ruleset` still overrides, and a text other than the recorded one is pointed out.
+    let copy = dir.path().join("copy.fuda");
+    let text = std::fs::read_to_string(repo.join("rulesets/sangohana.fuda")).expect("read");
+    std::fs::write(&copy, format!("{text}\n# changed\n")).expect("write");
+    let other = fuda_in(
+        Some(&games),
+        &[
+            "replay",
+            "rel.toml",
+            "--ruleset",
+            copy.to_str().expect("path"),
+        ],
+        "",
+    );
+    assert_eq!(other.code, 0, "{}", other.all());
+    assert!(other.stderr.contains("copy.fuda"), "{}", other.stderr);
+    assert!(other.stderr.contains("not the text"), "{}", other.stderr);
+    // A ruleset found nowhere is named with where it was looked for.
+    std::fs::write(
+        games.join("lost.toml"),
+        "ruleset = \"nowhere/x.fuda\"\nruleset_hash = \"x\"\nseed = 1\nset = []\nmoves = []\n",
+    )
+    .expect("write");
+    let lost = fuda_in(Some(&games), &["replay", "lost.toml"], "");
+    assert_eq!(lost.code, 1, "{}", lost.all());
+    assert!(lost.stderr.contains("--ruleset"), "{}", lost.stderr);
+}
+
+/// A record says how its game ended: a replay whose moves were changed, so that the
+/// game goes otherwise, is an error, not a game that looks honestly quit.
+#[test]
+fn a_replay_that_diverges_is_an_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("game.toml");
+    let played = record_game(None, &sangohana(), &file, &"1\n".repeat(3000));
+    assert_eq!(played.code, 0, "{}", played.all());
+    let text = std::fs::read_to_string(&file).expect("read");
+    assert!(text.contains("ended = \"finished\""), "{text}");
+    let mut replay: toml::Table = toml::from_str(&text).expect("toml");
+    let moves = replay["moves"].as_array().expect("moves").clone();
+    // One recorded choice changed (the first move made the second, any other the
+    // first), from the last on, until the game goes otherwise.
+    let changed = dir.path().join("changed.toml");
+    for (i, m) in moves.iter().enumerate().rev() {
+        let was = m.as_array().expect("choices")[0]
+            .as_integer()
+            .expect("index");
+        let mut edited = moves.clone();
+        edited[i] = toml::Value::Array(vec![toml::Value::Integer(i64::from(was == 0))]);
+        replay.insert("moves".into(), toml::Value::Array(edited));
+        std::fs::write(&changed, toml::to_string(&replay).expect("toml")).expect("write");
+        let r = fuda(&["replay", changed.to_str().expect("path")]);
+        if r.code == 0 {
+            continue; // this change led to the same end
+        }
+        // Or it did not fit at all (a move that is not there), as before.
+        assert_eq!(r.code, 1, "{}", r.all());
+        assert!(!r.all().contains("panicked"), "{}", r.all());
+        if r.stderr.contains("fuda::cli::replay-differs") {
+            assert!(r.stderr.contains("recorded game"), "{}", r.stderr);
+            // A record from before ends were kept replays without the check.
+            replay.remove("ended");
+            replay.remove("chips");
+            std::fs::write(&changed, toml::to_string(&replay).expect("toml")).expect("write");
+            let old = fuda(&["replay", changed.to_str().expect("path")]);
+            assert_eq!(old.code, 0, "{}", old.all());
+            return;
+        }
+    }
+    panic!("no changed move made the game end otherwise");
+}
+
+/// A game left before its end is recorded so, and replays as such.
+#[test]
+fn a_left_game_replays_as_left() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("part.toml");
+    let played = record_game(None, &sangohana(), &file, "1\n1\n1\n");
+    assert_eq!(played.code, 2, "{}", played.all());
+    let text = std::fs::read_to_string(&file).expect("read");
+    assert!(text.contains("ended = \"left\""), "{text}");
+    let r = fuda(&["replay", file.to_str().expect("path")]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(
+        r.stdout.contains("stops here, before its end"),
+        "{}",
+        r.stdout
+    );
 }

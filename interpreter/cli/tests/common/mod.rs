@@ -3,7 +3,7 @@
 #![allow(dead_code)] // each test file uses a different part of this helper
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// What a run of `fuda` produced.
@@ -36,7 +36,16 @@ pub fn fuda(args: &[&str]) -> Run {
 
 /// Runs `fuda` with arguments, feeding `input` on stdin.
 pub fn fuda_with_input(args: &[&str], input: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fuda"))
+    fuda_in(None, args, input)
+}
+
+/// Runs `fuda` in folder `dir` (this process's own when `None`), feeding `input`.
+pub fn fuda_in(dir: Option<&Path>, args: &[&str], input: &str) -> Run {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_fuda"));
+    if let Some(d) = dir {
+        cmd.current_dir(d);
+    }
+    let mut child = cmd
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -171,7 +171,8 @@ impl State {
     /// without a move list (see [`Picker`]) is taken at once, and the call either goes
     /// on (when [`Picker::goes_on`] says so) or returns false with no decision waiting,
     /// so that a caller that wants to can see every decision a player made. Any other
-    /// decision waits as with `advance`.
+    /// decision waits as with `advance` (with [`Watches`](super::Watches), a `choose`
+    /// with a single move too).
     pub fn advance_with<P: Picker>(
         &mut self,
         p: &Program,

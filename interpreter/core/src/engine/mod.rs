@@ -18,7 +18,7 @@ pub use decision::{Move, Pending, SeatMoves, LATE_OPTIONS, PASS};
 pub use error::{ErrorInfo, RuntimeError};
 pub use eval::{attr_value, const_eval, const_eval_with, seat_count, seat_counts, Cx, EVAL_BUDGET};
 pub use exec::{OP_LIMIT, ROUND_BUDGET};
-pub use pick::{Picker, Waits};
+pub use pick::{Picker, Waits, Watches};
 pub use state::{
     Board, CodeRef, Event, Frame, Layout, State, DEFAULT_DECISION_LIMIT, ROUND_DECISION_LIMIT,
 };

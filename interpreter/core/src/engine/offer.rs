@@ -336,7 +336,8 @@ impl State {
     }
 
     /// Offers the moves of decision `d` (the op at the frame's previous pc): leaves a
-    /// [`Pending`] decision, takes a `choose`'s only move at once, or goes on after a
+    /// [`Pending`] decision, takes a `choose`'s only move at once (unless the picker
+    /// shows such moves, [`Picker::SHOWS_FORCED`]), or goes on after a
     /// claim window no seat can claim in. With a picker that picks, a `choose` whose
     /// moves can be counted is taken at once (see [`State::pick_one`]); true when a
     /// player's move was taken so.
@@ -365,14 +366,15 @@ impl State {
             self.jump(d.after);
             return Ok(false);
         }
-        let single = d.kind == DecideKind::One && seats[0].moves.len() == 1;
+        let single = !P::SHOWS_FORCED && d.kind == DecideKind::One && seats[0].moves.len() == 1;
         self.pending = Some(Pending {
             kind: d.kind,
             at: pc,
             seats,
             ends: d.ends,
         });
-        // A decision with a single possible move is taken at once.
+        // A decision with a single possible move is taken at once (unless the caller
+        // watches every move).
         if single {
             self.apply(p, &[0])?;
         }

@@ -14,6 +14,10 @@ pub trait Picker {
     /// Whether this picker picks at all; [`Waits`] does not, and the engine then leaves
     /// every decision waiting as [`State::advance`](super::State::advance) does.
     const PICKS: bool;
+    /// Whether a `choose` with a single legal move waits like any other decision
+    /// ([`Watches`]) instead of being taken at once: a caller that shows the game to a
+    /// person sees every move. A constant, so the engine's other players pay nothing.
+    const SHOWS_FORCED: bool = false;
     /// The index of the move `seat` takes among `n` (at least 2); `ending` is the index
     /// of the first move that may end the round (a declared win), if any.
     fn pick(&mut self, seat: u8, n: usize, ending: Option<usize>) -> usize;
@@ -27,6 +31,25 @@ pub struct Waits;
 
 impl Picker for Waits {
     const PICKS: bool = false;
+
+    fn pick(&mut self, _seat: u8, _n: usize, _ending: Option<usize>) -> usize {
+        0
+    }
+
+    fn goes_on(&mut self, _st: &super::State) -> bool {
+        false
+    }
+}
+
+/// The picker for a caller that shows the game as it goes (`fuda play`): it never
+/// picks, and even a `choose` with a single legal move waits for the caller, who can
+/// show it before taking it with `apply(&[0])`. The game is the same as with
+/// [`Waits`], which takes such a move itself.
+pub struct Watches;
+
+impl Picker for Watches {
+    const PICKS: bool = false;
+    const SHOWS_FORCED: bool = true;
 
     fn pick(&mut self, _seat: u8, _n: usize, _ending: Option<usize>) -> usize {
         0
