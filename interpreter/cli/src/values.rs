@@ -42,7 +42,7 @@ pub fn cards_json(p: &Program, v: &serde_json::Value) -> miette::Result<Vec<Card
 fn card_error(p: &Program, e: CardParseError) -> miette::Report {
     match e {
         CardParseError::Unknown(w) => {
-            let help = match p.deck.suggest(&w) {
+            let help = match suggest_card(p, &w) {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => format!(
                     "cards are named by id, e.g. `{}`",
@@ -74,6 +74,67 @@ fn card_error(p: &Program, e: CardParseError) -> miette::Report {
             )
         }
     }
+}
+
+/// The card a mistyped word most likely meant, for "did you mean". Tried in order: an
+/// id or display name that differs only in case (`1-RIBBON`); the closest id with the
+/// same number or month before its `-` (`11-kasu-a` means `11-kasu`, not `1-kasu-a`:
+/// the number is rarely what was mistyped, and one digit is a small edit that would
+/// otherwise win); the closest id or display name of the whole deck (`松に靏`).
+/// Comparisons ignore case.
+fn suggest_card(p: &Program, word: &str) -> Option<String> {
+    let deck = &p.deck;
+    // Each face once (copies share an id): its id, then its display name.
+    let faces: Vec<(&str, &str)> = deck
+        .face_cards
+        .iter()
+        .filter_map(|cs| cs.first())
+        .map(|&c| {
+            let c = c as usize;
+            (
+                deck.ids[c].as_str(),
+                deck.names.get(c).map_or("", String::as_str),
+            )
+        })
+        .collect();
+    let lower = word.to_lowercase();
+    let words = || {
+        faces
+            .iter()
+            .flat_map(|(id, name)| [*id, *name])
+            .filter(|w| !w.is_empty())
+    };
+    if let Some(w) = words().find(|w| w.to_lowercase() == lower) {
+        return Some(w.to_string());
+    }
+    let number = word
+        .split_once('-')
+        .map(|(n, _)| n)
+        .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    if let Some(n) = number {
+        let prefix = format!("{n}-");
+        let same = faces
+            .iter()
+            .map(|(id, _)| *id)
+            .filter(|id| id.starts_with(&prefix));
+        if let Some(s) = closest_ignoring_case(&lower, same) {
+            return Some(s);
+        }
+    }
+    closest_ignoring_case(&lower, words())
+}
+
+/// [`closest`] over lower-cased candidates, answering with the candidate as written.
+fn closest_ignoring_case<'a>(
+    lower: &str,
+    candidates: impl Iterator<Item = &'a str>,
+) -> Option<String> {
+    let pairs: Vec<(String, &str)> = candidates.map(|c| (c.to_lowercase(), c)).collect();
+    let best = closest(lower, pairs.iter().map(|(l, _)| l.as_str()))?;
+    pairs
+        .iter()
+        .find(|(l, _)| *l == best)
+        .map(|(_, c)| c.to_string())
 }
 
 fn deck_name(p: &Program) -> &str {

@@ -354,3 +354,20 @@ fn ukishima_worked_example_settles_to_the_seed_figures() {
     assert!(lines[0].contains("cannot arise"), "{}", lines[0]);
     assert!(json(lines[1])["seats"][0]["chips"].is_i64(), "{}", lines[1]);
 }
+#[test]
+fn card_suggestions_rank_the_likely_card_first() {
+    for (typed, meant) in [
+        ("11-kasu-a", "11-kasu"),
+        ("1-RIBBON", "1-ribbon"),
+        ("松に靏", "松に鶴"),
+        ("1-cran", "1-crane"),
+    ] {
+        let r = fuda(&["score", &sangohana(), "--hand", typed]);
+        assert_eq!(r.code, 1);
+        assert!(
+            r.stderr.contains(&format!("did you mean `{meant}`?")),
+            "{typed}: {}",
+            r.stderr
+        );
+    }
+}
