@@ -166,13 +166,13 @@ pub fn from_text(p: &Program, ty: &Type, text: &str, what: &str) -> miette::Resu
             .parse::<i64>()
             .map(Value::Int)
             .map_err(|_| miette!("`{what}` is a whole number, got `{t}`")),
+        // One rule on the command line and in JSON alike: `true` or `false`, in any
+        // case. Other words (yes, on, 1) are refused rather than guessed at, since a
+        // guess would need a list that every user remembers the same way.
         Type::Bool => match t.to_ascii_lowercase().as_str() {
-            "true" | "yes" | "1" => Ok(Value::Bool(true)),
-            "false" | "no" | "0" => Ok(Value::Bool(false)),
-            _ => Err(miette!(
-                help = "write `true` or `false`",
-                "`{what}` is true or false, got `{t}`"
-            )),
+            "true" => Ok(Value::Bool(true)),
+            "false" => Ok(Value::Bool(false)),
+            _ => Err(not_bool(what, &format!("`{t}`"))),
         },
         Type::Seat => t
             .parse::<u8>()
@@ -192,7 +192,17 @@ pub fn from_text(p: &Program, ty: &Type, text: &str, what: &str) -> miette::Resu
     }
 }
 
-/// Reads a value of type `ty` from JSON (bools, numbers, strings as on the command line).
+/// The error for a boolean given as anything but true or false.
+fn not_bool(what: &str, got: &str) -> miette::Report {
+    miette!(
+        code = "fuda::cli::bad-value",
+        help = "write `true` or `false`, in any case; JSON also takes bare true and false",
+        "`{what}` is true or false, got {got}"
+    )
+}
+
+/// Reads a value of type `ty` from JSON: booleans, numbers, and strings read as on the
+/// command line.
 pub fn from_json(
     p: &Program,
     ty: &Type,
@@ -201,6 +211,8 @@ pub fn from_json(
 ) -> miette::Result<Value> {
     match (ty, v) {
         (Type::Bool, serde_json::Value::Bool(b)) => Ok(Value::Bool(*b)),
+        (Type::Bool, serde_json::Value::String(s)) => from_text(p, ty, s, what),
+        (Type::Bool, other) => Err(not_bool(what, &other.to_string())),
         (Type::Int, serde_json::Value::Number(n)) => n
             .as_i64()
             .map(Value::Int)

@@ -355,6 +355,64 @@ fn ukishima_worked_example_settles_to_the_seed_figures() {
     assert!(json(lines[1])["seats"][0]["chips"].is_i64(), "{}", lines[1]);
 }
 #[test]
+fn booleans_are_true_or_false_everywhere() {
+    let with = |value: &str| {
+        fuda(&[
+            "score",
+            &sangohana(),
+            "--hand",
+            SUYAKU_PAIRS,
+            "--set",
+            "win=tsumo",
+            "--set",
+            &format!("first_turn={value}"),
+            "--json",
+        ])
+    };
+    for yes in ["true", "True", "TRUE"] {
+        let r = with(yes);
+        assert_eq!(r.code, 0, "{yes}: {}", r.all());
+        assert_eq!(json(&r.stdout)["total"], 17, "{yes}");
+    }
+    for odd in ["yes", "no", "on", "off", "1", "0"] {
+        let r = with(odd);
+        assert_eq!(r.code, 1, "`{odd}` is refused: {}", r.all());
+        assert!(
+            r.stderr.contains("`first_turn` is true or false")
+                && r.stderr.contains("help: write `true` or `false`"),
+            "{}",
+            r.stderr
+        );
+    }
+    // A batch line: JSON booleans, and the same words as on the command line.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("hands.jsonl");
+    let line = |v: &str| {
+        format!("{{\"hand\": \"{SUYAKU_PAIRS}\", \"win\": \"tsumo\", \"first_turn\": {v}}}")
+    };
+    let lines = [line("true"), line("\"True\""), line("1"), line("\"yes\"")];
+    std::fs::write(&path, lines.join("\n")).expect("write");
+    let r = fuda(&[
+        "score",
+        &sangohana(),
+        "--batch",
+        path.to_str().expect("path"),
+    ]);
+    let out: Vec<Value> = r.stdout.lines().map(json).collect();
+    assert_eq!(out[0]["total"], 17);
+    assert_eq!(out[1]["total"], 17);
+    for bad in &out[2..] {
+        assert!(
+            bad["error"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("true or false"),
+            "{bad}"
+        );
+    }
+}
+
+#[test]
 fn card_suggestions_rank_the_likely_card_first() {
     for (typed, meant) in [
         ("11-kasu-a", "11-kasu"),
