@@ -7,11 +7,10 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::render;
 use crate::simulate::{self, signed, Report, RunArgs};
 use crate::stats::{Interval, Mean};
-use crate::view;
 use crate::{errln, outln};
+use crate::{params, render, values, view};
 
 /// Arguments of `fuda compare`.
 #[derive(clap::Args, Debug)]
@@ -79,8 +78,28 @@ struct Comparison<'r> {
 /// Runs both batches and reports; 0 when every game of both finished, 1 otherwise.
 pub fn run(args: &Args) -> miette::Result<u8> {
     // Both files are checked before either batch is played.
-    let batch_a = simulate::prepare(&args.a, &args.run)?;
-    let batch_b = simulate::prepare(&args.b, &args.run)?;
+    let (batch_a, unknown_a) = simulate::prepare_known(&args.a, &args.run)?;
+    let (batch_b, unknown_b) = simulate::prepare_known(&args.b, &args.run)?;
+    // A `--set` applies to each side that declares it (a variant may add a parameter
+    // its baseline lacks); a name neither declares is a mistake.
+    if let Some(name) = unknown_a.iter().find(|n| unknown_b.contains(n)) {
+        let known: BTreeSet<&str> = [&batch_a.p, &batch_b.p]
+            .iter()
+            .flat_map(|p| p.params.iter().map(|d| d.name.as_str()))
+            .collect();
+        return Err(values::unknown_name(
+            "parameter in either ruleset",
+            name,
+            known.iter().copied(),
+        ));
+    }
+    // Seats reuse the agents in turn; more names than the larger table seats is a slip.
+    let larger = if batch_a.seats >= batch_b.seats {
+        &batch_a
+    } else {
+        &batch_b
+    };
+    params::check_agent_count(&larger.p, &larger.agents, larger.seats)?;
     let a = simulate::play(&batch_a, &args.run)?;
     let b = simulate::play(&batch_b, &args.run)?;
     let (pa, pb) = (&batch_a.p, &batch_b.p);

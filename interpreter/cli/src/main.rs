@@ -84,7 +84,10 @@ The same seed gives the same report for any number of threads.")]
 
 Game i gets the same seed under both rulesets, and each seat the same agent. Every
 difference comes with a 95% interval; a `*` marks those that leave out 0, where the
-batches tell the two rulesets apart.")]
+batches tell the two rulesets apart.
+
+`--set NAME=VALUE` applies to each ruleset that declares NAME (a variant may add a
+parameter its baseline lacks); a name neither declares is an error.")]
     Compare(compare::Args),
     /// Play a game in the terminal against computer players.
     #[command(after_help = "Examples:

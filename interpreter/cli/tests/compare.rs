@@ -113,6 +113,52 @@ fn final_chips_are_paired_by_game() {
     assert!(role["high"].as_f64() > Some(0.0), "{role}");
 }
 
+/// A `--set` applies to each side that declares it; only a name neither declares is an
+/// error.
+#[test]
+fn set_applies_to_the_side_that_has_it() {
+    let run = |set: &str| {
+        fuda(&[
+            "compare",
+            &sangohana(),
+            &strict(),
+            "--games",
+            "2",
+            "--set",
+            "deals=1",
+            "--set",
+            set,
+            "--agents",
+            "random",
+        ])
+    };
+    let r = run("桐素と対の倍=4");
+    assert_eq!(r.code, 0, "only B has it: {}", r.all());
+    let r = run("桐素と対の倍=5");
+    assert_eq!(r.code, 1, "B checks its range: {}", r.all());
+    assert!(r.stderr.contains("must be in 3..4"), "{}", r.stderr);
+    let r = run("桐素と対の=4");
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(
+        r.stderr.contains("no parameter in either ruleset")
+            && r.stderr.contains("did you mean `桐素と対の倍`?"),
+        "{}",
+        r.stderr
+    );
+    // More agents than either side seats is refused too.
+    let r = fuda(&[
+        "compare",
+        &sangohana(),
+        &strict(),
+        "--games",
+        "1",
+        "--agents",
+        "random,random,random,random",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(r.stderr.contains("names 4 agents"), "{}", r.stderr);
+}
+
 #[test]
 fn text_report_and_mistakes() {
     let r = fuda(&[
