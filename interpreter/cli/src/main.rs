@@ -67,7 +67,11 @@ The last line is `N passed, N failed`; exit code 1 on any failure.")]
       --hand \"4-cuckoo 5-bridge 6-butterflies 1-kasu-a 1-kasu-b 2-kasu-a 2-kasu-b 5-kasu-a\" --json
   fuda score rulesets/sangohana.fuda --batch hands.jsonl
 
-A batch line is a JSON object: {\"hand\": \"1-crane …\", \"win\": \"ron\", \"first_turn\": true}.")]
+`--set` takes the table's arguments and the ruleset's parameters alike:
+  fuda score rulesets/sangohana-strict.fuda --set 桐素と対の倍=4 --set players=4 --hand \"…\"
+
+A batch line is a JSON object: {\"hand\": \"1-crane …\", \"win\": \"ron\", \"first_turn\": true}; its
+fields take the place of `--set`s of the same names.")]
     Score(score::Args),
     /// Play many games with computer players and report statistics.
     #[command(after_help = "Examples:

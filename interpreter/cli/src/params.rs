@@ -114,6 +114,20 @@ pub fn set_text(p: &Program, out: &mut GameParams, i: usize, text: &str) -> miet
     Ok(())
 }
 
+/// Sets ruleset parameter `i` from a JSON value (a batch line), checked as [`set_text`].
+pub fn set_json(
+    p: &Program,
+    out: &mut GameParams,
+    i: usize,
+    v: &serde_json::Value,
+) -> miette::Result<()> {
+    let d = &p.params[i];
+    let v = values::from_json(p, &d.ty, v, &d.name)?;
+    check_range(p, i, &v)?;
+    out[i] = Some(v);
+    Ok(())
+}
+
 /// The parameter that sets the number of players: one named `players`, else the one
 /// the `seats` declaration counts.
 pub fn players_param(p: &Program) -> Option<usize> {

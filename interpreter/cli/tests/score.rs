@@ -354,6 +354,121 @@ fn ukishima_worked_example_settles_to_the_seed_figures() {
     assert!(lines[0].contains("cannot arise"), "{}", lines[0]);
     assert!(json(lines[1])["seats"][0]["chips"].is_i64(), "{}", lines[1]);
 }
+
+fn strict() -> String {
+    sangohana().replace("sangohana.fuda", "sangohana-strict.fuda")
+}
+
+/// Three 桐 kasu and a 松 pair: ×3 in the strict variant, or ×4 by its parameter.
+const KIRI_AND_PAIR: &str =
+    "2-warbler 4-cuckoo 5-bridge 12-kasu-a 12-kasu-b 12-kasu-yellow 1-kasu-a 1-kasu-b";
+
+#[test]
+fn set_reaches_the_ruleset_s_parameters() {
+    let s = strict();
+    let score = |sets: &[&str]| {
+        let mut args = vec!["score", s.as_str(), "--hand", KIRI_AND_PAIR, "--json"];
+        for x in sets {
+            args.extend(["--set", x]);
+        }
+        let r = fuda(&args);
+        assert_eq!(r.code, 0, "{sets:?}: {}", r.all());
+        json(&r.stdout)
+    };
+    assert_eq!(score(&[])["total"], 3);
+    let v = score(&["桐素と対の倍=4"]);
+    assert_eq!(
+        v["total"], 4,
+        "the table reads the ruleset's parameter: {v}"
+    );
+    // `players` is the ruleset's too: the payment line counts it.
+    let v = score(&["players=4", "win=tsumo"]);
+    assert_eq!(v["payments"]["players"], 4, "{v}");
+    assert_eq!(v["payments"]["winner_receives"], 9, "{v}");
+    let r = fuda(&["score", &s, "--hand", KIRI_AND_PAIR, "--set", "players=4"]);
+    assert!(r.stdout.contains("with 4 players"), "{}", r.all());
+
+    // Range and name are still checked, against both lists.
+    let r = fuda(&[
+        "score",
+        &s,
+        "--hand",
+        KIRI_AND_PAIR,
+        "--set",
+        "桐素と対の倍=5",
+    ]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("must be in 3..4"), "{}", r.stderr);
+    let r = fuda(&["score", &s, "--hand", KIRI_AND_PAIR, "--set", "player=4"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("did you mean `players`?"), "{}", r.stderr);
+    let r = fuda(&[
+        "score",
+        &s,
+        "--hand",
+        KIRI_AND_PAIR,
+        "--set",
+        "players=4",
+        "--set",
+        "players=3",
+    ]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("`players` is set twice"), "{}", r.stderr);
+
+    // The same in a batch line, which overrides `--set`.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("hands.jsonl");
+    std::fs::write(
+        &path,
+        format!(
+            "{{\"hand\": \"{KIRI_AND_PAIR}\", \"桐素と対の倍\": 4, \"players\": 2}}\n{{\"hand\": \"{KIRI_AND_PAIR}\"}}\n"
+        ),
+    )
+    .expect("write");
+    let r = fuda(&[
+        "score",
+        &s,
+        "--set",
+        "players=4",
+        "--batch",
+        path.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let out: Vec<Value> = r.stdout.lines().map(json).collect();
+    assert_eq!(out[0]["total"], 4, "{}", out[0]);
+    assert_eq!(out[0]["payments"]["players"], 2, "{}", out[0]);
+    assert_eq!(out[1]["total"], 3, "{}", out[1]);
+    assert_eq!(out[1]["payments"]["players"], 4, "{}", out[1]);
+}
+
+/// A name that is both an argument of the table and a parameter of the ruleset sets the
+/// table's argument, which is what the table reads (it hides the parameter).
+#[test]
+fn a_name_both_declare_is_the_table_s() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("both.fuda");
+    std::fs::write(
+        &file,
+        r#"ruleset "both"
+import "std/hanafuda"
+seats 2 { 2: 親 子 }
+param bonus: int = 1 in 0..9 "a ruleset parameter"
+pattern 一枚 { group 一: 1 same kind }
+score 点(hand: cards, bonus: int = 0) over 一枚(hand) {
+  yaku first { 札 1 when true }
+  plus first { 足し bonus when bonus > 0 }
+}
+"#,
+    )
+    .expect("write");
+    let f = file.to_str().expect("utf-8 path");
+    let r = fuda(&[
+        "score", f, "--hand", "1-crane", "--set", "bonus=5", "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert_eq!(json(&r.stdout)["total"], 6, "{}", r.stdout);
+}
+
 #[test]
 fn booleans_are_true_or_false_everywhere() {
     let with = |value: &str| {
