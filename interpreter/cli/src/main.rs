@@ -71,7 +71,9 @@ The last line is `N passed, N failed`; exit code 1 on any failure.")]
   fuda score rulesets/sangohana-strict.fuda --set 桐素と対の倍=4 --set players=4 --hand \"…\"
 
 A batch line is a JSON object: {\"hand\": \"1-crane …\", \"win\": \"ron\", \"first_turn\": true}; its
-fields take the place of `--set`s of the same names.")]
+fields take the place of `--set`s of the same names. Each answer (a result, or
+{\"error\": …} for a line that fails) carries the \"line\" number it answers; blank
+lines are skipped, and the run goes on past a bad line (exit code 1 at the end).")]
     Score(score::Args),
     /// Play many games with computer players and report statistics.
     #[command(after_help = "Examples:

@@ -50,7 +50,7 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Score every line of a JSON-lines file (`{"hand": "…", "win": "ron"}`), one JSON
-    /// result per line.
+    /// result per line, each with the `line` it answers; blank lines are skipped.
     #[arg(long, value_name = "FILE.jsonl", conflicts_with = "hand")]
     pub batch: Option<PathBuf>,
 }

@@ -200,7 +200,9 @@ fn batch_scores_each_line_and_reports_bad_ones() {
     let out: Vec<Value> = r.stdout.lines().map(json).collect();
     assert_eq!(out.len(), 5, "one result per non-blank line: {}", r.stdout);
     assert_eq!(out[0]["total"], 40);
+    assert_eq!(out[0]["line"], 1);
     assert_eq!(out[1]["total"], 17);
+    assert_eq!(out[1]["line"], 2);
     assert_eq!(out[2]["line"], 4);
     assert!(
         out[2]["error"]
@@ -211,6 +213,7 @@ fn batch_scores_each_line_and_reports_bad_ones() {
         out[2]
     );
     assert_eq!(out[3]["total"], 0);
+    assert_eq!(out[3]["line"], 5, "the blank line 3 is counted");
     assert_eq!(out[4]["line"], 6);
 }
 
@@ -218,8 +221,8 @@ fn batch_scores_each_line_and_reports_bad_ones() {
 fn batch_lines_that_are_not_text_or_too_long_are_errors_not_a_hang() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("odd.jsonl");
-    // CRLF line ends are fine; a line that is not UTF-8 is an error and the batch goes
-    // on; a line over the cap ends the batch with an error, without reading it all.
+    // CRLF line ends are fine; a line that is not UTF-8, or over the cap, is an error
+    // and the batch goes on (the long line is skipped, not kept in memory).
     let mut bytes = format!("{{\"hand\": \"{AKA_GOKO}\"}}\r\n").into_bytes();
     bytes.extend_from_slice(b"\xff\xfe\n");
     bytes.extend(format!("{{\"hand\": \"{AKA_GOKO}\"}}\n").bytes());
@@ -234,7 +237,7 @@ fn batch_lines_that_are_not_text_or_too_long_are_errors_not_a_hang() {
     ]);
     assert_eq!(r.code, 1, "{}", r.all());
     let out: Vec<Value> = r.stdout.lines().map(json).collect();
-    assert_eq!(out.len(), 4, "{}", r.stdout);
+    assert_eq!(out.len(), 5, "{}", r.stdout);
     assert_eq!(out[0]["total"], 40);
     assert_eq!(out[1]["line"], 2);
     assert!(out[1]["error"]
@@ -247,6 +250,7 @@ fn batch_lines_that_are_not_text_or_too_long_are_errors_not_a_hang() {
         .as_str()
         .unwrap_or_default()
         .contains("too long"));
+    assert_eq!((&out[4]["line"], &out[4]["total"]), (&5.into(), &40.into()));
     // A missing batch file is a diagnostic.
     let r = fuda(&["score", &sangohana(), "--batch", "no-such.jsonl"]);
     assert_eq!(r.code, 1, "{}", r.all());
@@ -467,6 +471,56 @@ score 点(hand: cards, bonus: int = 0) over 一枚(hand) {
     ]);
     assert_eq!(r.code, 0, "{}", r.all());
     assert_eq!(json(&r.stdout)["total"], 6, "{}", r.stdout);
+}
+
+#[test]
+fn batch_results_carry_their_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("hands.jsonl");
+    let lines = [
+        String::new(),
+        format!("{{\"hand\": \"{AKA_GOKO}\"}}"),
+        "   ".to_string(),
+        format!("{{\"hand\": \"{NO_YAKU}\"}}"),
+    ];
+    std::fs::write(&path, lines.join("\n")).expect("write");
+    let r = fuda(&[
+        "score",
+        &sangohana(),
+        "--batch",
+        path.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let out: Vec<Value> = r.stdout.lines().map(json).collect();
+    assert_eq!(out.len(), 2, "blank lines are skipped: {}", r.stdout);
+    assert_eq!((&out[0]["line"], &out[0]["total"]), (&2.into(), &40.into()));
+    assert_eq!((&out[1]["line"], &out[1]["total"]), (&4.into(), &0.into()));
+    // The line number comes last, after the documented fields.
+    assert!(r
+        .stdout
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .ends_with(",\"line\":2}"));
+
+    // A settlement line in a batch is numbered too.
+    let batch = dir.path().join("ends.jsonl");
+    std::fs::write(
+        &batch,
+        "\n{\"zones\": {\"取り札[0]\": \"9a 9b\", \"伏せ札\": \"9c\", \"場\": \"9d\"}}\n",
+    )
+    .expect("write");
+    let u = ukishima();
+    let r = fuda(&[
+        "score",
+        &u,
+        "--settle",
+        "清算",
+        "--batch",
+        batch.to_str().expect("path"),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert_eq!(json(&r.stdout)["line"], 2, "{}", r.stdout);
 }
 
 #[test]
