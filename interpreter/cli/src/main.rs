@@ -73,7 +73,8 @@ The last line is `N passed, N failed`; exit code 1 on any failure.")]
 A batch line is a JSON object: {\"hand\": \"1-crane …\", \"win\": \"ron\", \"first_turn\": true}; its
 fields take the place of `--set`s of the same names. Each answer (a result, or
 {\"error\": …} for a line that fails) carries the \"line\" number it answers; blank
-lines are skipped, and the run goes on past a bad line (exit code 1 at the end).")]
+lines are skipped, and the run goes on past a bad line (exit code 1 at the end).
+With --json, an error that stops the command is also printed as {\"error\": …}.")]
     Score(score::Args),
     /// Play many games with computer players and report statistics.
     #[command(after_help = "Examples:

@@ -55,8 +55,18 @@ pub struct Args {
     pub batch: Option<PathBuf>,
 }
 
-/// Scores; 0 on success, 1 when a hand (or any batch line) is malformed.
+/// Scores; 0 on success, 1 when a hand (or any batch line) is malformed. With `--json`
+/// an error that stops the command is also printed on stdout as `{"error": …}`, so a
+/// program reading the output gets JSON either way.
 pub fn run(args: &Args) -> miette::Result<u8> {
+    let result = run_text(args);
+    if let (true, Err(e)) = (args.json, &result) {
+        outln!("{}", serde_json::json!({ "error": render::one_line(e) }));
+    }
+    result
+}
+
+fn run_text(args: &Args) -> miette::Result<u8> {
     let p = crate::load::program(&args.file)?;
     if args.settle.is_some() || args.state.is_some() {
         return crate::settle::run(&p, args);

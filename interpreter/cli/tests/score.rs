@@ -524,6 +524,43 @@ fn batch_results_carry_their_line() {
 }
 
 #[test]
+fn json_errors_are_json_too() {
+    let r = fuda(&["score", &sangohana(), "--hand", "1-crane", "--json"]);
+    assert_eq!(r.code, 1, "{}", r.all());
+    let v = json(&r.stdout);
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("8 cards, got 1"),
+        "{v}"
+    );
+    assert!(
+        r.stderr.contains("8 cards, got 1"),
+        "still on stderr: {}",
+        r.stderr
+    );
+    // An option error too, and a settlement's.
+    let r = fuda(&[
+        "score",
+        &sangohana(),
+        "--hand",
+        AKA_GOKO,
+        "--set",
+        "wim=1",
+        "--json",
+    ]);
+    assert_eq!(r.code, 1);
+    assert!(json(&r.stdout)["error"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("did you mean `win`?"));
+    let r = fuda(&["score", &sangohana(), "--settle", "勝つ", "--json"]);
+    assert_eq!(r.code, 1);
+    assert!(json(&r.stdout)["error"].is_string(), "{}", r.stdout);
+}
+
+#[test]
 fn booleans_are_true_or_false_everywhere() {
     let with = |value: &str| {
         fuda(&[
