@@ -90,8 +90,9 @@ The same seed gives the same report for any number of threads.")]
   fuda compare rulesets/ukishima.fuda rulesets/ukishima-no-subtraction.fuda --games 300 --agents random --json
 
 Game i gets the same seed under both rulesets, and each seat the same agent. Every
-difference comes with a 95% interval; a `*` marks those that leave out 0, where the
-batches tell the two rulesets apart.
+difference comes with a 95% interval from the games paired by seed (a ruleset against
+itself gives 0 [0, 0]); a `*` marks those that leave out 0, where the batches tell the
+two rulesets apart.
 
 `--set NAME=VALUE` applies to each ruleset that declares NAME (a variant may add a
 parameter its baseline lacks); a name neither declares is an error.")]

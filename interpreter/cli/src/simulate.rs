@@ -100,10 +100,10 @@ pub struct Report {
     /// Deals per second of wall-clock time.
     pub deals_per_second: f64,
     games_per_second: f64,
-    /// Each game's final chips per seat, in game order (`None` for a game that
-    /// failed): what `fuda compare` pairs game by game.
+    /// What each game added, in game order (`None` for a game that failed): what
+    /// `fuda compare` pairs game by game. Empty unless asked for (see [`play`]).
     #[serde(skip)]
-    pub game_chips: Vec<Option<Vec<i64>>>,
+    pub games: Vec<Option<stats::GameTotals>>,
 }
 
 /// Runs the games; 0 when all finished cleanly, 1 when any failed.
@@ -131,7 +131,7 @@ pub struct Batch {
 /// Plays `run.games` games of the ruleset at `file` and sums them up (see [`play`]).
 pub fn simulate(file: &std::path::Path, run: &RunArgs) -> miette::Result<(Program, Report)> {
     let batch = prepare(file, run)?;
-    let report = play(&batch, run)?;
+    let report = play(&batch, run, false)?;
     Ok((batch.p, report))
 }
 
@@ -177,8 +177,9 @@ pub fn prepare_known(
 }
 
 /// Plays the batch's games in parallel and sums them up; a failed game is drawn on
-/// stderr as it is found and counted in the report.
-pub fn play(batch: &Batch, run: &RunArgs) -> miette::Result<Report> {
+/// stderr as it is found and counted in the report. With `per_game`, the report also
+/// keeps what each game added ([`Report::games`]), for `fuda compare` to pair.
+pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Report> {
     let Batch {
         p,
         game_params,
@@ -248,10 +249,14 @@ pub fn play(batch: &Batch, run: &RunArgs) -> miette::Result<Report> {
         seconds: (seconds * 1000.0).round() / 1000.0,
         deals_per_second: rate(summary.deals),
         games_per_second: rate(summary.games),
-        game_chips: results
-            .iter()
-            .map(|r| r.as_ref().ok().map(|rec| rec.chips.clone()))
-            .collect(),
+        games: if per_game {
+            results
+                .iter()
+                .map(|r| r.as_ref().ok().map(stats::game_totals))
+                .collect()
+        } else {
+            Vec::new()
+        },
         summary,
     };
     Ok(report)
