@@ -23,8 +23,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// fuda: check, test, score, simulate, compare and play traditional card and tile games written
-/// as `.fuda` rule files.
+/// fuda: check, test, score, simulate, compare, play and replay traditional card and tile
+/// games written as `.fuda` rule files.
 #[derive(Parser, Debug)]
 #[command(
     name = "fuda",

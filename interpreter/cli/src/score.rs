@@ -35,7 +35,7 @@ pub struct Args {
     #[arg(long, value_name = "SEAT")]
     pub dealer: Option<String>,
     /// Settle the end of round described in a JSON file: `{"settle": "清算", "dealer": 0,
-    /// "zones": {"取り札[0]": "1a 1b …", "伏せ札": "9c"}, "params": {"players": 3}}`.
+    /// "zones": {"取り札[0]": "1a 1b …", "伏せ札": "9c"}, "params": {"減算": false}}`.
     #[arg(long, value_name = "FILE.json", conflicts_with_all = ["hand", "batch"])]
     pub state: Option<PathBuf>,
     /// The score table to use (default: the first one declared).

@@ -635,3 +635,50 @@ fn card_suggestions_rank_the_likely_card_first() {
         );
     }
 }
+
+#[test]
+fn the_documented_state_file_settles() {
+    // README and `fuda score --help` show `"params": {"減算": false}` for 浮島.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("end.json");
+    std::fs::write(
+        &path,
+        r#"{"settle": "清算", "dealer": 0, "params": {"減算": false},
+ "zones": {"取り札[0]": "10a 10b 1a 1b 1c 1d 5a 5b 8a 8b", "取り札[1]": "2c 2d 3c 3d 4c 4d 6c 6d 8c 8d",
+ "取り札[2]": "10c 10d 2a 2b 3a 3b 4a 4b 5c 5d 6a 6b 7a 7b 7c 7d 9a 9b", "伏せ札": "9c", "場": "9d"}}"#,
+    )
+    .expect("write");
+    let r = fuda(&[
+        "score",
+        &ukishima(),
+        "--state",
+        path.to_str().expect("path"),
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(
+        json(&r.stdout)["seats"][0]["chips"].is_i64(),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn help_shows_what_works() {
+    // The `--state` example is ukishima's, which has no `players` parameter.
+    let r = fuda(&["score", "--help"]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(
+        r.stdout.contains(r#""params": {"減算": false}"#) && !r.stdout.contains(r#""players": 3"#),
+        "{}",
+        r.stdout
+    );
+    // The one-line summary names every command.
+    let r = fuda(&["--help"]);
+    let summary = r.stdout.lines().next().unwrap_or_default();
+    for command in [
+        "check", "test", "score", "simulate", "compare", "play", "replay",
+    ] {
+        assert!(summary.contains(command), "{command} in {summary}");
+    }
+}
