@@ -7,11 +7,10 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::render;
 use crate::simulate::{self, signed, Report, RunArgs};
-use crate::stats::{Interval, Mean};
-use crate::view;
+use crate::stats::{GameTotals, Interval, Mean};
 use crate::{errln, outln};
+use crate::{params, render, values, view};
 
 /// Arguments of `fuda compare`.
 #[derive(clap::Args, Debug)]
@@ -38,7 +37,8 @@ pub struct Diff {
     pub a: f64,
     /// B's value.
     pub b: f64,
-    /// B − A, with its 95% interval (`n` is unused: 0).
+    /// B − A, with its 95% interval; `n` is the number of games both rulesets
+    /// finished, which the interval pairs.
     pub difference: Interval,
 }
 
@@ -79,10 +79,30 @@ struct Comparison<'r> {
 /// Runs both batches and reports; 0 when every game of both finished, 1 otherwise.
 pub fn run(args: &Args) -> miette::Result<u8> {
     // Both files are checked before either batch is played.
-    let batch_a = simulate::prepare(&args.a, &args.run)?;
-    let batch_b = simulate::prepare(&args.b, &args.run)?;
-    let a = simulate::play(&batch_a, &args.run)?;
-    let b = simulate::play(&batch_b, &args.run)?;
+    let (batch_a, unknown_a) = simulate::prepare_known(&args.a, &args.run)?;
+    let (batch_b, unknown_b) = simulate::prepare_known(&args.b, &args.run)?;
+    // A `--set` applies to each side that declares it (a variant may add a parameter
+    // its baseline lacks); a name neither declares is a mistake.
+    if let Some(name) = unknown_a.iter().find(|n| unknown_b.contains(n)) {
+        let known: BTreeSet<&str> = [&batch_a.p, &batch_b.p]
+            .iter()
+            .flat_map(|p| p.params.iter().map(|d| d.name.as_str()))
+            .collect();
+        return Err(values::unknown_name(
+            "parameter in either ruleset",
+            name,
+            known.iter().copied(),
+        ));
+    }
+    // Seats reuse the agents in turn; more names than the larger table seats is a slip.
+    let larger = if batch_a.seats >= batch_b.seats {
+        &batch_a
+    } else {
+        &batch_b
+    };
+    params::check_agent_count(&larger.p, &larger.agents, larger.seats)?;
+    let a = simulate::play(&batch_a, &args.run, true)?;
+    let b = simulate::play(&batch_b, &args.run, true)?;
     let (pa, pb) = (&batch_a.p, &batch_b.p);
     let d = differences(&a, &b);
     if args.json {
@@ -123,9 +143,14 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     Ok(u8::from(a.failed + b.failed > 0))
 }
 
-/// B − A for every section of the two reports.
+/// B − A for every section of the two reports (which must keep their games: see
+/// [`simulate::play`]). Each difference is B's number less A's; its interval pairs game
+/// *i* of A with game *i* of B (see [`paired`]), or, with fewer than two games to pair,
+/// takes the two batches as independent.
 pub fn differences(a: &Report, b: &Report) -> Differences {
     let (sa, sb) = (&a.summary, &b.summary);
+    let games = pairs(a, b);
+    let games = games.as_slice();
     let outcomes = names(
         sa.outcomes.iter().map(|o| o.label.as_str()),
         sb.outcomes.iter().map(|o| o.label.as_str()),
@@ -138,11 +163,13 @@ pub fn differences(a: &Report, b: &Report) -> Differences {
                 .find(|o| o.label == name)
                 .map_or(0, |o| o.count)
         };
-        share_diff(
+        let unpaired = share_diff(
             name,
             Mean::share(count(sa), sa.deals).share_interval(),
             Mean::share(count(sb), sb.deals).share_interval(),
-        )
+        );
+        let f = per_deal(|t| t.outcomes.get(name).copied().unwrap_or(0));
+        with_pairs(unpaired, games, &f, &f)
     })
     .collect();
     let yaku = names(
@@ -157,7 +184,9 @@ pub fn differences(a: &Report, b: &Report) -> Differences {
                 .find(|y| y.name == name)
                 .map_or(0, |y| y.count)
         };
-        rate_diff(name, count(sa), sa.deals, count(sb), sb.deals)
+        let unpaired = rate_diff(name, count(sa), sa.deals, count(sb), sb.deals);
+        let f = per_deal(|t| t.yaku.get(name).copied().unwrap_or(0));
+        with_pairs(unpaired, games, &f, &f)
     })
     .collect();
     let roles = names(
@@ -165,57 +194,75 @@ pub fn differences(a: &Report, b: &Report) -> Differences {
         sb.roles.iter().map(|r| r.role.as_str()),
     );
     let role =
-        |s: &'_ crate::stats::Summary, name: &str| s.roles.iter().find(|r| r.role == name).cloned();
+        |s: &'_ crate::stats::Summary, name: &str| s.roles.iter().position(|r| r.role == name);
+    // A role only one side has counts nothing on the other.
+    let role_wins = |i: Option<usize>| {
+        move |t: &GameTotals| match i.and_then(|i| t.role_wins.get(i)) {
+            Some(w) => (*w as f64, t.deals as f64),
+            None => (0.0, 0.0),
+        }
+    };
+    let role_chips = |i: Option<usize>| {
+        move |t: &GameTotals| match i.and_then(|i| t.role_chips.get(i)) {
+            Some((c, n)) => (*c as f64, *n as f64),
+            None => (0.0, 0.0),
+        }
+    };
     let role_win_rate = roles
         .iter()
         .map(|name| {
-            share_diff(
+            let (ia, ib) = (role(sa, name), role(sb, name));
+            let unpaired = share_diff(
                 name,
-                role(sa, name).map_or(NONE, |r| r.win_rate),
-                role(sb, name).map_or(NONE, |r| r.win_rate),
-            )
+                ia.map_or(NONE, |i| sa.roles[i].win_rate),
+                ib.map_or(NONE, |i| sb.roles[i].win_rate),
+            );
+            with_pairs(unpaired, games, &role_wins(ia), &role_wins(ib))
         })
         .collect();
     let role_chips_per_deal = roles
         .iter()
         .map(|name| {
-            mean_diff(
+            let (ia, ib) = (role(sa, name), role(sb, name));
+            let unpaired = mean_diff(
                 name,
-                role(sa, name).map_or(NONE, |r| r.chips_per_deal),
-                role(sb, name).map_or(NONE, |r| r.chips_per_deal),
-            )
+                ia.map_or(NONE, |i| sa.roles[i].chips_per_deal),
+                ib.map_or(NONE, |i| sb.roles[i].chips_per_deal),
+            );
+            with_pairs(unpaired, games, &role_chips(ia), &role_chips(ib))
         })
         .collect();
     let seats = sa.seats.len().max(sb.seats.len());
     let seat = |s: &'_ crate::stats::Summary, i: usize| s.seats.get(i).cloned();
     let seat_win_rate = (0..seats)
         .map(|i| {
-            share_diff(
+            let unpaired = share_diff(
                 &format!("seat {i}"),
                 seat(sa, i).map_or(NONE, |s| s.win_rate),
                 seat(sb, i).map_or(NONE, |s| s.win_rate),
-            )
+            );
+            let f = |t: &GameTotals| match t.seat_wins.get(i) {
+                Some(w) => (*w as f64, t.deals as f64),
+                None => (0.0, 0.0),
+            };
+            with_pairs(unpaired, games, &f, &f)
         })
         .collect();
     let seat_chips = (0..seats)
         .map(|i| {
-            let (ca, cb) = (
+            let unpaired = mean_diff(
+                &format!("seat {i}"),
                 seat(sa, i).map_or(NONE, |s| s.chips),
                 seat(sb, i).map_or(NONE, |s| s.chips),
             );
-            match paired(a, b, i) {
-                Some(d) => diff(
-                    &format!("seat {i}"),
-                    ca.mean,
-                    cb.mean,
-                    d.mean,
-                    d.low,
-                    d.high,
-                ),
-                None => mean_diff(&format!("seat {i}"), ca, cb),
-            }
+            let f = |t: &GameTotals| match t.chips.get(i) {
+                Some(c) => (*c as f64, 1.0),
+                None => (0.0, 0.0),
+            };
+            with_pairs(unpaired, games, &f, &f)
         })
         .collect();
+    let decisions = |t: &GameTotals| (t.decisions as f64, 1.0);
     Differences {
         outcomes,
         yaku,
@@ -223,8 +270,80 @@ pub fn differences(a: &Report, b: &Report) -> Differences {
         role_chips_per_deal,
         seat_win_rate,
         seat_chips,
-        decisions: mean_diff("per game", sa.decisions, sb.decisions),
+        decisions: with_pairs(
+            mean_diff("per game", sa.decisions, sb.decisions),
+            games,
+            &decisions,
+            &decisions,
+        ),
     }
+}
+
+/// A count per game read as a share of (or a rate per) the game's deals.
+fn per_deal(count: impl Fn(&GameTotals) -> u64) -> impl Fn(&GameTotals) -> (f64, f64) {
+    move |t| (count(t) as f64, t.deals as f64)
+}
+
+/// Game *i* of A with game *i* of B, for each game both finished.
+fn pairs<'r>(a: &'r Report, b: &'r Report) -> Vec<(&'r GameTotals, &'r GameTotals)> {
+    a.games
+        .iter()
+        .zip(&b.games)
+        .filter_map(|(x, y)| Some((x.as_ref()?, y.as_ref()?)))
+        .collect()
+}
+
+/// A number of a batch read as a ratio over its games, Σ top / Σ bottom: what one game
+/// gives to the top and to the bottom. A share of deals is (deals with it, deals), a
+/// count per deal (count, deals), a mean per game (value, 1).
+type Ratio<'f> = &'f dyn Fn(&GameTotals) -> (f64, f64);
+
+/// `unpaired`'s difference with its interval taken from the paired games instead, when
+/// there are two or more; `n` says how many games were paired.
+fn with_pairs(
+    mut unpaired: Diff,
+    games: &[(&GameTotals, &GameTotals)],
+    a: Ratio<'_>,
+    b: Ratio<'_>,
+) -> Diff {
+    let d = unpaired.difference.mean;
+    if let Some(half) = paired(games, a, b) {
+        unpaired.difference.low = round(d - half);
+        unpaired.difference.high = round(d + half);
+    }
+    unpaired.difference.n = games.len() as u64;
+    unpaired
+}
+
+/// Half the width of the 95% interval of B − A for a ratio, from the games paired by
+/// seed: game *i* has the same seed in both, so a variant that changes little plays
+/// mostly the same deals, and the per-game differences vary far less than two
+/// independent batches would (a ruleset against itself gives exactly 0). Each game's
+/// share of a ratio R = Σc/Σn is linearised as (cᵢ − R·nᵢ)/n̄ (the delta method, so a
+/// game with more deals weighs more, as in R itself); the interval is 1.96 standard
+/// errors of the per-game differences B − A of those. For a mean per game (nᵢ = 1) this
+/// is the plain paired interval of the games' differences. `None` with fewer than two
+/// games.
+fn paired(games: &[(&GameTotals, &GameTotals)], a: Ratio<'_>, b: Ratio<'_>) -> Option<f64> {
+    if games.len() < 2 {
+        return None;
+    }
+    let g = games.len() as f64;
+    let linear = |xs: Vec<(f64, f64)>| -> Vec<f64> {
+        let (c, n) = xs.iter().fold((0.0, 0.0), |s, x| (s.0 + x.0, s.1 + x.1));
+        if n == 0.0 {
+            return vec![0.0; xs.len()];
+        }
+        let (r, mean_n) = (c / n, n / g);
+        xs.iter().map(|(ci, ni)| (ci - r * ni) / mean_n).collect()
+    };
+    let za = linear(games.iter().map(|(x, _)| a(x)).collect());
+    let zb = linear(games.iter().map(|(_, y)| b(y)).collect());
+    let mut m = Mean::default();
+    for (x, y) in za.iter().zip(&zb) {
+        m.add(y - x);
+    }
+    Some(1.96 * m.sd() / g.sqrt())
 }
 
 /// No observations (a role or seat only one ruleset has).
@@ -241,8 +360,9 @@ fn names<'s>(a: impl Iterator<Item = &'s str>, b: impl Iterator<Item = &'s str>)
     a.chain(b).filter(|n| seen.insert(*n)).collect()
 }
 
-/// The difference of two shares from their Wilson intervals (Newcombe's method): it
-/// stays sound for shares near 0 or 1, where a plain normal interval does not.
+/// The difference of two shares from their Wilson intervals (Newcombe's method), the
+/// batches taken as independent (used when too few games pair up): it stays sound for
+/// shares near 0 or 1, where a plain normal interval does not.
 fn share_diff(name: &str, a: Interval, b: Interval) -> Diff {
     let d = b.mean - a.mean;
     let low = d - ((b.mean - b.low).powi(2) + (a.high - a.mean).powi(2)).sqrt();
@@ -252,8 +372,7 @@ fn share_diff(name: &str, a: Interval, b: Interval) -> Diff {
 
 /// The difference of two means from their normal intervals (mean ± 1.96 standard
 /// errors): the standard errors add in quadrature. The batches are treated as
-/// independent; they share seeds, which if anything makes the true interval narrower
-/// (final chips, counted per game, are paired instead: see [`paired`]).
+/// independent: used only when too few games pair up (see [`paired`]).
 fn mean_diff(name: &str, a: Interval, b: Interval) -> Diff {
     let se = |i: &Interval| (i.high - i.mean) / 1.96;
     let d = b.mean - a.mean;
@@ -261,23 +380,9 @@ fn mean_diff(name: &str, a: Interval, b: Interval) -> Diff {
     diff(name, a.mean, b.mean, d, d - half, d + half)
 }
 
-/// Seat `seat`'s final chips in B less those in A, game by game over the games both
-/// finished, as a mean with its interval: game *i* has the same seed in both, so a
-/// variant that changes little plays mostly the same deals, and the paired differences
-/// vary far less than two independent batches would. `None` when the seat is not in
-/// both or fewer than two games pair up.
-fn paired(a: &Report, b: &Report, seat: usize) -> Option<Interval> {
-    let mut m = Mean::default();
-    for (x, y) in a.game_chips.iter().zip(&b.game_chips) {
-        if let (Some(x), Some(y)) = (x, y) {
-            m.add((*y.get(seat)? - *x.get(seat)?) as f64);
-        }
-    }
-    (m.interval().n >= 2).then(|| m.interval())
-}
-
 /// The difference of two per-deal frequencies (counts of a yaku, which may come more
-/// than once a deal), each count taken as Poisson.
+/// than once a deal), each count taken as Poisson and the batches as independent (used
+/// when too few games pair up).
 fn rate_diff(name: &str, ca: u64, na: u64, cb: u64, nb: u64) -> Diff {
     let rate = |c: u64, n: u64| if n == 0 { 0.0 } else { c as f64 / n as f64 };
     let var = |c: u64, n: u64| {
@@ -293,18 +398,23 @@ fn rate_diff(name: &str, ca: u64, na: u64, cb: u64, nb: u64) -> Diff {
 }
 
 fn diff(name: &str, a: f64, b: f64, d: f64, low: f64, high: f64) -> Diff {
-    let r = |x: f64| (x * 1e6).round() / 1e6;
     Diff {
         name: name.to_string(),
-        a: r(a),
-        b: r(b),
+        a: round(a),
+        b: round(b),
         difference: Interval {
-            mean: r(d),
-            low: r(low),
-            high: r(high),
+            mean: round(d),
+            low: round(low),
+            high: round(high),
             n: 0,
         },
     }
+}
+
+/// Rounds to 6 decimals, as the reports do, and makes −0 plain 0 (no `-0.00` printed
+/// for a difference of nothing).
+fn round(x: f64) -> f64 {
+    (x * 1e6).round() / 1e6 + 0.0
 }
 
 /// The text report: a section per kind of number, each line `A  B  B − A [interval]`,
@@ -316,7 +426,7 @@ fn human(head: &[String], a: &Report, b: &Report, d: &Differences) -> String {
         out.push('\n');
     }
     out.push_str(&format!(
-        "the same {} games (seed {}) for both, agents {}; B − A with 95% intervals (shares in percentage\npoints), * where the interval leaves out 0\n",
+        "the same {} games (seed {}) for both, agents {}; B − A with 95% intervals from the games\npaired by seed (shares in percentage points), * where the interval leaves out 0\n",
         a.games_requested,
         a.seed,
         a.agents.join(",")

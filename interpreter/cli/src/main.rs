@@ -23,8 +23,8 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-/// fuda: check, test, score, simulate, compare and play traditional card and tile games written
-/// as `.fuda` rule files.
+/// fuda: check, test, score, simulate, compare, play and replay traditional card and tile
+/// games written as `.fuda` rule files.
 #[derive(Parser, Debug)]
 #[command(
     name = "fuda",
@@ -67,7 +67,14 @@ The last line is `N passed, N failed`; exit code 1 on any failure.")]
       --hand \"4-cuckoo 5-bridge 6-butterflies 1-kasu-a 1-kasu-b 2-kasu-a 2-kasu-b 5-kasu-a\" --json
   fuda score rulesets/sangohana.fuda --batch hands.jsonl
 
-A batch line is a JSON object: {\"hand\": \"1-crane …\", \"win\": \"ron\", \"first_turn\": true}.")]
+`--set` takes the table's arguments and the ruleset's parameters alike:
+  fuda score rulesets/sangohana-strict.fuda --set 桐素と対の倍=4 --set players=4 --hand \"…\"
+
+A batch line is a JSON object: {\"hand\": \"1-crane …\", \"win\": \"ron\", \"first_turn\": true}; its
+fields take the place of `--set`s of the same names. Each answer (a result, or
+{\"error\": …} for a line that fails) carries the \"line\" number it answers; blank
+lines are skipped, and the run goes on past a bad line (exit code 1 at the end).
+With --json, an error that stops the command is also printed as {\"error\": …}.")]
     Score(score::Args),
     /// Play many games with computer players and report statistics.
     #[command(after_help = "Examples:
@@ -83,8 +90,12 @@ The same seed gives the same report for any number of threads.")]
   fuda compare rulesets/ukishima.fuda rulesets/ukishima-no-subtraction.fuda --games 300 --agents random --json
 
 Game i gets the same seed under both rulesets, and each seat the same agent. Every
-difference comes with a 95% interval; a `*` marks those that leave out 0, where the
-batches tell the two rulesets apart.")]
+difference comes with a 95% interval from the games paired by seed (a ruleset against
+itself gives 0 [0, 0]); a `*` marks those that leave out 0, where the batches tell the
+two rulesets apart.
+
+`--set NAME=VALUE` applies to each ruleset that declares NAME (a variant may add a
+parameter its baseline lacks); a name neither declares is an error.")]
     Compare(compare::Args),
     /// Play a game in the terminal against computer players.
     #[command(after_help = "Examples:

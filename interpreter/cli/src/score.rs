@@ -2,16 +2,16 @@
 
 use std::path::PathBuf;
 
+use fuda_core::engine::{Cx, EVAL_BUDGET};
 use fuda_core::model::CardIx;
 use fuda_core::value::{ScoreResult, Type, Value};
-use fuda_core::Program;
+use fuda_core::{Program, State};
 use miette::miette;
 use serde::Serialize;
 
 use crate::outln;
-use crate::render;
-use crate::values;
-use crate::view;
+use crate::params::{self, GameParams};
+use crate::{render, values, view};
 
 /// Arguments of `fuda score`.
 #[derive(clap::Args, Debug)]
@@ -35,36 +35,46 @@ pub struct Args {
     #[arg(long, value_name = "SEAT")]
     pub dealer: Option<String>,
     /// Settle the end of round described in a JSON file: `{"settle": "清算", "dealer": 0,
-    /// "zones": {"取り札[0]": "1a 1b …", "伏せ札": "9c"}, "params": {"players": 3}}`.
+    /// "zones": {"取り札[0]": "1a 1b …", "伏せ札": "9c"}, "params": {"減算": false}}`.
     #[arg(long, value_name = "FILE.json", conflicts_with_all = ["hand", "batch"])]
     pub state: Option<PathBuf>,
     /// The score table to use (default: the first one declared).
     #[arg(long, value_name = "NAME")]
     pub table: Option<String>,
-    /// Set another parameter of the table, e.g. `win=tsumo` or `first_turn=true`.
+    /// Set an argument of the score table (`win=tsumo`, `first_turn=true`) or a
+    /// parameter of the ruleset (`players=4`); a name both declare is the table's.
+    /// Booleans are `true` or `false`. Each name at most once.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
     /// Score every line of a JSON-lines file (`{"hand": "…", "win": "ron"}`), one JSON
-    /// result per line.
+    /// result per line, each with the `line` it answers; blank lines are skipped.
     #[arg(long, value_name = "FILE.jsonl", conflicts_with = "hand")]
     pub batch: Option<PathBuf>,
 }
 
-/// Scores; 0 on success, 1 when a hand (or any batch line) is malformed.
+/// Scores; 0 on success, 1 when a hand (or any batch line) is malformed. With `--json`
+/// an error that stops the command is also printed on stdout as `{"error": …}`, so a
+/// program reading the output gets JSON either way.
 pub fn run(args: &Args) -> miette::Result<u8> {
+    let result = run_text(args);
+    if let (true, Err(e)) = (args.json, &result) {
+        outln!("{}", serde_json::json!({ "error": render::one_line(e) }));
+    }
+    result
+}
+
+fn run_text(args: &Args) -> miette::Result<u8> {
     let p = crate::load::program(&args.file)?;
     if args.settle.is_some() || args.state.is_some() {
         return crate::settle::run(&p, args);
     }
     let table = Table::new(&p, args.table.as_deref())?;
-    let mut base = vec![None; p.scores[table.index as usize].params.len()];
-    for s in &args.set {
-        let (name, text) = values::split_assignment(s)?;
-        let i = table.param(name)?;
-        base[i] = Some(values::from_text(&p, &table.def_params()[i].1, text, name)?);
+    let mut base = Settings::new(&table);
+    for (name, text) in params::assignments(&args.set)? {
+        table.set(&mut base, name, Given::Text(text))?;
     }
     if let Some(batch) = &args.batch {
         return batch_run(&table, &base, batch);
@@ -77,6 +87,29 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         render::out(&human(&p, &scored));
     }
     Ok(0)
+}
+
+/// What `--set` and a batch line's fields give: the table's arguments (the hand's slot
+/// stays empty) and the ruleset's parameters, `None` for a default.
+#[derive(Clone)]
+struct Settings {
+    args: Vec<Option<Value>>,
+    params: GameParams,
+}
+
+impl Settings {
+    fn new(table: &Table<'_>) -> Settings {
+        Settings {
+            args: vec![None; table.def_params().len()],
+            params: vec![None; table.p.params.len()],
+        }
+    }
+}
+
+/// A value as given: command-line text or a batch line's JSON.
+enum Given<'v> {
+    Text(&'v str),
+    Json(&'v serde_json::Value),
 }
 
 /// A score table and where its hand goes.
@@ -130,30 +163,53 @@ impl<'p> Table<'p> {
         &self.p.scores[self.index as usize].params
     }
 
-    /// The index of a parameter other than the hand, by name.
-    fn param(&self, name: &str) -> miette::Result<usize> {
+    /// Sets `name` to `value`: an argument of the table, else a parameter of the
+    /// ruleset (which the table may read, like `桐素と対の倍`, and which gives the
+    /// number of players the payment line counts). A name both declare is the table's
+    /// argument: inside the table it hides the ruleset's parameter of that name.
+    fn set(&self, to: &mut Settings, name: &str, value: Given<'_>) -> miette::Result<()> {
+        let p = self.p;
         let ps = self.def_params();
         match ps.iter().position(|(n, ..)| n == name) {
             Some(i) if i == self.hand_param => Err(miette!(
+                code = "fuda::cli::hand-set",
                 help = "give the hand with `--hand` (or `hand` in a batch line)",
                 "`{name}` is the hand"
             )),
-            Some(i) => Ok(i),
-            None => Err(values::unknown_name(
-                &format!("parameter of `{}`", self.p.scores[self.index as usize].name),
-                name,
-                ps.iter()
-                    .enumerate()
-                    .filter(|(i, _)| *i != self.hand_param)
-                    .map(|(_, (n, ..))| n.as_str()),
-            )),
+            Some(i) => {
+                to.args[i] = Some(match value {
+                    Given::Text(t) => values::from_text(p, &ps[i].1, t, name)?,
+                    Given::Json(v) => values::from_json(p, &ps[i].1, v, name)?,
+                });
+                Ok(())
+            }
+            None => match params::param_index(p, name) {
+                Some(i) => match value {
+                    Given::Text(t) => params::set_text(p, &mut to.params, i, t),
+                    Given::Json(v) => params::set_json(p, &mut to.params, i, v),
+                },
+                None => Err(values::unknown_name(
+                    &format!(
+                        "parameter of `{}` or of the ruleset",
+                        p.scores[self.index as usize].name
+                    ),
+                    name,
+                    ps.iter()
+                        .enumerate()
+                        .filter(|(i, _)| *i != self.hand_param)
+                        .map(|(_, (n, ..))| n.as_str())
+                        .chain(p.params.iter().map(|d| d.name.as_str())),
+                )),
+            },
         }
     }
 
-    /// Checks the hand's size and scores it with the other arguments.
-    fn score(&self, hand: Vec<CardIx>, mut args: Vec<Option<Value>>) -> miette::Result<Scored> {
+    /// Checks the hand's size and scores it with the other arguments, the ruleset's
+    /// parameters set as given.
+    fn score(&self, hand: Vec<CardIx>, set: Settings) -> miette::Result<Scored> {
         let p = self.p;
-        if let Some((pat, ..)) = &p.scores[self.index as usize].over {
+        let def = &p.scores[self.index as usize];
+        if let Some((pat, ..)) = &def.over {
             let want = p.patterns[*pat as usize].size;
             if hand.len() != want {
                 let game = p.title.split_whitespace().next().unwrap_or("");
@@ -167,26 +223,53 @@ impl<'p> Table<'p> {
                 ));
             }
         }
+        let Settings { mut args, params } = set;
         args[self.hand_param] = Some(Value::Cards(hand.iter().copied().collect()));
-        let result = fuda_core::score::score_with(p, self.index, args)
-            .map_err(|e| miette::Report::new(e.to_diagnostic().render_with(&p.sources)))?;
-        let players = players(p);
+        let rendered = |e: fuda_core::RuntimeError| {
+            miette::Report::new(e.to_diagnostic().render_with(&p.sources))
+        };
+        // A blank table with the parameters set: what the table reads of the ruleset
+        // (a `param`, the seat count) is what a game with these parameters would read.
+        let st = State::blank(p, &params, 0).map_err(rendered)?;
+        let mut scratch = vec![Value::Unit; 64];
+        let mut cx = Cx {
+            p,
+            b: Some(&st.board),
+            locals: &mut scratch,
+            groups: &[],
+            budget: EVAL_BUDGET,
+            at: def.loc,
+        };
+        let mut full = Vec::with_capacity(args.len());
+        for ((name, _, default), given) in def.params.iter().zip(args) {
+            full.push(match (given, default) {
+                (Some(v), _) => v,
+                (None, Some(d)) => cx.eval(d).map_err(rendered)?,
+                (None, None) => {
+                    return Err(miette!(
+                        code = "fuda::cli::missing-argument",
+                        help = format!("give it with `--set {name}=VALUE`"),
+                        "score table `{}` needs `{name}`",
+                        def.name
+                    ))
+                }
+            });
+        }
+        let result = fuda_core::score::evaluate(&mut cx, self.index, full).map_err(rendered)?;
         Ok(Scored {
             hand,
             result,
-            players,
+            players: players(p, &params),
         })
     }
 }
 
-/// The number of players payments are shown for: the `players` parameter's default,
-/// else the default seat count.
-fn players(p: &Program) -> i64 {
-    match p.params.iter().find(|d| d.name == "players") {
-        Some(d) => d.default.int(),
-        None => crate::params::seat_count(p, &vec![None; p.params.len()])
-            .map(i64::from)
-            .unwrap_or(2),
+/// The number of players payments are shown for: the `players` parameter as set, else
+/// the seat count.
+fn players(p: &Program, params: &GameParams) -> i64 {
+    match params::param_index(p, "players") {
+        Some(i) => params::resolved(p, params)[i].int(),
+        None => params::seat_count(p, params).map(i64::from).unwrap_or(2),
     }
 }
 
@@ -310,11 +393,7 @@ fn human(p: &Program, s: &Scored) -> String {
 
 /// Scores each line of a JSON-lines file (a line with `zones` is settled instead); a
 /// bad line gives an error object and the run goes on.
-fn batch_run(
-    table: &Table<'_>,
-    base: &[Option<Value>],
-    path: &std::path::Path,
-) -> miette::Result<u8> {
+fn batch_run(table: &Table<'_>, base: &Settings, path: &std::path::Path) -> miette::Result<u8> {
     crate::batch::run(path, |line| {
         // A line with `zones` describes an end of round to settle.
         let described = serde_json::from_str::<serde_json::Value>(line)
@@ -327,23 +406,37 @@ fn batch_run(
     })
 }
 
-fn batch_line(table: &Table<'_>, base: &[Option<Value>], line: &str) -> miette::Result<Scored> {
-    let v: serde_json::Value = serde_json::from_str(line).map_err(|e| miette!("not JSON: {e}"))?;
+/// One hand of a batch: `hand`, and any argument of the table or parameter of the
+/// ruleset, each taking the place of a `--set` of the same name.
+fn batch_line(table: &Table<'_>, base: &Settings, line: &str) -> miette::Result<Scored> {
+    let v: serde_json::Value = serde_json::from_str(line).map_err(|e| {
+        miette!(
+            code = "fuda::cli::json",
+            help = "each line is a JSON object like {\"hand\": \"…\"}",
+            "not JSON: {e}"
+        )
+    })?;
     let serde_json::Value::Object(obj) = v else {
         return Err(miette!(
+            code = "fuda::cli::json",
             "each line is a JSON object like {{\"hand\": \"…\"}}"
         ));
     };
-    let mut args = base.to_vec();
+    let mut set = base.clone();
     let mut hand = None;
     for (k, v) in &obj {
         if k == "hand" {
             hand = Some(values::cards_json(table.p, v)?);
             continue;
         }
-        let i = table.param(k)?;
-        args[i] = Some(values::from_json(table.p, &table.def_params()[i].1, v, k)?);
+        table.set(&mut set, k, Given::Json(v))?;
     }
-    let hand = hand.ok_or_else(|| miette!("the line has no `hand`"))?;
-    table.score(hand, args)
+    let hand = hand.ok_or_else(|| {
+        miette!(
+            code = "fuda::cli::json",
+            help = "add the hand's cards: {\"hand\": \"1-crane …\"}",
+            "the line has no `hand`"
+        )
+    })?;
+    table.score(hand, set)
 }

@@ -42,13 +42,16 @@ pub struct RunArgs {
     /// The master seed: the same seed gives the same games.
     #[arg(long, default_value_t = 1, value_name = "S")]
     pub seed: u64,
-    /// Number of players (sets the ruleset's `players` parameter).
+    /// Number of players: sets the ruleset's `players` parameter (a ruleset that always
+    /// seats the same number takes only that number).
     #[arg(long, value_name = "P")]
     pub players: Option<i64>,
-    /// Set a game parameter, e.g. `deals=4`.
+    /// Set a game parameter, e.g. `deals=4` (each name once; booleans are `true` or
+    /// `false`).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
-    /// Computer players by seat, comma-separated and reused in turn (random, eager, greedy).
+    /// Computer players by seat, comma-separated (random, eager, greedy): at most one per
+    /// seat, a shorter list reused in turn.
     #[arg(long, default_value = "greedy", value_name = "A,B,C")]
     pub agents: String,
     /// Worker threads (default: one per core).
@@ -97,10 +100,10 @@ pub struct Report {
     /// Deals per second of wall-clock time.
     pub deals_per_second: f64,
     games_per_second: f64,
-    /// Each game's final chips per seat, in game order (`None` for a game that
-    /// failed): what `fuda compare` pairs game by game.
+    /// What each game added, in game order (`None` for a game that failed): what
+    /// `fuda compare` pairs game by game. Empty unless asked for (see [`play`]).
     #[serde(skip)]
-    pub game_chips: Vec<Option<Vec<i64>>>,
+    pub games: Vec<Option<stats::GameTotals>>,
 }
 
 /// Runs the games; 0 when all finished cleanly, 1 when any failed.
@@ -119,22 +122,39 @@ pub struct Batch {
     /// The compiled ruleset.
     pub p: Program,
     game_params: GameParams,
-    seats: u8,
-    agents: Vec<String>,
+    /// The number of seats these parameters give.
+    pub seats: u8,
+    /// The agent names, reused in turn over the seats.
+    pub agents: Vec<String>,
 }
 
 /// Plays `run.games` games of the ruleset at `file` and sums them up (see [`play`]).
 pub fn simulate(file: &std::path::Path, run: &RunArgs) -> miette::Result<(Program, Report)> {
     let batch = prepare(file, run)?;
-    let report = play(&batch, run)?;
+    let report = play(&batch, run, false)?;
     Ok((batch.p, report))
 }
 
 /// Compiles the ruleset at `file` and checks the batch's parameters and agents against
 /// it, before any game is played.
 pub fn prepare(file: &std::path::Path, run: &RunArgs) -> miette::Result<Batch> {
+    let (batch, unknown) = prepare_known(file, run)?;
+    if let Some(name) = unknown.first() {
+        return Err(params::unknown_param(&batch.p, name));
+    }
+    params::check_agent_count(&batch.p, &batch.agents, batch.seats)?;
+    Ok(batch)
+}
+
+/// Like [`prepare`], but hands back the `--set` names the ruleset does not declare, and
+/// leaves the number of agents to the caller: `fuda compare` checks both against the
+/// two rulesets together.
+pub fn prepare_known(
+    file: &std::path::Path,
+    run: &RunArgs,
+) -> miette::Result<(Batch, Vec<String>)> {
     let p = crate::load::program(file)?;
-    let game_params = params::game_params(&p, &run.set, run.players)?;
+    let (game_params, unknown) = params::game_params_known(&p, &run.set, run.players)?;
     let seats = params::seat_count(&p, &game_params)?;
     let agents = params::agent_names(&run.agents)?;
     if p.entry.is_none() {
@@ -145,17 +165,21 @@ pub fn prepare(file: &std::path::Path, run: &RunArgs) -> miette::Result<Batch> {
             p.title
         ));
     }
-    Ok(Batch {
-        p,
-        game_params,
-        seats,
-        agents,
-    })
+    Ok((
+        Batch {
+            p,
+            game_params,
+            seats,
+            agents,
+        },
+        unknown,
+    ))
 }
 
 /// Plays the batch's games in parallel and sums them up; a failed game is drawn on
-/// stderr as it is found and counted in the report.
-pub fn play(batch: &Batch, run: &RunArgs) -> miette::Result<Report> {
+/// stderr as it is found and counted in the report. With `per_game`, the report also
+/// keeps what each game added ([`Report::games`]), for `fuda compare` to pair.
+pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Report> {
     let Batch {
         p,
         game_params,
@@ -225,10 +249,14 @@ pub fn play(batch: &Batch, run: &RunArgs) -> miette::Result<Report> {
         seconds: (seconds * 1000.0).round() / 1000.0,
         deals_per_second: rate(summary.deals),
         games_per_second: rate(summary.games),
-        game_chips: results
-            .iter()
-            .map(|r| r.as_ref().ok().map(|rec| rec.chips.clone()))
-            .collect(),
+        games: if per_game {
+            results
+                .iter()
+                .map(|r| r.as_ref().ok().map(stats::game_totals))
+                .collect()
+        } else {
+            Vec::new()
+        },
         summary,
     };
     Ok(report)

@@ -227,6 +227,69 @@ pub struct Summary {
     pub decisions: Interval,
 }
 
+/// What one finished game adds to the numbers of a [`Summary`], kept per game so that
+/// `fuda compare` can pair game *i* of one ruleset with game *i* of the other. Each
+/// field is counted as [`summarize`] counts it.
+#[derive(Clone, Debug, Default)]
+pub struct GameTotals {
+    /// Deals (outcomes) in the game.
+    pub deals: u64,
+    /// Deals per outcome label.
+    pub outcomes: BTreeMap<String, u64>,
+    /// Scored results each yaku row was part of.
+    pub yaku: BTreeMap<String, u64>,
+    /// Wins per role (by place from the dealer).
+    pub role_wins: Vec<u64>,
+    /// Per role: the chips it won over the game's deals, and how many deals that is.
+    pub role_chips: Vec<(i64, u64)>,
+    /// Deals won per seat (at most one per deal).
+    pub seat_wins: Vec<u64>,
+    /// Final chips per seat.
+    pub chips: Vec<i64>,
+    /// Decisions taken.
+    pub decisions: u64,
+}
+
+/// One game's [`GameTotals`].
+pub fn game_totals(r: &GameRecord) -> GameTotals {
+    let seats = r.seats as usize;
+    let mut t = GameTotals {
+        deals: r.outcomes.len() as u64,
+        role_wins: vec![0; seats],
+        role_chips: vec![(0, 0); seats],
+        seat_wins: vec![0; seats],
+        chips: r.chips.clone(),
+        decisions: r.decisions,
+        ..GameTotals::default()
+    };
+    for o in &r.outcomes {
+        *t.outcomes.entry(o.to_string()).or_default() += 1;
+    }
+    for (s, res, dealer) in &r.records {
+        for y in res.base_yaku.iter() {
+            *t.yaku.entry(y.name.to_string()).or_default() += 1;
+        }
+        if let Some(w) = t.role_wins.get_mut(role_of(*s, *dealer, seats)) {
+            *w += 1;
+        }
+        if let Some(w) = t.seat_wins.get_mut(*s as usize) {
+            *w += 1;
+        }
+    }
+    for w in &mut t.seat_wins {
+        *w = (*w).min(t.deals);
+    }
+    for (dealer, delta) in &r.deal_chips {
+        for (s, c) in delta.iter().enumerate() {
+            if let Some(m) = t.role_chips.get_mut(role_of(s as u8, *dealer, seats)) {
+                m.0 += c;
+                m.1 += 1;
+            }
+        }
+    }
+    t
+}
+
 /// Aggregates finished games, in the order given. `roles` are the role names from the
 /// dealer on, for the seat count played.
 pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -> Summary {
@@ -468,6 +531,41 @@ mod tests {
         assert_eq!(s.seats[0].win_rate.mean, 0.0);
         assert_eq!(s.seats[1].chips.mean, 1.0);
         assert_eq!(s.seats[1].agent, "greedy");
+    }
+
+    #[test]
+    fn game_totals_add_up_to_the_summary() {
+        let res = std::sync::Arc::new(fuda_core::value::ScoreResult {
+            name: "素役".into(),
+            total: 1,
+            base_yaku: std::iter::once(fuda_core::value::YakuLine {
+                name: "素役".into(),
+                value: 1,
+            })
+            .collect(),
+            ..Default::default()
+        });
+        let g = GameRecord {
+            seats: 2,
+            outcomes: vec!["上がり".into(), "上がり".into(), "流れ".into()],
+            records: vec![(1, res.clone(), 0), (1, res, 1)],
+            chips: vec![-3, 3],
+            deal_chips: vec![(0, vec![-1, 1]), (1, vec![-2, 2]), (1, vec![0, 0])],
+            decisions: 9,
+            ..Default::default()
+        };
+        let roles = ["親".to_string(), "子".to_string()];
+        let s = summarize(&[&g, &g], &["greedy".to_string()], &roles);
+        let t = game_totals(&g);
+        assert_eq!(2 * t.deals, s.deals);
+        assert_eq!(2 * t.outcomes["上がり"], s.outcomes[0].count);
+        assert_eq!(2 * t.yaku["素役"], s.yaku[0].count);
+        assert_eq!(t.seat_wins, [0, 2]);
+        // Seat 1 won once as 子 (seat 0 dealing) and once as 親.
+        assert_eq!(t.role_wins, [1, 1]);
+        let per_deal = t.role_chips[1].0 as f64 / t.role_chips[1].1 as f64;
+        assert!((per_deal - s.roles[1].chips_per_deal.mean).abs() < 1e-6);
+        assert_eq!(t.decisions as f64, s.decisions.mean);
     }
 
     #[test]

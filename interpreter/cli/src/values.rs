@@ -42,7 +42,7 @@ pub fn cards_json(p: &Program, v: &serde_json::Value) -> miette::Result<Vec<Card
 fn card_error(p: &Program, e: CardParseError) -> miette::Report {
     match e {
         CardParseError::Unknown(w) => {
-            let help = match p.deck.suggest(&w) {
+            let help = match suggest_card(p, &w) {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => format!(
                     "cards are named by id, e.g. `{}`",
@@ -76,6 +76,67 @@ fn card_error(p: &Program, e: CardParseError) -> miette::Report {
     }
 }
 
+/// The card a mistyped word most likely meant, for "did you mean". Tried in order: an
+/// id or display name that differs only in case (`1-RIBBON`); the closest id with the
+/// same number or month before its `-` (`11-kasu-a` means `11-kasu`, not `1-kasu-a`:
+/// the number is rarely what was mistyped, and one digit is a small edit that would
+/// otherwise win); the closest id or display name of the whole deck (`松に靏`).
+/// Comparisons ignore case.
+fn suggest_card(p: &Program, word: &str) -> Option<String> {
+    let deck = &p.deck;
+    // Each face once (copies share an id): its id, then its display name.
+    let faces: Vec<(&str, &str)> = deck
+        .face_cards
+        .iter()
+        .filter_map(|cs| cs.first())
+        .map(|&c| {
+            let c = c as usize;
+            (
+                deck.ids[c].as_str(),
+                deck.names.get(c).map_or("", String::as_str),
+            )
+        })
+        .collect();
+    let lower = word.to_lowercase();
+    let words = || {
+        faces
+            .iter()
+            .flat_map(|(id, name)| [*id, *name])
+            .filter(|w| !w.is_empty())
+    };
+    if let Some(w) = words().find(|w| w.to_lowercase() == lower) {
+        return Some(w.to_string());
+    }
+    let number = word
+        .split_once('-')
+        .map(|(n, _)| n)
+        .filter(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    if let Some(n) = number {
+        let prefix = format!("{n}-");
+        let same = faces
+            .iter()
+            .map(|(id, _)| *id)
+            .filter(|id| id.starts_with(&prefix));
+        if let Some(s) = closest_ignoring_case(&lower, same) {
+            return Some(s);
+        }
+    }
+    closest_ignoring_case(&lower, words())
+}
+
+/// [`closest`] over lower-cased candidates, answering with the candidate as written.
+fn closest_ignoring_case<'a>(
+    lower: &str,
+    candidates: impl Iterator<Item = &'a str>,
+) -> Option<String> {
+    let pairs: Vec<(String, &str)> = candidates.map(|c| (c.to_lowercase(), c)).collect();
+    let best = closest(lower, pairs.iter().map(|(l, _)| l.as_str()))?;
+    pairs
+        .iter()
+        .find(|(l, _)| *l == best)
+        .map(|(_, c)| c.to_string())
+}
+
 fn deck_name(p: &Program) -> &str {
     if p.deck.name.is_empty() {
         "ruleset's"
@@ -105,13 +166,13 @@ pub fn from_text(p: &Program, ty: &Type, text: &str, what: &str) -> miette::Resu
             .parse::<i64>()
             .map(Value::Int)
             .map_err(|_| miette!("`{what}` is a whole number, got `{t}`")),
+        // One rule on the command line and in JSON alike: `true` or `false`, in any
+        // case. Other words (yes, on, 1) are refused rather than guessed at, since a
+        // guess would need a list that every user remembers the same way.
         Type::Bool => match t.to_ascii_lowercase().as_str() {
-            "true" | "yes" | "1" => Ok(Value::Bool(true)),
-            "false" | "no" | "0" => Ok(Value::Bool(false)),
-            _ => Err(miette!(
-                help = "write `true` or `false`",
-                "`{what}` is true or false, got `{t}`"
-            )),
+            "true" => Ok(Value::Bool(true)),
+            "false" => Ok(Value::Bool(false)),
+            _ => Err(not_bool(what, &format!("`{t}`"))),
         },
         Type::Seat => t
             .parse::<u8>()
@@ -131,7 +192,17 @@ pub fn from_text(p: &Program, ty: &Type, text: &str, what: &str) -> miette::Resu
     }
 }
 
-/// Reads a value of type `ty` from JSON (bools, numbers, strings as on the command line).
+/// The error for a boolean given as anything but true or false.
+fn not_bool(what: &str, got: &str) -> miette::Report {
+    miette!(
+        code = "fuda::cli::bad-value",
+        help = "write `true` or `false`, in any case; JSON also takes bare true and false",
+        "`{what}` is true or false, got {got}"
+    )
+}
+
+/// Reads a value of type `ty` from JSON: booleans, numbers, and strings read as on the
+/// command line.
 pub fn from_json(
     p: &Program,
     ty: &Type,
@@ -140,6 +211,8 @@ pub fn from_json(
 ) -> miette::Result<Value> {
     match (ty, v) {
         (Type::Bool, serde_json::Value::Bool(b)) => Ok(Value::Bool(*b)),
+        (Type::Bool, serde_json::Value::String(s)) => from_text(p, ty, s, what),
+        (Type::Bool, other) => Err(not_bool(what, &other.to_string())),
         (Type::Int, serde_json::Value::Number(n)) => n
             .as_i64()
             .map(Value::Int)

@@ -78,11 +78,11 @@ fn the_strict_variant_against_the_original() {
     assert_eq!(d["seat_chips"].as_array().map(Vec::len), Some(3));
 }
 
-/// Final chips are paired game by game: a ruleset against itself plays the same games,
-/// so every seat's difference is exactly 0 with no spread at all (two independent
-/// batches would give an interval around 0).
+/// Every difference is paired game by game: a ruleset against itself plays the same
+/// games, so each difference is exactly 0 with no spread at all (two independent
+/// batches would give an interval around 0), and `n` counts the games paired.
 #[test]
-fn final_chips_are_paired_by_game() {
+fn a_ruleset_against_itself_differs_by_nothing() {
     let r = fuda(&[
         "compare",
         &sangohana(),
@@ -97,20 +97,95 @@ fn final_chips_are_paired_by_game() {
     ]);
     assert_eq!(r.code, 0, "{}", r.all());
     let v = without_timing(&r.stdout);
-    for s in v["difference"]["seat_chips"]
-        .as_array()
-        .expect("seat_chips")
-    {
-        let d = &s["difference"];
-        assert_eq!(
-            (d["low"].as_f64(), d["high"].as_f64()),
-            (Some(0.0), Some(0.0)),
-            "{s}"
-        );
+    let d = v["difference"].as_object().expect("differences");
+    let mut rows = 0;
+    for (section, list) in d {
+        let list = match list {
+            Value::Array(l) => l.clone(),
+            one => vec![one.clone()],
+        };
+        for row in list {
+            let diff = &row["difference"];
+            assert_eq!(
+                (
+                    diff["mean"].as_f64(),
+                    diff["low"].as_f64(),
+                    diff["high"].as_f64()
+                ),
+                (Some(0.0), Some(0.0), Some(0.0)),
+                "{section}: {row}"
+            );
+            assert_eq!(diff["n"], 30, "{section}: {row}");
+            rows += 1;
+        }
     }
-    // Per-deal numbers are not paired: their intervals have width.
-    let role = &v["difference"]["role_chips_per_deal"][0]["difference"];
-    assert!(role["high"].as_f64() > Some(0.0), "{role}");
+    assert!(rows > 10, "{rows} rows");
+
+    let r = fuda(&[
+        "compare",
+        &sangohana(),
+        &sangohana(),
+        "--games",
+        "10",
+        "--set",
+        "deals=1",
+        "--agents",
+        "random",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(
+        !r.stdout.lines().any(|l| l.ends_with(" *")),
+        "nothing differs: {}",
+        r.stdout
+    );
+    assert!(!r.stdout.contains("-0.0"), "no negative zero: {}", r.stdout);
+    assert!(r.stdout.contains("[  +0.00,   +0.00]"), "{}", r.stdout);
+}
+
+/// A `--set` applies to each side that declares it; only a name neither declares is an
+/// error.
+#[test]
+fn set_applies_to_the_side_that_has_it() {
+    let run = |set: &str| {
+        fuda(&[
+            "compare",
+            &sangohana(),
+            &strict(),
+            "--games",
+            "2",
+            "--set",
+            "deals=1",
+            "--set",
+            set,
+            "--agents",
+            "random",
+        ])
+    };
+    let r = run("桐素と対の倍=4");
+    assert_eq!(r.code, 0, "only B has it: {}", r.all());
+    let r = run("桐素と対の倍=5");
+    assert_eq!(r.code, 1, "B checks its range: {}", r.all());
+    assert!(r.stderr.contains("must be in 3..4"), "{}", r.stderr);
+    let r = run("桐素と対の=4");
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(
+        r.stderr.contains("no parameter in either ruleset")
+            && r.stderr.contains("did you mean `桐素と対の倍`?"),
+        "{}",
+        r.stderr
+    );
+    // More agents than either side seats is refused too.
+    let r = fuda(&[
+        "compare",
+        &sangohana(),
+        &strict(),
+        "--games",
+        "1",
+        "--agents",
+        "random,random,random,random",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(r.stderr.contains("names 4 agents"), "{}", r.stderr);
 }
 
 #[test]

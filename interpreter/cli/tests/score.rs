@@ -200,7 +200,9 @@ fn batch_scores_each_line_and_reports_bad_ones() {
     let out: Vec<Value> = r.stdout.lines().map(json).collect();
     assert_eq!(out.len(), 5, "one result per non-blank line: {}", r.stdout);
     assert_eq!(out[0]["total"], 40);
+    assert_eq!(out[0]["line"], 1);
     assert_eq!(out[1]["total"], 17);
+    assert_eq!(out[1]["line"], 2);
     assert_eq!(out[2]["line"], 4);
     assert!(
         out[2]["error"]
@@ -211,6 +213,7 @@ fn batch_scores_each_line_and_reports_bad_ones() {
         out[2]
     );
     assert_eq!(out[3]["total"], 0);
+    assert_eq!(out[3]["line"], 5, "the blank line 3 is counted");
     assert_eq!(out[4]["line"], 6);
 }
 
@@ -218,8 +221,8 @@ fn batch_scores_each_line_and_reports_bad_ones() {
 fn batch_lines_that_are_not_text_or_too_long_are_errors_not_a_hang() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("odd.jsonl");
-    // CRLF line ends are fine; a line that is not UTF-8 is an error and the batch goes
-    // on; a line over the cap ends the batch with an error, without reading it all.
+    // CRLF line ends are fine; a line that is not UTF-8, or over the cap, is an error
+    // and the batch goes on (the long line is skipped, not kept in memory).
     let mut bytes = format!("{{\"hand\": \"{AKA_GOKO}\"}}\r\n").into_bytes();
     bytes.extend_from_slice(b"\xff\xfe\n");
     bytes.extend(format!("{{\"hand\": \"{AKA_GOKO}\"}}\n").bytes());
@@ -234,7 +237,7 @@ fn batch_lines_that_are_not_text_or_too_long_are_errors_not_a_hang() {
     ]);
     assert_eq!(r.code, 1, "{}", r.all());
     let out: Vec<Value> = r.stdout.lines().map(json).collect();
-    assert_eq!(out.len(), 4, "{}", r.stdout);
+    assert_eq!(out.len(), 5, "{}", r.stdout);
     assert_eq!(out[0]["total"], 40);
     assert_eq!(out[1]["line"], 2);
     assert!(out[1]["error"]
@@ -247,6 +250,7 @@ fn batch_lines_that_are_not_text_or_too_long_are_errors_not_a_hang() {
         .as_str()
         .unwrap_or_default()
         .contains("too long"));
+    assert_eq!((&out[4]["line"], &out[4]["total"]), (&5.into(), &40.into()));
     // A missing batch file is a diagnostic.
     let r = fuda(&["score", &sangohana(), "--batch", "no-such.jsonl"]);
     assert_eq!(r.code, 1, "{}", r.all());
@@ -353,4 +357,328 @@ fn ukishima_worked_example_settles_to_the_seed_figures() {
     assert_eq!(lines.len(), 2, "{}", r.stdout);
     assert!(lines[0].contains("cannot arise"), "{}", lines[0]);
     assert!(json(lines[1])["seats"][0]["chips"].is_i64(), "{}", lines[1]);
+}
+
+fn strict() -> String {
+    sangohana().replace("sangohana.fuda", "sangohana-strict.fuda")
+}
+
+/// Three 桐 kasu and a 松 pair: ×3 in the strict variant, or ×4 by its parameter.
+const KIRI_AND_PAIR: &str =
+    "2-warbler 4-cuckoo 5-bridge 12-kasu-a 12-kasu-b 12-kasu-yellow 1-kasu-a 1-kasu-b";
+
+#[test]
+fn set_reaches_the_ruleset_s_parameters() {
+    let s = strict();
+    let score = |sets: &[&str]| {
+        let mut args = vec!["score", s.as_str(), "--hand", KIRI_AND_PAIR, "--json"];
+        for x in sets {
+            args.extend(["--set", x]);
+        }
+        let r = fuda(&args);
+        assert_eq!(r.code, 0, "{sets:?}: {}", r.all());
+        json(&r.stdout)
+    };
+    assert_eq!(score(&[])["total"], 3);
+    let v = score(&["桐素と対の倍=4"]);
+    assert_eq!(
+        v["total"], 4,
+        "the table reads the ruleset's parameter: {v}"
+    );
+    // `players` is the ruleset's too: the payment line counts it.
+    let v = score(&["players=4", "win=tsumo"]);
+    assert_eq!(v["payments"]["players"], 4, "{v}");
+    assert_eq!(v["payments"]["winner_receives"], 9, "{v}");
+    let r = fuda(&["score", &s, "--hand", KIRI_AND_PAIR, "--set", "players=4"]);
+    assert!(r.stdout.contains("with 4 players"), "{}", r.all());
+
+    // Range and name are still checked, against both lists.
+    let r = fuda(&[
+        "score",
+        &s,
+        "--hand",
+        KIRI_AND_PAIR,
+        "--set",
+        "桐素と対の倍=5",
+    ]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("must be in 3..4"), "{}", r.stderr);
+    let r = fuda(&["score", &s, "--hand", KIRI_AND_PAIR, "--set", "player=4"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("did you mean `players`?"), "{}", r.stderr);
+    let r = fuda(&[
+        "score",
+        &s,
+        "--hand",
+        KIRI_AND_PAIR,
+        "--set",
+        "players=4",
+        "--set",
+        "players=3",
+    ]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("`players` is set twice"), "{}", r.stderr);
+
+    // The same in a batch line, which overrides `--set`.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("hands.jsonl");
+    std::fs::write(
+        &path,
+        format!(
+            "{{\"hand\": \"{KIRI_AND_PAIR}\", \"桐素と対の倍\": 4, \"players\": 2}}\n{{\"hand\": \"{KIRI_AND_PAIR}\"}}\n"
+        ),
+    )
+    .expect("write");
+    let r = fuda(&[
+        "score",
+        &s,
+        "--set",
+        "players=4",
+        "--batch",
+        path.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let out: Vec<Value> = r.stdout.lines().map(json).collect();
+    assert_eq!(out[0]["total"], 4, "{}", out[0]);
+    assert_eq!(out[0]["payments"]["players"], 2, "{}", out[0]);
+    assert_eq!(out[1]["total"], 3, "{}", out[1]);
+    assert_eq!(out[1]["payments"]["players"], 4, "{}", out[1]);
+}
+
+/// A name that is both an argument of the table and a parameter of the ruleset sets the
+/// table's argument, which is what the table reads (it hides the parameter).
+#[test]
+fn a_name_both_declare_is_the_table_s() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("both.fuda");
+    std::fs::write(
+        &file,
+        r#"ruleset "both"
+import "std/hanafuda"
+seats 2 { 2: 親 子 }
+param bonus: int = 1 in 0..9 "a ruleset parameter"
+pattern 一枚 { group 一: 1 same kind }
+score 点(hand: cards, bonus: int = 0) over 一枚(hand) {
+  yaku first { 札 1 when true }
+  plus first { 足し bonus when bonus > 0 }
+}
+"#,
+    )
+    .expect("write");
+    let f = file.to_str().expect("utf-8 path");
+    let r = fuda(&[
+        "score", f, "--hand", "1-crane", "--set", "bonus=5", "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert_eq!(json(&r.stdout)["total"], 6, "{}", r.stdout);
+}
+
+#[test]
+fn batch_results_carry_their_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("hands.jsonl");
+    let lines = [
+        String::new(),
+        format!("{{\"hand\": \"{AKA_GOKO}\"}}"),
+        "   ".to_string(),
+        format!("{{\"hand\": \"{NO_YAKU}\"}}"),
+    ];
+    std::fs::write(&path, lines.join("\n")).expect("write");
+    let r = fuda(&[
+        "score",
+        &sangohana(),
+        "--batch",
+        path.to_str().expect("utf-8 path"),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let out: Vec<Value> = r.stdout.lines().map(json).collect();
+    assert_eq!(out.len(), 2, "blank lines are skipped: {}", r.stdout);
+    assert_eq!((&out[0]["line"], &out[0]["total"]), (&2.into(), &40.into()));
+    assert_eq!((&out[1]["line"], &out[1]["total"]), (&4.into(), &0.into()));
+    // The line number comes last, after the documented fields.
+    assert!(r
+        .stdout
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .ends_with(",\"line\":2}"));
+
+    // A settlement line in a batch is numbered too.
+    let batch = dir.path().join("ends.jsonl");
+    std::fs::write(
+        &batch,
+        "\n{\"zones\": {\"取り札[0]\": \"9a 9b\", \"伏せ札\": \"9c\", \"場\": \"9d\"}}\n",
+    )
+    .expect("write");
+    let u = ukishima();
+    let r = fuda(&[
+        "score",
+        &u,
+        "--settle",
+        "清算",
+        "--batch",
+        batch.to_str().expect("path"),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert_eq!(json(&r.stdout)["line"], 2, "{}", r.stdout);
+}
+
+#[test]
+fn json_errors_are_json_too() {
+    let r = fuda(&["score", &sangohana(), "--hand", "1-crane", "--json"]);
+    assert_eq!(r.code, 1, "{}", r.all());
+    let v = json(&r.stdout);
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("8 cards, got 1"),
+        "{v}"
+    );
+    assert!(
+        r.stderr.contains("8 cards, got 1"),
+        "still on stderr: {}",
+        r.stderr
+    );
+    // An option error too, and a settlement's.
+    let r = fuda(&[
+        "score",
+        &sangohana(),
+        "--hand",
+        AKA_GOKO,
+        "--set",
+        "wim=1",
+        "--json",
+    ]);
+    assert_eq!(r.code, 1);
+    assert!(json(&r.stdout)["error"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("did you mean `win`?"));
+    let r = fuda(&["score", &sangohana(), "--settle", "勝つ", "--json"]);
+    assert_eq!(r.code, 1);
+    assert!(json(&r.stdout)["error"].is_string(), "{}", r.stdout);
+}
+
+#[test]
+fn booleans_are_true_or_false_everywhere() {
+    let with = |value: &str| {
+        fuda(&[
+            "score",
+            &sangohana(),
+            "--hand",
+            SUYAKU_PAIRS,
+            "--set",
+            "win=tsumo",
+            "--set",
+            &format!("first_turn={value}"),
+            "--json",
+        ])
+    };
+    for yes in ["true", "True", "TRUE"] {
+        let r = with(yes);
+        assert_eq!(r.code, 0, "{yes}: {}", r.all());
+        assert_eq!(json(&r.stdout)["total"], 17, "{yes}");
+    }
+    for odd in ["yes", "no", "on", "off", "1", "0"] {
+        let r = with(odd);
+        assert_eq!(r.code, 1, "`{odd}` is refused: {}", r.all());
+        assert!(
+            r.stderr.contains("`first_turn` is true or false")
+                && r.stderr.contains("help: write `true` or `false`"),
+            "{}",
+            r.stderr
+        );
+    }
+    // A batch line: JSON booleans, and the same words as on the command line.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("hands.jsonl");
+    let line = |v: &str| {
+        format!("{{\"hand\": \"{SUYAKU_PAIRS}\", \"win\": \"tsumo\", \"first_turn\": {v}}}")
+    };
+    let lines = [line("true"), line("\"True\""), line("1"), line("\"yes\"")];
+    std::fs::write(&path, lines.join("\n")).expect("write");
+    let r = fuda(&[
+        "score",
+        &sangohana(),
+        "--batch",
+        path.to_str().expect("path"),
+    ]);
+    let out: Vec<Value> = r.stdout.lines().map(json).collect();
+    assert_eq!(out[0]["total"], 17);
+    assert_eq!(out[1]["total"], 17);
+    for bad in &out[2..] {
+        assert!(
+            bad["error"]
+                .as_str()
+                .unwrap_or_default()
+                .contains("true or false"),
+            "{bad}"
+        );
+    }
+}
+
+#[test]
+fn card_suggestions_rank_the_likely_card_first() {
+    for (typed, meant) in [
+        ("11-kasu-a", "11-kasu"),
+        ("1-RIBBON", "1-ribbon"),
+        ("松に靏", "松に鶴"),
+        ("1-cran", "1-crane"),
+    ] {
+        let r = fuda(&["score", &sangohana(), "--hand", typed]);
+        assert_eq!(r.code, 1);
+        assert!(
+            r.stderr.contains(&format!("did you mean `{meant}`?")),
+            "{typed}: {}",
+            r.stderr
+        );
+    }
+}
+
+#[test]
+fn the_documented_state_file_settles() {
+    // README and `fuda score --help` show `"params": {"減算": false}` for 浮島.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("end.json");
+    std::fs::write(
+        &path,
+        r#"{"settle": "清算", "dealer": 0, "params": {"減算": false},
+ "zones": {"取り札[0]": "10a 10b 1a 1b 1c 1d 5a 5b 8a 8b", "取り札[1]": "2c 2d 3c 3d 4c 4d 6c 6d 8c 8d",
+ "取り札[2]": "10c 10d 2a 2b 3a 3b 4a 4b 5c 5d 6a 6b 7a 7b 7c 7d 9a 9b", "伏せ札": "9c", "場": "9d"}}"#,
+    )
+    .expect("write");
+    let r = fuda(&[
+        "score",
+        &ukishima(),
+        "--state",
+        path.to_str().expect("path"),
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(
+        json(&r.stdout)["seats"][0]["chips"].is_i64(),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn help_shows_what_works() {
+    // The `--state` example is ukishima's, which has no `players` parameter.
+    let r = fuda(&["score", "--help"]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(
+        r.stdout.contains(r#""params": {"減算": false}"#) && !r.stdout.contains(r#""players": 3"#),
+        "{}",
+        r.stdout
+    );
+    // The one-line summary names every command.
+    let r = fuda(&["--help"]);
+    let summary = r.stdout.lines().next().unwrap_or_default();
+    for command in [
+        "check", "test", "score", "simulate", "compare", "play", "replay",
+    ] {
+        assert!(summary.contains(command), "{command} in {summary}");
+    }
 }

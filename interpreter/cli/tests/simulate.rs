@@ -144,3 +144,68 @@ fn human_report_and_options() {
     assert_eq!(r.code, 2, "{}", r.all());
     assert!(r.stderr.contains("must be at least 1"), "{}", r.stderr);
 }
+
+fn ukishima() -> String {
+    sangohana().replace("sangohana.fuda", "ukishima.fuda")
+}
+
+/// Options that contradict each other, or that would be half ignored, are refused
+/// before any game is played.
+#[test]
+fn conflicting_or_malformed_options_are_errors() {
+    let refused = |args: &[&str], says: &str| {
+        let mut all = vec!["simulate", "--games", "1"];
+        all.extend(args);
+        let r = fuda(&all);
+        assert_eq!(r.code, 1, "{args:?}: {}", r.all());
+        assert!(r.stderr.contains(says), "{args:?}: {}", r.stderr);
+        assert!(r.stdout.is_empty(), "{}", r.stdout);
+    };
+    let s = sangohana();
+    refused(
+        &[&s, "--agents", "greedy,random,eager,random,greedy"],
+        "names 5 agents, but `珊瑚花 Sangohana` has 3 seats",
+    );
+    refused(&[&s, "--agents", "greedy,,random"], "has an empty name");
+    refused(&[&s, "--agents", "greedy,"], "has an empty name");
+    refused(
+        &[&s, "--set", "players=4", "--players", "2"],
+        "both set the number of players",
+    );
+    refused(
+        &[&s, "--set", "deals=1", "--set", "deals=2"],
+        "`deals` is set twice",
+    );
+    let u = ukishima();
+    refused(&[&u, "--players", "2"], "is played by 3 players, not 2");
+    refused(&[&u, "--set", "減算=yes"], "`減算` is true or false");
+
+    // Four agents for four seats, and ukishima's own seat count, are fine.
+    let r = fuda(&[
+        "simulate",
+        &s,
+        "--games",
+        "1",
+        "--set",
+        "deals=1",
+        "--players",
+        "4",
+        "--agents",
+        "greedy,random,eager,random",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let r = fuda(&[
+        "simulate",
+        &u,
+        "--games",
+        "1",
+        "--set",
+        "rounds=1",
+        "--players",
+        "3",
+        "--agents",
+        "random",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(r.stdout.contains("3 players"), "{}", r.stdout);
+}
