@@ -787,3 +787,29 @@ fn a_round_doing_too_much_work_stops_as_runaway() {
         st.steps_left
     );
 }
+
+/// A card a derived deck adds takes the base deck's attribute defaults, as the base's
+/// own cards do.
+#[test]
+fn added_cards_take_the_base_decks_defaults() {
+    run_tests(&program(
+        r#"
+deck base "base" {
+  attribute month: 1..12
+  attribute lucky: int = 3
+  card a "A" month=1
+  card b "B" month=2 lucky=5
+}
+deck more extends base "more" {
+  attribute extra: int = 7
+  card c "C" month=3
+}
+seats 2 { 2: A B }
+zone 山 shared stack hidden
+test "defaults" {
+  expect card(a).lucky == 3 and card(b).lucky == 5
+  expect card(c).lucky == 3 and card(c).extra == 7 and card(a).extra == 7
+}
+"#,
+    ));
+}

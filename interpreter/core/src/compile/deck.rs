@@ -101,7 +101,8 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
     let at = |span| Loc { file, span };
     // Attributes first, so cards can be checked against them.
     let base_attrs = deck.attrs.len();
-    let mut defaults: Vec<Option<i64>> = vec![None; base_attrs];
+    // A base deck's defaults hold for the cards this deck adds too.
+    let mut defaults: Vec<Option<i64>> = deck.attrs.iter().map(|a| a.default).collect();
     for (i, a) in d.attributes.iter().enumerate() {
         if deck.attr_named(&a.name.node).is_some() {
             let mut diag = Diagnostic::error(
@@ -147,6 +148,7 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
             name: a.name.node.clone(),
             kind,
             values: vec![0; deck.len()],
+            default: None,
         };
         let default = a
             .default
@@ -155,6 +157,7 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
         if let Some(v) = default {
             def.values.iter_mut().for_each(|x| *x = v);
         }
+        def.default = default;
         deck.attrs.push(def);
         defaults.push(default);
     }

@@ -20,6 +20,9 @@ pub struct AttrDef {
     pub kind: AttrKind,
     /// Value per card (ints as is, symbols as their interned id).
     pub values: Vec<i64>,
+    /// The value a card that does not set it takes (`attribute NAME: … = VALUE`), kept
+    /// for the cards a deck that extends this one adds.
+    pub default: Option<i64>,
 }
 
 /// A compiled deck.
