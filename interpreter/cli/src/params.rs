@@ -155,24 +155,16 @@ fn check_range(p: &Program, i: usize, v: &Value) -> miette::Result<()> {
     Ok(())
 }
 
-/// Every parameter's value, defaults filled in.
-pub fn resolved(p: &Program, params: &GameParams) -> Vec<Value> {
-    p.params
-        .iter()
-        .enumerate()
-        .map(|(i, d)| {
-            params
-                .get(i)
-                .cloned()
-                .flatten()
-                .unwrap_or_else(|| d.default.clone())
-        })
-        .collect()
+/// Every parameter's value, defaults filled in (a default written over other
+/// parameters computed from their values, as a game computes it).
+pub fn resolved(p: &Program, params: &GameParams) -> miette::Result<Vec<Value>> {
+    fuda_core::engine::param_values(p, params)
+        .map_err(|e| miette::Report::new(e.to_diagnostic().render_with(&p.sources)))
 }
 
 /// The number of seats for these parameters.
 pub fn seat_count(p: &Program, params: &GameParams) -> miette::Result<u8> {
-    fuda_core::engine::seat_count(p, &resolved(p, params))
+    fuda_core::engine::seat_count(p, &resolved(p, params)?)
         .map_err(|e| miette!("cannot seat the players: {e}"))
 }
 

@@ -268,7 +268,7 @@ impl<'p> Table<'p> {
 /// the seat count.
 fn players(p: &Program, params: &GameParams) -> i64 {
     match params::param_index(p, "players") {
-        Some(i) => params::resolved(p, params)[i].int(),
+        Some(i) => params::resolved(p, params).map_or(0, |v| v[i].int()),
         None => params::seat_count(p, params).map(i64::from).unwrap_or(2),
     }
 }

@@ -813,3 +813,36 @@ test "defaults" {
 "#,
     ));
 }
+
+/// A default written over other parameters follows their values in each game (`test …
+/// with`, `--set`), and one that leaves its range then is an error at its declaration.
+#[test]
+fn computed_defaults_follow_the_parameters_they_read() {
+    let text = r#"
+ruleset "pd"
+import "std/hanafuda"
+param 人: int = 3 in 2..4
+param 倍: int = 人 * 2 in 5..8
+param 枚: int = 倍 + 1
+seats 人 { 2: a b
+ 3: a b c
+ 4: a b c d }
+zone 山 shared stack hidden
+enum R: done
+proc match { outcome done }
+test "defaults" { expect 倍 == 6 and 枚 == 7 }
+test "follows" with 人 = 4 { expect 倍 == 8 and 枚 == 9 }
+test "set" with 人 = 4, 倍 = 5 { expect 倍 == 5 and 枚 == 6 }
+"#;
+    let p = program(text);
+    run_tests(&p);
+    let two = Some(fuda_core::value::Value::Int(2));
+    let e = fuda_core::State::new(&p, &[two], 1).expect_err("倍 would be 4");
+    assert!(
+        e.message
+            .contains("default of `倍` is 4, outside its range 5..8"),
+        "{}",
+        e.message
+    );
+    assert_eq!(p.sources[0].line_index(e.loc.span.start as usize), 4);
+}

@@ -310,6 +310,7 @@ fn param_decl(c: &mut Compiler, file: u16, p: &ast::ParamDecl) {
             name: p.name.node.clone(),
             ty,
             default,
+            default_expr: (!matches!(e, Expr::Const(_))).then_some(e),
             range,
             doc: p.doc.as_ref().map(|d| d.node.clone()).unwrap_or_default(),
             loc: Loc {

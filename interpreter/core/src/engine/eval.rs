@@ -826,21 +826,67 @@ pub fn const_eval(p: &Program, e: &Expr) -> Option<Value> {
     cx.eval(e).ok()
 }
 
-/// Like [`const_eval`], with the seat-count parameter forced so deal sizes can be
-/// checked for every allowed seat count.
-pub fn const_eval_with(p: &Program, e: &Expr, seats: usize) -> Option<Value> {
-    let params: Vec<Value> = p
-        .params
-        .iter()
-        .enumerate()
-        .map(|(i, d)| {
-            if matches!(p.seats.count, Expr::Param(j) if j as usize == i) {
-                Value::Int(seats as i64)
-            } else {
-                d.default.clone()
+/// Every parameter's value for a game: the ones `given`, and the others' defaults. A
+/// default written over other parameters (`param 倍: int = 人 * 2`) is computed from
+/// their values, so that it follows `--set 人=4` as it follows a variant's default; a
+/// computed default outside its parameter's range is an error at its declaration.
+pub fn param_values(p: &Program, given: &[Option<Value>]) -> Result<Vec<Value>, RuntimeError> {
+    let mut vals: Vec<Value> = p.params.iter().map(|d| d.default.clone()).collect();
+    for (i, d) in p.params.iter().enumerate() {
+        if let Some(v) = given.get(i).cloned().flatten() {
+            vals[i] = v;
+            continue;
+        }
+        let Some(e) = &d.default_expr else {
+            continue;
+        };
+        // A default reads only parameters declared above it, already settled.
+        let board = bare_board(0, vals.clone());
+        let mut locals = vec![Value::Unit; 64];
+        let mut cx = Cx {
+            p,
+            b: Some(&board),
+            locals: &mut locals,
+            groups: &[],
+            budget: 100_000,
+            at: d.loc,
+        };
+        let v = cx.eval(e).map_err(|err| {
+            RuntimeError::new(
+                format!(
+                    "the default of `{}` cannot be computed with these parameters: {}",
+                    d.name, err.message
+                ),
+                d.loc,
+            )
+        })?;
+        if let (Some((lo, hi)), Value::Int(n)) = (d.range, &v) {
+            if *n < lo || *n > hi {
+                return Err(RuntimeError::new(
+                    format!(
+                        "with these parameters the default of `{}` is {n}, outside its range {lo}..{hi}",
+                        d.name
+                    ),
+                    d.loc,
+                )
+                .with_help(format!("set `{}` too, or widen its range", d.name)));
             }
+        }
+        vals[i] = v;
+    }
+    Ok(vals)
+}
+
+/// Like [`const_eval`], with the seat-count parameter forced so deal sizes can be
+/// checked for every allowed seat count (defaults computed from it follow it).
+pub fn const_eval_with(p: &Program, e: &Expr, seats: usize) -> Option<Value> {
+    let given: Vec<Option<Value>> = (0..p.params.len())
+        .map(|i| {
+            matches!(p.seats.count, Expr::Param(j) if j as usize == i)
+                .then_some(Value::Int(seats as i64))
         })
         .collect();
+    let params = param_values(p, &given).ok()?;
     let board = bare_board(seats as u8, params);
     let mut locals = vec![Value::Unit; 64];
     let mut cx = Cx {

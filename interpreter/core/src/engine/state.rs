@@ -510,18 +510,7 @@ impl State {
 
     /// A board with every card in the first shared zone and no frame running.
     pub fn blank(p: &Program, params: &[Option<Value>], seed: u64) -> Result<State, RuntimeError> {
-        let param_values: Vec<Value> = p
-            .params
-            .iter()
-            .enumerate()
-            .map(|(i, d)| {
-                params
-                    .get(i)
-                    .cloned()
-                    .flatten()
-                    .unwrap_or_else(|| d.default.clone())
-            })
-            .collect();
+        let param_values = super::eval::param_values(p, params)?;
         let seats = super::eval::seat_count(p, &param_values)?;
         let layout = Arc::new(Layout::new(p, seats));
         let n_inst = layout.zone_of.len();

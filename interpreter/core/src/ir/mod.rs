@@ -159,6 +159,10 @@ pub struct ParamDef {
     pub ty: Type,
     /// Default value.
     pub default: Value,
+    /// The default's expression when it reads other parameters (`param 倍: int = 人 * 2`):
+    /// each game computes it from the values it is given (see
+    /// [`crate::engine::param_values`]); `default` holds its value for their defaults.
+    pub default_expr: Option<Expr>,
     /// Allowed range.
     pub range: Option<(i64, i64)>,
     /// Documentation.
