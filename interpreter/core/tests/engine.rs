@@ -1,5 +1,7 @@
 //! Engine behaviour on small rulesets: decisions inside simultaneous choices, arithmetic
-//! corners, compact tile notation, list equality.
+//! corners, compact tile notation, variables compared by value, the fast paths against
+//! the full evaluation, rounds that never end, derived decks' defaults and computed
+//! parameter defaults.
 
 use fuda_core::agents::{by_name, Agent};
 use fuda_core::loader::NoFiles;
