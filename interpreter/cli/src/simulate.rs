@@ -36,7 +36,7 @@ pub struct Args {
 /// How a batch of games is played: shared by `fuda simulate` and `fuda compare`.
 #[derive(clap::Args, Debug)]
 pub struct RunArgs {
-    /// How many games (matches) to play.
+    /// How many games (matches) to play. When the first 16 all fail, the run stops there.
     #[arg(long, default_value_t = 1000, value_name = "N", value_parser = at_least_one::<u64>)]
     pub games: u64,
     /// The master seed: the same seed gives the same games.
@@ -91,6 +91,9 @@ pub struct Report {
     pub games_requested: u64,
     /// Games that failed.
     pub failed: u64,
+    /// Whether the run stopped after the first games, every one of which failed (the
+    /// others were not played).
+    pub stopped: bool,
     failures: Vec<Failure>,
     /// What the finished games add up to.
     #[serde(flatten)]
@@ -105,6 +108,10 @@ pub struct Report {
     #[serde(skip)]
     pub games: Vec<Option<stats::GameTotals>>,
 }
+
+/// Games played first, on their own: when every one of them fails, the others are not
+/// played. A fixed number, so that where a run stops does not depend on the threads.
+const FIRST_GAMES: u64 = 16;
 
 /// Runs the games; 0 when all finished cleanly, 1 when any failed.
 pub fn run(args: &Args) -> miette::Result<u8> {
@@ -193,16 +200,26 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
         .map_err(|e| miette!("cannot start {} threads: {e}", run.threads.unwrap_or(0)))?;
     let bar = progress(run.games);
     let started = Instant::now();
-    let results: Vec<Result<GameRecord, GameError>> = pool.install(|| {
-        (0..run.games)
-            .into_par_iter()
-            .map(|i| {
-                let r = one_game(p, game_params, agents, game_seed(run.seed, i), seats);
-                bar.inc(1);
-                r
-            })
-            .collect()
-    });
+    let games = |from: u64, to: u64| -> Vec<Result<GameRecord, GameError>> {
+        pool.install(|| {
+            (from..to)
+                .into_par_iter()
+                .map(|i| {
+                    let r = one_game(p, game_params, agents, game_seed(run.seed, i), seats);
+                    bar.inc(1);
+                    r
+                })
+                .collect()
+        })
+    };
+    // The first games on their own: when every one fails, the ruleset fails every game
+    // (each perhaps only at a runaway limit), and the rest are not played.
+    let first = run.games.min(FIRST_GAMES);
+    let mut results = games(0, first);
+    let stopped = first < run.games && results.iter().all(Result::is_err);
+    if !stopped {
+        results.extend(games(first, run.games));
+    }
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
     let mut failures = Vec::new();
@@ -245,6 +262,7 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
             .collect(),
         games_requested: run.games,
         failed: failures.len() as u64,
+        stopped,
         failures,
         seconds: (seconds * 1000.0).round() / 1000.0,
         deals_per_second: rate(summary.deals),
@@ -353,7 +371,13 @@ fn human(p: &Program, r: &Report) -> String {
         "{}: {} games, {} deals in {:.2} s ({} deals/s), seed {}, {} players\n",
         p.title, s.games, s.deals, r.seconds, r.deals_per_second, r.seed, r.players
     );
-    if r.failed > 0 {
+    if r.stopped {
+        out.push_str(&format!(
+            "FAILED: the first {} games all failed (see above), so the other {} were not played\n",
+            r.failed,
+            r.games_requested - r.failed
+        ));
+    } else if r.failed > 0 {
         out.push_str(&format!(
             "FAILED: {} of {} games (see above)\n",
             r.failed, r.games_requested

@@ -209,3 +209,47 @@ fn conflicting_or_malformed_options_are_errors() {
     assert_eq!(r.code, 0, "{}", r.all());
     assert!(r.stdout.contains("3 players"), "{}", r.stdout);
 }
+
+/// A ruleset whose every game fails (here a round that never reaches `outcome`) stops
+/// after the first games instead of failing a thousand of them one runaway at a time.
+#[test]
+fn a_ruleset_that_fails_every_game_stops_early() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("endless.fuda");
+    std::fs::write(
+        &file,
+        "ruleset \"endless\"\nimport \"std/hanafuda\"\nseats 2 { 2: A B }\n\
+         zone 山 shared stack hidden\n\
+         proc match { loop { choose 0 { move a { } move b { } } } }\n",
+    )
+    .expect("written");
+    let r = fuda(&[
+        "simulate",
+        file.to_str().expect("utf-8"),
+        "--agents",
+        "random",
+        "--json",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.all());
+    let v = without_timing(&r.stdout);
+    assert_eq!(v["games_requested"], 1000);
+    assert_eq!(v["failed"], 16);
+    assert_eq!(v["stopped"], true);
+    assert!(
+        r.stderr.contains("decisions without an outcome"),
+        "{}",
+        r.stderr
+    );
+    // A run whose first games finish plays every game.
+    let r = fuda(&[
+        "simulate",
+        &sangohana(),
+        "--games",
+        "20",
+        "--set",
+        "deals=1",
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert_eq!(without_timing(&r.stdout)["stopped"], false);
+}
