@@ -92,12 +92,25 @@ pub fn parse(p: &Program, pending: &Pending, code: &[Op], moves: &[Move], line: 
         "quit" | "exit" => return Reply::Quit,
         _ => {}
     }
-    if let Ok(n) = text.parse::<i64>() {
-        return if n >= 1 && (n as usize) <= moves.len() {
-            Reply::Move(n as usize - 1)
-        } else {
-            Reply::Invalid(format!("there is no move {n}: choose 1 to {}", moves.len()))
+    // A number, in ASCII or full-width digits (as a Japanese input method types them).
+    let digits: String = text
+        .chars()
+        .map(|c| match c {
+            '０'..='９' => char::from(b'0' + (c as u32 - '０' as u32) as u8),
+            c => c,
+        })
+        .collect();
+    if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return match digits.parse::<usize>() {
+            Ok(n) if n >= 1 && n <= moves.len() => Reply::Move(n - 1),
+            _ => Reply::Invalid(format!(
+                "there is no move {text}: choose 1 to {}",
+                moves.len()
+            )),
         };
+    }
+    if let Ok(n) = text.parse::<i64>() {
+        return Reply::Invalid(format!("there is no move {n}: choose 1 to {}", moves.len()));
     }
     if let Some(i) = moves
         .iter()

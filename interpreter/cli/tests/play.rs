@@ -190,6 +190,31 @@ fn moves_by_name_or_card() {
     );
 }
 
+/// A move number typed in full-width digits (as a Japanese input method types it) is
+/// the same number; a number too large for any move is "no move", not "not a move".
+#[test]
+fn full_width_and_huge_numbers() {
+    let moves = first_moves();
+    let first = moves.first().expect("a first decision");
+    let input = format!("99999999999999999999\n１\n{}", "1\n".repeat(3000));
+    let r = fuda_with_input(
+        &["play", &sangohana(), "--seed", "3", "--set", "deals=1"],
+        &input,
+    );
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(
+        r.stdout.contains(&format!(
+            "there is no move 99999999999999999999: choose 1 to {}",
+            moves.len()
+        )),
+        "{}",
+        r.stdout
+    );
+    // `１` was taken, not refused (the `1`s after it would take the same move).
+    assert!(!r.stdout.contains("not a move you can make now"), "{}", r.stdout);
+    assert!(r.stdout.contains(&format!("you: {first}")), "{}", r.stdout);
+}
+
 #[test]
 fn end_of_input_leaves_with_code_2() {
     let r = fuda_with_input(&["play", &sangohana(), "--seed", "3"], "1\n1\n");
