@@ -78,6 +78,16 @@ struct Comparison<'r> {
 
 /// Runs both batches and reports; 0 when every game of both finished, 1 otherwise.
 pub fn run(args: &Args) -> miette::Result<u8> {
+    let result = run_text(args);
+    // With `--json`, an error that stops the command is JSON on stdout too, as with
+    // `fuda score`, so a program reading the output gets JSON either way.
+    if let (true, Err(e)) = (args.json, &result) {
+        outln!("{}", serde_json::json!({ "error": render::one_line(e) }));
+    }
+    result
+}
+
+fn run_text(args: &Args) -> miette::Result<u8> {
     // Both files are checked before either batch is played.
     let (batch_a, unknown_a) = simulate::prepare_known(&args.a, &args.run)?;
     let (batch_b, unknown_b) = simulate::prepare_known(&args.b, &args.run)?;

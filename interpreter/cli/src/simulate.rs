@@ -115,6 +115,16 @@ const FIRST_GAMES: u64 = 16;
 
 /// Runs the games; 0 when all finished cleanly, 1 when any failed.
 pub fn run(args: &Args) -> miette::Result<u8> {
+    let result = run_text(args);
+    // With `--json`, an error that stops the command is JSON on stdout too, as with
+    // `fuda score`, so a program reading the output gets JSON either way.
+    if let (true, Err(e)) = (args.json, &result) {
+        outln!("{}", serde_json::json!({ "error": render::one_line(e) }));
+    }
+    result
+}
+
+fn run_text(args: &Args) -> miette::Result<u8> {
     let (p, report) = simulate(&args.file, &args.run)?;
     if args.json {
         outln!("{}", serde_json::to_string(&report).unwrap_or_default());

@@ -211,7 +211,11 @@ fn full_width_and_huge_numbers() {
         r.stdout
     );
     // `１` was taken, not refused (the `1`s after it would take the same move).
-    assert!(!r.stdout.contains("not a move you can make now"), "{}", r.stdout);
+    assert!(
+        !r.stdout.contains("not a move you can make now"),
+        "{}",
+        r.stdout
+    );
     assert!(r.stdout.contains(&format!("you: {first}")), "{}", r.stdout);
 }
 

@@ -253,3 +253,28 @@ fn a_ruleset_that_fails_every_game_stops_early() {
     assert_eq!(r.code, 0, "{}", r.all());
     assert_eq!(without_timing(&r.stdout)["stopped"], false);
 }
+
+/// With `--json`, an error that stops `simulate` or `compare` is JSON on stdout too.
+#[test]
+fn json_errors_are_json_too() {
+    for args in [
+        vec!["simulate", "no-such-file.fuda", "--json"],
+        vec![
+            "compare",
+            "no-such-file.fuda",
+            "no-such-file.fuda",
+            "--json",
+        ],
+    ] {
+        let r = fuda(&args);
+        assert_eq!(r.code, 1, "{}", r.all());
+        let v: Value = serde_json::from_str(r.stdout.trim())
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", r.stdout));
+        assert!(
+            v["error"]
+                .as_str()
+                .is_some_and(|m| m.contains("no-such-file.fuda")),
+            "{v}"
+        );
+    }
+}
