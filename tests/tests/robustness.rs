@@ -738,12 +738,15 @@ fn missing_pieces_are_diagnostics_or_errors() {
             "ruleset \"x\"\nimport \"std/hanafuda\"\nzone z shared pile public\nproc match { }\n"
                 .into(),
         ),
-        ("bom", format!("\u{feff}{}", game("", ""))),
         ("nul", format!("{}\0", game("", ""))),
+        ("bom inside", format!("{}\u{feff}", game("", ""))),
     ] {
         let out = bounded(what, LIMIT, move || compile_text(&text));
         assert!(out.is_err(), "{what} compiled");
     }
+    // A byte-order mark at the very start is what some editors write: it is skipped.
+    let text = format!("\u{feff}{}", game("", ""));
+    assert!(bounded("bom", LIMIT, move || compile_text(&text)).is_ok());
     // No `proc match`: there is nothing to play, which State::new says.
     let text = game("", "").replace("proc match", "proc other");
     let p = bounded("no match", LIMIT, move || compile_text(&text));
