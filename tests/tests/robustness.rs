@@ -398,11 +398,19 @@ fn dealing_more_cards_than_there_are() {
         &game("", "deal 1 from 場 to 手札"),
         "runs out of cards",
     );
-    // Dealing a negative number of cards deals none.
-    assert!(matches!(
-        game_of("deal -5", &game("", "deal -5 from 山札 to 手札")),
-        Ended::Finished
-    ));
+    // A negative count is refused: at check when it is known, in play when computed
+    // (dealing none, as this once did, hid the mistake).
+    expect_compile_error(
+        "deal -5",
+        &game("", "deal -5 from 山札 to 手札"),
+        MemoryFiles::default(),
+        "fuda::out-of-range",
+    );
+    expect_runtime_error(
+        "deal a computed negative count",
+        &game("", "deal count(場) - 5 from 山札 to 手札"),
+        "cannot be negative",
+    );
 }
 
 #[test]

@@ -787,3 +787,31 @@ fn a_round_doing_too_much_work_stops_as_runaway() {
         st.steps_left
     );
 }
+
+/// A deal count computed in play that comes out negative is a run-time error at the
+/// deal, not a deal of nothing; no card has moved when it is raised.
+#[test]
+fn a_negative_computed_deal_count_is_an_error() {
+    let p = program(
+        r#"
+ruleset "x"
+import "std/kabufuda"
+seats 2 { 2: A B }
+zone 山 shared stack hidden
+zone 手 per seat pile owner
+test "deals a computed count" {
+  gather 山
+  let n = count(手[0]) - 3
+  deal 2, n from 山 to 手
+}
+"#,
+    );
+    let e = fuda_core::State::run_test(&p, 0).expect_err("a negative count is refused");
+    assert!(
+        e.message.contains("cannot be negative, and this one is -3"),
+        "{}",
+        e.message
+    );
+    let line = fuda_core::diagnostic::line_of(&p.sources[0].text, e.loc.span.start as usize);
+    assert_eq!(line, 10, "the deal's line");
+}

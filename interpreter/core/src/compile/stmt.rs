@@ -490,7 +490,11 @@ impl Compiler {
                 let counts = d
                     .counts
                     .iter()
-                    .map(|n| self.expr_of(sc, n, &Type::Int))
+                    .map(|n| {
+                        let x = self.expr_of(sc, n, &Type::Int);
+                        self.check_deal_count(sc, n, &x);
+                        x
+                    })
                     .collect();
                 let from = self.expr_of(sc, &d.from, &Type::Zone);
                 let (to, tt) = if self.unknown_zone(sc, &d.to) {
@@ -678,6 +682,30 @@ impl Compiler {
                 g.emit(Op::Tally(label.node.clone(), x));
             }
             StmtKind::Call(f, args) => self.call_stmt(sc, g, f, args, loc),
+        }
+    }
+
+    /// A deal count known before the game starts (a number, or arithmetic over
+    /// parameters' defaults) must not be negative: the engine would refuse it at run
+    /// time, and a sum of counts like `deal 30, -30` would pass the deck arithmetic.
+    fn check_deal_count(&mut self, sc: &Scope, n: &ast::Expr, x: &Expr) {
+        if matches!(x, Expr::Local(_)) {
+            return;
+        }
+        let Some(Value::Int(v)) = crate::engine::const_eval(&self.program, x) else {
+            return;
+        };
+        if v < 0 {
+            let loc = self.loc(sc, n.span);
+            self.error(
+                Diagnostic::error(
+                    "fuda::out-of-range",
+                    format!("a deal count cannot be negative, and this one is {v}"),
+                    loc,
+                    format!("deals {v} cards"),
+                )
+                .with_help("deal 0 cards or more; to take cards back, `gather` or `move` them"),
+            );
         }
     }
 
