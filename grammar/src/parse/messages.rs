@@ -242,7 +242,7 @@ fn describe_rule(r: Rule) -> Want {
         word_text => Words("a word".into()),
         card_id => Words("a card id".into()),
         bool_lit => Words("`true` or `false`".into()),
-        int_range => Words("a range such as `1..12`".into()),
+        int_range | param_range => Words("a range such as `1..12`".into()),
         block => Words("`{`".into()),
         deck_base => Words("`extends`".into()),
         attr_decl => Words("`attribute`".into()),

@@ -815,3 +815,28 @@ test "deals a computed count" {
     let line = fuda_core::diagnostic::line_of(&p.sources[0].text, e.loc.span.start as usize);
     assert_eq!(line, 10, "the deal's line");
 }
+
+/// An initial value that fails when the game starts (a parameter set past the 64-bit
+/// range) is reported at the variable's line, not the file's first.
+#[test]
+fn a_failing_initial_value_points_at_its_variable() {
+    let p = program(
+        r#"
+ruleset "x"
+import "std/kabufuda"
+param big: int = 1 in 0..9223372036854775807
+seats 2 { 2: A B }
+zone 山 shared stack hidden
+var ok: int = 0
+var v: int = big * 2
+"#,
+    );
+    let set = [Some(fuda_core::value::Value::Int(i64::MAX))];
+    let e = match fuda_core::State::new(&p, &set, 0) {
+        Err(e) => e,
+        Ok(_) => panic!("the game starts"),
+    };
+    assert!(e.message.contains("overflow"), "{}", e.message);
+    let line = fuda_core::diagnostic::line_of(&p.sources[0].text, e.loc.span.start as usize);
+    assert_eq!(line, 8, "the variable's line");
+}

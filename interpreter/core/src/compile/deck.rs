@@ -127,7 +127,26 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
         }
         let kind = match &a.ty {
             AttrType::Int => AttrKind::Int(None),
-            AttrType::Range(lo, hi) => AttrKind::Int(Some((*lo, *hi))),
+            AttrType::Range(lo, hi) => {
+                if lo > hi {
+                    c.error(
+                        Diagnostic::error(
+                            "fuda::out-of-range",
+                            format!(
+                                "the range {lo}..{hi} of `{}` is empty: its low end is above its high end",
+                                a.name.node
+                            ),
+                            at(a.name.span),
+                            format!("takes {lo}..{hi}, which holds no number"),
+                        )
+                        .with_help(format!(
+                            "write the low end first: `attribute {}: {hi}..{lo}`",
+                            a.name.node
+                        )),
+                    );
+                }
+                AttrKind::Int(Some((*lo, *hi)))
+            }
             AttrType::Symbols(names) => {
                 let attr_ix = deck.attrs.len() as u16;
                 let syms = names
@@ -405,6 +424,10 @@ fn attr_value(
     match (&def.kind, &lit.node) {
         (AttrKind::Int(range), Literal::Int(v)) => {
             if let Some((lo, hi)) = range {
+                // An empty range is reported once, at the attribute.
+                if lo > hi {
+                    return None;
+                }
                 if v < lo || v > hi {
                     c.error(Diagnostic::error(
                         "fuda::out-of-range",
