@@ -136,7 +136,27 @@ fn test(c: &mut Compiler, file: u16, t: &ast::TestDecl) {
     };
     let mut with = Vec::new();
     let sc0 = Scope::pure(file, "a test");
-    for (n, v) in &t.with {
+    for (i, (n, v)) in t.with.iter().enumerate() {
+        // A parameter set twice would leave the test running with the last value only.
+        if let Some((first, _)) = t.with[..i].iter().find(|(m, _)| m.node == n.node) {
+            c.error(
+                Diagnostic::error(
+                    "fuda::duplicate-name",
+                    format!("`{}` is set twice for this test", n.node),
+                    Loc { file, span: n.span },
+                    "set again here",
+                )
+                .with_label(
+                    Loc {
+                        file,
+                        span: first.span,
+                    },
+                    "first given here",
+                )
+                .with_help("give each parameter once"),
+            );
+            continue;
+        }
         match c.globals.get(&n.node).cloned() {
             Some((Global::Param(p), _)) => {
                 let (val, ty) = match &v.node {
