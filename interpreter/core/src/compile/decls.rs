@@ -370,6 +370,49 @@ fn seats_decl(c: &mut Compiler, file: u16, s: &ast::SeatsDecl) {
             .with_help("write a number (`seats 3 { … }`) or an int parameter with a range (`seats players { … }`)"),
         );
     }
+    // Every seat count a game may be played with must be known here, so that each is
+    // checked for its role row and its deals: a parameter needs a range (`--set` is
+    // held to it), and any other count must not read parameters at all.
+    let mut reads_param = false;
+    visit_expr(&count, &mut |e| reads_param |= matches!(e, Expr::Param(_)));
+    match &count {
+        Expr::Param(i) if c.program.params[*i as usize].range.is_none() => {
+            let p = &c.program.params[*i as usize];
+            let default = p.default.int().clamp(1, 16);
+            // Suggest the counts the role rows are written for, else the default alone.
+            let rows = s.roles.iter().map(|(n, _)| n.node.clamp(1, 16));
+            let lo = rows.clone().min().unwrap_or(default).min(default);
+            let hi = rows.max().unwrap_or(default).max(default);
+            c.error(
+                Diagnostic::error(
+                    "fuda::bad-seats",
+                    format!(
+                        "the seat count `{}` has no range, so a game could be set to any number of seats",
+                        p.name
+                    ),
+                    count_loc,
+                    "a parameter without a range",
+                )
+                .with_label(p.loc, "declared here")
+                .with_help(format!(
+                    "give it the seat counts the rules are written for, with a role row for each: `param {}: int = {} in {lo}..{hi}`",
+                    p.name,
+                    p.default.int(),
+                )),
+            );
+        }
+        Expr::Param(_) => {}
+        _ if reads_param && !had_errors => c.error(
+            Diagnostic::error(
+                "fuda::bad-seats",
+                "the seat count must be a number or a parameter",
+                count_loc,
+                "computed from parameters",
+            )
+            .with_help("write a number (`seats 3 { … }`) or an int parameter with a range (`seats players { … }`)"),
+        ),
+        _ => {}
+    }
     let bad: Vec<usize> = counts
         .iter()
         .copied()
@@ -591,6 +634,12 @@ fn cards_decl(c: &mut Compiler, file: u16, d: &ast::CardsDecl) {
         }
     };
     c.declare(&d.name, file, Global::CardSet(set));
+}
+
+/// Calls `f` on `e` and every expression inside it.
+fn visit_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    e.children(|x| visit_expr(x, f));
 }
 
 /// The span of the keyword an item starts with.
