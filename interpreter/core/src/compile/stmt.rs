@@ -246,10 +246,23 @@ impl Compiler {
 
     fn target(&mut self, sc: &mut Scope, lv: &ast::LValue) -> Option<(Target, Type)> {
         let n = &lv.name.node;
-        if lv.index.is_none() {
-            if let Some((slot, t)) = sc.local(n) {
+        if let Some((slot, t)) = sc.local(n) {
+            if lv.index.is_none() {
                 return Some((Target::Local(slot), t));
             }
+            // `l[0] = 3` on a `let`: only per-seat variables take an index on the left.
+            self.error(
+                Diagnostic::error(
+                    "fuda::not-assignable",
+                    format!("`{n}` is a local name (a `let` or a loop's name): one element of it cannot be assigned"),
+                    self.loc(sc, lv.span),
+                    "an element of a local",
+                )
+                .with_help(format!(
+                    "values are not changed in place: assign the whole value again (`{n} = …`), or keep one value per seat in a `var … per seat` and assign `v[s] = …`"
+                )),
+            );
+            return None;
         }
         if n == "dealer" {
             return Some((Target::Dealer, Type::Seat));
@@ -597,6 +610,9 @@ impl Compiler {
                 });
             }
             StmtKind::Outcome(e) => {
+                if self.unknown_symbol(sc, e, None) {
+                    return;
+                }
                 let (x, t) = self.expr(sc, e);
                 if let Expr::Const(Value::Sym(s)) = &x {
                     let name = self.program.symbols[*s as usize].clone();
