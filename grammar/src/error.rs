@@ -21,6 +21,9 @@ pub enum SyntaxErrorKind {
     NumberTooLarge,
     /// A string holds an escape other than `\"`, `\\` or `\n`.
     BadEscape,
+    /// A control character (an escape, a bell…) or a carriage return without a line
+    /// feed: rule files are plain text.
+    ControlCharacter,
     /// A call with `:` (like `count(c in h: …)`) does not start with `name in …`.
     BadBinder,
 }

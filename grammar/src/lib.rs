@@ -6,6 +6,7 @@ pub mod ast;
 mod error;
 mod parse;
 mod span;
+pub mod text;
 
 pub use error::{SyntaxError, SyntaxErrorKind};
 pub use parse::{parse, MAX_DEPTH, MAX_NESTING, MAX_SOURCE_BYTES};

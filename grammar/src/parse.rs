@@ -35,12 +35,15 @@ pub fn parse(name: &str, source: &str) -> Result<ast::File, SyntaxError> {
         while !source.is_char_boundary(keep) {
             keep -= 1;
         }
-        problem.into_error(name, source[..keep].to_string())
+        // The text is kept for the snippet: with its control characters masked, so a
+        // hostile file cannot drive the terminal through the error message.
+        problem.into_error(name, crate::text::printable(&source[..keep]).into_owned())
     })
 }
 
 fn parse_inner(source: &str) -> Result<ast::File, Box<Problem>> {
     limits::check_size(source.len())?;
+    limits::check_chars(source)?;
     let scan = limits::scan(source)?;
     let pairs = match FudaParser::parse(Rule::file, source) {
         Ok(pairs) => pairs,

@@ -121,3 +121,52 @@ fn word_lists_too_large() {
         )
     );
 }
+
+/// Characters a rule file may not hold, generated so that no raw control character is
+/// kept in the repository: each is refused where it stands, and the snippet shows it
+/// masked (`?`, one per byte), never raw. A byte-order mark at the start is accepted.
+#[test]
+fn control_characters_and_line_ends() {
+    let head = "ruleset \"toy\"\nimport \"std/hanafuda\"\nseats 2 { 2: A B }\n\
+                zone 山 shared stack hidden\n";
+    let cases = [
+        (
+            "control-in-comment",
+            format!("# A terminal escape in a comment.\n{head}# \u{1b}]0;PWNED\u{7} \u{1b}[2J\nproc match {{ }}\n"),
+        ),
+        (
+            "control-in-string",
+            format!("# A C1 control in a string.\n{head}proc match {{ require false else \"\u{9b}2Jgone\" }}\n"),
+        ),
+        (
+            "lone-carriage-return",
+            format!("# Old Mac line ends: a carriage return alone.\n{head}proc match {{\r  gather 山\r}}\n"),
+        ),
+        (
+            "byte-order-mark",
+            format!("\u{feff}# A byte-order mark first: accepted.\n{head}proc match {{ gather 山 }}\n"),
+        ),
+        (
+            "crlf",
+            format!("# CRLF line ends: accepted, and errors keep their line.\r\n{}proc match {{\r\n  gather 山x\r\n}}\r\n", head.replace('\n', "\r\n")),
+        ),
+    ];
+    for (name, text) in cases {
+        let out = render(&format!("{name}.fuda"), &text, MemoryFiles::default());
+        assert!(
+            !out.contains(['\u{1b}', '\u{7}', '\u{9b}', '\r']),
+            "{name}: {out:?}"
+        );
+        insta::assert_snapshot!(name, out);
+    }
+    let words = format!(
+        "# A word list with a terminal escape in it.\n{head}proc match {{ }}\nwords 熟語 from \"w.txt\"\n"
+    );
+    let out = render(
+        "words-control.fuda",
+        &words,
+        MemoryFiles(vec![("w.txt".into(), "一石\n二\u{1b}[2J鳥\n".into())]),
+    );
+    assert!(!out.contains('\u{1b}'), "{out:?}");
+    insta::assert_snapshot!("words-control", out);
+}

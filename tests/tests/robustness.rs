@@ -398,11 +398,19 @@ fn dealing_more_cards_than_there_are() {
         &game("", "deal 1 from 場 to 手札"),
         "runs out of cards",
     );
-    // Dealing a negative number of cards deals none.
-    assert!(matches!(
-        game_of("deal -5", &game("", "deal -5 from 山札 to 手札")),
-        Ended::Finished
-    ));
+    // A negative count is refused: at check when it is known, in play when computed
+    // (dealing none, as this once did, hid the mistake).
+    expect_compile_error(
+        "deal -5",
+        &game("", "deal -5 from 山札 to 手札"),
+        MemoryFiles::default(),
+        "fuda::out-of-range",
+    );
+    expect_runtime_error(
+        "deal a computed negative count",
+        &game("", "deal count(場) - 5 from 山札 to 手札"),
+        "cannot be negative",
+    );
 }
 
 #[test]
@@ -738,12 +746,15 @@ fn missing_pieces_are_diagnostics_or_errors() {
             "ruleset \"x\"\nimport \"std/hanafuda\"\nzone z shared pile public\nproc match { }\n"
                 .into(),
         ),
-        ("bom", format!("\u{feff}{}", game("", ""))),
         ("nul", format!("{}\0", game("", ""))),
+        ("bom inside", format!("{}\u{feff}", game("", ""))),
     ] {
         let out = bounded(what, LIMIT, move || compile_text(&text));
         assert!(out.is_err(), "{what} compiled");
     }
+    // A byte-order mark at the very start is what some editors write: it is skipped.
+    let text = format!("\u{feff}{}", game("", ""));
+    assert!(bounded("bom", LIMIT, move || compile_text(&text)).is_ok());
     // No `proc match`: there is nothing to play, which State::new says.
     let text = game("", "").replace("proc match", "proc other");
     let p = bounded("no match", LIMIT, move || compile_text(&text));

@@ -19,10 +19,13 @@ impl Builder {
                 let name = ident(k.need(Rule::ident)?);
                 let ty = self.type_name(k.need(Rule::type_name)?)?;
                 let default = self.expr(k.need(Rule::add_expr)?)?;
-                let range = match k.opt(Rule::int_range) {
+                let range = match k.opt(Rule::param_range) {
                     Some(r) => {
                         let at = span(&r);
-                        Some(Spanned::new(self.int_range(r)?, at))
+                        let mut ends = Kids::of(r);
+                        let lo = self.int(ends.next().ok_or_else(|| bug(at, "a number"))?)?;
+                        let hi = self.int(ends.next().ok_or_else(|| bug(at, "a number"))?)?;
+                        Some(Spanned::new((lo.node, hi.node), at))
                     }
                     None => None,
                 };

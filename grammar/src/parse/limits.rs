@@ -1,4 +1,4 @@
-//! Limits checked before pest sees the text: input size and nesting depth.
+//! Limits checked before pest sees the text: input size, characters and nesting depth.
 //!
 //! pest recurses once per bracket level (about ten rule calls each), and its own stack
 //! guard only protects pest; this scan keeps every input we hand on shallow enough for
@@ -37,6 +37,22 @@ pub(crate) fn check_size(len: usize) -> Result<(), Box<Problem>> {
         "the limit is reached here",
     )
     .help("split the rules into several files and `import` them"))
+}
+
+/// Rejects a control character (other than tab and line ends) or a carriage return
+/// without a line feed, pointing at the first one: see [`crate::text`].
+pub(crate) fn check_chars(src: &str) -> Result<(), Box<Problem>> {
+    let Some((at, what)) = crate::text::first_refused(src, true) else {
+        return Ok(());
+    };
+    let len = src[at..].chars().next().map_or(1, char::len_utf8);
+    Err(Problem::new(
+        SyntaxErrorKind::ControlCharacter,
+        Span::new(at, at + len),
+        what.message("rule files"),
+        what.label(),
+    )
+    .help(what.help(true)))
 }
 
 /// One open bracket level.

@@ -134,8 +134,109 @@ pub(super) fn from_pest(e: &Error<Rule>, src: &str, scan: &Scan) -> Box<Problem>
         problem = problem.help("to compare two values, write `==`");
     } else if f.keyword && expects("a declaration") && STATEMENT_WORDS.contains(&f.text.as_str()) {
         problem = problem.help("statements belong inside a `proc` or `test` block");
+    } else if let Some(digits) = half_width(&f.text) {
+        problem = problem.help(format!("full-width digits are not numbers: write {digits}"));
+    } else if let Some((span, word, kw)) = misspelt_keyword(src, f.span.start as usize) {
+        // The word is labelled unless it is the token the failure already points at.
+        if span != f.span {
+            problem = problem.related(span, format!("`{word}` is not a keyword"));
+        }
+        problem = problem.help(format!("`{word}` is not a keyword: did you mean `{kw}`?"));
     }
     problem
+}
+
+/// `１２` as `12`, when the found token is made of full-width digits (an IME's habit).
+fn half_width(text: &str) -> Option<String> {
+    let digits: Option<String> = text
+        .chars()
+        .map(|c| match c {
+            '０'..='９' => char::from_u32(c as u32 - '０' as u32 + '0' as u32),
+            _ => None,
+        })
+        .collect();
+    digits.filter(|d| !d.is_empty())
+}
+
+/// A word that starts a line, statement or block and is one slip away from a keyword
+/// that could start one there (`repaet 3 { … }`, `parm n: int = 1`): the word at the
+/// failure, or the one just before it on the same line. Returns its span, the word
+/// and the keyword.
+fn misspelt_keyword(src: &str, pos: usize) -> Option<(Span, String, &'static str)> {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    let pos = pos.min(src.len());
+    let word_at = |start: usize| -> (usize, usize) {
+        let end = src[start..]
+            .char_indices()
+            .find(|(_, c)| !is_word(*c))
+            .map_or(src.len(), |(i, _)| start + i);
+        (start, end)
+    };
+    let here = word_at(pos);
+    let before = src[..pos].trim_end_matches([' ', '\t', '\u{3000}']);
+    let prev_start = before
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| is_word(*c))
+        .last()
+        .map(|(i, _)| i);
+    let candidates = [Some(here), prev_start.map(|s| (s, before.len()))];
+    candidates.into_iter().flatten().find_map(|(start, end)| {
+        let word = &src[start..end];
+        let lead = src[..start].trim_end_matches([' ', '\t', '\u{3000}', '\r']);
+        let starts = lead.is_empty() || lead.ends_with(['\n', '{', '}', ';']);
+        if word.is_empty() || !starts || LEADING_WORDS.contains(&word) {
+            return None;
+        }
+        closest_keyword(word).map(|kw| (Span::new(start, end), word.to_string(), kw))
+    })
+}
+
+/// Keywords that start a statement or a declaration.
+const LEADING_WORDS: &[&str] = &[
+    "let", "if", "while", "loop", "for", "repeat", "return", "break", "continue", "move",
+    "shuffle", "cut", "deal", "gather", "choose", "claim", "pay", "outcome", "record", "reveal",
+    "say", "expect", "tally", "answer", "require", "ruleset", "extends", "import", "deck", "param",
+    "seats", "zone", "var", "enum", "cards", "ledger", "def", "pattern", "score", "proc", "test",
+    "words",
+];
+
+/// The leading keyword closest to `word`, if it is a likely slip: at most a third of
+/// its letters changed (a swap of two neighbours counts as one).
+fn closest_keyword(word: &str) -> Option<&'static str> {
+    let w: Vec<char> = word.chars().collect();
+    let limit = (w.len() / 3).max(1);
+    LEADING_WORDS
+        .iter()
+        .map(|k| (edit_distance(&w, &k.chars().collect::<Vec<_>>()), *k))
+        .filter(|(d, _)| *d <= limit && *d < w.len())
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+/// Edit distance with adjacent swaps (optimal string alignment), as the checker's
+/// "did you mean" uses.
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = v;
+        }
+    }
+    d[a.len()][b.len()]
 }
 
 /// Joins what was expected into words, or `None` when nothing useful was recorded.
@@ -242,7 +343,7 @@ fn describe_rule(r: Rule) -> Want {
         word_text => Words("a word".into()),
         card_id => Words("a card id".into()),
         bool_lit => Words("`true` or `false`".into()),
-        int_range => Words("a range such as `1..12`".into()),
+        int_range | param_range => Words("a range such as `1..12`".into()),
         block => Words("`{`".into()),
         deck_base => Words("`extends`".into()),
         attr_decl => Words("`attribute`".into()),

@@ -148,7 +148,24 @@ fn read_at_most(path: &Path, max: usize, what: &'static str) -> Result<String, R
 }
 
 /// Reads a rule file for a command; an unreadable or oversized file is a diagnostic.
+/// Only regular files are read, as for imports: opening a FIFO would wait for a writer
+/// forever, and a device is no rule file.
 pub fn read_rule_file(path: &Path) -> miette::Result<String> {
+    if let Ok(meta) = std::fs::metadata(path) {
+        if !meta.is_file() {
+            let what = if meta.is_dir() {
+                "it is a folder"
+            } else {
+                "it is not a regular file (a pipe, a device or a socket)"
+            };
+            return Err(miette!(
+                code = "fuda::cli::read",
+                help = "give the path of a .fuda file",
+                "cannot read `{}`: {what}",
+                path.display()
+            ));
+        }
+    }
     read_capped(path).map_err(|e| match e {
         ReadError::TooLarge { .. } => miette!(
             code = "fuda::cli::too-large",

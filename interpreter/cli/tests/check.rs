@@ -139,3 +139,55 @@ fn test_command_reports_a_failure_by_name() {
     );
     assert_eq!(r.stdout.lines().last(), Some("1 passed, 1 failed"));
 }
+
+/// A FIFO named on the command line is refused at once, as an imported one is: opening
+/// it would wait for a writer forever.
+#[cfg(unix)]
+#[test]
+fn a_fifo_is_refused_without_blocking() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fifo = dir.path().join("fifo.fuda");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fuda"))
+        .args(["check", fifo.to_str().expect("utf-8 path")])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("fuda starts");
+    let started = std::time::Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("`fuda check FIFO` is still waiting after 20 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().expect("output");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("not a regular file"), "{stderr}");
+}
+
+/// Control characters in a rule file never reach the terminal: the file is refused with
+/// a diagnostic that points at the character and shows it masked.
+#[test]
+fn terminal_escapes_in_a_file_are_refused_and_not_printed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("escapes.fuda");
+    let text = "ruleset \"\u{1b}[31mred\u{1b}[0m\"\nimport \"std/hanafuda\"\n\
+                # \u{1b}]0;PWNED\u{7} \u{1b}[2J\nzone 山札 shared stack hiddn\n";
+    std::fs::write(&path, text).expect("write");
+    let r = fuda(&["check", path.to_str().expect("utf-8 path")]);
+    assert_eq!(r.code, 1, "{}", r.all());
+    let all = r.all();
+    assert!(all.contains("control character, U+001B (escape)"), "{all}");
+    assert!(all.contains("escapes.fuda:1:10"), "{all}");
+    for raw in ["\u{1b}[31m", "\u{1b}]0;", "\u{7}", "\u{1b}[2J"] {
+        assert!(!all.contains(raw), "{raw:?} printed: {all:?}");
+    }
+}

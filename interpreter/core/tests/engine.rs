@@ -848,3 +848,56 @@ test "set" with 人 = 4, 倍 = 5 { expect 倍 == 5 and 枚 == 6 }
     );
     assert_eq!(p.sources[0].line_index(e.loc.span.start as usize), 4);
 }
+
+/// A deal count computed in play that comes out negative is a run-time error at the
+/// deal, not a deal of nothing; no card has moved when it is raised.
+#[test]
+fn a_negative_computed_deal_count_is_an_error() {
+    let p = program(
+        r#"
+ruleset "x"
+import "std/kabufuda"
+seats 2 { 2: A B }
+zone 山 shared stack hidden
+zone 手 per seat pile owner
+test "deals a computed count" {
+  gather 山
+  let n = count(手[0]) - 3
+  deal 2, n from 山 to 手
+}
+"#,
+    );
+    let e = fuda_core::State::run_test(&p, 0).expect_err("a negative count is refused");
+    assert!(
+        e.message.contains("cannot be negative, and this one is -3"),
+        "{}",
+        e.message
+    );
+    let line = fuda_core::diagnostic::line_of(&p.sources[0].text, e.loc.span.start as usize);
+    assert_eq!(line, 10, "the deal's line");
+}
+
+/// An initial value that fails when the game starts (a parameter set past the 64-bit
+/// range) is reported at the variable's line, not the file's first.
+#[test]
+fn a_failing_initial_value_points_at_its_variable() {
+    let p = program(
+        r#"
+ruleset "x"
+import "std/kabufuda"
+param big: int = 1 in 0..9223372036854775807
+seats 2 { 2: A B }
+zone 山 shared stack hidden
+var ok: int = 0
+var v: int = big * 2
+"#,
+    );
+    let set = [Some(fuda_core::value::Value::Int(i64::MAX))];
+    let e = match fuda_core::State::new(&p, &set, 0) {
+        Err(e) => e,
+        Ok(_) => panic!("the game starts"),
+    };
+    assert!(e.message.contains("overflow"), "{}", e.message);
+    let line = fuda_core::diagnostic::line_of(&p.sources[0].text, e.loc.span.start as usize);
+    assert_eq!(line, 8, "the variable's line");
+}

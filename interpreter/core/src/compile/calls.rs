@@ -560,7 +560,9 @@ impl Compiler {
             .iter()
             .map(|p| (p.name.node.clone(), self.type_name(file, &p.ty), false))
             .collect();
+        let before = self.diags.len();
         let Some(bound) = self.bind_args(sc, &format!("`{}`", f.node), &params, args, span) else {
+            self.point_at_def_elsewhere(sc, before, file, &decl);
             return (Expr::Const(Value::Unit), Type::Error);
         };
         // Arguments are evaluated in the caller's scope into fresh slots; the body sees
@@ -571,6 +573,7 @@ impl Compiler {
             let x = self.expr_of(sc, e, &params[i].1.clone());
             lets.push(x);
         }
+        self.point_at_def_elsewhere(sc, before, file, &decl);
         let saved_names = std::mem::take(&mut sc.names);
         let saved_marks = std::mem::take(&mut sc.marks);
         let saved_groups = std::mem::take(&mut sc.groups);
@@ -600,6 +603,31 @@ impl Compiler {
             out = super::arguments::bind_argument(slot, val, out);
         }
         (out, ty)
+    }
+
+    /// A call's arguments that do not fit a def declared in another file — a variant
+    /// that redefined the base's def with other parameters — are reported at the call,
+    /// in the base: each such problem (from `before` on) also points at the def.
+    fn point_at_def_elsewhere(
+        &mut self,
+        sc: &Scope,
+        before: usize,
+        file: u16,
+        decl: &ast::DefDecl,
+    ) {
+        if file == sc.file {
+            return;
+        }
+        let at = Loc {
+            file,
+            span: decl.name.span,
+        };
+        for d in &mut self.diags[before..] {
+            if d.labels.first().is_some_and(|(l, _)| l.file == sc.file) {
+                d.labels
+                    .push((at, format!("`{}` is declared here", decl.name.node)));
+            }
+        }
     }
 
     /// Checks every def's body once where it is declared, so a def that is never used

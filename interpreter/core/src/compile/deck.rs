@@ -128,19 +128,53 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
         }
         let kind = match &a.ty {
             AttrType::Int => AttrKind::Int(None),
-            AttrType::Range(lo, hi) => AttrKind::Int(Some((*lo, *hi))),
+            AttrType::Range(lo, hi) => {
+                if lo > hi {
+                    c.error(
+                        Diagnostic::error(
+                            "fuda::out-of-range",
+                            format!(
+                                "the range {lo}..{hi} of `{}` is empty: its low end is above its high end",
+                                a.name.node
+                            ),
+                            at(a.name.span),
+                            format!("takes {lo}..{hi}, which holds no number"),
+                        )
+                        .with_help(format!(
+                            "write the low end first: `attribute {}: {hi}..{lo}`",
+                            a.name.node
+                        )),
+                    );
+                }
+                AttrKind::Int(Some((*lo, *hi)))
+            }
             AttrType::Symbols(names) => {
                 let attr_ix = deck.attrs.len() as u16;
-                let syms = names
-                    .iter()
-                    .map(|n| {
-                        let s = c.intern(&n.node);
-                        c.sym_type
-                            .entry(s)
-                            .or_insert(Type::Sym(SymDomain::Attr(attr_ix)));
-                        s
-                    })
-                    .collect();
+                let mut syms = Vec::new();
+                for (j, n) in names.iter().enumerate() {
+                    // A symbol listed twice would take two class numbers for one value.
+                    if let Some(first) = names[..j].iter().find(|m| m.node == n.node) {
+                        c.error(
+                            Diagnostic::error(
+                                "fuda::duplicate-name",
+                                format!(
+                                    "`{}` is listed twice in attribute `{}`",
+                                    n.node, a.name.node
+                                ),
+                                at(n.span),
+                                "listed again here",
+                            )
+                            .with_label(at(first.span), "first given here")
+                            .with_help("remove one of them"),
+                        );
+                        continue;
+                    }
+                    let s = c.intern(&n.node);
+                    c.sym_type
+                        .entry(s)
+                        .or_insert(Type::Sym(SymDomain::Attr(attr_ix)));
+                    syms.push(s);
+                }
                 AttrKind::Symbols(syms)
             }
         };
@@ -161,7 +195,21 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
         deck.attrs.push(def);
         defaults.push(default);
     }
-    for t in &d.tags {
+    for (j, t) in d.tags.iter().enumerate() {
+        if let Some(first) = d.tags[..j].iter().find(|u| u.node == t.node) {
+            c.error(
+                Diagnostic::error(
+                    "fuda::duplicate-name",
+                    format!("tag `{}` is declared twice", t.node),
+                    at(t.span),
+                    "again here",
+                )
+                .with_label(at(first.span), "first declared here")
+                .with_help("remove one of them")
+                .warning(),
+            );
+            continue;
+        }
         if deck.tag_named(&t.node).is_none() {
             deck.tag_names.push(t.node.clone());
             deck.tags.push(CardSet::EMPTY);
@@ -333,7 +381,11 @@ fn apply_fields(
 ) -> bool {
     let at = |span| Loc { file, span };
     let mut clean = true;
-    for f in fields {
+    for (j, f) in fields.iter().enumerate() {
+        if let Some(d) = repeated_field(fields, j, f, file) {
+            c.error(d);
+            continue;
+        }
         match f {
             CardField::Set(name, lit) => match deck.attr_named(&name.node) {
                 Some(a) => {
@@ -394,6 +446,62 @@ fn apply_fields(
     clean
 }
 
+/// A field that repeats an earlier one on the same card: an attribute set twice or a
+/// tag both added and removed (an error: only the last would count), or a tag added or
+/// removed twice (a warning: it changes nothing).
+fn repeated_field(fields: &[CardField], j: usize, f: &CardField, file: u16) -> Option<Diagnostic> {
+    let at = |span| Loc { file, span };
+    let (name, earlier) = match f {
+        CardField::Set(n, _) => (
+            n,
+            fields[..j]
+                .iter()
+                .find(|g| matches!(g, CardField::Set(m, _) if m.node == n.node)),
+        ),
+        CardField::AddTag(n) | CardField::RemoveTag(n) => (
+            n,
+            fields[..j].iter().find(
+                |g| matches!(g, CardField::AddTag(m) | CardField::RemoveTag(m) if m.node == n.node),
+            ),
+        ),
+    };
+    let earlier = earlier?;
+    let first = match earlier {
+        CardField::Set(m, _) | CardField::AddTag(m) | CardField::RemoveTag(m) => m,
+    };
+    Some(match (f, earlier) {
+        (CardField::Set(..), _) => Diagnostic::error(
+            "fuda::duplicate-name",
+            format!("`{}` is set twice on this card", name.node),
+            at(name.span),
+            "set again here",
+        )
+        .with_label(at(first.span), "first given here")
+        .with_help("give each attribute one value"),
+        (CardField::AddTag(_), CardField::AddTag(_))
+        | (CardField::RemoveTag(_), CardField::RemoveTag(_)) => Diagnostic::error(
+            "fuda::duplicate-name",
+            format!("tag `{}` is given twice on this card", name.node),
+            at(name.span),
+            "again here",
+        )
+        .with_label(at(first.span), "first given here")
+        .with_help("remove one of them")
+        .warning(),
+        _ => Diagnostic::error(
+            "fuda::duplicate-name",
+            format!("tag `{}` is both added and removed on this card", name.node),
+            at(name.span),
+            "contradicts the first",
+        )
+        .with_label(at(first.span), "first given here")
+        .with_help(format!(
+            "keep `+{0}` (the card has the tag) or `-{0}` (it has not)",
+            name.node
+        )),
+    })
+}
+
 /// Checks a literal against an attribute's type and returns its stored value.
 fn attr_value(
     c: &mut Compiler,
@@ -408,6 +516,10 @@ fn attr_value(
     match (&def.kind, &lit.node) {
         (AttrKind::Int(range), Literal::Int(v)) => {
             if let Some((lo, hi)) = range {
+                // An empty range is reported once, at the attribute.
+                if lo > hi {
+                    return None;
+                }
                 if v < lo || v > hi {
                     c.error(Diagnostic::error(
                         "fuda::out-of-range",

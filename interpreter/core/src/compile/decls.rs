@@ -262,28 +262,56 @@ fn param_decl(c: &mut Compiler, file: u16, p: &ast::ParamDecl) {
     let mut sc = Scope::pure(file, "a parameter's default");
     let before = c.diags.len();
     let e = c.expr_of(&mut sc, &p.default, &ty);
-    let default = match crate::engine::const_eval(&c.program, &e) {
-        Some(v) => v,
-        None if c.diags.len() > before => Value::Unit,
-        None => {
+    let default = match crate::engine::const_eval_result(&c.program, &e) {
+        Ok(v) => v,
+        Err(_) if c.diags.len() > before => Value::Unit,
+        Err(why) => {
+            let arithmetic =
+                why.message.contains("overflow") || why.message.contains("division by zero");
+            let (message, help) = if arithmetic {
+                (
+                    format!("this default cannot be computed: {}", why.message),
+                    uncomputable_help(&why),
+                )
+            } else {
+                (
+                    "this default cannot be computed before the game starts".to_string(),
+                    "write a constant such as `3` (an empty `max` also fails here)".to_string(),
+                )
+            };
             c.error(
                 Diagnostic::error(
                     "fuda::not-constant",
-                    "this default cannot be computed before the game starts",
+                    message,
                     Loc {
                         file,
                         span: p.default.span,
                     },
                     "cannot be computed",
                 )
-                .with_help("write a constant such as `3` (a division by zero or an empty `max` also fails here)"),
+                .with_help(help),
             );
             Value::Unit
         }
     };
     let range = p.range.as_ref().map(|r| r.node);
+    if let (Some((lo, hi)), Some(r)) = (range, &p.range) {
+        if lo > hi {
+            c.error(
+                Diagnostic::error(
+                    "fuda::out-of-range",
+                    format!("the range {lo}..{hi} is empty: its low end is above its high end"),
+                    Loc { file, span: r.span },
+                    "empty range",
+                )
+                .with_help(format!(
+                    "write the low end first: `{hi}..{lo}` (both ends are allowed values)"
+                )),
+            );
+        }
+    }
     if let (Some((lo, hi)), Value::Int(v)) = (range, &default) {
-        if *v < lo || *v > hi {
+        if lo <= hi && (*v < lo || *v > hi) {
             c.error(
                 Diagnostic::error(
                     "fuda::out-of-range",
@@ -342,6 +370,49 @@ fn seats_decl(c: &mut Compiler, file: u16, s: &ast::SeatsDecl) {
             )
             .with_help("write a number (`seats 3 { … }`) or an int parameter with a range (`seats players { … }`)"),
         );
+    }
+    // Every seat count a game may be played with must be known here, so that each is
+    // checked for its role row and its deals: a parameter needs a range (`--set` is
+    // held to it), and any other count must not read parameters at all.
+    let mut reads_param = false;
+    visit_expr(&count, &mut |e| reads_param |= matches!(e, Expr::Param(_)));
+    match &count {
+        Expr::Param(i) if c.program.params[*i as usize].range.is_none() => {
+            let p = &c.program.params[*i as usize];
+            let default = p.default.int().clamp(1, 16);
+            // Suggest the counts the role rows are written for, else the default alone.
+            let rows = s.roles.iter().map(|(n, _)| n.node.clamp(1, 16));
+            let lo = rows.clone().min().unwrap_or(default).min(default);
+            let hi = rows.max().unwrap_or(default).max(default);
+            c.error(
+                Diagnostic::error(
+                    "fuda::bad-seats",
+                    format!(
+                        "the seat count `{}` has no range, so a game could be set to any number of seats",
+                        p.name
+                    ),
+                    count_loc,
+                    "a parameter without a range",
+                )
+                .with_label(p.loc, "declared here")
+                .with_help(format!(
+                    "give it the seat counts the rules are written for, with a role row for each: `param {}: int = {} in {lo}..{hi}`",
+                    p.name,
+                    p.default.int(),
+                )),
+            );
+        }
+        Expr::Param(_) => {}
+        _ if reads_param && !had_errors => c.error(
+            Diagnostic::error(
+                "fuda::bad-seats",
+                "the seat count must be a number or a parameter",
+                count_loc,
+                "computed from parameters",
+            )
+            .with_help("write a number (`seats 3 { … }`) or an int parameter with a range (`seats players { … }`)"),
+        ),
+        _ => {}
     }
     let bad: Vec<usize> = counts
         .iter()
@@ -465,14 +536,77 @@ fn var_decl(c: &mut Compiler, file: u16, v: &ast::VarDecl) {
     let ix = c.program.vars.len() as u16;
     let ty = c.type_name(file, &v.ty);
     let mut sc = Scope::pure(file, "a variable's initial value");
+    let before = c.diags.len();
     let init = c.expr_of(&mut sc, &v.init, &ty);
+    let loc = Loc {
+        file,
+        span: v.init.span,
+    };
+    // The value depends on parameters and the seat count only, so a game with the
+    // defaults would fail as it starts: say so now, at the variable.
+    let defaults_known = c
+        .program
+        .params
+        .iter()
+        .all(|p| !matches!(p.default, Value::Unit));
+    if c.diags.len() == before && defaults_known {
+        let results: Vec<_> = c
+            .seat_counts
+            .iter()
+            .map(|&n| {
+                (
+                    n,
+                    crate::engine::eval_with_defaults(&c.program, &init, n, loc),
+                )
+            })
+            .collect();
+        let some_ok = results.iter().any(|(_, r)| r.is_ok());
+        if let Some((n, Err(e))) = results.into_iter().find(|(_, r)| r.is_err()) {
+            // Name the seat count only when the value depends on it.
+            let seats = if some_ok {
+                format!(" with {n} seats")
+            } else {
+                String::new()
+            };
+            c.error(
+                Diagnostic::error(
+                    "fuda::not-constant",
+                    format!(
+                        "this initial value cannot be computed{seats}: {}",
+                        e.message
+                    ),
+                    loc,
+                    "fails when the game starts",
+                )
+                .with_help(uncomputable_help(&e)),
+            );
+        }
+    }
     if c.declare(&v.name, file, Global::Var(ix)) {
         c.program.vars.push(VarDef {
             name: v.name.node.clone(),
             ty,
             per_seat: v.per_seat,
             init,
+            loc,
         });
+    }
+}
+
+/// What to do about a constant that cannot be computed, by why it fails.
+fn uncomputable_help(e: &crate::engine::RuntimeError) -> String {
+    if e.message.contains("overflow") {
+        format!(
+            "an int holds {} to {}: keep the arithmetic within that range",
+            i64::MIN,
+            i64::MAX
+        )
+    } else if e.message.contains("division by zero") {
+        "divide by a number other than 0".to_string()
+    } else {
+        e.help
+            .clone()
+            .unwrap_or_else(|| "write a constant such as `3`".to_string())
     }
 }
 
@@ -501,6 +635,12 @@ fn cards_decl(c: &mut Compiler, file: u16, d: &ast::CardsDecl) {
         }
     };
     c.declare(&d.name, file, Global::CardSet(set));
+}
+
+/// Calls `f` on `e` and every expression inside it.
+fn visit_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    e.children(|x| visit_expr(x, f));
 }
 
 /// The span of the keyword an item starts with.

@@ -133,9 +133,49 @@ impl Compiler {
         if *want == Type::Zone && self.unknown_zone(sc, e) {
             return Expr::Const(Value::Unit);
         }
+        if let Type::Sym(d) = want {
+            if self.unknown_symbol(sc, e, Some(d)) {
+                return Expr::Const(Value::Unit);
+            }
+        }
         let (x, t) = self.expr(sc, e);
         self.expect_type_at(sc, e.span, Some(e), &t, want);
         coerce(x, &t, want)
+    }
+
+    /// Where a symbol is expected (a value of `domain`, or of any enum), an undeclared
+    /// name is reported with the closest of those values first, so `outcome 流れx`
+    /// suggests the value `流れ` over the variable `流れ数`. Returns whether it did.
+    pub fn unknown_symbol(
+        &mut self,
+        sc: &Scope,
+        e: &ast::Expr,
+        domain: Option<&crate::value::SymDomain>,
+    ) -> bool {
+        let ExprKind::Name(n) = &e.node else {
+            return false;
+        };
+        let known = sc.local(n).is_some()
+            || sc.groups.iter().any(|g| g.0 == *n)
+            || self.globals.contains_key(n)
+            || self.sym_index.contains_key(n)
+            || names::CONSTANTS.contains(&n.as_str())
+            || matches!(n.as_str(), "dealer" | "deck" | "yaku" | "factor");
+        if known {
+            return false;
+        }
+        let preferred: Vec<String> = self
+            .sym_type
+            .iter()
+            .filter(|(_, t)| match (domain, t) {
+                (Some(d), Type::Sym(u)) => d == u,
+                (None, Type::Sym(u)) => matches!(u, crate::value::SymDomain::Enum(_)),
+                _ => false,
+            })
+            .map(|(s, _)| self.program.symbols[*s as usize].clone())
+            .collect();
+        self.unknown_name_among(sc, n, e.span, "name", &preferred);
+        true
     }
 
     /// Where a zone is expected, an undeclared name is reported as an unknown zone, with

@@ -96,7 +96,14 @@ pub fn load(
 }
 
 impl LoadCtx<'_> {
+    /// Keeps a file's text for diagnostics. A control character in it is refused (by
+    /// the parser, or by [`LoadCtx::read_data`]) and never shown: the kept copy has it
+    /// masked, byte for byte, so spans still point at the right place.
     fn add_source(&mut self, name: &str, text: String) -> u16 {
+        let text = match fuda_grammar::text::printable(&text) {
+            std::borrow::Cow::Borrowed(_) => text,
+            std::borrow::Cow::Owned(masked) => masked,
+        };
         self.sources.push(Source::new(name, Arc::from(text)));
         (self.sources.len() - 1) as u16
     }
@@ -188,8 +195,30 @@ impl LoadCtx<'_> {
             );
             return;
         }
+        let refused = fuda_grammar::text::first_refused(&text, false).map(|(at, what)| {
+            (
+                at,
+                text[at..].chars().next().map_or(1, char::len_utf8),
+                what,
+            )
+        });
         let ix = self.add_source(&key, text);
         read.insert(key, ix);
+        if let Some((at, len, what)) = refused {
+            self.diags.push(
+                Diagnostic::error(
+                    "fuda::control-character",
+                    what.message("word lists"),
+                    Loc {
+                        file: ix,
+                        span: Span::new(at, at + len),
+                    },
+                    what.label(),
+                )
+                .with_label(loc, "read here")
+                .with_help(what.help(false)),
+            );
+        }
     }
 
     /// Loads one file; returns its merged items (bases and imports resolved).

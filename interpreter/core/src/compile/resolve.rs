@@ -186,6 +186,20 @@ impl Compiler {
     /// "function", "pattern", "parameter" or "value" (an enum value); the "did you
     /// mean" looks among names of that kind only.
     pub fn unknown_name(&mut self, sc: &Scope, n: &str, span: Span, what: &str) {
+        self.unknown_name_among(sc, n, span, what, &[]);
+    }
+
+    /// [`Compiler::unknown_name`], trying the `preferred` names first for the "did you
+    /// mean": those of the kind the place expects (an outcome's enum values), so a
+    /// near name of another kind does not win over them.
+    pub fn unknown_name_among(
+        &mut self,
+        sc: &Scope,
+        n: &str,
+        span: Span,
+        what: &str,
+        preferred: &[String],
+    ) {
         if sc.quiet_unknown || self.duplicated.contains(n) {
             return;
         }
@@ -309,8 +323,10 @@ impl Compiler {
                 "several cards are called `{n}` ({}{more}): name one with `card(ID)`, or use a tag or attribute",
                 shown.join(", ")
             ));
-        } else if let Some(s) = crate::suggest::closest(n, candidates.iter().map(|s| s.as_str())) {
-            d = d.with_help(format!("did you mean `{s}`?"));
+        } else if let Some(s) = crate::suggest::closest(n, preferred.iter().map(|s| s.as_str()))
+            .or_else(|| crate::suggest::closest(n, candidates.iter().map(|s| s.as_str())))
+        {
+            d = d.with_help(crate::suggest::did_you_mean(n, &s));
         } else {
             d = d.with_help(match what {
                 "procedure" => "declare it: `proc NAME { … }`",

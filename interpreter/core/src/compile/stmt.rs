@@ -136,7 +136,27 @@ fn test(c: &mut Compiler, file: u16, t: &ast::TestDecl) {
     };
     let mut with = Vec::new();
     let sc0 = Scope::pure(file, "a test");
-    for (n, v) in &t.with {
+    for (i, (n, v)) in t.with.iter().enumerate() {
+        // A parameter set twice would leave the test running with the last value only.
+        if let Some((first, _)) = t.with[..i].iter().find(|(m, _)| m.node == n.node) {
+            c.error(
+                Diagnostic::error(
+                    "fuda::duplicate-name",
+                    format!("`{}` is set twice for this test", n.node),
+                    Loc { file, span: n.span },
+                    "set again here",
+                )
+                .with_label(
+                    Loc {
+                        file,
+                        span: first.span,
+                    },
+                    "first given here",
+                )
+                .with_help("give each parameter once"),
+            );
+            continue;
+        }
         match c.globals.get(&n.node).cloned() {
             Some((Global::Param(p), _)) => {
                 let (val, ty) = match &v.node {
@@ -226,10 +246,23 @@ impl Compiler {
 
     fn target(&mut self, sc: &mut Scope, lv: &ast::LValue) -> Option<(Target, Type)> {
         let n = &lv.name.node;
-        if lv.index.is_none() {
-            if let Some((slot, t)) = sc.local(n) {
+        if let Some((slot, t)) = sc.local(n) {
+            if lv.index.is_none() {
                 return Some((Target::Local(slot), t));
             }
+            // `l[0] = 3` on a `let`: only per-seat variables take an index on the left.
+            self.error(
+                Diagnostic::error(
+                    "fuda::not-assignable",
+                    format!("`{n}` is a local name (a `let` or a loop's name): one element of it cannot be assigned"),
+                    self.loc(sc, lv.span),
+                    "an element of a local",
+                )
+                .with_help(format!(
+                    "values are not changed in place: assign the whole value again (`{n} = …`), or keep one value per seat in a `var … per seat` and assign `v[s] = …`"
+                )),
+            );
+            return None;
         }
         if n == "dealer" {
             return Some((Target::Dealer, Type::Seat));
@@ -490,7 +523,11 @@ impl Compiler {
                 let counts = d
                     .counts
                     .iter()
-                    .map(|n| self.expr_of(sc, n, &Type::Int))
+                    .map(|n| {
+                        let x = self.expr_of(sc, n, &Type::Int);
+                        self.check_deal_count(sc, n, &x);
+                        x
+                    })
                     .collect();
                 let from = self.expr_of(sc, &d.from, &Type::Zone);
                 let (to, tt) = if self.unknown_zone(sc, &d.to) {
@@ -573,6 +610,9 @@ impl Compiler {
                 });
             }
             StmtKind::Outcome(e) => {
+                if self.unknown_symbol(sc, e, None) {
+                    return;
+                }
                 let (x, t) = self.expr(sc, e);
                 if let Expr::Const(Value::Sym(s)) = &x {
                     let name = self.program.symbols[*s as usize].clone();
@@ -678,6 +718,30 @@ impl Compiler {
                 g.emit(Op::Tally(label.node.clone(), x));
             }
             StmtKind::Call(f, args) => self.call_stmt(sc, g, f, args, loc),
+        }
+    }
+
+    /// A deal count known before the game starts (a number, or arithmetic over
+    /// parameters' defaults) must not be negative: the engine would refuse it at run
+    /// time, and a sum of counts like `deal 30, -30` would pass the deck arithmetic.
+    fn check_deal_count(&mut self, sc: &Scope, n: &ast::Expr, x: &Expr) {
+        if matches!(x, Expr::Local(_)) {
+            return;
+        }
+        let Some(Value::Int(v)) = crate::engine::const_eval(&self.program, x) else {
+            return;
+        };
+        if v < 0 {
+            let loc = self.loc(sc, n.span);
+            self.error(
+                Diagnostic::error(
+                    "fuda::out-of-range",
+                    format!("a deal count cannot be negative, and this one is {v}"),
+                    loc,
+                    format!("deals {v} cards"),
+                )
+                .with_help("deal 0 cards or more; to take cards back, `gather` or `move` them"),
+            );
         }
     }
 

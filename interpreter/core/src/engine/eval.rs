@@ -747,6 +747,12 @@ pub fn attr_value(p: &Program, a: u16, v: i64) -> Value {
 
 /// Evaluates with the board but no locals (variable initial values).
 pub fn eval_pure(p: &Program, b: &Board, e: &Expr) -> Result<Value, RuntimeError> {
+    eval_pure_at(p, b, e, Loc::default())
+}
+
+/// [`eval_pure`], with errors reported at `at` (the declaration being evaluated: a
+/// variable's initial value), since the expression itself carries no location.
+pub fn eval_pure_at(p: &Program, b: &Board, e: &Expr, at: Loc) -> Result<Value, RuntimeError> {
     // Most of these (a variable's initial value, the seat count) use no local at all:
     // their few slots live on the stack, where a 64-slot list cost more than the
     // evaluation itself, once per variable per game.
@@ -765,7 +771,7 @@ pub fn eval_pure(p: &Program, b: &Board, e: &Expr) -> Result<Value, RuntimeError
         locals,
         groups: &[],
         budget: EVAL_BUDGET,
-        at: Loc::default(),
+        at,
     };
     cx.eval(e)
 }
@@ -814,6 +820,12 @@ pub fn seat_count(p: &Program, params: &[Value]) -> Result<u8, RuntimeError> {
 
 /// Evaluates an expression that depends on parameter defaults only.
 pub fn const_eval(p: &Program, e: &Expr) -> Option<Value> {
+    const_eval_result(p, e).ok()
+}
+
+/// [`const_eval`], keeping the error: the checker tells an overflow from a division by
+/// zero, and both from a value that needs the game (an error with no location).
+pub fn const_eval_result(p: &Program, e: &Expr) -> Result<Value, RuntimeError> {
     let mut locals = vec![Value::Unit; 64];
     let mut cx = Cx {
         p,
@@ -823,7 +835,7 @@ pub fn const_eval(p: &Program, e: &Expr) -> Option<Value> {
         budget: 100_000,
         at: Loc::default(),
     };
-    cx.eval(e).ok()
+    cx.eval(e)
 }
 
 /// Every parameter's value for a game: the ones `given`, and the others' defaults. A
@@ -898,6 +910,26 @@ pub fn const_eval_with(p: &Program, e: &Expr, seats: usize) -> Option<Value> {
         at: Loc::default(),
     };
     cx.eval(e).ok()
+}
+
+/// Evaluates a variable's initial value as a game with `seats` seats and the
+/// parameters' defaults would, under the same budget, so the checker can report a value
+/// that cannot be computed (an overflow, a division by zero) before any game runs.
+pub fn eval_with_defaults(
+    p: &Program,
+    e: &Expr,
+    seats: usize,
+    at: Loc,
+) -> Result<Value, RuntimeError> {
+    // Defaults computed from the seat count follow it, as in a game with that count.
+    let given: Vec<Option<Value>> = (0..p.params.len())
+        .map(|i| {
+            matches!(p.seats.count, Expr::Param(j) if j as usize == i)
+                .then_some(Value::Int(seats as i64))
+        })
+        .collect();
+    let params = param_values(p, &given)?;
+    eval_pure_at(p, &bare_board(seats as u8, params), e, at)
 }
 
 /// The seat counts a `seats` expression allows: every value of the parameter it names

@@ -658,6 +658,15 @@ impl State {
         start: u8,
         at: Loc,
     ) -> Result<(), RuntimeError> {
+        // Checked before any card moves, so a failed deal leaves the zones as they were.
+        // The checker refuses a negative count known in advance; this one was computed.
+        if let Some(k) = counts.iter().find(|k| **k < 0) {
+            return Err(RuntimeError::new(
+                format!("a deal count cannot be negative, and this one is {k}"),
+                at,
+            )
+            .with_help("the count is computed in play: keep it at 0 or more (`max(0, …)`)"));
+        }
         let n = self.board.seats;
         let take = |b: &mut Board, k: i64, dest: u16| -> Result<(), RuntimeError> {
             if b.deal_top(from, dest, k.max(0) as usize) {

@@ -543,7 +543,7 @@ impl State {
         // Initial values may depend on parameters only.
         let mut vars = Vec::new();
         for v in &p.vars {
-            let val = super::eval::eval_pure(p, &board, &v.init)?;
+            let val = super::eval::eval_pure_at(p, &board, &v.init, v.loc)?;
             let n = if v.per_seat { seats as usize } else { 1 };
             vars.extend(std::iter::repeat_n(val, n));
         }

@@ -206,6 +206,8 @@ pub struct VarDef {
     pub per_seat: bool,
     /// Initial value (evaluated at game start).
     pub init: Expr,
+    /// The initial value's expression, where an error in it is reported.
+    pub loc: Loc,
 }
 
 /// A compiled pattern: an exact split of a multiset into groups.
