@@ -60,9 +60,12 @@ impl Refused {
 }
 
 /// Whether a character is refused anywhere in a file: control characters (C0, DEL,
-/// C1) other than tab, line feed and carriage return.
+/// C1) other than tab, line feed and carriage return, and the bidirectional embedding,
+/// override and isolate controls, which make a line show in an order other than the
+/// one it is read in (a comment can seem to hide code that runs).
 fn is_refused(c: char) -> bool {
-    c.is_control() && !matches!(c, '\t' | '\n' | '\r')
+    (c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+        || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// The first character of `text` a file may not hold, with its byte offset. With
@@ -113,6 +116,7 @@ fn describe(c: char) -> String {
         '\u{7f}' => " (delete)",
         '\u{85}' => " (next line)",
         '\u{9b}' => " (control sequence introducer)",
+        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => " (bidirectional text control)",
         _ => "",
     };
     format!("U+{:04X}{name}", c as u32)
@@ -138,6 +142,11 @@ mod tests {
             Some((1, Refused::LoneCarriageReturn))
         );
         assert_eq!(first_refused("a\rb", false), None);
+        assert_eq!(
+            first_refused("# x \u{202e}y", true),
+            Some((4, Refused::Control('\u{202e}')))
+        );
+        assert_eq!(printable("a\u{2066}b"), "a???b");
         assert_eq!(
             first_refused("a\r", true),
             Some((1, Refused::LoneCarriageReturn))
