@@ -488,7 +488,7 @@ impl Clone for Spare {
 /// runaway). The longest bundled or sketched round takes under 250; a round of a rules file
 /// that forgets its `outcome` would otherwise run to the game's whole limit, which a
 /// player that looks ahead takes hours to reach.
-pub const ROUND_DECISION_LIMIT: u64 = 20_000;
+pub const ROUND_DECISION_LIMIT: u64 = 5_000;
 
 /// Default decision limit per game.
 pub const DEFAULT_DECISION_LIMIT: u64 = 1_000_000;
