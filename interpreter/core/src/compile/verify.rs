@@ -55,9 +55,48 @@ pub(super) fn check_program(c: &mut Compiler, items: &[(u16, Item)]) {
             }
         }
     }
+    computed_defaults(c);
     if !c.program.deck.is_empty() {
         deck_arithmetic(c, items);
         table_cycles(c);
+    }
+}
+
+/// For every allowed seat count: the parameter defaults computed from other parameters
+/// (`param 倍: int = 人 * 3 in 1..10`) must come out as a game with that count computes
+/// them, within their ranges; one that does not would stop every such game as it starts.
+fn computed_defaults(c: &mut Compiler) {
+    let p = &c.program;
+    if p.params.iter().all(|d| d.default_expr.is_none())
+        || p.params.iter().any(|d| matches!(d.default, Value::Unit))
+    {
+        return;
+    }
+    let seat_param = match p.seats.count {
+        Expr::Param(j) => Some(j as usize),
+        _ => None,
+    };
+    for &n in &c.seat_counts.clone() {
+        let given: Vec<Option<Value>> = (0..c.program.params.len())
+            .map(|i| (Some(i) == seat_param).then_some(Value::Int(n as i64)))
+            .collect();
+        if let Err(e) = crate::engine::param_values(&c.program, &given) {
+            let message = match (seat_param, e.message.strip_prefix("with these parameters ")) {
+                (Some(_), Some(rest)) => format!("with {n} seats {rest}"),
+                _ => e.message.clone(),
+            };
+            let mut d = Diagnostic::error(
+                "fuda::out-of-range",
+                message,
+                e.loc,
+                "computed from other parameters",
+            );
+            if let Some(h) = &e.help {
+                d = d.with_help(h.clone());
+            }
+            c.error(d);
+            return;
+        }
     }
 }
 

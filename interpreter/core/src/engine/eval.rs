@@ -928,7 +928,10 @@ pub fn eval_with_defaults(
                 .then_some(Value::Int(seats as i64))
         })
         .collect();
-    let params = param_values(p, &given)?;
+    // Parameters that cannot be computed are reported at their own declarations.
+    let Ok(params) = param_values(p, &given) else {
+        return Ok(Value::Unit);
+    };
     eval_pure_at(p, &bare_board(seats as u8, params), e, at)
 }
 
