@@ -69,8 +69,9 @@ fn is_refused(c: char) -> bool {
 }
 
 /// The first character of `text` a file may not hold, with its byte offset. With
-/// `lone_cr`, a carriage return not followed by a line feed counts too (rule files;
-/// word lists read it as a blank).
+/// `lone_cr`, a carriage return not followed by a line feed counts too (rule files and
+/// word lists both ask: a file saved with old Mac line ends would show its lines
+/// differently from how they are read).
 pub fn first_refused(text: &str, lone_cr: bool) -> Option<(usize, Refused)> {
     let bytes = text.as_bytes();
     text.char_indices().find_map(|(i, c)| {

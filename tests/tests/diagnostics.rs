@@ -169,4 +169,12 @@ fn control_characters_and_line_ends() {
     );
     assert!(!out.contains('\u{1b}'), "{out:?}");
     insta::assert_snapshot!("words-control", out);
+    // A carriage return alone ends no line in a word list either.
+    let out = render(
+        "words-lone-cr.fuda",
+        &words,
+        MemoryFiles(vec![("w.txt".into(), "一石\r二鳥\n".into())]),
+    );
+    assert!(!out.contains('\r'), "{out:?}");
+    insta::assert_snapshot!("words-lone-cr", out);
 }

@@ -195,7 +195,7 @@ impl LoadCtx<'_> {
             );
             return;
         }
-        let refused = fuda_grammar::text::first_refused(&text, false).map(|(at, what)| {
+        let refused = fuda_grammar::text::first_refused(&text, true).map(|(at, what)| {
             (
                 at,
                 text[at..].chars().next().map_or(1, char::len_utf8),
