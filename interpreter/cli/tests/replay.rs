@@ -231,3 +231,75 @@ fn a_left_game_replays_as_left() {
         r.stdout
     );
 }
+
+/// A ruleset whose round never ends: the engine stops it at its decision limit.
+const NO_OUTCOME: &str = r#"ruleset "no outcome"
+import "std/hanafuda"
+seats 2 { 2: 親 子 }
+zone 山札 shared stack hidden
+zone 手札 per seat pile owner
+enum 結果: 終(done)
+proc match {
+  loop {
+    for s in seats() {
+      choose s { move 引く "引く" { move top(山札) to 手札[s] } move 戻す "戻す" when count(手札[s]) > 0 { move top(手札[s]) to 山札 } }
+    }
+    if count(山札) == 0 { gather 山札 }
+  }
+}
+"#;
+
+/// A game the rules stop keeps its moves, its seed and the error in the record, and
+/// its replay stops on the same error and fails as the game did.
+#[test]
+fn a_game_stopped_by_the_rules_replays_to_the_same_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rules = dir.path().join("noout.fuda");
+    std::fs::write(&rules, NO_OUTCOME).expect("write");
+    let record = dir.path().join("game.toml");
+    let played = fuda_with_input(
+        &[
+            "play",
+            rules.to_str().expect("utf-8 path"),
+            "--seed",
+            "5",
+            "--agents",
+            "random",
+            "--record",
+            record.to_str().expect("utf-8 path"),
+        ],
+        &"1\n".repeat(30_000),
+    );
+    assert_eq!(played.code, 1, "{}", played.stderr);
+    assert!(
+        played.stderr.contains("without an outcome"),
+        "{}",
+        played.stderr
+    );
+    assert!(
+        played.stdout.contains("seed 5 (play it again"),
+        "{}",
+        played.stdout
+    );
+    let text = std::fs::read_to_string(&record).expect("record");
+    assert!(!text.contains("moves = []"), "{text}");
+    assert!(text.contains("ended = \"failed\""), "{text}");
+    assert!(text.contains("error = \"the round passed"), "{text}");
+    let replayed = fuda(&["replay", record.to_str().expect("utf-8 path")]);
+    assert_eq!(replayed.code, 1, "{}", replayed.all());
+    assert!(
+        replayed.stderr.contains("without an outcome"),
+        "{}",
+        replayed.stderr
+    );
+    assert!(
+        replayed.stdout.contains("on a rules error"),
+        "{}",
+        replayed.stdout
+    );
+    assert!(
+        !replayed.stdout.contains(" 0 decisions"),
+        "{}",
+        replayed.stdout
+    );
+}
