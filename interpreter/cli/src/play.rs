@@ -2,7 +2,7 @@
 //! from stdin (so it works piped), and sees only what that seat may see.
 
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use fuda_core::agents::{by_name, Agent};
 use fuda_core::engine::{Event, Move, Pending, Watches, PASS};
@@ -241,6 +241,7 @@ impl Recorder {
             return Ok(None);
         };
         let dir = crate::replay::record_folder(path)?;
+        refuse_record_path(path, &args.file, p)?;
         let text = crate::load::read_capped(&args.file).unwrap_or_default();
         let mut set = args.set.clone();
         if let Some(n) = args.players {
@@ -297,6 +298,43 @@ impl Recorder {
         errln!("replay saved to {}", self.path.display());
         Ok(())
     }
+}
+
+/// Refuses a `--record` path that would overwrite what the game was loaded from (the
+/// ruleset or a file it imports) or that is no regular file (a FIFO would block the
+/// write forever, a device would swallow it).
+fn refuse_record_path(record: &Path, ruleset: &Path, p: &Program) -> miette::Result<()> {
+    if let Some(what) = crate::load::not_regular(record) {
+        return Err(miette!(
+            code = "fuda::cli::write",
+            help = "record to a new .toml file, or to a replay written before",
+            "cannot record the game to `{}`: {what}",
+            record.display()
+        ));
+    }
+    // A path that does not exist yet cannot be a loaded file.
+    let Ok(target) = record.canonicalize() else {
+        return Ok(());
+    };
+    // Imports are named from the ruleset's folder; the ruleset itself as given.
+    let folder = match ruleset.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let loaded = std::iter::once(ruleset.to_path_buf())
+        .chain(p.sources.iter().map(|s| folder.join(&s.name)));
+    for file in loaded {
+        if file.canonicalize().is_ok_and(|f| f == target) {
+            return Err(miette!(
+                code = "fuda::cli::write",
+                help = "record to a .toml file of its own, e.g. `--record game.toml`",
+                "cannot record the game to `{}`: it is a file this game's rules were loaded from (`{}`)",
+                record.display(),
+                file.display()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// What the loop keeps between decisions.

@@ -181,9 +181,28 @@ fn find_ruleset(named: &str, record: &Path) -> miette::Result<PathBuf> {
     if let Some(f) = named_path.file_name() {
         tried.push(dir.join(f));
     }
-    tried.dedup();
+    // The same path may come twice (a ruleset named by its bare file name); it is
+    // tried, and listed, once.
+    let mut seen = Vec::new();
+    tried.retain(|c| {
+        let new = !seen.contains(c);
+        seen.push(c.clone());
+        new
+    });
     if let Some(found) = tried.iter().find(|c| c.is_file()) {
         return Ok(found.clone());
+    }
+    // A path that is there but no regular file (a FIFO, a folder) is not missing.
+    if let Some((c, what)) = tried
+        .iter()
+        .find_map(|c| crate::load::not_regular(c).map(|w| (c, w)))
+    {
+        return Err(miette!(
+            code = "fuda::cli::replay",
+            help = "pass the ruleset with `--ruleset FILE`",
+            "cannot read the ruleset `{named}` the replay names: `{}`: {what}",
+            c.display()
+        ));
     }
     let list: Vec<String> = tried.iter().map(|c| format!("`{}`", c.display())).collect();
     Err(miette!(
@@ -198,6 +217,15 @@ fn find_ruleset(named: &str, record: &Path) -> miette::Result<PathBuf> {
 /// end, or as far as the recorded game went). A record that says how the game ended
 /// is checked: a different end or different chips is an error.
 pub fn run(args: &Args) -> miette::Result<u8> {
+    // Only a regular file is a replay: reading a FIFO would wait for a writer forever.
+    if let Some(what) = crate::load::not_regular(&args.file) {
+        return Err(miette!(
+            code = "fuda::cli::read",
+            help = "give the path of the TOML file `fuda play --record FILE.toml` wrote",
+            "cannot read `{}`: {what}",
+            args.file.display()
+        ));
+    }
     let text = crate::load::read_data_file(&args.file)?;
     let replay: Replay = toml::from_str(&text).map_err(|e| {
         miette!(

@@ -4,7 +4,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{fuda, fuda_in, fuda_with_input, sangohana, Run};
+use common::{fuda, fuda_in, fuda_with_input, fuda_within, sangohana, Run};
 
 #[test]
 fn a_recorded_game_replays_the_same() {
@@ -301,5 +301,91 @@ fn a_game_stopped_by_the_rules_replays_to_the_same_error() {
         !replayed.stdout.contains(" 0 decisions"),
         "{}",
         replayed.stdout
+    );
+}
+
+/// `--record` never overwrites what the game was loaded from: the ruleset itself, or a
+/// file it extends, however the path is spelled.
+#[test]
+fn a_record_path_that_is_a_loaded_rule_file_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = std::fs::read_to_string(sangohana()).expect("ruleset");
+    std::fs::write(dir.path().join("s.fuda"), &text).expect("write");
+    std::fs::write(dir.path().join("b.fuda"), "ruleset \"b\"\nextends \"s\"\n").expect("write");
+    let base = dir.path().join("s.fuda");
+    for (ruleset, record) in [
+        ("s.fuda", "s.fuda"),
+        ("s.fuda", "./s.fuda"),
+        ("b.fuda", base.to_str().expect("utf-8 path")),
+    ] {
+        let r = fuda_in(
+            Some(dir.path()),
+            &["play", ruleset, "--seed", "3", "--record", record],
+            &"1\n".repeat(3000),
+        );
+        assert_eq!(r.code, 1, "{ruleset} {record}: {}", r.all());
+        assert!(r.stderr.contains("rules were loaded from"), "{}", r.stderr);
+        assert!(!r.stdout.contains("your move"), "{}", r.stdout);
+        let now = std::fs::read_to_string(&base).expect("ruleset");
+        assert!(
+            now == text,
+            "{ruleset} {record}: the ruleset was overwritten"
+        );
+    }
+}
+
+/// A FIFO is neither read as a replay nor written as a record, nor taken for a missing
+/// ruleset: each is refused at once, saying it is no regular file.
+#[cfg(unix)]
+#[test]
+fn fifos_are_refused_by_play_and_replay_without_blocking() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for f in ["r.toml", "sub.fuda"] {
+        let made = std::process::Command::new("mkfifo")
+            .arg(dir.path().join(f))
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+    }
+    std::fs::write(
+        dir.path().join("x.toml"),
+        "ruleset = \"sub.fuda\"\nruleset_hash = \"x\"\nseed = 1\nset = []\nmoves = []\n",
+    )
+    .expect("write");
+    let s = sangohana();
+    let runs: [&[&str]; 3] = [
+        &["replay", "r.toml"],
+        &["play", &s, "--seed", "3", "--record", "r.toml"],
+        &["replay", "x.toml"],
+    ];
+    for args in runs {
+        let r = fuda_within(20, dir.path(), args)
+            .unwrap_or_else(|| panic!("`fuda {}` still waits after 20 s", args.join(" ")));
+        assert_eq!(r.code, 1, "{}", r.all());
+        assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
+        assert!(!r.stderr.contains("cannot find"), "{}", r.stderr);
+    }
+}
+
+/// A ruleset the replay cannot find is looked for in each place once.
+#[test]
+fn a_missing_ruleset_lists_each_path_tried_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("x.toml"),
+        "ruleset = \"gone.fuda\"\nruleset_hash = \"x\"\nseed = 1\nset = []\nmoves = []\n",
+    )
+    .expect("write");
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).expect("mkdir");
+    std::fs::rename(dir.path().join("x.toml"), sub.join("x.toml")).expect("move");
+    let r = fuda_in(Some(dir.path()), &["replay", "sub/x.toml"], "");
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(r.stderr.contains("cannot find"), "{}", r.stderr);
+    assert_eq!(
+        r.stderr.matches("`sub/gone.fuda`").count(),
+        1,
+        "{}",
+        r.stderr
     );
 }
