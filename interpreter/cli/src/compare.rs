@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::simulate::{self, signed, Report, RunArgs};
+use crate::simulate::{self, Report, RunArgs};
 use crate::stats::{GameTotals, Interval, Mean};
 use crate::{errln, outln};
 use crate::{params, render, values, view};
@@ -39,13 +39,40 @@ pub struct Diff {
     pub b: f64,
     /// B − A, with its 95% interval; `n` is the number of games both rulesets
     /// finished, which the interval pairs.
-    pub difference: Interval,
+    pub difference: Difference,
+}
+
+/// B − A with its 95% interval.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct Difference {
+    /// B's number less A's.
+    pub mean: f64,
+    /// Lower end of the 95% interval; `None` (null) when no game pairs up (one side
+    /// finished none): there is nothing to measure the difference's spread with.
+    pub low: Option<f64>,
+    /// Upper end, `None` as `low` is.
+    pub high: Option<f64>,
+    /// Games both rulesets finished, which the interval pairs.
+    pub n: u64,
 }
 
 impl Diff {
-    /// Whether the interval leaves out 0: the batches tell A and B apart.
+    /// Whether the interval leaves out 0: the batches tell A and B apart (never so
+    /// without an interval).
     fn clear(&self) -> bool {
-        self.difference.low > 0.0 || self.difference.high < 0.0
+        match (self.difference.low, self.difference.high) {
+            (Some(low), Some(high)) => low > 0.0 || high < 0.0,
+            _ => false,
+        }
+    }
+
+    /// The interval cut to what the number can be: a difference of two shares lies in
+    /// [−1, 1], though a normal interval from few games can run past it.
+    fn within(mut self, min: f64, max: f64) -> Diff {
+        let d = &mut self.difference;
+        d.low = d.low.map(|x| x.max(min));
+        d.high = d.high.map(|x| x.min(max));
+        self
     }
 }
 
@@ -144,10 +171,22 @@ fn run_text(args: &Args) -> miette::Result<u8> {
         render::out(&human(&head, &a, &b, &d));
     }
     if a.failed + b.failed > 0 {
+        let stop = |side: &str, r: &Report| {
+            if r.stopped {
+                format!(
+                    "; {side} stopped after its first {} games all failed",
+                    r.failed
+                )
+            } else {
+                String::new()
+            }
+        };
         errln!(
-            "{} games of A and {} of B failed (see above)",
+            "{} games of A and {} of B failed (see above){}{}",
             a.failed,
-            b.failed
+            b.failed,
+            stop("A", &a),
+            stop("B", &b)
         );
     }
     Ok(u8::from(a.failed + b.failed > 0))
@@ -179,7 +218,7 @@ pub fn differences(a: &Report, b: &Report) -> Differences {
             Mean::share(count(sb), sb.deals).share_interval(),
         );
         let f = per_deal(|t| t.outcomes.get(name).copied().unwrap_or(0));
-        with_pairs(unpaired, games, &f, &f)
+        with_pairs(unpaired, games, &f, &f).within(-1.0, 1.0)
     })
     .collect();
     let yaku = names(
@@ -227,7 +266,7 @@ pub fn differences(a: &Report, b: &Report) -> Differences {
                 ia.map_or(NONE, |i| sa.roles[i].win_rate),
                 ib.map_or(NONE, |i| sb.roles[i].win_rate),
             );
-            with_pairs(unpaired, games, &role_wins(ia), &role_wins(ib))
+            with_pairs(unpaired, games, &role_wins(ia), &role_wins(ib)).within(-1.0, 1.0)
         })
         .collect();
     let role_chips_per_deal = roles
@@ -255,7 +294,7 @@ pub fn differences(a: &Report, b: &Report) -> Differences {
                 Some(w) => (*w as f64, t.deals as f64),
                 None => (0.0, 0.0),
             };
-            with_pairs(unpaired, games, &f, &f)
+            with_pairs(unpaired, games, &f, &f).within(-1.0, 1.0)
         })
         .collect();
     let seat_chips = (0..seats)
@@ -309,7 +348,8 @@ fn pairs<'r>(a: &'r Report, b: &'r Report) -> Vec<(&'r GameTotals, &'r GameTotal
 type Ratio<'f> = &'f dyn Fn(&GameTotals) -> (f64, f64);
 
 /// `unpaired`'s difference with its interval taken from the paired games instead, when
-/// there are two or more; `n` says how many games were paired.
+/// there are two or more, and none when there are none; `n` says how many games were
+/// paired.
 fn with_pairs(
     mut unpaired: Diff,
     games: &[(&GameTotals, &GameTotals)],
@@ -318,8 +358,14 @@ fn with_pairs(
 ) -> Diff {
     let d = unpaired.difference.mean;
     if let Some(half) = paired(games, a, b) {
-        unpaired.difference.low = round(d - half);
-        unpaired.difference.high = round(d + half);
+        unpaired.difference.low = Some(round(d - half));
+        unpaired.difference.high = Some(round(d + half));
+    }
+    if games.is_empty() {
+        // Nothing pairs: the batches' own intervals would measure one side's games
+        // against nothing (a side that finished none reads as all zeros).
+        unpaired.difference.low = None;
+        unpaired.difference.high = None;
     }
     unpaired.difference.n = games.len() as u64;
     unpaired
@@ -412,10 +458,10 @@ fn diff(name: &str, a: f64, b: f64, d: f64, low: f64, high: f64) -> Diff {
         name: name.to_string(),
         a: round(a),
         b: round(b),
-        difference: Interval {
+        difference: Difference {
             mean: round(d),
-            low: round(low),
-            high: round(high),
+            low: Some(round(low)),
+            high: Some(round(high)),
             n: 0,
         },
     }
@@ -427,6 +473,22 @@ fn round(x: f64) -> f64 {
     (x * 1e6).round() / 1e6 + 0.0
 }
 
+/// How many games a side finished, and whether it stopped early: "B finished 0 (it
+/// stopped after its first 16 games all failed)".
+fn finished(side: &str, r: &Report) -> String {
+    let done = r.summary.games;
+    if r.stopped {
+        format!(
+            "{side} finished {done} (it stopped after its first {} games all failed)",
+            r.failed
+        )
+    } else if r.failed > 0 {
+        format!("{side} finished {done} ({} failed)", r.failed)
+    } else {
+        format!("{side} finished {done}")
+    }
+}
+
 /// The text report: a section per kind of number, each line `A  B  B − A [interval]`,
 /// with `*` where the interval leaves out 0.
 fn human(head: &[String], a: &Report, b: &Report, d: &Differences) -> String {
@@ -435,12 +497,28 @@ fn human(head: &[String], a: &Report, b: &Report, d: &Differences) -> String {
         out.push_str(h);
         out.push('\n');
     }
-    out.push_str(&format!(
-        "the same {} games (seed {}) for both, agents {}; B − A with 95% intervals from the games\npaired by seed (shares in percentage points), * where the interval leaves out 0\n",
-        a.games_requested,
-        a.seed,
-        a.agents.join(",")
-    ));
+    let pairs = d.decisions.difference.n;
+    if a.failed + b.failed == 0 {
+        out.push_str(&format!(
+            "the same {} games (seed {}) for both, agents {}; ",
+            a.games_requested,
+            a.seed,
+            a.agents.join(",")
+        ));
+    } else {
+        // Only the games both finished pair up: say how many each side finished, and
+        // which side stopped early, lest the numbers read as the whole batch.
+        out.push_str(&format!(
+            "{} games (seed {}) asked of both, agents {}; {}, {}; {} finished by both\n",
+            a.games_requested,
+            a.seed,
+            a.agents.join(","),
+            finished("A", a),
+            finished("B", b),
+            pairs
+        ));
+    }
+    out.push_str("B − A with 95% intervals from the games\npaired by seed (shares in percentage points), * where the interval leaves out 0\n");
     if a.players != b.players {
         out.push_str(&format!(
             "note: A seats {} players and B {}\n",
@@ -449,14 +527,7 @@ fn human(head: &[String], a: &Report, b: &Report, d: &Differences) -> String {
     }
     let pct = |x: f64| format!("{:>7.2}%", x * 100.0);
     // Differences of shares are in percentage points.
-    let pct_diff = |i: &Interval| {
-        format!(
-            "{:>+7.2} [{:>+7.2}, {:>+7.2}]",
-            i.mean * 100.0,
-            i.low * 100.0,
-            i.high * 100.0
-        )
-    };
+    let pct_diff = |i: &Difference| interval(i, |x| format!("{:>+7.2}", x * 100.0));
     section(
         &mut out,
         "outcomes (share of deals)",
@@ -465,7 +536,7 @@ fn human(head: &[String], a: &Report, b: &Report, d: &Differences) -> String {
         &pct_diff,
     );
     let num = |x: f64| format!("{x:>8.4}");
-    let num_diff = |i: &Interval| format!("{:>+8.4} [{:>+8.4}, {:>+8.4}]", i.mean, i.low, i.high);
+    let num_diff = |i: &Difference| interval(i, |x| format!("{x:>+8.4}"));
     section(&mut out, "yaku (per deal)", &d.yaku, &num, &num_diff);
     section(
         &mut out,
@@ -480,7 +551,7 @@ fn human(head: &[String], a: &Report, b: &Report, d: &Differences) -> String {
         "roles: chips per deal",
         &d.role_chips_per_deal,
         &chips,
-        &|i| signed(i),
+        &|i| interval(i, |x| format!("{x:>+8.2}")),
     );
     section(
         &mut out,
@@ -494,16 +565,26 @@ fn human(head: &[String], a: &Report, b: &Report, d: &Differences) -> String {
         "seats: final chips",
         &d.seat_chips,
         &chips,
-        &|i| signed(i),
+        &|i| interval(i, |x| format!("{x:>+8.2}")),
     );
     section(
         &mut out,
         "decisions",
         std::slice::from_ref(&d.decisions),
         &|x| format!("{x:>8.1}"),
-        &|i| signed(i),
+        &|i| interval(i, |x| format!("{x:>+8.2}")),
     );
     out
+}
+
+/// A difference as `mean [low, high]`, each number written by `num`; without an
+/// interval (no game pairs up), only that there is none: a difference from one side's
+/// games and nothing is no difference.
+fn interval(i: &Difference, num: impl Fn(f64) -> String) -> String {
+    match (i.low, i.high) {
+        (Some(low), Some(high)) => format!("{} [{}, {}]", num(i.mean), num(low), num(high)),
+        _ => "— (no games to pair)".to_string(),
+    }
 }
 
 /// One section: its title with the column heads, then a line per compared name.
@@ -512,7 +593,7 @@ fn section(
     title: &str,
     rows: &[Diff],
     value: &dyn Fn(f64) -> String,
-    difference: &dyn Fn(&Interval) -> String,
+    difference: &dyn Fn(&Difference) -> String,
 ) {
     if rows.is_empty() {
         return;
@@ -554,8 +635,14 @@ mod tests {
         let b = Mean::share(56, 70).share_interval();
         let d = share_diff("x", a, b);
         assert!((d.difference.mean - 0.2).abs() < 1e-6, "{d:?}");
-        assert!((d.difference.low - 0.0524).abs() < 1e-4, "{d:?}");
-        assert!((d.difference.high - 0.3339).abs() < 1e-4, "{d:?}");
+        assert!(
+            (d.difference.low.expect("an interval") - 0.0524).abs() < 1e-4,
+            "{d:?}"
+        );
+        assert!(
+            (d.difference.high.expect("an interval") - 0.3339).abs() < 1e-4,
+            "{d:?}"
+        );
         assert!(d.clear());
         let same = share_diff("x", a, a);
         assert!(!same.clear() && same.difference.mean == 0.0);
@@ -578,16 +665,36 @@ mod tests {
         // Standard errors 3 and 4 add to 5.
         let d = mean_diff("x", a, b);
         assert!(
-            (d.difference.high - (1.0 + 1.96 * 5.0)).abs() < 1e-6,
+            (d.difference.high.expect("an interval") - (1.0 + 1.96 * 5.0)).abs() < 1e-6,
             "{d:?}"
         );
         // 100 in 100 deals against 150 in 100: 0.5 ± 1.96·√(0.01 + 0.015).
         let r = rate_diff("y", 100, 100, 150, 100);
         let half = 1.96 * 0.025f64.sqrt();
-        assert!((r.difference.low - (0.5 - half)).abs() < 1e-6, "{r:?}");
+        assert!(
+            (r.difference.low.expect("an interval") - (0.5 - half)).abs() < 1e-6,
+            "{r:?}"
+        );
         assert!(r.clear());
         // Nothing at all on either side is no difference, not a failure.
         assert!(!rate_diff("z", 0, 0, 0, 0).clear());
+    }
+
+    #[test]
+    fn a_share_difference_stays_within_its_range() {
+        let d = diff("x", 0.0, 0.8, 0.8, 0.5, 1.2).within(-1.0, 1.0);
+        assert_eq!(
+            (d.difference.low, d.difference.high),
+            (Some(0.5), Some(1.0))
+        );
+        let none = with_pairs(
+            diff("y", 0.6, 0.0, -0.6, -0.7, -0.5),
+            &[],
+            &|_| (0.0, 0.0),
+            &|_| (0.0, 0.0),
+        );
+        assert_eq!((none.difference.low, none.difference.high), (None, None));
+        assert!(!none.clear());
     }
 
     #[test]

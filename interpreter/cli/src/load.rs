@@ -151,20 +151,13 @@ fn read_at_most(path: &Path, max: usize, what: &'static str) -> Result<String, R
 /// Only regular files are read, as for imports: opening a FIFO would wait for a writer
 /// forever, and a device is no rule file.
 pub fn read_rule_file(path: &Path) -> miette::Result<String> {
-    if let Ok(meta) = std::fs::metadata(path) {
-        if !meta.is_file() {
-            let what = if meta.is_dir() {
-                "it is a folder"
-            } else {
-                "it is not a regular file (a pipe, a device or a socket)"
-            };
-            return Err(miette!(
-                code = "fuda::cli::read",
-                help = "give the path of a .fuda file",
-                "cannot read `{}`: {what}",
-                path.display()
-            ));
-        }
+    if let Some(what) = not_regular(path) {
+        return Err(miette!(
+            code = "fuda::cli::read",
+            help = "give the path of a .fuda file",
+            "cannot read `{}`: {what}",
+            path.display()
+        ));
     }
     read_capped(path).map_err(|e| match e {
         ReadError::TooLarge { .. } => miette!(
@@ -182,6 +175,20 @@ pub fn read_rule_file(path: &Path) -> miette::Result<String> {
             e.reason()
         ),
     })
+}
+
+/// Why an existing path is not a regular file ("it is a folder"), or `None` when it
+/// is one or does not exist (the read or write then says why). Opening a FIFO would
+/// wait for a writer (or reader) forever, and a device is no file of ours.
+pub fn not_regular(path: &Path) -> Option<&'static str> {
+    let meta = std::fs::metadata(path).ok()?;
+    if meta.is_file() {
+        None
+    } else if meta.is_dir() {
+        Some("it is a folder")
+    } else {
+        Some("it is not a regular file (a pipe, a device or a socket)")
+    }
 }
 
 /// Reads a state or replay file a command was given whole, up to

@@ -2,7 +2,7 @@
 //! from stdin (so it works piped), and sees only what that seat may see.
 
 use std::io::{BufRead, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use fuda_core::agents::{by_name, Agent};
 use fuda_core::engine::{Event, Move, Pending, Watches, PASS};
@@ -107,9 +107,10 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     let mut recorded: Vec<Vec<usize>> = Vec::new();
     loop {
         // `Watches`: a `choose` with one move waits too, so that it is shown.
-        let finished = st
-            .advance_with(&p, &mut Watches)
-            .map_err(|e| runtime(&p, &e))?;
+        let finished = match st.advance_with(&p, &mut Watches) {
+            Ok(f) => f,
+            Err(e) => return Err(failed(&p, &e, seed, &mut record, &recorded)),
+        };
         session.report(&st, finished);
         if finished {
             break;
@@ -125,7 +126,9 @@ pub fn run(args: &Args) -> miette::Result<u8> {
                 session.point_out_new(&st, true);
             }
             session.remember_moves(&st, &pending, &[0]);
-            st.apply(&p, &[0]).map_err(|e| runtime(&p, &e))?;
+            if let Err(e) = st.apply(&p, &[0]) {
+                return Err(failed(&p, &e, seed, &mut record, &recorded));
+            }
             continue;
         }
         let mut choices = Vec::with_capacity(pending.seats.len());
@@ -134,27 +137,37 @@ pub fn run(args: &Args) -> miette::Result<u8> {
                 Some(bot) => bot
                     .choose(&p, &st, sm.seat, &sm.moves)
                     .min(sm.moves.len() - 1),
-                None => match session.ask(&st, &pending, &sm.moves, &mut lines) {
-                    Ok(i) => i,
-                    Err(why) => {
-                        errln!("{why} before the game ended: leaving the game");
-                        outln!("seed {seed} (play it again with --seed {seed})");
-                        if let Some(r) = &mut record {
-                            r.finish(&recorded, Ended::Left, chips_of(&p, &st))?;
-                        }
-                        return Ok(LEFT);
+                None => {
+                    // Kept on disk while the person thinks (at most once a second, so
+                    // fast piped input does not rewrite the file at every move): a
+                    // game killed then keeps its moves so far.
+                    if let Some(r) = &mut record {
+                        r.checkpoint(&recorded)?;
                     }
-                },
+                    match session.ask(&st, &pending, &sm.moves, &mut lines) {
+                        Ok(i) => i,
+                        Err(why) => {
+                            errln!("{why} before the game ended: leaving the game");
+                            outln!("seed {seed} (play it again with --seed {seed})");
+                            if let Some(r) = &mut record {
+                                r.finish(&recorded, Ended::Left, Some(chips_of(&p, &st)))?;
+                            }
+                            return Ok(LEFT);
+                        }
+                    }
+                }
             };
             choices.push(choice);
         }
         session.remember_moves(&st, &pending, &choices);
         recorded.push(choices.clone());
-        st.apply(&p, &choices).map_err(|e| runtime(&p, &e))?;
+        if let Err(e) = st.apply(&p, &choices) {
+            return Err(failed(&p, &e, seed, &mut record, &recorded));
+        }
     }
     let chips = chips_of(&p, &st);
     if let Some(r) = &mut record {
-        r.finish(&recorded, Ended::Finished, chips.clone())?;
+        r.finish(&recorded, Ended::Finished, Some(chips.clone()))?;
     }
     outln!("\ngame over");
     // Outcome labels in order of first appearance, with how many deals ended so; the
@@ -185,11 +198,40 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     Ok(0)
 }
 
+/// A rules error that stops the game: the record keeps the moves made so far, with the
+/// error, and the seed is told (as at any end) so the game can be played again.
+fn failed(
+    p: &Program,
+    e: &RuntimeError,
+    seed: u64,
+    record: &mut Option<Recorder>,
+    moves: &[Vec<usize>],
+) -> miette::Report {
+    let report = runtime(p, e);
+    errln!("the rules stopped the game");
+    outln!("seed {seed} (play it again with --seed {seed})");
+    if let Some(r) = record {
+        r.replay.error = Some(crate::replay::first_line(&e.message));
+        r.replay.chips = None;
+        if let Err(save) = r.finish(moves, Ended::Failed, None) {
+            // The game's own error is what the person must see; the lost record is
+            // said on the side.
+            errln!("{save:?}");
+        }
+    }
+    report
+}
+
 /// The replay file of `--record`: written as the game starts (checking that it can
-/// be), and again with every move when the game ends or the person leaves.
+/// be), again before the person is asked (at most once a second), and with every
+/// move when the game ends, the person leaves or the rules stop it.
 struct Recorder {
     path: PathBuf,
     replay: Replay,
+    /// When the file was last written.
+    saved: std::time::Instant,
+    /// How many moves the file holds.
+    saved_moves: usize,
 }
 
 impl Recorder {
@@ -199,6 +241,7 @@ impl Recorder {
             return Ok(None);
         };
         let dir = crate::replay::record_folder(path)?;
+        refuse_record_path(path, &args.file, p)?;
         let text = crate::load::read_capped(&args.file).unwrap_or_default();
         let mut set = args.set.clone();
         if let Some(n) = args.players {
@@ -216,26 +259,82 @@ impl Recorder {
                 moves: Vec::new(),
                 ended: None,
                 chips: None,
+                error: None,
             },
+            saved: std::time::Instant::now(),
+            saved_moves: 0,
         };
         crate::replay::save(&r.path, &r.replay)?;
         Ok(Some(r))
     }
 
-    /// Writes the whole game: its moves, how it ended and the chips then.
+    /// Writes the moves so far of a game still going, unless nothing changed or the
+    /// file was written less than a second ago.
+    fn checkpoint(&mut self, moves: &[Vec<usize>]) -> miette::Result<()> {
+        if moves.len() == self.saved_moves
+            || self.saved.elapsed() < std::time::Duration::from_secs(1)
+        {
+            return Ok(());
+        }
+        self.replay.moves = moves.to_vec();
+        crate::replay::save(&self.path, &self.replay)?;
+        self.saved = std::time::Instant::now();
+        self.saved_moves = moves.len();
+        Ok(())
+    }
+
+    /// Writes the whole game: its moves, how it ended and the chips then (none for
+    /// a game the rules stopped).
     fn finish(
         &mut self,
         moves: &[Vec<usize>],
         ended: Ended,
-        chips: Vec<i64>,
+        chips: Option<Vec<i64>>,
     ) -> miette::Result<()> {
         self.replay.moves = moves.to_vec();
         self.replay.ended = Some(ended);
-        self.replay.chips = Some(chips);
+        self.replay.chips = chips;
         crate::replay::save(&self.path, &self.replay)?;
         errln!("replay saved to {}", self.path.display());
         Ok(())
     }
+}
+
+/// Refuses a `--record` path that would overwrite what the game was loaded from (the
+/// ruleset or a file it imports) or that is no regular file (a FIFO would block the
+/// write forever, a device would swallow it).
+fn refuse_record_path(record: &Path, ruleset: &Path, p: &Program) -> miette::Result<()> {
+    if let Some(what) = crate::load::not_regular(record) {
+        return Err(miette!(
+            code = "fuda::cli::write",
+            help = "record to a new .toml file, or to a replay written before",
+            "cannot record the game to `{}`: {what}",
+            record.display()
+        ));
+    }
+    // A path that does not exist yet cannot be a loaded file.
+    let Ok(target) = record.canonicalize() else {
+        return Ok(());
+    };
+    // Imports are named from the ruleset's folder; the ruleset itself as given.
+    let folder = match ruleset.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let loaded = std::iter::once(ruleset.to_path_buf())
+        .chain(p.sources.iter().map(|s| folder.join(&s.name)));
+    for file in loaded {
+        if file.canonicalize().is_ok_and(|f| f == target) {
+            return Err(miette!(
+                code = "fuda::cli::write",
+                help = "record to a .toml file of its own, e.g. `--record game.toml`",
+                "cannot record the game to `{}`: it is a file this game's rules were loaded from (`{}`)",
+                record.display(),
+                file.display()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// What the loop keeps between decisions.
@@ -449,7 +548,7 @@ fn show_moves(p: &Program, pending: &Pending, code: &[fuda_core::ir::Op], moves:
 }
 
 /// A run-time error of the rules, as a diagnostic pointing at the rule.
-fn runtime(p: &Program, e: &RuntimeError) -> miette::Report {
+pub(crate) fn runtime(p: &Program, e: &RuntimeError) -> miette::Report {
     miette::Report::new(e.to_diagnostic().render_with(&p.sources))
 }
 

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use fuda_core::engine::Event;
 use fuda_core::play::chips_of;
-use fuda_core::State;
+use fuda_core::{RuntimeError, State};
 use miette::miette;
 use serde::{Deserialize, Serialize};
 
@@ -33,9 +33,14 @@ pub struct Replay {
     /// the one written as the game starts).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ended: Option<Ended>,
-    /// Each seat's chips when it ended, checked on replay; absent as `ended` is.
+    /// Each seat's chips when it ended, checked on replay; absent as `ended` is, and
+    /// for a game the rules stopped.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub chips: Option<Vec<i64>>,
+    /// The one-line message of the rules error a `failed` game stopped on, checked on
+    /// replay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// How a recorded game ended.
@@ -46,6 +51,8 @@ pub enum Ended {
     Finished,
     /// The person left (quit, or input ended) with the game still going.
     Left,
+    /// The rules stopped the game with an error (a round with no end, say).
+    Failed,
 }
 
 impl Ended {
@@ -54,6 +61,7 @@ impl Ended {
         match self {
             Ended::Finished => "played to its end",
             Ended::Left => "stopped before its end",
+            Ended::Failed => "stopped on a rules error",
         }
     }
 }
@@ -173,9 +181,28 @@ fn find_ruleset(named: &str, record: &Path) -> miette::Result<PathBuf> {
     if let Some(f) = named_path.file_name() {
         tried.push(dir.join(f));
     }
-    tried.dedup();
+    // The same path may come twice (a ruleset named by its bare file name); it is
+    // tried, and listed, once.
+    let mut seen = Vec::new();
+    tried.retain(|c| {
+        let new = !seen.contains(c);
+        seen.push(c.clone());
+        new
+    });
     if let Some(found) = tried.iter().find(|c| c.is_file()) {
         return Ok(found.clone());
+    }
+    // A path that is there but no regular file (a FIFO, a folder) is not missing.
+    if let Some((c, what)) = tried
+        .iter()
+        .find_map(|c| crate::load::not_regular(c).map(|w| (c, w)))
+    {
+        return Err(miette!(
+            code = "fuda::cli::replay",
+            help = "pass the ruleset with `--ruleset FILE`",
+            "cannot read the ruleset `{named}` the replay names: `{}`: {what}",
+            c.display()
+        ));
     }
     let list: Vec<String> = tried.iter().map(|c| format!("`{}`", c.display())).collect();
     Err(miette!(
@@ -190,6 +217,15 @@ fn find_ruleset(named: &str, record: &Path) -> miette::Result<PathBuf> {
 /// end, or as far as the recorded game went). A record that says how the game ended
 /// is checked: a different end or different chips is an error.
 pub fn run(args: &Args) -> miette::Result<u8> {
+    // Only a regular file is a replay: reading a FIFO would wait for a writer forever.
+    if let Some(what) = crate::load::not_regular(&args.file) {
+        return Err(miette!(
+            code = "fuda::cli::read",
+            help = "give the path of the TOML file `fuda play --record FILE.toml` wrote",
+            "cannot read `{}`: {what}",
+            args.file.display()
+        ));
+    }
     let text = crate::load::read_data_file(&args.file)?;
     let replay: Replay = toml::from_str(&text).map_err(|e| {
         miette!(
@@ -221,36 +257,68 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     let game_params = params::game_params(&p, &replay.set, None)?;
     let mut st = State::new(&p, &game_params, replay.seed)
         .map_err(|e| miette!(code = "fuda::cli::replay", "{}", e.message))?;
+    // A rules error stops the replay where it happens; the record says whether the game
+    // as played stopped there too.
+    let recorded_failure = replay.ended == Some(Ended::Failed);
+    let mut failure: Option<RuntimeError> = None;
+    let mut replayed = 0;
     for (i, choices) in replay.moves.iter().enumerate() {
-        if st
-            .advance(&p)
-            .map_err(|e| miette!(code = "fuda::cli::replay", "{}", e.message))?
-        {
-            return Err(miette!(
-                code = "fuda::cli::replay",
-                help = hint,
-                "the game ended after {i} decisions, but the replay has {}",
-                replay.moves.len()
-            ));
+        match st.advance(&p) {
+            Err(e) => {
+                failure = Some(e);
+                break;
+            }
+            Ok(true) => {
+                return Err(miette!(
+                    code = "fuda::cli::replay",
+                    help = hint,
+                    "the game ended after {i} decisions, but the replay has {}",
+                    replay.moves.len()
+                ))
+            }
+            Ok(false) => {}
         }
-        st.apply(&p, choices).map_err(|e| {
-            miette!(
+        if let Err(e) = st.apply(&p, choices) {
+            // `fuda play` records a decision before carrying it out, so a game that
+            // failed carrying out its last one has it in the record.
+            if recorded_failure && i + 1 == replay.moves.len() {
+                replayed = i + 1;
+                failure = Some(e);
+                break;
+            }
+            return Err(miette!(
                 code = "fuda::cli::replay",
                 help = hint,
                 "decision {}: {} (the replay does not fit this ruleset)",
                 i + 1,
                 e.message
-            )
-        })?;
+            ));
+        }
+        replayed = i + 1;
     }
-    let finished = st
-        .advance(&p)
-        .map_err(|e| miette!(code = "fuda::cli::replay", "{}", e.message))?;
+    let mut finished = false;
+    if failure.is_none() {
+        match st.advance(&p) {
+            Ok(f) => finished = f,
+            Err(e) => failure = Some(e),
+        }
+    }
+    if let Some(e) = &failure {
+        if replayed < replay.moves.len() {
+            return Err(miette!(
+                code = "fuda::cli::replay-differs",
+                help = hint,
+                "the rules stopped the game after {replayed} decisions, but the replay has {}: {}",
+                replay.moves.len(),
+                first_line(&e.message)
+            ));
+        }
+    }
     outln!(
         "{} — seed {}, {} decisions replayed",
         p.title,
         replay.seed,
-        replay.moves.len()
+        replayed
     );
     for e in &st.events {
         match e {
@@ -268,12 +336,13 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     for (s, c) in chips.iter().enumerate() {
         outln!("  seat {s}: {c:+}");
     }
-    if !finished {
-        outln!("(the game stops here, before its end)");
-    }
-    let now = if finished {
+    let now = if failure.is_some() {
+        outln!("(the game stops here on a rules error)");
+        Ended::Failed
+    } else if finished {
         Ended::Finished
     } else {
+        outln!("(the game stops here, before its end)");
         Ended::Left
     };
     if let Some(ended) = replay.ended.filter(|e| *e != now) {
@@ -285,6 +354,19 @@ pub fn run(args: &Args) -> miette::Result<u8> {
             now.said()
         ));
     }
+    if let Some(e) = failure {
+        let now = first_line(&e.message);
+        if let Some(recorded) = replay.error.as_deref().filter(|r| *r != now) {
+            return Err(miette!(
+                code = "fuda::cli::replay-differs",
+                help = hint,
+                "the recorded game stopped on the rules error `{recorded}`, but its replay on `{now}`"
+            ));
+        }
+        // The game as played stopped on this error: the replay shows it as `play` did,
+        // and fails as `play` did.
+        return Err(crate::play::runtime(&p, &e));
+    }
     if let Some(recorded) = replay.chips.as_ref().filter(|c| **c != chips) {
         return Err(miette!(
             code = "fuda::cli::replay-differs",
@@ -295,6 +377,16 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         ));
     }
     Ok(0)
+}
+
+/// The first line of an error message, as a record keeps it.
+pub fn first_line(message: &str) -> String {
+    message
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_string()
 }
 
 /// Chips by seat as `+3, -1, -2`.

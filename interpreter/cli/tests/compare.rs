@@ -222,3 +222,94 @@ fn text_report_and_mistakes() {
     let r = fuda(&["compare", &sangohana()]);
     assert_eq!(r.code, 2, "B is required: {}", r.all());
 }
+
+/// A ruleset whose round never ends: every game of it fails at the decision limit.
+const NO_OUTCOME: &str = r#"ruleset "no outcome"
+import "std/hanafuda"
+seats 2 { 2: 親 子 }
+zone 山札 shared stack hidden
+zone 手札 per seat pile owner
+enum 結果: 終(done)
+proc match {
+  loop {
+    for s in seats() {
+      choose s { move 引く "引く" { move top(山札) to 手札[s] } move 戻す "戻す" when count(手札[s]) > 0 { move top(手札[s]) to 山札 } }
+    }
+    if count(山札) == 0 { gather 山札 }
+  }
+}
+"#;
+
+/// Every difference section of a comparison's JSON, row by row.
+fn rows(v: &Value) -> Vec<Value> {
+    let d = v["difference"].as_object().expect("differences");
+    d.values()
+        .flat_map(|s| match s {
+            Value::Array(rows) => rows.clone(),
+            row => vec![row.clone()],
+        })
+        .collect()
+}
+
+/// When one side finishes no game, nothing pairs: no difference has an interval or a
+/// mark, and the text says which side stopped and what each finished.
+#[test]
+fn a_side_that_finishes_nothing_gives_no_intervals() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let b = dir.path().join("noout.fuda");
+    std::fs::write(&b, NO_OUTCOME).expect("write");
+    let b = b.to_str().expect("utf-8 path");
+    let args = [
+        "compare",
+        &sangohana(),
+        b,
+        "--agents",
+        "random",
+        "--games",
+        "40",
+    ];
+    let r = fuda(&[&args[..], &["--json"]].concat());
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let v: Value = serde_json::from_str(r.stdout.trim()).expect("JSON");
+    assert_eq!(v["b"]["stopped"], true);
+    for row in rows(&v) {
+        let d = &row["difference"];
+        assert_eq!(d["n"], 0, "{row}");
+        assert!(d["low"].is_null() && d["high"].is_null(), "{row}");
+    }
+    let t = fuda(&args);
+    assert_eq!(t.code, 1, "{}", t.stderr);
+    assert!(!t.stdout.contains("the same 40 games"), "{}", t.stdout);
+    assert!(t.stdout.contains("A finished 40"), "{}", t.stdout);
+    assert!(
+        t.stdout.contains("B finished 0 (it stopped"),
+        "{}",
+        t.stdout
+    );
+    assert!(t.stdout.contains("no games to pair"), "{}", t.stdout);
+    assert!(!t.stdout.contains(" *\n"), "{}", t.stdout);
+    assert!(!t.stdout.contains('['), "{}", t.stdout);
+}
+
+/// With few games a share difference's interval stops at ±100 points, the most a
+/// difference of two shares can be.
+#[test]
+fn share_intervals_stay_within_their_range() {
+    let ukishima = sangohana().replace("sangohana.fuda", "ukishima-2p.fuda");
+    let r = fuda(&["compare", &sangohana(), &ukishima, "--games", "2", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let v: Value = serde_json::from_str(r.stdout.trim()).expect("JSON");
+    let mut checked = 0;
+    for section in ["outcomes", "role_win_rate", "seat_win_rate"] {
+        for row in v["difference"][section].as_array().expect("rows") {
+            let d = &row["difference"];
+            let (lo, hi) = (d["low"].as_f64().unwrap(), d["high"].as_f64().unwrap());
+            assert!(
+                (-1.0..=1.0).contains(&lo) && (-1.0..=1.0).contains(&hi),
+                "{row}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 0);
+}

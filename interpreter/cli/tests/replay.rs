@@ -4,7 +4,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{fuda, fuda_in, fuda_with_input, sangohana, Run};
+use common::{fuda, fuda_in, fuda_with_input, fuda_within, sangohana, Run};
 
 #[test]
 fn a_recorded_game_replays_the_same() {
@@ -229,5 +229,163 @@ fn a_left_game_replays_as_left() {
         r.stdout.contains("stops here, before its end"),
         "{}",
         r.stdout
+    );
+}
+
+/// A ruleset whose round never ends: the engine stops it at its decision limit.
+const NO_OUTCOME: &str = r#"ruleset "no outcome"
+import "std/hanafuda"
+seats 2 { 2: 親 子 }
+zone 山札 shared stack hidden
+zone 手札 per seat pile owner
+enum 結果: 終(done)
+proc match {
+  loop {
+    for s in seats() {
+      choose s { move 引く "引く" { move top(山札) to 手札[s] } move 戻す "戻す" when count(手札[s]) > 0 { move top(手札[s]) to 山札 } }
+    }
+    if count(山札) == 0 { gather 山札 }
+  }
+}
+"#;
+
+/// A game the rules stop keeps its moves, its seed and the error in the record, and
+/// its replay stops on the same error and fails as the game did.
+#[test]
+fn a_game_stopped_by_the_rules_replays_to_the_same_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rules = dir.path().join("noout.fuda");
+    std::fs::write(&rules, NO_OUTCOME).expect("write");
+    let record = dir.path().join("game.toml");
+    let played = fuda_with_input(
+        &[
+            "play",
+            rules.to_str().expect("utf-8 path"),
+            "--seed",
+            "5",
+            "--agents",
+            "random",
+            "--record",
+            record.to_str().expect("utf-8 path"),
+        ],
+        &"1\n".repeat(30_000),
+    );
+    assert_eq!(played.code, 1, "{}", played.stderr);
+    assert!(
+        played.stderr.contains("without an outcome"),
+        "{}",
+        played.stderr
+    );
+    assert!(
+        played.stdout.contains("seed 5 (play it again"),
+        "{}",
+        played.stdout
+    );
+    let text = std::fs::read_to_string(&record).expect("record");
+    assert!(!text.contains("moves = []"), "{text}");
+    assert!(text.contains("ended = \"failed\""), "{text}");
+    assert!(text.contains("error = \"the round passed"), "{text}");
+    let replayed = fuda(&["replay", record.to_str().expect("utf-8 path")]);
+    assert_eq!(replayed.code, 1, "{}", replayed.all());
+    assert!(
+        replayed.stderr.contains("without an outcome"),
+        "{}",
+        replayed.stderr
+    );
+    assert!(
+        replayed.stdout.contains("on a rules error"),
+        "{}",
+        replayed.stdout
+    );
+    assert!(
+        !replayed.stdout.contains(" 0 decisions"),
+        "{}",
+        replayed.stdout
+    );
+}
+
+/// `--record` never overwrites what the game was loaded from: the ruleset itself, or a
+/// file it extends, however the path is spelled.
+#[test]
+fn a_record_path_that_is_a_loaded_rule_file_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = std::fs::read_to_string(sangohana()).expect("ruleset");
+    std::fs::write(dir.path().join("s.fuda"), &text).expect("write");
+    std::fs::write(dir.path().join("b.fuda"), "ruleset \"b\"\nextends \"s\"\n").expect("write");
+    let base = dir.path().join("s.fuda");
+    for (ruleset, record) in [
+        ("s.fuda", "s.fuda"),
+        ("s.fuda", "./s.fuda"),
+        ("b.fuda", base.to_str().expect("utf-8 path")),
+    ] {
+        let r = fuda_in(
+            Some(dir.path()),
+            &["play", ruleset, "--seed", "3", "--record", record],
+            &"1\n".repeat(3000),
+        );
+        assert_eq!(r.code, 1, "{ruleset} {record}: {}", r.all());
+        assert!(r.stderr.contains("rules were loaded from"), "{}", r.stderr);
+        assert!(!r.stdout.contains("your move"), "{}", r.stdout);
+        let now = std::fs::read_to_string(&base).expect("ruleset");
+        assert!(
+            now == text,
+            "{ruleset} {record}: the ruleset was overwritten"
+        );
+    }
+}
+
+/// A FIFO is neither read as a replay nor written as a record, nor taken for a missing
+/// ruleset: each is refused at once, saying it is no regular file.
+#[cfg(unix)]
+#[test]
+fn fifos_are_refused_by_play_and_replay_without_blocking() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for f in ["r.toml", "sub.fuda"] {
+        let made = std::process::Command::new("mkfifo")
+            .arg(dir.path().join(f))
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+    }
+    std::fs::write(
+        dir.path().join("x.toml"),
+        "ruleset = \"sub.fuda\"\nruleset_hash = \"x\"\nseed = 1\nset = []\nmoves = []\n",
+    )
+    .expect("write");
+    let s = sangohana();
+    let runs: [&[&str]; 3] = [
+        &["replay", "r.toml"],
+        &["play", &s, "--seed", "3", "--record", "r.toml"],
+        &["replay", "x.toml"],
+    ];
+    for args in runs {
+        let r = fuda_within(20, dir.path(), args)
+            .unwrap_or_else(|| panic!("`fuda {}` still waits after 20 s", args.join(" ")));
+        assert_eq!(r.code, 1, "{}", r.all());
+        assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
+        assert!(!r.stderr.contains("cannot find"), "{}", r.stderr);
+    }
+}
+
+/// A ruleset the replay cannot find is looked for in each place once.
+#[test]
+fn a_missing_ruleset_lists_each_path_tried_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("x.toml"),
+        "ruleset = \"gone.fuda\"\nruleset_hash = \"x\"\nseed = 1\nset = []\nmoves = []\n",
+    )
+    .expect("write");
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).expect("mkdir");
+    std::fs::rename(dir.path().join("x.toml"), sub.join("x.toml")).expect("move");
+    let r = fuda_in(Some(dir.path()), &["replay", "sub/x.toml"], "");
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(r.stderr.contains("cannot find"), "{}", r.stderr);
+    assert_eq!(
+        r.stderr.matches("`sub/gone.fuda`").count(),
+        1,
+        "{}",
+        r.stderr
     );
 }

@@ -67,3 +67,31 @@ pub fn fuda_in(dir: Option<&Path>, args: &[&str], input: &str) -> Run {
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     }
 }
+
+/// Runs `fuda` in folder `dir` with no input, killing it after `secs` seconds: for
+/// paths (FIFOs) that would make it wait forever. `None` when it had to be killed.
+pub fn fuda_within(secs: u64, dir: &Path, args: &[&str]) -> Option<Run> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fuda"))
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fuda starts");
+    let started = std::time::Instant::now();
+    while child.try_wait().expect("wait").is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(secs) {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().expect("output");
+    Some(Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    })
+}
