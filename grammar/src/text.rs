@@ -49,9 +49,9 @@ impl Refused {
     pub fn help(self, in_rules: bool) -> &'static str {
         match self {
             Refused::Control(_) if in_rules => {
-                "delete it (it is shown here as `?`); a string writes a line break as `\\n`"
+                "delete it (it is shown here as `?`, one for each of its bytes); a string writes a line break as `\\n`"
             }
-            Refused::Control(_) => "delete it (it is shown here as `?`)",
+            Refused::Control(_) => "delete it (it is shown here as `?`, one for each of its bytes)",
             Refused::LoneCarriageReturn => {
                 "save the file with LF (or CRLF) line endings; the character is shown here as `?`"
             }

@@ -144,9 +144,17 @@ fn check_range(p: &Program, i: usize, v: &Value) -> miette::Result<()> {
     let d = &p.params[i];
     if let (Some((lo, hi)), Value::Int(n)) = (d.range, v) {
         if !(lo..=hi).contains(n) {
+            // The parameter's doc says what it means; without one, what the range is.
+            let help = match d.doc.trim() {
+                "" => format!(
+                    "give a value from {lo} to {hi}, or widen the range of `{}` in the ruleset",
+                    d.name
+                ),
+                doc => format!("`{}`: {doc}", d.name),
+            };
             return Err(miette!(
                 code = "fuda::cli::out-of-range",
-                help = d.doc.clone(),
+                help = help,
                 "`{}` must be in {lo}..{hi}, got {n}",
                 d.name
             ));

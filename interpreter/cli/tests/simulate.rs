@@ -278,3 +278,26 @@ fn json_errors_are_json_too() {
         );
     }
 }
+
+/// A value outside a parameter's range is refused with a help line, whether or not the
+/// parameter has a doc string (an empty one left the help blank).
+#[test]
+fn out_of_range_values_have_a_help_line() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("p.fuda");
+    std::fs::write(
+        &file,
+        "ruleset \"p\"\nimport \"std/hanafuda\"\nparam n: int = 2 in 1..3\n\
+         seats 2 { 2: A B }\nzone 山 shared stack hidden\nenum R: done\n\
+         proc match { outcome done }\n",
+    )
+    .expect("written");
+    let r = fuda(&["simulate", file.to_str().expect("utf-8"), "--set", "n=5"]);
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(
+        r.stderr
+            .contains("give a value from 1 to 3, or widen the range of `n`"),
+        "{}",
+        r.stderr
+    );
+}
