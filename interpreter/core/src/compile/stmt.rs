@@ -306,9 +306,14 @@ impl Compiler {
             }
             Some((other, _)) => {
                 let help = match other {
-                    Global::Zone(_) => format!(
-                        "a zone holds cards: put them in with `move CARDS to {n}`"
-                    ),
+                    // A per-seat zone is named with its seat, as `move` needs it.
+                    Global::Zone(z) => {
+                        let whose = match self.program.zones.get(z as usize) {
+                            Some(zd) if zd.owner == fuda_grammar::ast::Owner::PerSeat => "[SEAT]",
+                            _ => "",
+                        };
+                        format!("a zone holds cards: put them in with `move CARDS to {n}{whose}`")
+                    }
                     Global::Param(_) => format!(
                         "parameters are fixed for a game; to change `{n}` as it goes, copy it into a `var`"
                     ),

@@ -199,6 +199,8 @@ fn deck_arithmetic(c: &mut Compiler, items: &[(u16, Item)]) {
             (Some(p), Some(max)) => {
                 format!("deal fewer cards, or let `{p}` go up to {max} at most")
             }
+            // No allowed count fits: fewer seats would not help.
+            (Some(_), None) => "deal fewer cards: no allowed seat count fits".to_string(),
             _ => "deal fewer cards, or use fewer seats".to_string(),
         });
         c.error(d);
