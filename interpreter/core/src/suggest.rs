@@ -29,8 +29,15 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 /// characters are composed, since the two look identical on screen.
 pub fn did_you_mean(word: &str, suggestion: &str) -> String {
     if word.nfc().eq(suggestion.nfc()) {
+        // Either side may be the decomposed one: say which.
+        let here_decomposed = !word.chars().eq(word.nfc());
+        let which = if here_decomposed {
+            "the name here is written with decomposed characters"
+        } else {
+            "the declared name is written with decomposed characters"
+        };
         format!(
-            "did you mean `{suggestion}`? The name here is written with decomposed characters (a letter and a separate combining mark, such as a voiced-sound mark): it looks the same but is another name; type it again"
+            "did you mean `{suggestion}`? It looks the same, but {which} (a letter and a separate combining mark, such as a voiced-sound mark), so it is another name: type one of them again"
         )
     } else {
         format!("did you mean `{suggestion}`?")
@@ -85,7 +92,11 @@ mod tests {
         // が as か and a combining voiced mark (U+3099).
         let nfd = "上か\u{3099}り";
         assert_eq!(closest(nfd, ["上がり", "流れ"]), Some("上がり".into()));
-        assert!(super::did_you_mean(nfd, "上がり").contains("decomposed"));
+        assert!(
+            super::did_you_mean(nfd, "上がり").contains("the name here is written with decomposed")
+        );
+        assert!(super::did_you_mean("上がり", nfd)
+            .contains("the declared name is written with decomposed"));
         assert_eq!(
             super::did_you_mean("上かり", "上がり"),
             "did you mean `上がり`?"

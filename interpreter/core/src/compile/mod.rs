@@ -29,6 +29,7 @@ use crate::ir::{Loc, Program, Source};
 use crate::loader::Loader;
 use crate::model::Deck;
 use crate::value::Type;
+use unicode_normalization::UnicodeNormalization;
 
 pub use names::Global;
 
@@ -107,6 +108,9 @@ pub(crate) struct Compiler {
     pub diags: Vec<Diagnostic>,
     /// Top-level names.
     pub globals: BTreeMap<String, (Global, Loc)>,
+    /// Each declared name in its composed (NFC) form, with the name as written and where:
+    /// two names that differ only in composition look identical, so the second is refused.
+    pub composed_names: BTreeMap<String, (String, Loc)>,
     /// Symbols by text.
     pub sym_index: BTreeMap<String, u32>,
     /// Which domain each symbol was first declared in.
@@ -182,6 +186,7 @@ impl Compiler {
             },
             diags: Vec::new(),
             globals: BTreeMap::new(),
+            composed_names: BTreeMap::new(),
             sym_index: BTreeMap::new(),
             sym_type: BTreeMap::new(),
             defs: Vec::new(),
@@ -328,6 +333,33 @@ impl Compiler {
                 .with_help("rename one of them"),
             );
             return false;
+        }
+        let composed: String = name.node.nfc().collect();
+        match self.composed_names.get(&composed) {
+            Some((written, prev_loc)) if *written != name.node => {
+                let prev_loc = *prev_loc;
+                self.error(
+                    Diagnostic::error(
+                        "fuda::duplicate-name",
+                        format!(
+                            "`{}` looks the same as the name declared here, but its characters are composed differently",
+                            name.node
+                        ),
+                        loc,
+                        "declared again here",
+                    )
+                    .with_label(prev_loc, "first declared here")
+                    .with_help(
+                        "one is written with decomposed characters (a letter and a separate combining mark): type it again, or rename one",
+                    ),
+                );
+                return false;
+            }
+            Some(_) => {}
+            None => {
+                self.composed_names
+                    .insert(composed, (name.node.clone(), loc));
+            }
         }
         // A value-like name that is also an enum value or an attribute's symbol would
         // hide that symbol in every expression (`c.kind == 光` would read the variable).
