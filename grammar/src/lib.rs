@@ -3,6 +3,7 @@
 //! [`parse`] turns source text into an [`ast::File`]; nothing downstream sees pest.
 
 pub mod ast;
+pub mod distance;
 mod error;
 mod parse;
 mod span;

@@ -208,35 +208,15 @@ fn closest_keyword(word: &str) -> Option<&'static str> {
     let limit = (w.len() / 3).max(1);
     LEADING_WORDS
         .iter()
-        .map(|k| (edit_distance(&w, &k.chars().collect::<Vec<_>>()), *k))
+        .map(|k| {
+            (
+                crate::distance::edit_distance(&w, &k.chars().collect::<Vec<_>>()),
+                *k,
+            )
+        })
         .filter(|(d, _)| *d <= limit && *d < w.len())
         .min_by_key(|(d, _)| *d)
         .map(|(_, k)| k)
-}
-
-/// Edit distance with adjacent swaps (optimal string alignment), as the checker's
-/// "did you mean" uses.
-fn edit_distance(a: &[char], b: &[char]) -> usize {
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = v;
-        }
-    }
-    d[a.len()][b.len()]
 }
 
 /// Joins what was expected into words, or `None` when nothing useful was recorded.

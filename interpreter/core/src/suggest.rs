@@ -4,6 +4,7 @@
 //! as some systems save text) looks the same as the declared name but is another
 //! string, and would otherwise be many edits away.
 
+use fuda_grammar::distance::edit_distance;
 use unicode_normalization::UnicodeNormalization;
 
 /// The candidate closest to `word`, if it is close enough to be a likely typo.
@@ -15,7 +16,7 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         if c == word {
             continue;
         }
-        let d = distance(&w, &c.nfc().collect::<Vec<_>>());
+        let d = edit_distance(&w, &c.nfc().collect::<Vec<_>>());
         // A suggestion must keep at least one character of the word: otherwise any
         // one-letter name would "correct" to any other.
         if d <= limit && d < w.len() && best.map(|(bd, _)| d < bd).unwrap_or(true) {
@@ -42,33 +43,6 @@ pub fn did_you_mean(word: &str, suggestion: &str) -> String {
     } else {
         format!("did you mean `{suggestion}`?")
     }
-}
-
-/// Edit distance over chars with adjacent transpositions counted as one edit (optimal
-/// string alignment), since swapped letters are the commonest typo. Japanese names are
-/// compared per character.
-fn distance(a: &[char], b: &[char]) -> usize {
-    let (n, m) = (a.len(), b.len());
-    let mut d = vec![vec![0usize; m + 1]; n + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=n {
-        for j in 1..=m {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[i - 1][j] + 1)
-                .min(d[i][j - 1] + 1)
-                .min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                v = v.min(d[i - 2][j - 2] + 1);
-            }
-            d[i][j] = v;
-        }
-    }
-    d[n][m]
 }
 
 #[cfg(test)]
