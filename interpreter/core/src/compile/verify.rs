@@ -77,9 +77,7 @@ fn computed_defaults(c: &mut Compiler) {
         _ => None,
     };
     for &n in &c.seat_counts.clone() {
-        let given: Vec<Option<Value>> = (0..c.program.params.len())
-            .map(|i| (Some(i) == seat_param).then_some(Value::Int(n as i64)))
-            .collect();
+        let given = crate::engine::seat_count_given(&c.program, n);
         if let Err(e) = crate::engine::param_values(&c.program, &given) {
             let message = match (seat_param, e.message.strip_prefix("with these parameters ")) {
                 (Some(_), Some(rest)) => format!("with {n} seats {rest}"),

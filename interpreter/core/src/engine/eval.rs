@@ -854,16 +854,7 @@ pub fn param_values(p: &Program, given: &[Option<Value>]) -> Result<Vec<Value>, 
         };
         // A default reads only parameters declared above it, already settled.
         let board = bare_board(0, vals.clone());
-        let mut locals = vec![Value::Unit; 64];
-        let mut cx = Cx {
-            p,
-            b: Some(&board),
-            locals: &mut locals,
-            groups: &[],
-            budget: 100_000,
-            at: d.loc,
-        };
-        let v = cx.eval(e).map_err(|err| {
+        let v = eval_pure_at(p, &board, e, d.loc).map_err(|err| {
             RuntimeError::new(
                 format!(
                     "the default of `{}` cannot be computed with these parameters: {}",
@@ -889,16 +880,21 @@ pub fn param_values(p: &Program, given: &[Option<Value>]) -> Result<Vec<Value>, 
     Ok(vals)
 }
 
-/// Like [`const_eval`], with the seat-count parameter forced so deal sizes can be
-/// checked for every allowed seat count (defaults computed from it follow it).
-pub fn const_eval_with(p: &Program, e: &Expr, seats: usize) -> Option<Value> {
-    let given: Vec<Option<Value>> = (0..p.params.len())
+/// Parameter values to give [`param_values`] for a game with `seats` seats: the
+/// seat-count parameter's, if `seats` names one, and no other.
+pub fn seat_count_given(p: &Program, seats: usize) -> Vec<Option<Value>> {
+    (0..p.params.len())
         .map(|i| {
             matches!(p.seats.count, Expr::Param(j) if j as usize == i)
                 .then_some(Value::Int(seats as i64))
         })
-        .collect();
-    let params = param_values(p, &given).ok()?;
+        .collect()
+}
+
+/// Like [`const_eval`], with the seat-count parameter forced so deal sizes can be
+/// checked for every allowed seat count (defaults computed from it follow it).
+pub fn const_eval_with(p: &Program, e: &Expr, seats: usize) -> Option<Value> {
+    let params = param_values(p, &seat_count_given(p, seats)).ok()?;
     let board = bare_board(seats as u8, params);
     let mut locals = vec![Value::Unit; 64];
     let mut cx = Cx {
@@ -921,15 +917,9 @@ pub fn eval_with_defaults(
     seats: usize,
     at: Loc,
 ) -> Result<Value, RuntimeError> {
-    // Defaults computed from the seat count follow it, as in a game with that count.
-    let given: Vec<Option<Value>> = (0..p.params.len())
-        .map(|i| {
-            matches!(p.seats.count, Expr::Param(j) if j as usize == i)
-                .then_some(Value::Int(seats as i64))
-        })
-        .collect();
-    // Parameters that cannot be computed are reported at their own declarations.
-    let Ok(params) = param_values(p, &given) else {
+    // Defaults computed from the seat count follow it, as in a game with that count;
+    // parameters that cannot be computed are reported at their own declarations.
+    let Ok(params) = param_values(p, &seat_count_given(p, seats)) else {
         return Ok(Value::Unit);
     };
     eval_pure_at(p, &bare_board(seats as u8, params), e, at)

@@ -18,7 +18,7 @@ pub use decision::{Move, Pending, SeatMoves, LATE_OPTIONS, PASS};
 pub use error::{ErrorInfo, RuntimeError};
 pub use eval::{
     attr_value, const_eval, const_eval_result, const_eval_with, eval_with_defaults, param_values,
-    seat_count, seat_counts, Cx, EVAL_BUDGET,
+    seat_count, seat_count_given, seat_counts, Cx, EVAL_BUDGET,
 };
 pub use exec::{OP_LIMIT, ROUND_BUDGET};
 pub use pick::{Picker, Waits, Watches};
