@@ -225,7 +225,7 @@ impl State {
                 self.frames[depth - 1].pc = pc as u32 + 1;
                 if self.step(p, op, base, at, pk)? {
                     // The ops run go to the round's budget, checked as the next move
-                    // is picked (see `State::runaway`).
+                    // is picked (see `State::count_decision`).
                     self.steps_left = self.steps_left.saturating_sub(steps);
                     if !pk.goes_on(self) {
                         return Ok(false);

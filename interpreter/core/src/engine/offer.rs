@@ -493,19 +493,26 @@ impl State {
             }
             _ => Value::Unit,
         };
-        self.decisions += 1;
-        self.round_decisions += 1;
-        if self.decisions > self.decision_limit
-            || self.round_decisions > ROUND_DECISION_LIMIT
-            || self.steps_left == 0
-        {
+        if self.count_decision() {
             return Err(self.runaway(d));
         }
         self.start_option(d, base, seat, option as u16, arg);
         Ok(Some(n > 1))
     }
 
-    /// The error of a game that passed its decision limit.
+    /// Counts a decision taken, in the game and in the round; true when the game is
+    /// then past a limit: its decisions, the round's decisions, or the round's work
+    /// (see [`State::runaway`]). Always inlined: both ways of taking a move ask it.
+    #[inline(always)]
+    fn count_decision(&mut self) -> bool {
+        self.decisions += 1;
+        self.round_decisions += 1;
+        self.decisions > self.decision_limit
+            || self.round_decisions > ROUND_DECISION_LIMIT
+            || self.steps_left == 0
+    }
+
+    /// The error of a game past one of the limits [`State::count_decision`] checks.
     fn runaway(&self, d: &Decide) -> RuntimeError {
         if self.steps_left == 0 {
             return super::exec::over_budget(d.loc);
@@ -747,12 +754,7 @@ impl State {
             self.pending = Some(pending);
             return Err(err);
         }
-        self.decisions += 1;
-        self.round_decisions += 1;
-        if self.decisions > self.decision_limit
-            || self.round_decisions > ROUND_DECISION_LIMIT
-            || self.steps_left == 0
-        {
+        if self.count_decision() {
             return Err(self.runaway(d));
         }
         match pending.kind {
