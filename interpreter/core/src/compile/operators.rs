@@ -125,19 +125,19 @@ impl Compiler {
             }
             BinOp::Eq | BinOp::Ne => {
                 let (x, y) = if is_set(&ta) || is_set(&tb) {
+                    // Cards compare with cards, a zone or one card; anything else is
+                    // a mistake (`三 == 短` for `三.kind == 短`), not a run-time error.
+                    let other = if is_set(&ta) { &tb } else { &ta };
+                    if !setlike(other) && *other != Type::Error {
+                        self.compare_mismatch(sc, span, &ta, &tb);
+                    }
                     (coerce(x, &ta, &Type::Cards), coerce(y, &tb, &Type::Cards))
                 } else {
                     if !(self.type_fits(&ta, &tb)
                         || self.type_fits(&tb, &ta)
                         || comparable_text(&ta, &tb))
                     {
-                        let (a, b) = (self.describe(&ta), self.describe(&tb));
-                        self.error(Diagnostic::error(
-                            "fuda::type-mismatch",
-                            format!("cannot compare {a} with {b}"),
-                            self.loc(sc, span),
-                            "different types",
-                        ));
+                        self.compare_mismatch(sc, span, &ta, &tb);
                     }
                     (x, y)
                 };
@@ -198,6 +198,48 @@ impl Compiler {
             }
             BinOp::And | BinOp::Or | BinOp::Is => unreachable_bool(),
         }
+    }
+
+    /// `==` or `!=` between values of two types that never compare: an error, with a
+    /// help line when a card or cards meet a value of an attribute (`三 == 短` for
+    /// `三.kind == 短`) or cards meet a number.
+    fn compare_mismatch(&mut self, sc: &Scope, span: Span, ta: &Type, tb: &Type) {
+        let (a, b) = (self.describe(ta), self.describe(tb));
+        let mut d = Diagnostic::error(
+            "fuda::type-mismatch",
+            format!("cannot compare {a} with {b}"),
+            self.loc(sc, span),
+            "different types",
+        );
+        let carded = |t: &Type| matches!(t, Type::Card | Type::Cards | Type::Zone);
+        let attr = |t: &Type| match t {
+            Type::Sym(SymDomain::Attr(at)) => self.program.deck.attrs.get(*at as usize),
+            _ => None,
+        };
+        let help = match (carded(ta), carded(tb)) {
+            (true, false) | (false, true) => {
+                let (mine, other) = if carded(ta) { (ta, tb) } else { (tb, ta) };
+                let (whose, what) = match mine {
+                    Type::Card => ("card's", "CARD"),
+                    _ => ("cards'", "CARDS"),
+                };
+                match attr(other) {
+                    Some(at) => Some(format!(
+                        "to compare the {whose} `{0}`, name the attribute: `{what}.{0} == VALUE`",
+                        at.name
+                    )),
+                    None if *other == Type::Int && (*ta == Type::Cards || *tb == Type::Cards) => {
+                        Some("to compare how many cards, use `len(…)` or `count(…)`".to_string())
+                    }
+                    None => None,
+                }
+            }
+            _ => None,
+        };
+        if let Some(h) = help {
+            d = d.with_help(h);
+        }
+        self.error(d);
     }
 
     pub(crate) fn field(&mut self, sc: &mut Scope, x: &ast::Expr, f: &ast::Ident) -> (Expr, Type) {
