@@ -418,6 +418,17 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
         }
     }
     sc.file = file;
+    // The yaku and their cancellations are settled before any factor, name or bonus
+    // (each kind in the order written): a `times` stage multiplies every yaku of the
+    // table, also one from a `yaku` stage written after it, as a variant's added stage
+    // is. Run in the order written, a factor was skipped or not depending on whether an
+    // earlier stage's yaku happened to hold.
+    warn_factor_before_yaku(c, &stages, factor_slot, s, &files);
+    let (mut first, rest): (Vec<StageDef>, Vec<StageDef>) = stages
+        .into_iter()
+        .partition(|st| matches!(st, StageDef::Yaku(..) | StageDef::Void(..)));
+    first.extend(rest);
+    let mut stages = first;
     if !seen_yaku {
         c.error(
             Diagnostic::error(
@@ -508,6 +519,54 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
         });
     }
     c.program.scores[ix as usize] = def;
+}
+
+/// Warns at each `yaku` or `void` row that reads `factor`: those stages run before
+/// every `times` stage, so `factor` is 1 there, wherever the stage is written.
+fn warn_factor_before_yaku(
+    c: &mut Compiler,
+    stages: &[StageDef],
+    factor_slot: u16,
+    s: &ast::ScoreDecl,
+    files: &[u16],
+) {
+    fn reads(e: &crate::ir::Expr, slot: u16) -> bool {
+        if matches!(e, crate::ir::Expr::Local(l) if *l == slot) {
+            return true;
+        }
+        let mut found = false;
+        e.children(|x| found = found || reads(x, slot));
+        found
+    }
+    for ((st, ast_st), &file) in stages.iter().zip(&s.stages).zip(files) {
+        let rows: Vec<(fuda_grammar::Span, bool)> = match (st, ast_st) {
+            (StageDef::Yaku(_, rows), Stage::Yaku(_, ast_rows, _)) => rows
+                .iter()
+                .zip(ast_rows)
+                .map(|(r, a)| (a.span, reads(&r.1, factor_slot) || reads(&r.2, factor_slot)))
+                .collect(),
+            (StageDef::Void(rows), Stage::Void(ast_rows, _)) => rows
+                .iter()
+                .zip(ast_rows)
+                .map(|(r, a)| (a.span, reads(&r.1, factor_slot)))
+                .collect(),
+            _ => continue,
+        };
+        for (span, _) in rows.into_iter().filter(|r| r.1) {
+            c.error(
+                Diagnostic::error(
+                    "fuda::factor-in-yaku",
+                    "`factor` is always 1 in a `yaku` or `void` stage",
+                    Loc { file, span },
+                    "reads `factor`",
+                )
+                .with_help(
+                    "yaku and void stages run before every `times` stage; test the factor in a `name` or `plus` stage",
+                )
+                .warning(),
+            );
+        }
+    }
 }
 
 /// Every expression of a stage (values, factors and conditions).
