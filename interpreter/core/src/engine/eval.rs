@@ -380,8 +380,8 @@ impl Cx<'_> {
             Op2::Concat => Value::Str(
                 format!(
                     "{}{}",
-                    super::show::value(self.p, &x),
-                    super::show::value(self.p, &y)
+                    super::show::value_on(self.p, self.b, &x),
+                    super::show::value_on(self.p, self.b, &y)
                 )
                 .into(),
             ),

@@ -494,7 +494,7 @@ impl State {
                 let text: Arc<str> = match &v {
                     Value::Sym(s) => p.sym(*s).into(),
                     Value::Str(s) => s.clone(),
-                    other => super::show::value(p, other).into(),
+                    other => super::show::value_on(p, Some(&self.board), other).into(),
                 };
                 self.events.push(Event::Outcome(text, self.board.dealer));
                 // A new round begins: its limits start again.
@@ -516,7 +516,8 @@ impl State {
             Op::Say(e) => {
                 if self.keep_log {
                     let v = ev!(e);
-                    self.events.push(Event::Say(super::show::value(p, &v)));
+                    self.events
+                        .push(Event::Say(super::show::value_on(p, Some(&self.board), &v)));
                 }
             }
             Op::Expect(e, loc) => {
@@ -528,8 +529,8 @@ impl State {
                             let b = ev!(b);
                             format!(
                                 ": the left side is {}, the right side {}",
-                                super::show::value(p, &a),
-                                super::show::value(p, &b)
+                                super::show::value_on(p, Some(&self.board), &a),
+                                super::show::value_on(p, Some(&self.board), &b)
                             )
                         }
                         _ => String::new(),
@@ -559,7 +560,7 @@ impl State {
                 let v = ev!(e);
                 self.events.push(Event::Tally(
                     label.as_str().into(),
-                    super::show::value(p, &v),
+                    super::show::value_on(p, Some(&self.board), &v),
                 ));
             }
             Op::Call(q, args, _) => {

@@ -1,7 +1,27 @@
 //! Showing values to people: cards by their Japanese names, seats by role.
 
+use super::state::Board;
 use crate::ir::Program;
 use crate::value::Value;
+
+/// A value as text, a zone as the cards it holds on board `b` (a zone reads as its
+/// cards, in text as everywhere else); without a board, as [`value`].
+pub fn value_on(p: &Program, b: Option<&Board>, v: &Value) -> String {
+    match (v, b) {
+        (Value::Zone(z), Some(b)) => match b.sets.get(*z as usize) {
+            Some(s) => value(p, &Value::Cards(*s)),
+            None => value(p, v),
+        },
+        (Value::List(l), Some(_)) => format!(
+            "[{}]",
+            l.iter()
+                .map(|x| value_on(p, b, x))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        _ => value(p, v),
+    }
+}
 
 /// A value as text: cards by display name and id, symbols by name.
 pub fn value(p: &Program, v: &Value) -> String {
