@@ -81,11 +81,19 @@ fn run_settle(p: &Program, d: &Described) -> miette::Result<Settlement> {
                     )
                 })
                 .unwrap_or_default();
-            miette!(
-                code = "fuda::cli::settle",
-                "the settlement stopped: {}{at}",
-                r.message
-            )
+            match &r.help {
+                Some(h) => miette!(
+                    code = "fuda::cli::settle",
+                    help = h.clone(),
+                    "the settlement stopped: {}{at}",
+                    r.message
+                ),
+                None => miette!(
+                    code = "fuda::cli::settle",
+                    "the settlement stopped: {}{at}",
+                    r.message
+                ),
+            }
         }
     })
 }

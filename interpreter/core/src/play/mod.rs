@@ -128,9 +128,6 @@ pub fn play_game(
             &mut rec,
         )?,
     }
-    if opts.check_invariants {
-        check(p, &st, ledger0)?;
-    }
     deals.finish(&st, &mut rec.deal_chips);
     rec.decisions = st.decisions;
     for e in st.events.drain(..) {
@@ -205,8 +202,16 @@ fn play_to_end(
     loop {
         let finished = players.advance(p, st)?;
         // Every return of `advance` is a decision boundary (or the end): the only
-        // moments the chips can be read.
+        // moments the chips can be read. The invariants are checked here, once the
+        // rules after the last decision have run: checked after taking a move, they
+        // would see the board before its body ran and blame the next decision.
         deals.boundary(st, &mut rec.deal_chips);
+        if opts.check_invariants {
+            // A lent player's move is counted as it is picked, before its body runs:
+            // the board is then as it was after one decision fewer.
+            let picked = !finished && st.pending().is_none();
+            check(p, st, ledger0, st.decisions - u64::from(picked))?;
+        }
         if finished {
             return Ok(());
         }
@@ -226,9 +231,6 @@ fn play_to_end(
         }
         if st.pending().is_some() {
             st.apply(p, &choices)?;
-        }
-        if opts.check_invariants {
-            check(p, st, ledger0)?;
         }
     }
 }
@@ -302,11 +304,12 @@ impl DealChips {
     }
 }
 
-fn check(p: &Program, st: &State, ledger0: i64) -> Result<(), GameError> {
+/// The invariants on a board reached after `decisions` decisions.
+fn check(p: &Program, st: &State, ledger0: i64, decisions: u64) -> Result<(), GameError> {
     if let Err(m) = st.check_cards() {
         return Err(GameError::Invariant(InvariantError {
             message: m,
-            decision: st.decisions,
+            decision: decisions,
         }));
     }
     let now = st.ledger_sum(p);
@@ -320,7 +323,7 @@ fn check(p: &Program, st: &State, ledger0: i64) -> Result<(), GameError> {
                     .collect::<Vec<_>>()
                     .join(" + ")
             ),
-            decision: st.decisions,
+            decision: decisions,
         }));
     }
     Ok(())

@@ -123,6 +123,7 @@ pub fn settle(
         }
     }
     let before: Vec<i64> = crate::play::chips_of(p, &st);
+    let ledger0 = st.ledger_sum(p);
     st.keep_log = true;
     st.push_frame(p, CodeRef::Proc(q), Vec::new());
     let finished = st.advance(p).map_err(SettleError::Runtime)?;
@@ -131,6 +132,26 @@ pub fn settle(
             format!("procedure `{proc}` asks for a decision; a settlement must run on its own"),
             Loc::default(),
         )));
+    }
+    // A settlement pays between the ledger's variables, as every game does: one that
+    // creates or loses chips is a mistake in the rules, not a result to report.
+    let ledger = st.ledger_sum(p);
+    if ledger != ledger0 {
+        let names: Vec<&str> = p
+            .ledger
+            .iter()
+            .map(|v| p.vars[*v as usize].name.as_str())
+            .collect();
+        return Err(SettleError::Runtime(
+            RuntimeError::new(
+                format!(
+                    "procedure `{proc}` does not balance: the ledger ({}) sums to {ledger}, not {ledger0}",
+                    names.join(" + ")
+                ),
+                p.procs[q as usize].loc,
+            )
+            .with_help("move chips with `pay`, or make the amounts a settlement adds and takes sum to zero"),
+        ));
     }
     let after = crate::play::chips_of(p, &st);
     let mut out = Settlement {

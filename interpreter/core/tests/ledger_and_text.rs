@@ -1,0 +1,92 @@
+//! Rules that break the ledger are caught where they break it (in play, after the
+//! decision whose move did it; in a settlement, as an error rather than a result),
+//! and a zone turned into text reads as its cards.
+
+use fuda_core::agents::{by_name, Agent};
+use fuda_core::loader::NoFiles;
+use fuda_core::play::{play_game, settle, GameError, PlayOptions, SettleError, ZoneCards};
+
+const RULES: &str = r#"
+ruleset "ledger"
+import "std/kabufuda"
+seats 2 { 2: a b }
+zone 山 shared stack hidden
+zone 場 shared pile public
+var chips: int per seat = 0
+ledger chips
+proc match {
+  repeat 3 {
+    choose dealer {
+      move 足す { chips[0] += 1 }
+      move 同じ { chips[0] += 1 }
+    }
+  }
+}
+proc 払う { pay 3 from chips[1] to chips[0] }
+proc 作る { chips[0] += 5 }
+proc 見せる { say "場: " + 場 }
+"#;
+
+fn program() -> fuda_core::Program {
+    match fuda_core::compile("t.fuda", RULES, &NoFiles) {
+        Ok(c) => c.program,
+        Err(f) => panic!("{:#?}", f.diagnostics),
+    }
+}
+
+#[test]
+fn a_broken_ledger_is_blamed_on_the_decision_whose_move_broke_it() {
+    let p = program();
+    for agent in ["random", "eager", "greedy"] {
+        let mut agents: Vec<Box<dyn Agent>> =
+            (0..2).map(|s| by_name(agent, s).expect("agent")).collect();
+        let opts = PlayOptions {
+            check_invariants: true,
+            ..PlayOptions::default()
+        };
+        match play_game(&p, &[], 1, &mut agents, &opts) {
+            Err(GameError::Invariant(e)) => {
+                assert_eq!(e.decision, 1, "{agent}: {}", e.message);
+                assert!(e.message.contains("sums to 1, not 0"), "{}", e.message);
+            }
+            other => panic!("{agent}: {:?}", other.map(|r| r.decisions)),
+        }
+    }
+}
+
+#[test]
+fn a_settlement_that_makes_chips_is_an_error() {
+    let p = program();
+    let balanced = settle(&p, &[], "払う", 0, &[]).expect("pay balances");
+    assert_eq!(balanced.chips, vec![3, -3]);
+    match settle(&p, &[], "作る", 0, &[]) {
+        Err(SettleError::Runtime(e)) => {
+            assert!(e.message.contains("does not balance"), "{}", e.message);
+            assert!(e.message.contains("sums to 5, not 0"), "{}", e.message);
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn a_zone_in_text_reads_as_its_cards() {
+    let p = program();
+    let ids = ["1a", "2b"];
+    let cards = ids
+        .iter()
+        .map(|id| p.deck.ids.iter().position(|d| d == id).expect("a card") as u16)
+        .collect();
+    let zones = [ZoneCards {
+        zone: "場".into(),
+        seat: None,
+        cards,
+    }];
+    let s = settle(&p, &[], "見せる", 0, &zones).expect("settles");
+    assert_eq!(s.log.len(), 1);
+    assert!(
+        s.log[0].contains("(1a)") && s.log[0].contains("(2b)"),
+        "{}",
+        s.log[0]
+    );
+    assert!(!s.log[0].contains("zone"), "{}", s.log[0]);
+}
