@@ -1,6 +1,7 @@
 //! Rules that break the ledger are caught where they break it (in play, after the
-//! decision whose move did it; in a settlement, as an error rather than a result),
-//! and a zone turned into text reads as its cards.
+//! decision whose move did it; in a settlement, as an error rather than a result), a
+//! bundled settlement refuses an end of hand play cannot reach, and a zone turned into
+//! text reads as its cards.
 
 use fuda_core::agents::{by_name, Agent};
 use fuda_core::loader::NoFiles;
@@ -89,4 +90,34 @@ fn a_zone_in_text_reads_as_its_cards() {
         s.log[0]
     );
     assert!(!s.log[0].contains("zone"), "{}", s.log[0]);
+}
+
+#[test]
+fn naras_settlement_refuses_an_end_of_hand_with_cards_left_out() {
+    let text = include_str!("../../../rulesets/nara-hanaawase.fuda");
+    let p = fuda_core::compile("nara-hanaawase.fuda", text, &NoFiles)
+        .expect("compiles")
+        .program;
+    let pile = |seat: u8, range: std::ops::Range<usize>| ZoneCards {
+        zone: "取り札".into(),
+        seat: Some(seat),
+        cards: range.map(|c| c as u16).collect(),
+    };
+    // Three cards captured, 46 nowhere: refused.
+    match settle(&p, &[], "清算", 0, &[pile(0, 0..3)]) {
+        Err(SettleError::Runtime(e)) => {
+            assert!(e.message.contains("cannot arise"), "{}", e.message)
+        }
+        other => panic!("{other:?}"),
+    }
+    // Every card in some pile: settled, and the four results sum to zero.
+    let n = p.deck.ids.len();
+    let all = [
+        pile(0, 0..12),
+        pile(1, 12..24),
+        pile(2, 24..36),
+        pile(3, 36..n),
+    ];
+    let s = settle(&p, &[], "清算", 0, &all).expect("settles");
+    assert_eq!(s.chips.iter().sum::<i64>(), 0, "{:?}", s.chips);
 }
