@@ -235,8 +235,13 @@ fn evaluate(p: &Program, st: &State, seat: u8, from: usize, scratch: &mut Distan
     };
     let mut value = 0i64;
     let mut nearest: Option<i64> = None;
+    // A pattern smaller than the cards the seat holds cannot be what they are meant to
+    // form (a helper pattern, one for a hand after calls): aiming at it would make every
+    // hand look complete. Such patterns count only when no pattern is large enough.
+    let held = own.len();
+    let fits = p.patterns.iter().any(|pat| pat.size >= held);
     for pat in &p.patterns {
-        if pat.size == 0 {
+        if pat.size == 0 || (fits && pat.size < held) {
             continue;
         }
         if let Ok(d) = crate::pattern::distance_in(&mut cx, pat, own, scratch) {
