@@ -366,17 +366,22 @@ impl State {
             self.jump(d.after);
             return Ok(false);
         }
-        let single = !P::SHOWS_FORCED && d.kind == DecideKind::One && seats[0].moves.len() == 1;
+        // A `choose each` is forced when every seat has one move; a claim window never
+        // is (passing is always a move, offered first).
+        let single = !P::SHOWS_FORCED
+            && d.kind != DecideKind::Claim
+            && seats.iter().all(|s| s.moves.len() == 1);
         self.pending = Some(Pending {
             kind: d.kind,
             at: pc,
             seats,
             ends: d.ends,
         });
-        // A decision with a single possible move is taken at once (unless the caller
+        // A decision with a single possible outcome is taken at once (unless the caller
         // watches every move).
         if single {
-            self.apply(p, &[0])?;
+            let n = self.pending.as_ref().map_or(0, |pd| pd.seats.len());
+            self.apply(p, &vec![0; n])?;
         }
         Ok(false)
     }
