@@ -75,6 +75,9 @@ pub struct Args {
     /// The ruleset to use instead of the one the replay names.
     #[arg(long, value_name = "FILE")]
     pub ruleset: Option<PathBuf>,
+    /// Print only the results and the final chips, not every move.
+    #[arg(long)]
+    pub summary: bool,
 }
 
 /// FNV-1a, 64 bits: small, stable across machines and Rust versions.
@@ -257,6 +260,13 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     let game_params = params::game_params(&p, &replay.set, None)?;
     let mut st = State::new(&p, &game_params, replay.seed)
         .map_err(|e| miette!(code = "fuda::cli::replay", "{}", e.message))?;
+    // The game as it went: every recorded move and what the rules said, in order.
+    st.keep_log = true;
+    let mut log = Log {
+        lines: Vec::new(),
+        seen: 0,
+        moves: !args.summary,
+    };
     // A rules error stops the replay where it happens; the record says whether the game
     // as played stopped there too.
     let recorded_failure = replay.ended == Some(Ended::Failed);
@@ -278,6 +288,8 @@ pub fn run(args: &Args) -> miette::Result<u8> {
             }
             Ok(false) => {}
         }
+        log.events(&p, &st);
+        log.moves(&p, &st, choices);
         if let Err(e) = st.apply(&p, choices) {
             // `fuda play` records a decision before carrying it out, so a game that
             // failed carrying out its last one has it in the record.
@@ -303,6 +315,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
             Err(e) => failure = Some(e),
         }
     }
+    log.events(&p, &st);
     if let Some(e) = &failure {
         if replayed < replay.moves.len() {
             return Err(miette!(
@@ -320,17 +333,8 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         replay.seed,
         replayed
     );
-    for e in &st.events {
-        match e {
-            Event::Outcome(o, _) => outln!("  deal ends: {o}"),
-            Event::Record(s, r, d) => {
-                let role = params::role(&p, st.board.seats, *d, *s)
-                    .map(|r| format!(" {r}"))
-                    .unwrap_or_default();
-                outln!("  seat {s}{role} scores {}: {}", r.name, r.total)
-            }
-            _ => {}
-        }
+    for line in &log.lines {
+        outln!("{line}");
     }
     let chips = chips_of(&p, &st);
     for (s, c) in chips.iter().enumerate() {
@@ -377,6 +381,62 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         ));
     }
     Ok(0)
+}
+
+/// The lines a replay prints as it re-runs the game: each decision's recorded moves
+/// (unless only a summary is asked for) and the rules' events as they happen.
+struct Log {
+    /// The lines so far.
+    lines: Vec<String>,
+    /// How many of the game's events are already in `lines`.
+    seen: usize,
+    /// Whether moves are shown.
+    moves: bool,
+}
+
+impl Log {
+    /// The events since the last call: results, the ends of deals, and (with moves)
+    /// what the rules `say`.
+    fn events(&mut self, p: &fuda_core::Program, st: &State) {
+        for e in st.events.iter().skip(self.seen) {
+            match e {
+                Event::Outcome(o, _) => self.lines.push(format!("  ── deal ends: {o}")),
+                Event::Record(s, r, d) => {
+                    let role = params::role(p, st.board.seats, *d, *s)
+                        .map(|r| format!(" {r}"))
+                        .unwrap_or_default();
+                    self.lines
+                        .push(format!("  seat {s}{role} scores {}: {}", r.name, r.total))
+                }
+                Event::Say(m) if self.moves => self.lines.push(format!("  » {m}")),
+                _ => {}
+            }
+        }
+        self.seen = st.events.len();
+    }
+
+    /// The moves `choices` takes in the waiting decision, seat by seat; a claim
+    /// window's passes are left out.
+    fn moves(&mut self, p: &fuda_core::Program, st: &State, choices: &[usize]) {
+        let Some(pending) = st.pending().filter(|_| self.moves) else {
+            return;
+        };
+        let code = st.pending_code(p);
+        for (sm, &c) in pending.seats.iter().zip(choices) {
+            let Some(m) = sm.moves.get(c) else { continue };
+            if m.option == fuda_core::engine::PASS {
+                continue;
+            }
+            let role = params::role(p, st.board.seats, st.board.dealer, sm.seat)
+                .map(|r| format!(" {r}"))
+                .unwrap_or_default();
+            self.lines.push(format!(
+                "  seat {}{role}: {}",
+                sm.seat,
+                pending.describe(p, code, m)
+            ));
+        }
+    }
 }
 
 /// The first line of an error message, as a record keeps it.

@@ -389,3 +389,52 @@ fn a_missing_ruleset_lists_each_path_tried_once() {
         r.stderr
     );
 }
+
+#[test]
+fn a_replay_shows_every_recorded_move_and_a_summary_on_request() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("game.toml");
+    let file = file.to_str().expect("utf-8 path");
+    let played = fuda_with_input(
+        &[
+            "play",
+            &sangohana(),
+            "--seed",
+            "3",
+            "--set",
+            "deals=1",
+            "--record",
+            file,
+        ],
+        &"1\n".repeat(400),
+    );
+    assert_eq!(played.code, 0, "{}", played.all());
+    let full = fuda(&["replay", file]);
+    assert_eq!(full.code, 0, "{}", full.all());
+    // Each recorded decision is a line naming the seat, its role and the move.
+    let moves = full
+        .stdout
+        .lines()
+        .filter(|l| l.contains(": 捨てる "))
+        .count();
+    assert!(moves >= 10, "{}", full.stdout);
+    assert!(full.stdout.contains("seat 0 親: 捨てる"), "{}", full.stdout);
+    assert!(full.stdout.contains("── deal ends:"), "{}", full.stdout);
+    let summary = fuda(&["replay", file, "--summary"]);
+    assert_eq!(summary.code, 0, "{}", summary.all());
+    assert!(!summary.stdout.contains(": 捨てる "), "{}", summary.stdout);
+    assert!(
+        summary.stdout.contains("── deal ends:"),
+        "{}",
+        summary.stdout
+    );
+    // Both end on the same final chips.
+    let tail = |t: &str| {
+        t.lines()
+            .rev()
+            .take(3)
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(tail(&full.stdout), tail(&summary.stdout));
+}
