@@ -79,7 +79,7 @@ fn mark(e: &mut Expr) {
 }
 
 /// Calls `f` on every expression an op evaluates.
-fn op_exprs(op: &mut Op, f: &mut dyn FnMut(&mut Expr)) {
+pub(super) fn op_exprs(op: &mut Op, f: &mut dyn FnMut(&mut Expr)) {
     match op {
         Op::Let(_, e)
         | Op::JumpIfNot(e, _)

@@ -17,6 +17,7 @@ mod resolve;
 mod score;
 mod stmt;
 mod types;
+mod unused;
 mod verify;
 mod words;
 
@@ -85,6 +86,8 @@ pub fn compile(name: &str, text: &str, loader: &dyn Loader) -> Result<Compiled, 
         .partition(|d| d.severity == Severity::Error);
     if errors.is_empty() {
         let mut program = c.program;
+        let mut warnings = warnings;
+        warnings.extend(unused::patterns(&mut program));
         classes::finish(&mut program);
         guards::compile_hand_guards(&mut program);
         quick_ops::compile_quick_ops(&mut program);
