@@ -481,3 +481,64 @@ fn card_ids(line: &str) -> usize {
         .filter(|rest| rest.starts_with(|c: char| c.is_ascii_digit()) || rest.starts_with("oni)"))
         .count()
 }
+
+/// Two seats each play a card face down at once; the cards are revealed after the
+/// moves, and the next deal may give the person the card just played. (From a review:
+/// the opponent's card was named or not by where it was later.)
+const FACE_DOWN_PLAYS: &str = r#"ruleset "log visibility probe"
+import "std/hanafuda"
+seats 2 { 2: 親 子 }
+zone 山 shared stack hidden
+zone 出し per seat pile owner
+zone 手 per seat pile owner
+enum 結果: 終(end)
+proc match {
+  repeat 3 {
+    gather 山
+    shuffle 山
+    deal 2 from 山 to 手
+    choose each x in seats() { move 出す(c in 手[x]) { move c to 出し[x] } }
+    for x in seats() { reveal 出し[x] }
+    say "shown: " + top(出し[0]) + " / " + top(出し[1])
+    outcome 終
+  }
+}
+"#;
+
+/// A move's card is named exactly when the person could see it as the move was made:
+/// a card played face down never is (whether it is revealed later, or comes to the
+/// person's hand in a later deal), and one played face up always is.
+#[test]
+fn a_moves_card_is_named_by_what_was_seen_as_it_was_made() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let down = dir.path().join("down.fuda");
+    std::fs::write(&down, FACE_DOWN_PLAYS).expect("write");
+    let up = dir.path().join("up.fuda");
+    let face_up = FACE_DOWN_PLAYS.replace(
+        "zone 出し per seat pile owner",
+        "zone 出し per seat pile public",
+    );
+    std::fs::write(&up, face_up).expect("write");
+    for (file, named) in [(&down, false), (&up, true)] {
+        for seed in 1..=12 {
+            let seed = seed.to_string();
+            let file = file.to_string_lossy();
+            let r = fuda_with_input(&["play", &file, "--seed", &seed], "1\n1\n1\n");
+            assert_eq!(r.code, 0, "{}", r.all());
+            let plays: Vec<&str> = r
+                .stdout
+                .lines()
+                .filter(|l| l.starts_with("seat 1 (子): 出す"))
+                .collect();
+            assert_eq!(plays.len(), 3, "{}", r.stdout);
+            for l in plays {
+                assert_eq!(
+                    card_ids(l) == 1,
+                    named,
+                    "{file} seed {seed}: {l}\n{}",
+                    r.stdout
+                );
+            }
+        }
+    }
+}
