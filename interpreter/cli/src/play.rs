@@ -372,8 +372,13 @@ impl Session<'_> {
                     self.deal += 1;
                     // The next deal's hand is new whole, a card dealt again included.
                     self.mine = CardSet::EMPTY;
-                    // The roles of the deal that ended: the winner may deal next.
-                    crate::render::out(&view::ledger_under(self.p, st, *dealer, self.me));
+                    // As it stood at the outcome, with the roles of the deal that ended
+                    // (the winner may deal next, and the next deal's ante may be paid).
+                    let ledger = self
+                        .moves
+                        .ledger_at_outcome()
+                        .unwrap_or_else(|| view::ledger_under(self.p, st, *dealer, self.me));
+                    crate::render::out(&ledger);
                 }
                 Event::Record(s, r, _) => {
                     outln!(

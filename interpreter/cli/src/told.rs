@@ -1,8 +1,10 @@
-//! The moves `fuda play` tells the person of. A move's card is named exactly when the
-//! person's seat could see it as the move was made: when it was chosen (a field card
-//! taken) or as its body ended (a card played face up), as the engine's visibility
-//! rules said then, never from where the card went later (a reveal after the move, or
-//! the card dealt to the person in a later deal).
+//! What `fuda play` tells the person of moves and of deals' ends, as things stood when
+//! they happened. A move's card is named exactly when the person's seat could see it as
+//! the move was made: when it was chosen (a field card taken) or as its body ended (a
+//! card played face up), as the engine's visibility rules said then, never from where
+//! the card went later (a reveal after the move, or the card dealt to the person in a
+//! later deal). A deal's end shows the ledger as it stood at its `outcome`, before any
+//! payment after it (the next deal's ante).
 
 use fuda_core::engine::{Move, Pending, Picker, PASS};
 use fuda_core::ir::{DecideKind, Op, Program};
@@ -46,10 +48,12 @@ impl Taken {
 
 /// The moves taken and not yet told, and the picker `fuda play` advances the game with:
 /// it never picks, shows a `choose` with a single move, and watches each op run, so as
-/// to see the board as each move's body ends.
+/// to see the board as each move's body ends and as each `outcome` is reached.
 pub struct Moves {
     me: u8,
     taken: Vec<Taken>,
+    /// The ledger line at each `outcome` not yet reported, in order.
+    ledgers: std::collections::VecDeque<String>,
 }
 
 impl Moves {
@@ -58,6 +62,7 @@ impl Moves {
         Moves {
             me,
             taken: Vec::new(),
+            ledgers: std::collections::VecDeque::new(),
         }
     }
 
@@ -173,6 +178,12 @@ impl Moves {
         out
     }
 
+    /// The ledger line as it stood at the earliest `outcome` not yet reported, with the
+    /// roles of the deal it ended.
+    pub fn ledger_at_outcome(&mut self) -> Option<String> {
+        self.ledgers.pop_front()
+    }
+
     /// Forgets every move (the game is over).
     pub fn clear(&mut self) {
         self.taken.clear();
@@ -192,11 +203,16 @@ impl Picker for Moves {
         false
     }
 
-    /// Ends the moves whose body this op is not part of: an op outside the code of
+    /// Keeps the ledger at an `outcome`, and ends the moves whose body this op is not part of: an op outside the code of
     /// their decision's options, in their frame or one below it. The end of an option
     /// body of their decision ends only the first of them still running: the moves a
     /// `choose each` queued run one after another in the same code.
     fn before_op(&mut self, p: &Program, st: &State, depth: usize, pc: usize, op: &Op) {
+        // The `outcome` op pays nothing: the ledger before it is the ledger at it.
+        if let Op::Outcome(_) = op {
+            self.ledgers
+                .push_back(view::ledger_under(p, st, st.board.dealer, self.me));
+        }
         let mut option_done = match op {
             Op::OptionDone { decide } => Some(*decide as usize),
             _ => None,

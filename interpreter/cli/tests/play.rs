@@ -542,3 +542,57 @@ fn a_moves_card_is_named_by_what_was_seen_as_it_was_made() {
         }
     }
 }
+
+/// Each deal opens with an ante to the pot, and the pot goes to seat 0 before the
+/// outcome.
+const ANTE_EACH_DEAL: &str = r#"ruleset "end-of-deal chips probe"
+import "std/kabufuda"
+seats 2 { 2: 親 子 }
+zone 山 shared stack hidden
+zone 手 per seat pile owner
+enum 結果: 終(end)
+var chips: int per seat = 0
+var pot: int = 0
+ledger chips, pot
+proc match {
+  repeat 2 {
+    for x in seats() { pay 5 from chips[x] to pot }
+    choose 0 { move a { } move b { } }
+    pay pot from pot to chips[0]
+    outcome 終
+  }
+}
+"#;
+
+/// The ledger shown as a deal ends is the ledger at its `outcome`, not after the next
+/// deal's ante (found by review).
+#[test]
+fn a_deals_end_shows_the_ledger_at_its_outcome() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("ante.fuda");
+    std::fs::write(&file, ANTE_EACH_DEAL).expect("write");
+    let r = fuda_with_input(&["play", &file.to_string_lossy(), "--seed", "1"], "1\n1\n");
+    assert_eq!(r.code, 0, "{}", r.all());
+    let ends: Vec<&str> = r
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("── deal 1 ends"))
+        .collect();
+    assert_eq!(
+        ends.get(1).copied().unwrap_or_default(),
+        "  chips: you (seat 0, 親) 5, seat 1 (子) -5   pot: 0",
+        "{}",
+        r.stdout
+    );
+    let second = r
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("── deal 2 ends"))
+        .nth(1)
+        .unwrap_or_default();
+    assert_eq!(
+        second, "  chips: you (seat 0, 親) 10, seat 1 (子) -10   pot: 0",
+        "{}",
+        r.stdout
+    );
+}
