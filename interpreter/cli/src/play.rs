@@ -388,11 +388,8 @@ impl Session<'_> {
                         r.total
                     );
                     // The cards scored, as split: a winner's hand is shown to the table.
-                    for (g, cs) in &r.groups {
-                        outln!(
-                            "  {g}: {}",
-                            view::cards(self.p, &cs.iter().collect::<Vec<_>>())
-                        );
+                    for line in view::group_lines(self.p, &r.groups) {
+                        outln!("  {line}");
                     }
                 }
                 Event::Say(m) => outln!("{m}"),
