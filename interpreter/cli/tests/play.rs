@@ -596,3 +596,56 @@ fn a_deals_end_shows_the_ledger_at_its_outcome() {
         r.stdout
     );
 }
+
+/// An unshuffled deal of mahjong tiles: the hand holds four 白(5z) and two 發(6z).
+const COPIES: &str = r#"ruleset "copies probe"
+import "std/mahjong"
+seats 2 { 2: 親 子 }
+zone 山 shared stack hidden
+zone 河 shared stack public
+zone 手 per seat pile owner
+enum 結果: 終(end)
+proc match {
+  deal 6 from 山 to 手
+  choose 0 { move 捨てる(d in 手[0]) "捨てる" { move d to 河 } }
+  outcome 終
+}
+"#;
+
+/// Copies of a card (the same id) are interchangeable: typing the id takes the first,
+/// where it answered "fits 2 moves" (found by review). A card of the deck the hand does
+/// not hold gets the list of what the move takes, not another card with a nearby id
+/// (`1z` was answered "did you mean `6z`?"); a typo gets the nearest card by id or name.
+#[test]
+fn copies_of_a_card_are_one_move_to_type() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("copies.fuda");
+    std::fs::write(&file, COPIES).expect("write");
+    let file = file.to_string_lossy();
+    let play = |input: &str| {
+        let r = fuda_with_input(&["play", &file, "--seed", "1"], &format!("{input}\n"));
+        assert_eq!(r.code, 0, "{input}: {}", r.all());
+        r.stdout
+    };
+    assert!(play("捨てる 6z").contains("> you: 捨てる 發(6z)\n"));
+    assert!(play("5z").contains("> you: 捨てる 白(5z)\n"));
+    let out = play("捨てる 1z\n1");
+    assert!(
+        out.contains("you cannot `捨てる` with `1z` now: `捨てる` takes `5z`, `6z`\n"),
+        "{out}"
+    );
+    let out = play("1z\n1");
+    assert!(
+        out.contains("> `1z` is not a move you can make now\n"),
+        "{out}"
+    );
+    for typo in ["6x", "發x"] {
+        let out = play(&format!("捨てる {typo}\n1"));
+        assert!(
+            out.contains(&format!(
+                "you cannot `捨てる` with `{typo}` now (did you mean `捨てる 6z`?)"
+            )),
+            "{out}"
+        );
+    }
+}
