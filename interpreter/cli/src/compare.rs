@@ -33,13 +33,15 @@ pub struct Args {
 pub struct Diff {
     /// What is compared (an outcome label, a yaku, a role, a seat).
     pub name: String,
-    /// A's value.
-    pub a: f64,
-    /// B's value.
-    pub b: f64,
+    /// A's value; `None` (null) for a seat or role A does not have (it seats fewer
+    /// players, or names other roles).
+    pub a: Option<f64>,
+    /// B's value, `None` as `a` is.
+    pub b: Option<f64>,
     /// B − A, with its 95% interval; `n` is the number of games both rulesets
-    /// finished, which the interval pairs.
-    pub difference: Difference,
+    /// finished, which the interval pairs. `None` (null) when one side has no such
+    /// seat or role: there is nothing to subtract.
+    pub difference: Option<Difference>,
 }
 
 /// B − A with its 95% interval.
@@ -60,18 +62,30 @@ impl Diff {
     /// Whether the interval leaves out 0: the batches tell A and B apart (never so
     /// without an interval).
     fn clear(&self) -> bool {
-        match (self.difference.low, self.difference.high) {
-            (Some(low), Some(high)) => low > 0.0 || high < 0.0,
-            _ => false,
+        match self.difference.and_then(|d| d.low.zip(d.high)) {
+            Some((low, high)) => low > 0.0 || high < 0.0,
+            None => false,
+        }
+    }
+
+    /// A seat or role only one side has (`a` or `b` is `None`): its value on the side
+    /// that has it, and no difference.
+    fn one_sided(name: &str, a: Option<f64>, b: Option<f64>) -> Diff {
+        Diff {
+            name: name.to_string(),
+            a: a.map(round),
+            b: b.map(round),
+            difference: None,
         }
     }
 
     /// The interval cut to what the number can be: a difference of two shares lies in
     /// [−1, 1], though a normal interval from few games can run past it.
     fn within(mut self, min: f64, max: f64) -> Diff {
-        let d = &mut self.difference;
-        d.low = d.low.map(|x| x.max(min));
-        d.high = d.high.map(|x| x.min(max));
+        if let Some(d) = &mut self.difference {
+            d.low = d.low.map(|x| x.max(min));
+            d.high = d.high.map(|x| x.min(max));
+        }
         self
     }
 }
@@ -244,52 +258,63 @@ pub fn differences(a: &Report, b: &Report) -> Differences {
     );
     let role =
         |s: &'_ crate::stats::Summary, name: &str| s.roles.iter().position(|r| r.role == name);
-    // A role only one side has counts nothing on the other.
-    let role_wins = |i: Option<usize>| {
-        move |t: &GameTotals| match i.and_then(|i| t.role_wins.get(i)) {
+    let role_wins = |i: usize| {
+        move |t: &GameTotals| match t.role_wins.get(i) {
             Some(w) => (*w as f64, t.deals as f64),
             None => (0.0, 0.0),
         }
     };
-    let role_chips = |i: Option<usize>| {
-        move |t: &GameTotals| match i.and_then(|i| t.role_chips.get(i)) {
+    let role_chips = |i: usize| {
+        move |t: &GameTotals| match t.role_chips.get(i) {
             Some((c, n)) => (*c as f64, *n as f64),
             None => (0.0, 0.0),
         }
     };
     let role_win_rate = roles
         .iter()
-        .map(|name| {
-            let (ia, ib) = (role(sa, name), role(sb, name));
-            let unpaired = share_diff(
+        .map(|name| match (role(sa, name), role(sb, name)) {
+            (Some(ia), Some(ib)) => {
+                let unpaired = share_diff(name, sa.roles[ia].win_rate, sb.roles[ib].win_rate);
+                with_pairs(unpaired, games, &role_wins(ia), &role_wins(ib)).within(-1.0, 1.0)
+            }
+            (ia, ib) => Diff::one_sided(
                 name,
-                ia.map_or(NONE, |i| sa.roles[i].win_rate),
-                ib.map_or(NONE, |i| sb.roles[i].win_rate),
-            );
-            with_pairs(unpaired, games, &role_wins(ia), &role_wins(ib)).within(-1.0, 1.0)
+                ia.map(|i| sa.roles[i].win_rate.mean),
+                ib.map(|i| sb.roles[i].win_rate.mean),
+            ),
         })
         .collect();
     let role_chips_per_deal = roles
         .iter()
-        .map(|name| {
-            let (ia, ib) = (role(sa, name), role(sb, name));
-            let unpaired = mean_diff(
+        .map(|name| match (role(sa, name), role(sb, name)) {
+            (Some(ia), Some(ib)) => {
+                let unpaired = mean_diff(
+                    name,
+                    sa.roles[ia].chips_per_deal,
+                    sb.roles[ib].chips_per_deal,
+                );
+                with_pairs(unpaired, games, &role_chips(ia), &role_chips(ib))
+            }
+            (ia, ib) => Diff::one_sided(
                 name,
-                ia.map_or(NONE, |i| sa.roles[i].chips_per_deal),
-                ib.map_or(NONE, |i| sb.roles[i].chips_per_deal),
-            );
-            with_pairs(unpaired, games, &role_chips(ia), &role_chips(ib))
+                ia.map(|i| sa.roles[i].chips_per_deal.mean),
+                ib.map(|i| sb.roles[i].chips_per_deal.mean),
+            ),
         })
         .collect();
     let seats = sa.seats.len().max(sb.seats.len());
     let seat = |s: &'_ crate::stats::Summary, i: usize| s.seats.get(i).cloned();
     let seat_win_rate = (0..seats)
         .map(|i| {
-            let unpaired = share_diff(
-                &format!("seat {i}"),
-                seat(sa, i).map_or(NONE, |s| s.win_rate),
-                seat(sb, i).map_or(NONE, |s| s.win_rate),
-            );
+            let name = format!("seat {i}");
+            let (Some(x), Some(y)) = (seat(sa, i), seat(sb, i)) else {
+                return Diff::one_sided(
+                    &name,
+                    seat(sa, i).map(|s| s.win_rate.mean),
+                    seat(sb, i).map(|s| s.win_rate.mean),
+                );
+            };
+            let unpaired = share_diff(&name, x.win_rate, y.win_rate);
             let f = |t: &GameTotals| match t.seat_wins.get(i) {
                 Some(w) => (*w as f64, t.deals as f64),
                 None => (0.0, 0.0),
@@ -299,11 +324,15 @@ pub fn differences(a: &Report, b: &Report) -> Differences {
         .collect();
     let seat_chips = (0..seats)
         .map(|i| {
-            let unpaired = mean_diff(
-                &format!("seat {i}"),
-                seat(sa, i).map_or(NONE, |s| s.chips),
-                seat(sb, i).map_or(NONE, |s| s.chips),
-            );
+            let name = format!("seat {i}");
+            let (Some(x), Some(y)) = (seat(sa, i), seat(sb, i)) else {
+                return Diff::one_sided(
+                    &name,
+                    seat(sa, i).map(|s| s.chips.mean),
+                    seat(sb, i).map(|s| s.chips.mean),
+                );
+            };
+            let unpaired = mean_diff(&name, x.chips, y.chips);
             let f = |t: &GameTotals| match t.chips.get(i) {
                 Some(c) => (*c as f64, 1.0),
                 None => (0.0, 0.0),
@@ -356,18 +385,21 @@ fn with_pairs(
     a: Ratio<'_>,
     b: Ratio<'_>,
 ) -> Diff {
-    let d = unpaired.difference.mean;
+    let Some(diff) = &mut unpaired.difference else {
+        return unpaired;
+    };
+    let d = diff.mean;
     if let Some(half) = paired(games, a, b) {
-        unpaired.difference.low = Some(round(d - half));
-        unpaired.difference.high = Some(round(d + half));
+        diff.low = Some(round(d - half));
+        diff.high = Some(round(d + half));
     }
     if games.is_empty() {
         // Nothing pairs: the batches' own intervals would measure one side's games
         // against nothing (a side that finished none reads as all zeros).
-        unpaired.difference.low = None;
-        unpaired.difference.high = None;
+        diff.low = None;
+        diff.high = None;
     }
-    unpaired.difference.n = games.len() as u64;
+    diff.n = games.len() as u64;
     unpaired
 }
 
@@ -401,14 +433,6 @@ fn paired(games: &[(&GameTotals, &GameTotals)], a: Ratio<'_>, b: Ratio<'_>) -> O
     }
     Some(1.96 * m.sd() / g.sqrt())
 }
-
-/// No observations (a role or seat only one ruleset has).
-const NONE: Interval = Interval {
-    mean: 0.0,
-    low: 0.0,
-    high: 0.0,
-    n: 0,
-};
 
 /// The names of both lists: A's in its order, then those only B has.
 fn names<'s>(a: impl Iterator<Item = &'s str>, b: impl Iterator<Item = &'s str>) -> Vec<&'s str> {
@@ -456,14 +480,14 @@ fn rate_diff(name: &str, ca: u64, na: u64, cb: u64, nb: u64) -> Diff {
 fn diff(name: &str, a: f64, b: f64, d: f64, low: f64, high: f64) -> Diff {
     Diff {
         name: name.to_string(),
-        a: round(a),
-        b: round(b),
-        difference: Difference {
+        a: Some(round(a)),
+        b: Some(round(b)),
+        difference: Some(Difference {
             mean: round(d),
             low: Some(round(low)),
             high: Some(round(high)),
             n: 0,
-        },
+        }),
     }
 }
 
@@ -497,22 +521,26 @@ fn human(head: &[String], a: &Report, b: &Report, d: &Differences) -> String {
         out.push_str(h);
         out.push('\n');
     }
-    let pairs = d.decisions.difference.n;
+    let pairs = d.decisions.difference.map_or(0, |x| x.n);
+    // One list when both sides seat the same agents; each side's when their tables
+    // differ (the agents are reused in turn over each side's own seats).
+    let agents = if a.agents == b.agents {
+        a.agents.join(",")
+    } else {
+        format!("A {} and B {}", a.agents.join(","), b.agents.join(","))
+    };
     if a.failed + b.failed == 0 {
         out.push_str(&format!(
-            "the same {} games (seed {}) for both, agents {}; ",
-            a.games_requested,
-            a.seed,
-            a.agents.join(",")
+            "the same {} games (seed {}) for both, agents {agents}; ",
+            a.games_requested, a.seed,
         ));
     } else {
         // Only the games both finished pair up: say how many each side finished, and
         // which side stopped early, lest the numbers read as the whole batch.
         out.push_str(&format!(
-            "{} games (seed {}) asked of both, agents {}; {}, {}; {} finished by both\n",
+            "{} games (seed {}) asked of both, agents {agents}; {}, {}; {} finished by both\n",
             a.games_requested,
             a.seed,
-            a.agents.join(","),
             finished("A", a),
             finished("B", b),
             pairs
@@ -587,7 +615,8 @@ fn interval(i: &Difference, num: impl Fn(f64) -> String) -> String {
     }
 }
 
-/// One section: its title with the column heads, then a line per compared name.
+/// One section: its title with the column heads, then a line per compared name; a
+/// seat or role one side lacks shows `—` for that side, and nothing after.
 fn section(
     out: &mut String,
     title: &str,
@@ -611,15 +640,21 @@ fn section(
         "A",
         "B"
     ));
+    let side = |x: Option<f64>| match x {
+        Some(x) => value(x),
+        None => format!("{}—", " ".repeat(a_w.saturating_sub(1))),
+    };
     for r in rows {
-        out.push_str(&format!(
-            "  {}  {}  {}  {}{}\n",
+        let line = format!(
+            "  {}  {}  {}  {}{}",
             view::pad(&r.name, w),
-            value(r.a),
-            value(r.b),
-            difference(&r.difference),
+            side(r.a),
+            side(r.b),
+            r.difference.as_ref().map(difference).unwrap_or_default(),
             if r.clear() { " *" } else { "" }
-        ));
+        );
+        out.push_str(line.trim_end());
+        out.push('\n');
     }
 }
 
@@ -634,18 +669,19 @@ mod tests {
         let a = Mean::share(48, 80).share_interval();
         let b = Mean::share(56, 70).share_interval();
         let d = share_diff("x", a, b);
-        assert!((d.difference.mean - 0.2).abs() < 1e-6, "{d:?}");
+        let dd = d.difference.expect("a difference");
+        assert!((dd.mean - 0.2).abs() < 1e-6, "{d:?}");
         assert!(
-            (d.difference.low.expect("an interval") - 0.0524).abs() < 1e-4,
+            (dd.low.expect("an interval") - 0.0524).abs() < 1e-4,
             "{d:?}"
         );
         assert!(
-            (d.difference.high.expect("an interval") - 0.3339).abs() < 1e-4,
+            (dd.high.expect("an interval") - 0.3339).abs() < 1e-4,
             "{d:?}"
         );
         assert!(d.clear());
         let same = share_diff("x", a, a);
-        assert!(!same.clear() && same.difference.mean == 0.0);
+        assert!(!same.clear() && same.difference.expect("a difference").mean == 0.0);
     }
 
     #[test]
@@ -665,14 +701,15 @@ mod tests {
         // Standard errors 3 and 4 add to 5.
         let d = mean_diff("x", a, b);
         assert!(
-            (d.difference.high.expect("an interval") - (1.0 + 1.96 * 5.0)).abs() < 1e-6,
+            (d.difference.and_then(|x| x.high).expect("an interval") - (1.0 + 1.96 * 5.0)).abs()
+                < 1e-6,
             "{d:?}"
         );
         // 100 in 100 deals against 150 in 100: 0.5 ± 1.96·√(0.01 + 0.015).
         let r = rate_diff("y", 100, 100, 150, 100);
         let half = 1.96 * 0.025f64.sqrt();
         assert!(
-            (r.difference.low.expect("an interval") - (0.5 - half)).abs() < 1e-6,
+            (r.difference.and_then(|x| x.low).expect("an interval") - (0.5 - half)).abs() < 1e-6,
             "{r:?}"
         );
         assert!(r.clear());
@@ -683,17 +720,16 @@ mod tests {
     #[test]
     fn a_share_difference_stays_within_its_range() {
         let d = diff("x", 0.0, 0.8, 0.8, 0.5, 1.2).within(-1.0, 1.0);
-        assert_eq!(
-            (d.difference.low, d.difference.high),
-            (Some(0.5), Some(1.0))
-        );
+        let dd = d.difference.expect("a difference");
+        assert_eq!((dd.low, dd.high), (Some(0.5), Some(1.0)));
         let none = with_pairs(
             diff("y", 0.6, 0.0, -0.6, -0.7, -0.5),
             &[],
             &|_| (0.0, 0.0),
             &|_| (0.0, 0.0),
         );
-        assert_eq!((none.difference.low, none.difference.high), (None, None));
+        let nd = none.difference.expect("a difference");
+        assert_eq!((nd.low, nd.high), (None, None));
         assert!(!none.clear());
     }
 

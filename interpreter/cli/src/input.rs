@@ -64,6 +64,26 @@ fn arg_word(p: &Program, arg: &Value) -> String {
     }
 }
 
+/// Whether the moves at `fit` are one move over interchangeable cards: the same option,
+/// each over a copy of one card (the same id, as a mahjong hand's two 5s), so that
+/// taking the first is taking any of them.
+fn interchangeable(p: &Program, moves: &[Move], fit: &[usize]) -> bool {
+    let id = |i: &usize| match moves[*i].arg {
+        Value::Card(c) => p.deck.ids.get(c as usize).map(|id| (moves[*i].option, id)),
+        _ => None,
+    };
+    let Some(first) = fit.first().and_then(id) else {
+        return false;
+    };
+    fit.iter().all(|i| id(i) == Some(first))
+}
+
+/// Whether `word` names a card of the deck (its id, in any case, or its display name).
+fn is_card(p: &Program, word: &str) -> bool {
+    let d = &p.deck;
+    d.ids.iter().any(|id| id.eq_ignore_ascii_case(word)) || d.names.iter().any(|n| n == word)
+}
+
 /// The first few of `words`, comma-separated, saying how many there are when not all.
 fn some_of(words: &[String]) -> String {
     const SHOWN: usize = 10;
@@ -148,10 +168,40 @@ pub fn parse(p: &Program, pending: &Pending, code: &[Op], moves: &[Move], line: 
             .collect();
         return match fit.as_slice() {
             [i] => Reply::Move(*i),
+            [i, ..] if interchangeable(p, moves, &fit) => Reply::Move(*i),
             [] => {
-                let args: Vec<String> = named.iter().map(|i| arg_word(p, &moves[*i].arg)).collect();
-                // A near miss is named; otherwise what the move takes is listed.
-                let hint = match closest(rest, args.iter().map(String::as_str)) {
+                let mut args: Vec<String> = Vec::new();
+                for i in &named {
+                    let w = arg_word(p, &moves[*i].arg);
+                    if !args.contains(&w) {
+                        args.push(w);
+                    }
+                }
+                // A near miss is named, by id or display name; otherwise, and for a
+                // card of the deck the moves do not take (not a typo: a nearby id such
+                // as `6z` for `1z` would be another card), what the move takes is listed.
+                let near = (!is_card(p, rest))
+                    .then(|| {
+                        let names = named.iter().filter_map(|i| match moves[*i].arg {
+                            Value::Card(c) => p.deck.names.get(c as usize),
+                            _ => None,
+                        });
+                        let words: Vec<&str> = args
+                            .iter()
+                            .map(String::as_str)
+                            .chain(names.map(String::as_str))
+                            .collect();
+                        closest(rest, words)
+                    })
+                    .flatten()
+                    .and_then(|s| {
+                        // Said as the id, which is what the move list shows to type.
+                        named
+                            .iter()
+                            .find(|i| arg_matches(p, &moves[**i].arg, &s))
+                            .map(|i| arg_word(p, &moves[*i].arg))
+                    });
+                let hint = match near {
                     Some(s) => format!(" (did you mean `{head} {s}`?)"),
                     None => format!(": `{head}` takes {}", some_of(&args)),
                 };
@@ -169,6 +219,7 @@ pub fn parse(p: &Program, pending: &Pending, code: &[Op], moves: &[Move], line: 
         .collect();
     match by_card.as_slice() {
         [i] => Reply::Move(*i),
+        [i, ..] if interchangeable(p, moves, &by_card) => Reply::Move(*i),
         [_, ..] => Reply::Invalid(format!(
             "`{text}` fits {} moves: say which, e.g. `{} {text}`",
             by_card.len(),
@@ -185,7 +236,11 @@ pub fn parse(p: &Program, pending: &Pending, code: &[Op], moves: &[Move], line: 
                     .filter(|m| m.arg != Value::Unit)
                     .map(|m| arg_word(p, &m.arg)),
             );
-            let hint = closest(text, words.iter().map(String::as_str))
+            // A card of the deck that no move takes is not a typo: a nearby id would be
+            // another card.
+            let hint = (!is_card(p, text))
+                .then(|| closest(text, words.iter().map(String::as_str)))
+                .flatten()
                 .map(|s| format!(" (did you mean `{s}`?)"))
                 .unwrap_or_default();
             Reply::Invalid(format!("`{text}` is not a move you can make now{hint}"))

@@ -16,6 +16,7 @@ mod settle;
 mod simulate;
 mod stats;
 mod test_cmd;
+mod told;
 mod values;
 mod view;
 

@@ -5,17 +5,17 @@ use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
 use fuda_core::agents::{by_name, Agent};
-use fuda_core::engine::{Event, Move, Pending, Watches, PASS};
+use fuda_core::engine::{Event, Move, Pending};
 use fuda_core::ir::DecideKind;
 use fuda_core::model::CardSet;
 use fuda_core::play::{agent_seed, chips_of};
-use fuda_core::value::Value;
 use fuda_core::{Program, RuntimeError, State};
 use miette::miette;
 
 use crate::input::{self, Reply};
 use crate::params;
 use crate::replay::{Ended, Replay};
+use crate::told::Moves;
 use crate::view;
 use crate::{errln, outln};
 
@@ -47,18 +47,6 @@ pub struct Args {
     /// written as the game starts, so a path that cannot be written is refused at once.
     #[arg(long, value_name = "FILE.toml")]
     pub record: Option<PathBuf>,
-}
-
-/// A computer's move (or a move the person had no choice in), announced once the
-/// rules have carried it out, so that its card is named if it is public by then.
-struct Announcement {
-    who: String,
-    label: String,
-    card: Option<u16>,
-    /// Whether the card was public when the move was chosen (a field card taken).
-    seen: bool,
-    /// Said after the move: that it was the person's only one.
-    note: &'static str,
 }
 
 /// Plays one game; 0 at its end, 2 if input ends first, 1 on a rules error.
@@ -100,14 +88,15 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         me,
         events_seen: 0,
         deal: 1,
-        announced: Vec::new(),
+        moves: Moves::new(me),
         mine: CardSet::EMPTY,
         dealer: 0,
     };
     let mut recorded: Vec<Vec<usize>> = Vec::new();
     loop {
-        // `Watches`: a `choose` with one move waits too, so that it is shown.
-        let finished = match st.advance_with(&p, &mut Watches) {
+        // `Moves`: a `choose` with one move waits too, so that it is shown, and each
+        // move's card is seen as its body ends.
+        let finished = match st.advance_with(&p, &mut session.moves) {
             Ok(f) => f,
             Err(e) => return Err(failed(&p, &e, seed, &mut record, &recorded)),
         };
@@ -345,8 +334,8 @@ struct Session<'p> {
     events_seen: usize,
     /// The deal in progress, from 1.
     deal: usize,
-    /// Computer moves waiting to be shown.
-    announced: Vec<Announcement>,
+    /// Moves waiting to be shown.
+    moves: Moves,
     /// The dealer when the last decision was taken: events are reported with the
     /// roles of the deal they happened in.
     dealer: u8,
@@ -357,32 +346,24 @@ struct Session<'p> {
 
 impl Session<'_> {
     /// Shows what happened since the last decision: the moves taken, then events.
-    /// While the next decision is another computer's, a move whose card is still hidden
-    /// (a card played from the hand that the next decision is about) waits, with
-    /// everything after it, for the card to come into view.
+    /// While the next decision is another computer's, a move whose card was hidden when
+    /// chosen and whose body still runs (the next decision is one inside it) waits,
+    /// with everything after it, until its body ends and what the person saw of it is
+    /// known.
     fn report(&mut self, st: &State, finished: bool) {
-        let visible = st.visible_to(self.p, self.me);
         let mine_next = st
             .pending()
             .is_some_and(|d| d.seats.iter().any(|s| s.seat == self.me));
-        let hidden = self
-            .announced
-            .iter()
-            .any(|a| a.card.is_some_and(|c| !a.seen && !visible.contains(c)));
-        if hidden && !finished && !mine_next && st.events.len() == self.events_seen {
+        let now = finished || mine_next;
+        if !now && self.moves.waiting() {
             return;
         }
-        for a in self.announced.drain(..) {
-            match a.card.filter(|c| a.seen || visible.contains(*c)) {
-                Some(c) => outln!(
-                    "{}: {} {}{}",
-                    a.who,
-                    a.label,
-                    fuda_core::engine::show::card(self.p, c),
-                    a.note
-                ),
-                None => outln!("{}: {}{}", a.who, a.label, a.note),
-            }
+        let visible = now.then(|| st.visible_to(self.p, self.me));
+        for line in self.moves.lines(self.p, visible) {
+            outln!("{line}");
+        }
+        if finished {
+            self.moves.clear();
         }
         for e in &st.events[self.events_seen..] {
             match e {
@@ -391,8 +372,13 @@ impl Session<'_> {
                     self.deal += 1;
                     // The next deal's hand is new whole, a card dealt again included.
                     self.mine = CardSet::EMPTY;
-                    // The roles of the deal that ended: the winner may deal next.
-                    crate::render::out(&view::ledger_under(self.p, st, *dealer, self.me));
+                    // As it stood at the outcome, with the roles of the deal that ended
+                    // (the winner may deal next, and the next deal's ante may be paid).
+                    let ledger = self
+                        .moves
+                        .ledger_at_outcome()
+                        .unwrap_or_else(|| view::ledger_under(self.p, st, *dealer, self.me));
+                    crate::render::out(&ledger);
                 }
                 Event::Record(s, r, _) => {
                     outln!(
@@ -402,11 +388,8 @@ impl Session<'_> {
                         r.total
                     );
                     // The cards scored, as split: a winner's hand is shown to the table.
-                    for (g, cs) in &r.groups {
-                        outln!(
-                            "  {g}: {}",
-                            view::cards(self.p, &cs.iter().collect::<Vec<_>>())
-                        );
+                    for line in view::group_lines(self.p, &r.groups) {
+                        outln!("  {line}");
                     }
                 }
                 Event::Say(m) => outln!("{m}"),
@@ -416,44 +399,11 @@ impl Session<'_> {
         self.events_seen = st.events.len();
     }
 
-    /// Keeps the moves taken (not the passes, nor the person's own choices, which were
-    /// echoed as made) to announce after they run.
+    /// Keeps the moves taken (not the passes) to announce after they run; the
+    /// person's own choices were echoed as made.
     fn remember_moves(&mut self, st: &State, pending: &Pending, choices: &[usize]) {
-        let code = st.pending_code(self.p);
         self.dealer = st.board.dealer;
-        let visible = st.visible_to(self.p, self.me);
-        let forced = pending.kind == DecideKind::One && pending.seats[0].moves.len() == 1;
-        for (sm, c) in pending.seats.iter().zip(choices) {
-            let m = &sm.moves[*c];
-            if (sm.seat == self.me && !forced) || m.option == PASS {
-                continue;
-            }
-            let label = pending.describe(
-                self.p,
-                code,
-                &Move {
-                    option: m.option,
-                    arg: Value::Unit,
-                },
-            );
-            let card = if let Value::Card(c) = m.arg {
-                Some(c)
-            } else {
-                None
-            };
-            let (who, note) = if sm.seat == self.me {
-                ("you".to_string(), " (your only move)")
-            } else {
-                (view::seat(self.p, st, sm.seat, Some(self.me)), "")
-            };
-            self.announced.push(Announcement {
-                who,
-                label,
-                card,
-                seen: card.is_some_and(|c| visible.contains(c)),
-                note,
-            });
-        }
+        self.moves.keep(self.p, st, pending, choices);
     }
 
     /// Says which of the person's cards are new since their last decision. Before a

@@ -295,8 +295,18 @@ struct JsonOut<'a> {
     payments: Payments,
 }
 
-/// Group name → card ids, kept in the pattern's order.
-struct Groups(Vec<(String, Vec<String>)>);
+/// Group name → card ids, kept in the pattern's order; a name appears once (a JSON
+/// parser keeps one value per key), a repeated group's copies under it together.
+struct Groups(Vec<(String, GroupValue)>);
+
+/// A group's cards: a list of ids, or for a repeated group (`group 面子*3`) a list of
+/// such lists, one per copy in the split's order.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum GroupValue {
+    One(Vec<String>),
+    Copies(Vec<Vec<String>>),
+}
 
 impl Serialize for Groups {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -329,13 +339,17 @@ fn to_json(p: &Program, s: &Scored) -> String {
         bonus: r.bonus,
         total: r.total,
         groups: Groups(
-            r.groups
-                .iter()
-                .map(|(g, cs)| {
-                    (
-                        g.to_string(),
-                        values::ids(p, &cs.iter().collect::<Vec<_>>()),
-                    )
+            view::group_runs(&r.groups)
+                .into_iter()
+                .map(|(g, copies)| {
+                    let ids = |cs: &fuda_core::model::CardSet| {
+                        values::ids(p, &cs.iter().collect::<Vec<_>>())
+                    };
+                    let value = match copies.as_slice() {
+                        [one] => GroupValue::One(ids(one)),
+                        _ => GroupValue::Copies(copies.iter().map(ids).collect()),
+                    };
+                    (g.to_string(), value)
                 })
                 .collect(),
         ),
@@ -374,11 +388,8 @@ fn human(p: &Program, s: &Scored) -> String {
         "  base {} × factor {} + bonus {} = total {}\n",
         r.base, r.factor, r.bonus, r.total
     ));
-    for (g, cs) in &r.groups {
-        out.push_str(&format!(
-            "  {g}: {}\n",
-            view::cards(p, &cs.iter().collect::<Vec<_>>())
-        ));
+    for line in view::group_lines(p, &r.groups) {
+        out.push_str(&format!("  {line}\n"));
     }
     let others = s.players - 1;
     out.push_str(&format!(

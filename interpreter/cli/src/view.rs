@@ -3,7 +3,8 @@
 
 use fuda_core::engine::show;
 use fuda_core::ir::{Order, Owner};
-use fuda_core::model::CardIx;
+use fuda_core::model::{CardIx, CardSet};
+use fuda_core::value::Text;
 use fuda_core::{Program, State};
 use unicode_width::UnicodeWidthStr;
 
@@ -13,6 +14,36 @@ pub fn cards(p: &Program, cs: &[CardIx]) -> String {
         .map(|c| show::card(p, *c))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// A split's groups by name, in the pattern's order, with the copies of a repeated
+/// group (`group 面子*3`, consecutive in the split) under one name, in the split's order.
+pub fn group_runs(groups: &[(Text, CardSet)]) -> Vec<(&str, Vec<CardSet>)> {
+    let mut out: Vec<(&str, Vec<CardSet>)> = Vec::new();
+    for (name, cs) in groups {
+        match out.last_mut() {
+            Some((last, copies)) if *last == &**name => copies.push(*cs),
+            _ => out.push((name, vec![*cs])),
+        }
+    }
+    out
+}
+
+/// A split's groups as lines `名: cards`, a repeated group's copies as `面子[0]`,
+/// `面子[1]`… (as a score table reads them).
+pub fn group_lines(p: &Program, groups: &[(Text, CardSet)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (name, copies) in group_runs(groups) {
+        for (i, cs) in copies.iter().enumerate() {
+            let shown = cards(p, &cs.iter().collect::<Vec<_>>());
+            out.push(if copies.len() > 1 {
+                format!("{name}[{i}]: {shown}")
+            } else {
+                format!("{name}: {shown}")
+            });
+        }
+    }
+    out
 }
 
 /// Display width (a kanji takes two columns).

@@ -272,7 +272,7 @@ fn a_side_that_finishes_nothing_gives_no_intervals() {
     assert_eq!(r.code, 1, "{}", r.stderr);
     let v: Value = serde_json::from_str(r.stdout.trim()).expect("JSON");
     assert_eq!(v["b"]["stopped"], true);
-    for row in rows(&v) {
+    for row in rows(&v).iter().filter(|r| !r["difference"].is_null()) {
         let d = &row["difference"];
         assert_eq!(d["n"], 0, "{row}");
         assert!(d["low"].is_null() && d["high"].is_null(), "{row}");
@@ -301,8 +301,12 @@ fn share_intervals_stay_within_their_range() {
     let v: Value = serde_json::from_str(r.stdout.trim()).expect("JSON");
     let mut checked = 0;
     for section in ["outcomes", "role_win_rate", "seat_win_rate"] {
+        // Seat 2 only A has: no difference at all.
         for row in v["difference"][section].as_array().expect("rows") {
             let d = &row["difference"];
+            if d.is_null() {
+                continue;
+            }
             let (lo, hi) = (d["low"].as_f64().unwrap(), d["high"].as_f64().unwrap());
             assert!(
                 (-1.0..=1.0).contains(&lo) && (-1.0..=1.0).contains(&hi),
@@ -312,4 +316,76 @@ fn share_intervals_stay_within_their_range() {
         }
     }
     assert!(checked > 0);
+}
+
+/// A seat or role only one side has shows `—` on the other side, with no difference,
+/// interval or mark (null in `--json`), and the header names each side's agents: before,
+/// the missing side read 0.00% and the difference was marked (found by review).
+#[test]
+fn a_seat_one_side_lacks_has_no_difference() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let base = std::fs::read_to_string(sangohana()).expect("read");
+    std::fs::write(dir.path().join("sangohana.fuda"), base).expect("write");
+    let four = dir.path().join("four.fuda");
+    std::fs::write(
+        &four,
+        "ruleset \"珊瑚花 四人\"\nextends \"sangohana.fuda\"\nparam players: int = 4 in 2..4 \"four\"\n",
+    )
+    .expect("write");
+    let args = [
+        "compare",
+        &sangohana(),
+        four.to_str().expect("utf-8 path"),
+        "--games",
+        "20",
+        "--set",
+        "deals=2",
+        "--agents",
+        "random",
+    ];
+    let r = fuda(&[&args[..], &["--json"]].concat());
+    assert_eq!(r.code, 0, "{}", r.all());
+    let v: Value = serde_json::from_str(r.stdout.trim()).expect("JSON");
+    let d = &v["difference"];
+    let lacking = [("seat_win_rate", "seat 3"), ("seat_chips", "seat 3")]
+        .into_iter()
+        .chain([("role_win_rate", "三番"), ("role_chips_per_deal", "三番")]);
+    for (section, name) in lacking {
+        let row = d[section]
+            .as_array()
+            .expect("rows")
+            .iter()
+            .find(|r| r["name"] == name)
+            .unwrap_or_else(|| panic!("{section} has {name}: {d}"));
+        assert!(row["a"].is_null(), "{row}");
+        assert!(row["b"].is_number(), "{row}");
+        assert!(row["difference"].is_null(), "{row}");
+    }
+    // What both have is compared as before.
+    assert!(
+        d["seat_win_rate"][0]["difference"]["low"].is_number(),
+        "{d}"
+    );
+
+    let t = fuda(&args);
+    assert_eq!(t.code, 0, "{}", t.all());
+    assert!(
+        t.stdout
+            .contains("agents A random,random,random and B random,random,random,random;"),
+        "{}",
+        t.stdout
+    );
+    let lines: Vec<&str> = t
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("  seat 3 ") || l.starts_with("  三番 "))
+        .collect();
+    assert_eq!(lines.len(), 4, "{}", t.stdout);
+    for l in lines {
+        assert!(l.contains('—'), "{l}");
+        assert!(
+            !l.contains("0.00%") && !l.contains('[') && !l.ends_with('*'),
+            "{l}"
+        );
+    }
 }

@@ -481,3 +481,171 @@ fn card_ids(line: &str) -> usize {
         .filter(|rest| rest.starts_with(|c: char| c.is_ascii_digit()) || rest.starts_with("oni)"))
         .count()
 }
+
+/// Two seats each play a card face down at once; the cards are revealed after the
+/// moves, and the next deal may give the person the card just played. (From a review:
+/// the opponent's card was named or not by where it was later.)
+const FACE_DOWN_PLAYS: &str = r#"ruleset "log visibility probe"
+import "std/hanafuda"
+seats 2 { 2: 親 子 }
+zone 山 shared stack hidden
+zone 出し per seat pile owner
+zone 手 per seat pile owner
+enum 結果: 終(end)
+proc match {
+  repeat 3 {
+    gather 山
+    shuffle 山
+    deal 2 from 山 to 手
+    choose each x in seats() { move 出す(c in 手[x]) { move c to 出し[x] } }
+    for x in seats() { reveal 出し[x] }
+    say "shown: " + top(出し[0]) + " / " + top(出し[1])
+    outcome 終
+  }
+}
+"#;
+
+/// A move's card is named exactly when the person could see it as the move was made:
+/// a card played face down never is (whether it is revealed later, or comes to the
+/// person's hand in a later deal), and one played face up always is.
+#[test]
+fn a_moves_card_is_named_by_what_was_seen_as_it_was_made() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let down = dir.path().join("down.fuda");
+    std::fs::write(&down, FACE_DOWN_PLAYS).expect("write");
+    let up = dir.path().join("up.fuda");
+    let face_up = FACE_DOWN_PLAYS.replace(
+        "zone 出し per seat pile owner",
+        "zone 出し per seat pile public",
+    );
+    std::fs::write(&up, face_up).expect("write");
+    for (file, named) in [(&down, false), (&up, true)] {
+        for seed in 1..=12 {
+            let seed = seed.to_string();
+            let file = file.to_string_lossy();
+            let r = fuda_with_input(&["play", &file, "--seed", &seed], "1\n1\n1\n");
+            assert_eq!(r.code, 0, "{}", r.all());
+            let plays: Vec<&str> = r
+                .stdout
+                .lines()
+                .filter(|l| l.starts_with("seat 1 (子): 出す"))
+                .collect();
+            assert_eq!(plays.len(), 3, "{}", r.stdout);
+            for l in plays {
+                assert_eq!(
+                    card_ids(l) == 1,
+                    named,
+                    "{file} seed {seed}: {l}\n{}",
+                    r.stdout
+                );
+            }
+        }
+    }
+}
+
+/// Each deal opens with an ante to the pot, and the pot goes to seat 0 before the
+/// outcome.
+const ANTE_EACH_DEAL: &str = r#"ruleset "end-of-deal chips probe"
+import "std/kabufuda"
+seats 2 { 2: 親 子 }
+zone 山 shared stack hidden
+zone 手 per seat pile owner
+enum 結果: 終(end)
+var chips: int per seat = 0
+var pot: int = 0
+ledger chips, pot
+proc match {
+  repeat 2 {
+    for x in seats() { pay 5 from chips[x] to pot }
+    choose 0 { move a { } move b { } }
+    pay pot from pot to chips[0]
+    outcome 終
+  }
+}
+"#;
+
+/// The ledger shown as a deal ends is the ledger at its `outcome`, not after the next
+/// deal's ante (found by review).
+#[test]
+fn a_deals_end_shows_the_ledger_at_its_outcome() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("ante.fuda");
+    std::fs::write(&file, ANTE_EACH_DEAL).expect("write");
+    let r = fuda_with_input(&["play", &file.to_string_lossy(), "--seed", "1"], "1\n1\n");
+    assert_eq!(r.code, 0, "{}", r.all());
+    let ends: Vec<&str> = r
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("── deal 1 ends"))
+        .collect();
+    assert_eq!(
+        ends.get(1).copied().unwrap_or_default(),
+        "  chips: you (seat 0, 親) 5, seat 1 (子) -5   pot: 0",
+        "{}",
+        r.stdout
+    );
+    let second = r
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("── deal 2 ends"))
+        .nth(1)
+        .unwrap_or_default();
+    assert_eq!(
+        second, "  chips: you (seat 0, 親) 10, seat 1 (子) -10   pot: 0",
+        "{}",
+        r.stdout
+    );
+}
+
+/// An unshuffled deal of mahjong tiles: the hand holds four 白(5z) and two 發(6z).
+const COPIES: &str = r#"ruleset "copies probe"
+import "std/mahjong"
+seats 2 { 2: 親 子 }
+zone 山 shared stack hidden
+zone 河 shared stack public
+zone 手 per seat pile owner
+enum 結果: 終(end)
+proc match {
+  deal 6 from 山 to 手
+  choose 0 { move 捨てる(d in 手[0]) "捨てる" { move d to 河 } }
+  outcome 終
+}
+"#;
+
+/// Copies of a card (the same id) are interchangeable: typing the id takes the first,
+/// where it answered "fits 2 moves" (found by review). A card of the deck the hand does
+/// not hold gets the list of what the move takes, not another card with a nearby id
+/// (`1z` was answered "did you mean `6z`?"); a typo gets the nearest card by id or name.
+#[test]
+fn copies_of_a_card_are_one_move_to_type() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("copies.fuda");
+    std::fs::write(&file, COPIES).expect("write");
+    let file = file.to_string_lossy();
+    let play = |input: &str| {
+        let r = fuda_with_input(&["play", &file, "--seed", "1"], &format!("{input}\n"));
+        assert_eq!(r.code, 0, "{input}: {}", r.all());
+        r.stdout
+    };
+    assert!(play("捨てる 6z").contains("> you: 捨てる 發(6z)\n"));
+    assert!(play("5z").contains("> you: 捨てる 白(5z)\n"));
+    let out = play("捨てる 1z\n1");
+    assert!(
+        out.contains("you cannot `捨てる` with `1z` now: `捨てる` takes `5z`, `6z`\n"),
+        "{out}"
+    );
+    let out = play("1z\n1");
+    assert!(
+        out.contains("> `1z` is not a move you can make now\n"),
+        "{out}"
+    );
+    for typo in ["6x", "發x"] {
+        let out = play(&format!("捨てる {typo}\n1"));
+        assert!(
+            out.contains(&format!(
+                "you cannot `捨てる` with `{typo}` now (did you mean `捨てる 6z`?)"
+            )),
+            "{out}"
+        );
+    }
+}

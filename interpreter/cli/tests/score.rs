@@ -682,3 +682,51 @@ fn help_shows_what_works() {
         assert!(summary.contains(command), "{command} in {summary}");
     }
 }
+
+/// A pair and three melds of mahjong tiles: `面子` is a repeated group.
+const SANMEN: &str = r#"ruleset "三面子"
+import "std/mahjong"
+seats 3 { 3: 親 南 西 }
+zone 山 shared stack hidden
+zone 手 per seat pile owner
+enum 結果: 流局(draw)
+pattern 和了形 {
+  group 頭: 2 same face
+  group 面子*3: 3 same face | run number by suit
+}
+score 点(h: cards) over 和了形(h) best {
+  yaku all { 和了 1 when true }
+}
+proc match { outcome 流局 }
+"#;
+
+/// A repeated group (`group 面子*3`) is one key of `groups` whose value lists each
+/// copy's ids, in the split's order, and a single group a list of ids: before, the key
+/// was written three times, and a JSON parser kept one (found by review). The text
+/// report names the copies as a table reads them.
+#[test]
+fn a_repeated_group_is_one_key_with_a_list_per_copy() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("sanmen.fuda");
+    std::fs::write(&file, SANMEN).expect("write");
+    let file = file.to_string_lossy();
+    let r = fuda(&["score", &file, "--hand", "111222333m55s", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert_eq!(r.stdout.matches("\"面子\"").count(), 1, "{}", r.stdout);
+    let v = json(&r.stdout);
+    assert_eq!(v["groups"]["頭"], serde_json::json!(["5s", "5s"]));
+    assert_eq!(
+        v["groups"]["面子"],
+        serde_json::json!([["1m", "1m", "1m"], ["2m", "2m", "2m"], ["3m", "3m", "3m"]])
+    );
+    let r = fuda(&["score", &file, "--hand", "111222333m55s"]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    for line in [
+        "  頭: ",
+        "  面子[0]: 一萬(1m)",
+        "  面子[1]: 二萬(2m)",
+        "  面子[2]: 三萬(3m)",
+    ] {
+        assert!(r.stdout.contains(line), "{line}: {}", r.stdout);
+    }
+}

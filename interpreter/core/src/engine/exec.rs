@@ -171,8 +171,8 @@ impl State {
     /// without a move list (see [`Picker`]) is taken at once, and the call either goes
     /// on (when [`Picker::goes_on`] says so) or returns false with no decision waiting,
     /// so that a caller that wants to can see every decision a player made. Any other
-    /// decision waits as with `advance` (with [`Watches`](super::Watches), a `choose`
-    /// with a single move too).
+    /// decision waits as with `advance` (with a picker that shows forced moves,
+    /// [`Picker::SHOWS_FORCED`], a `choose` with a single move too).
     pub fn advance_with<P: Picker>(
         &mut self,
         p: &Program,
@@ -203,6 +203,9 @@ impl State {
                     self.pop_frame();
                     break;
                 };
+                if P::WATCHES_OPS {
+                    pk.before_op(p, self, depth, pc, op);
+                }
                 steps += 1;
                 if steps > OP_LIMIT {
                     let at = locs.get(pc).copied().unwrap_or_default();

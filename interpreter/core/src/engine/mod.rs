@@ -21,7 +21,7 @@ pub use eval::{
     seat_count, seat_count_given, seat_counts, Cx, EVAL_BUDGET,
 };
 pub use exec::{OP_LIMIT, ROUND_BUDGET};
-pub use pick::{Picker, Waits, Watches};
+pub use pick::{Picker, Waits};
 pub use state::{
     Board, CodeRef, Event, Frame, Layout, State, DEFAULT_DECISION_LIMIT, ROUND_DECISION_LIMIT,
 };

@@ -1,0 +1,238 @@
+//! What `fuda play` tells the person of moves and of deals' ends, as things stood when
+//! they happened. A move's card is named exactly when the person's seat could see it as
+//! the move was made: when it was chosen (a field card taken) or as its body ended (a
+//! card played face up), as the engine's visibility rules said then, never from where
+//! the card went later (a reveal after the move, or the card dealt to the person in a
+//! later deal). A deal's end shows the ledger as it stood at its `outcome`, before any
+//! payment after it (the next deal's ante).
+
+use fuda_core::engine::{Move, Pending, Picker, PASS};
+use fuda_core::ir::{DecideKind, Op, Program};
+use fuda_core::model::CardSet;
+use fuda_core::value::Value;
+use fuda_core::State;
+
+use crate::view;
+
+/// One move taken, to be told once what the person saw of it is known.
+struct Taken {
+    /// `seat 1 (子)` or `you`; `None` for the person's own choice, which was echoed as
+    /// made but is kept here because it runs in turn with the others (`choose each`).
+    who: Option<String>,
+    /// The move's name, without its card.
+    label: String,
+    /// The card the move is about, if any.
+    card: Option<u16>,
+    /// Said after the move: that it was the person's only one.
+    note: &'static str,
+    /// Whether the person saw the card, when chosen or as the body ended.
+    seen: bool,
+    /// Whether the move's body has ended (or never runs: a claim another seat won).
+    done: bool,
+    /// Whether its line was printed.
+    told: bool,
+    /// Its decision: the depth of the frame it runs in, the decision's op, and the end
+    /// of the code of the decision's options.
+    depth: usize,
+    at: usize,
+    after: usize,
+}
+
+impl Taken {
+    /// Whether its line can be written: a move of the person's own, one without a
+    /// card, one whose card was seen, or one whose body has ended.
+    fn known(&self) -> bool {
+        self.who.is_none() || self.card.is_none() || self.seen || self.done
+    }
+}
+
+/// The moves taken and not yet told, and the picker `fuda play` advances the game with:
+/// it never picks, shows a `choose` with a single move, and watches each op run, so as
+/// to see the board as each move's body ends and as each `outcome` is reached.
+pub struct Moves {
+    me: u8,
+    taken: Vec<Taken>,
+    /// The ledger line at each `outcome` not yet reported, in order.
+    ledgers: std::collections::VecDeque<String>,
+}
+
+impl Moves {
+    /// No moves yet, for the person at seat `me`.
+    pub fn new(me: u8) -> Moves {
+        Moves {
+            me,
+            taken: Vec::new(),
+            ledgers: std::collections::VecDeque::new(),
+        }
+    }
+
+    /// Keeps the moves of a decision about to be applied with `choices` (the passes
+    /// left out), in the order the engine runs them.
+    pub fn keep(&mut self, p: &Program, st: &State, pending: &Pending, choices: &[usize]) {
+        let code = st.pending_code(p);
+        let at = pending.at as usize;
+        let Some(Op::Decide(d)) = code.get(at) else {
+            return;
+        };
+        let visible = st.visible_to(p, self.me);
+        let forced = pending.kind == DecideKind::One && pending.seats[0].moves.len() == 1;
+        // A claim runs the body of its winner alone: the highest priority, the first
+        // seat asked on a tie (as `State::apply` picks it).
+        let winner = (pending.kind == DecideKind::Claim)
+            .then(|| {
+                pending
+                    .seats
+                    .iter()
+                    .zip(choices)
+                    .enumerate()
+                    .filter(|(_, (sm, c))| sm.moves[**c].option != PASS)
+                    .fold(None::<(usize, i64)>, |best, (i, (sm, c))| {
+                        let pr = d
+                            .options
+                            .get(sm.moves[*c].option as usize)
+                            .map_or(0, |o| o.priority);
+                        match best {
+                            Some((_, bp)) if bp >= pr => best,
+                            _ => Some((i, pr)),
+                        }
+                    })
+                    .map(|(i, _)| i)
+            })
+            .flatten();
+        for (i, (sm, c)) in pending.seats.iter().zip(choices).enumerate() {
+            let m = &sm.moves[*c];
+            if m.option == PASS {
+                continue;
+            }
+            let who = if sm.seat == self.me {
+                forced.then(|| "you".to_string())
+            } else {
+                Some(view::seat(p, st, sm.seat, Some(self.me)))
+            };
+            let card = match m.arg {
+                Value::Card(c) => Some(c),
+                _ => None,
+            };
+            self.taken.push(Taken {
+                who,
+                label: pending.describe(
+                    p,
+                    code,
+                    &Move {
+                        option: m.option,
+                        arg: Value::Unit,
+                    },
+                ),
+                card,
+                note: if sm.seat == self.me {
+                    " (your only move)"
+                } else {
+                    ""
+                },
+                seen: card.is_some_and(|c| visible.contains(c)),
+                done: pending.kind == DecideKind::Claim && winner != Some(i),
+                told: false,
+                depth: st.frames.len(),
+                at,
+                after: d.after as usize,
+            });
+        }
+    }
+
+    /// Whether a move waits to be told: its card hidden when chosen and its body still
+    /// running (the next decision is one inside it, such as the capture a played card
+    /// makes before it leaves the hand).
+    pub fn waiting(&self) -> bool {
+        self.taken.iter().any(|t| !t.told && !t.known())
+    }
+
+    /// The lines of the moves that can be told, in order, up to the first that waits;
+    /// with `now`, every move, those still running named by what the person sees now
+    /// (their next decision has come, or the game is over, while they run).
+    pub fn lines(&mut self, p: &Program, now: Option<CardSet>) -> Vec<String> {
+        let mut out = Vec::new();
+        for t in self.taken.iter_mut().filter(|t| !t.told) {
+            if !t.known() {
+                match now {
+                    Some(v) => t.seen = t.card.is_some_and(|c| v.contains(c)),
+                    None => break,
+                }
+            }
+            t.told = true;
+            let Some(who) = &t.who else {
+                continue;
+            };
+            out.push(match t.card.filter(|_| t.seen) {
+                Some(c) => format!(
+                    "{who}: {} {}{}",
+                    t.label,
+                    fuda_core::engine::show::card(p, c),
+                    t.note
+                ),
+                None => format!("{who}: {}{}", t.label, t.note),
+            });
+        }
+        // A move told while its body runs is still followed, so that the moves queued
+        // after it (`choose each`) are matched with their own ends.
+        self.taken.retain(|t| !(t.told && t.done));
+        out
+    }
+
+    /// The ledger line as it stood at the earliest `outcome` not yet reported, with the
+    /// roles of the deal it ended.
+    pub fn ledger_at_outcome(&mut self) -> Option<String> {
+        self.ledgers.pop_front()
+    }
+
+    /// Forgets every move (the game is over).
+    pub fn clear(&mut self) {
+        self.taken.clear();
+    }
+}
+
+impl Picker for Moves {
+    const PICKS: bool = false;
+    const SHOWS_FORCED: bool = true;
+    const WATCHES_OPS: bool = true;
+
+    fn pick(&mut self, _seat: u8, _n: usize, _ending: Option<usize>) -> usize {
+        0
+    }
+
+    fn goes_on(&mut self, _st: &State) -> bool {
+        false
+    }
+
+    /// Keeps the ledger at an `outcome`, and ends the moves whose body this op is not part of: an op outside the code of
+    /// their decision's options, in their frame or one below it. The end of an option
+    /// body of their decision ends only the first of them still running: the moves a
+    /// `choose each` queued run one after another in the same code.
+    fn before_op(&mut self, p: &Program, st: &State, depth: usize, pc: usize, op: &Op) {
+        // The `outcome` op pays nothing: the ledger before it is the ledger at it.
+        if let Op::Outcome(_) = op {
+            self.ledgers
+                .push_back(view::ledger_under(p, st, st.board.dealer, self.me));
+        }
+        let mut option_done = match op {
+            Op::OptionDone { decide } => Some(*decide as usize),
+            _ => None,
+        };
+        let mut visible = None;
+        for t in self.taken.iter_mut().filter(|t| !t.done) {
+            let inside = depth > t.depth || (depth == t.depth && pc > t.at && pc < t.after);
+            let ends = if !inside {
+                true
+            } else if depth == t.depth && option_done == Some(t.at) {
+                option_done = None;
+                true
+            } else {
+                false
+            };
+            if ends {
+                t.done = true;
+                let v = *visible.get_or_insert_with(|| st.visible_to(p, self.me));
+                t.seen |= t.card.is_some_and(|c| v.contains(c));
+            }
+        }
+    }
+}
