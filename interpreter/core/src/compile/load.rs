@@ -327,6 +327,12 @@ impl LoadCtx<'_> {
             }
             let key = item_key(&item);
             let pos = key.as_ref().and_then(|k| index.get(k).copied());
+            // `deck nara extends nara { … }` extends itself, which the checker refuses;
+            // kept beside the base's deck instead of replacing it, it can be reported
+            // alone, and the base's cards stay for the rest of the check.
+            let pos = pos.filter(|_| {
+                !matches!(&item, Item::Deck(d) if d.base.as_ref().is_some_and(|b| b.node == d.name.node))
+            });
             match pos {
                 Some(p) if merged[p].0 != f => {
                     // A whole new table replaces any earlier edits of the base's.
