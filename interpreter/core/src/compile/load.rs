@@ -454,12 +454,6 @@ fn merge_stages(
 ) -> Vec<Diagnostic> {
     let mut warnings = Vec::new();
     files.resize(base.stages.len(), files.last().copied().unwrap_or(file));
-    let base_names: Vec<String> = base
-        .stage_names
-        .iter()
-        .flatten()
-        .map(|n| n.node.clone())
-        .collect();
     for (stage, name) in edit.stages.iter().zip(&edit.stage_names) {
         let at = name.as_ref().and_then(|n| {
             base.stage_names
@@ -476,7 +470,7 @@ fn merge_stages(
                     Some(n) => (n.span, format!("stage `{}`", n.node)),
                     None => (stage_span(stage), "this unnamed stage".to_string()),
                 };
-                let mut w = Diagnostic::error(
+                let w = Diagnostic::error(
                     "fuda::new-stage",
                     format!(
                         "{what} replaces nothing in score `{}`: it is added after the base's stages",
@@ -485,20 +479,8 @@ fn merge_stages(
                     Loc { file, span },
                     "added, not replaced",
                 )
-                .warning();
-                let suggestion = name.as_ref().and_then(|n| {
-                    crate::suggest::closest(&n.node, base_names.iter().map(|s| s.as_str()))
-                });
-                w = match (suggestion, base_names.is_empty()) {
-                    (Some(s), _) => w.with_help(format!("did you mean `{s}`?")),
-                    (None, false) => w.with_help(format!(
-                        "to replace a stage, name it as the base does: {}",
-                        base_names.join(", ")
-                    )),
-                    (None, true) => w.with_help(
-                        "the base names none of its stages, so a variant can only add stages",
-                    ),
-                };
+                .warning()
+                .with_help(new_stage_help(base, stage, name.as_ref().map(|n| n.node.as_str())));
                 warnings.push(w);
                 base.stages.push(stage.clone());
                 base.stage_names.push(name.clone());
@@ -507,6 +489,63 @@ fn merge_stages(
         }
     }
     warnings
+}
+
+/// What to do about a variant's stage that replaces none of the base's. Only a stage of
+/// the same kind can be replaced (a `name` stage by a `name` stage), so only those are
+/// offered: listing the base's `times` stages for a `name` edit sent readers to rename
+/// it into something it cannot replace.
+fn new_stage_help(
+    base: &fuda_grammar::ast::ScoreDecl,
+    stage: &fuda_grammar::ast::Stage,
+    name: Option<&str>,
+) -> String {
+    let kind = stage_kind(stage);
+    let same_kind = || {
+        base.stages
+            .iter()
+            .zip(&base.stage_names)
+            .filter(|(s, _)| stage_kind(s) == kind)
+    };
+    let named: Vec<&str> = same_kind()
+        .filter_map(|(_, n)| n.as_ref().map(|n| n.node.as_str()))
+        .collect();
+    let unnamed = same_kind().filter(|(_, n)| n.is_none()).count();
+    let table = &base.name.node;
+    if let Some(s) = name.and_then(|n| crate::suggest::closest(n, named.iter().copied())) {
+        return format!("did you mean `{s}`?");
+    }
+    let whole = format!(
+        "to change it, redeclare the whole table with its parameter list (`score {table}(…) {{ … }}`, every stage written out), or keep this stage as a new one"
+    );
+    match (named.is_empty(), unnamed) {
+        (false, 0) => format!(
+            "to replace a `{kind}` stage, name it as the base does: {}",
+            named.join(", ")
+        ),
+        (false, _) => format!(
+            "to replace a `{kind}` stage, name it as the base does: {}; the base's other `{kind}` stage is unnamed, so it cannot be replaced by name: {whole}",
+            named.join(", ")
+        ),
+        (true, 0) => format!(
+            "the base's `{table}` has no `{kind}` stage, so there is none to replace: if adding one is what you meant, this warning can be ignored"
+        ),
+        (true, _) => format!(
+            "the base's `{kind}` stage is unnamed, so a variant cannot replace it stage by stage: {whole}"
+        ),
+    }
+}
+
+/// The keyword of a stage: only stages of one kind replace each other.
+fn stage_kind(stage: &fuda_grammar::ast::Stage) -> &'static str {
+    use fuda_grammar::ast::Stage;
+    match stage {
+        Stage::Yaku(..) => "yaku",
+        Stage::Times(..) => "times",
+        Stage::Plus(..) => "plus",
+        Stage::Name(..) => "name",
+        Stage::Void(..) => "void",
+    }
 }
 
 /// The span of a stage's first word (`yaku`, `times`…), for labels.
