@@ -3,7 +3,7 @@
 //! of the same kind and name; tests are not inherited. Then the data files the merged
 //! word lists name (`words 熟語 from "jukugo.txt"`) are read, once each.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use fuda_grammar::ast::{File, Item, WordsSource};
@@ -36,6 +36,9 @@ pub struct Loaded {
     /// Data files read for word lists: the resolved path (`dict/jukugo.txt`,
     /// `std/…`) and the index of its text in `sources`.
     pub data_files: BTreeMap<String, u16>,
+    /// Procedures the bases' own tests call. The tests are not inherited, but a
+    /// procedure there to be tested is no leftover: it is not reported unreachable.
+    pub base_test_calls: BTreeSet<String>,
 }
 
 struct LoadCtx<'a> {
@@ -48,6 +51,7 @@ struct LoadCtx<'a> {
     chain: Vec<String>,
     warnings: Vec<Diagnostic>,
     stage_files: BTreeMap<String, Vec<u16>>,
+    base_test_calls: BTreeSet<String>,
 }
 
 /// Parses `text` (named `name`) and everything it extends or imports.
@@ -64,6 +68,7 @@ pub fn load(
         chain: Vec::new(),
         warnings: Vec::new(),
         stage_files: BTreeMap::new(),
+        base_test_calls: BTreeSet::new(),
     };
     let items = ctx
         .load_file(name, text.to_string(), None)
@@ -89,6 +94,7 @@ pub fn load(
             warnings: ctx.warnings,
             stage_files: ctx.stage_files,
             data_files,
+            base_test_calls: ctx.base_test_calls,
         })
     } else {
         Err((ctx.sources, ctx.diags))
@@ -296,6 +302,11 @@ impl LoadCtx<'_> {
         // Base items (without their tests) are replaced by this file's items of the same
         // kind and name, in place; new items follow.
         let mut merged: Vec<FileItem> = imports;
+        for (_, i) in &base {
+            if let Item::Test(t) = i {
+                calls_in(&t.body, &mut self.base_test_calls);
+            }
+        }
         merged.extend(
             base.into_iter()
                 .filter(|(_, i)| !matches!(i, Item::Test(_))),
@@ -440,6 +451,31 @@ impl LoadCtx<'_> {
             return None;
         }
         self.load_file(&key, text, Some(loc))
+    }
+}
+
+/// The names of the procedures a block calls, in its nested blocks and moves too.
+fn calls_in(block: &fuda_grammar::ast::Block, out: &mut BTreeSet<String>) {
+    use fuda_grammar::ast::StmtKind;
+    for s in &block.stmts {
+        match &s.node {
+            StmtKind::Call(f, _) => {
+                out.insert(f.node.clone());
+            }
+            StmtKind::If(_, a, b) => {
+                calls_in(a, out);
+                if let Some(b) = b {
+                    calls_in(b, out);
+                }
+            }
+            StmtKind::While(_, b)
+            | StmtKind::Loop(b)
+            | StmtKind::For(_, _, b)
+            | StmtKind::Repeat(_, _, b) => calls_in(b, out),
+            StmtKind::Choose(c) => c.options.iter().for_each(|o| calls_in(&o.body, out)),
+            StmtKind::Claim(c) => c.options.iter().for_each(|o| calls_in(&o.body, out)),
+            _ => {}
+        }
     }
 }
 

@@ -65,6 +65,7 @@ pub fn compile(name: &str, text: &str, loader: &dyn Loader) -> Result<Compiled, 
     let mut c = Compiler::new(loaded.sources);
     c.stage_files = loaded.stage_files;
     c.data_files = loaded.data_files;
+    c.base_test_calls = loaded.base_test_calls;
     c.diags.extend(loaded.warnings);
     c.run(&loaded.items);
     // A def is checked where it is declared and again wherever it is expanded: keep one
@@ -123,6 +124,8 @@ pub(crate) struct Compiler {
     pub proc_sigs: Vec<Vec<Type>>,
     /// Procs called from somewhere (for unreachable warnings).
     pub called: Vec<bool>,
+    /// Procs the bases' own (not inherited) tests call: not reported unreachable.
+    pub base_test_calls: BTreeSet<String>,
     /// Score signatures.
     pub score_sigs: Vec<Vec<ScoreParam>>,
     /// Seat counts the ruleset allows (for deck arithmetic).
@@ -193,6 +196,7 @@ impl Compiler {
             inlining: Vec::new(),
             proc_sigs: Vec::new(),
             called: Vec::new(),
+            base_test_calls: BTreeSet::new(),
             score_sigs: Vec::new(),
             seat_counts: Vec::new(),
             depth: 0,
