@@ -39,6 +39,9 @@ pub struct Loaded {
     /// Procedures the bases' own tests call. The tests are not inherited, but a
     /// procedure there to be tested is no leftover: it is not reported unreachable.
     pub base_test_calls: BTreeSet<String>,
+    /// Score tables a variant redeclared with a parameter list, replacing the base's
+    /// whole table: where the variant's declaration names it.
+    pub replaced_tables: BTreeMap<String, Loc>,
 }
 
 struct LoadCtx<'a> {
@@ -52,6 +55,7 @@ struct LoadCtx<'a> {
     warnings: Vec<Diagnostic>,
     stage_files: BTreeMap<String, Vec<u16>>,
     base_test_calls: BTreeSet<String>,
+    replaced_tables: BTreeMap<String, Loc>,
 }
 
 /// Parses `text` (named `name`) and everything it extends or imports.
@@ -69,6 +73,7 @@ pub fn load(
         warnings: Vec::new(),
         stage_files: BTreeMap::new(),
         base_test_calls: BTreeSet::new(),
+        replaced_tables: BTreeMap::new(),
     };
     let items = ctx
         .load_file(name, text.to_string(), None)
@@ -95,6 +100,7 @@ pub fn load(
             stage_files: ctx.stage_files,
             data_files,
             base_test_calls: ctx.base_test_calls,
+            replaced_tables: ctx.replaced_tables,
         })
     } else {
         Err((ctx.sources, ctx.diags))
@@ -349,6 +355,11 @@ impl LoadCtx<'_> {
                     // A whole new table replaces any earlier edits of the base's.
                     if let Item::Score(sd) = &item {
                         self.stage_files.remove(&sd.name.node);
+                        let at = Loc {
+                            file: f,
+                            span: sd.name.span,
+                        };
+                        self.replaced_tables.insert(sd.name.node.clone(), at);
                     }
                     merged[p] = (f, item)
                 }
