@@ -377,6 +377,7 @@ impl LoadCtx<'_> {
     /// Follows an `extends` or `import` path.
     fn follow(&mut self, path: &str, loc: Loc, is_extends: bool) -> Option<Vec<FileItem>> {
         let what = if is_extends { "extends" } else { "import" };
+        let verb = if is_extends { "extend" } else { "import" };
         let resolved = match resolve(path) {
             Ok(r) => r,
             Err(why) => {
@@ -396,7 +397,7 @@ impl LoadCtx<'_> {
                 self.diags.push(
                     Diagnostic::error(
                         "fuda::bad-import",
-                        format!("cannot {what} {shown}: {why}"),
+                        format!("cannot {verb} {shown}: {why}"),
                         loc,
                         "this path",
                     )
@@ -428,16 +429,24 @@ impl LoadCtx<'_> {
                 match self.loader.load(&p) {
                     Ok(t) => (p, t),
                     Err(why) => {
+                        // A misspelt name (`sangohanna.fuda`): the nearest rule file of
+                        // that folder, if the loader can list it.
+                        let dir = p.rsplit_once('/').map_or("", |(d, _)| d);
+                        let files = self.loader.rule_files(dir);
+                        let stem = |f: &str| f.strip_suffix(".fuda").unwrap_or(f).to_string();
+                        let stems: Vec<String> = files.iter().map(|f| stem(f)).collect();
+                        let help = match crate::suggest::closest(&stem(&p), stems.iter().map(|f| f.as_str())) {
+                            Some(s) => format!("did you mean `{s}.fuda`? Paths are relative to the folder of the ruleset being checked"),
+                            None => "paths are relative to the folder of the ruleset being checked".to_string(),
+                        };
                         self.diags.push(
                             Diagnostic::error(
                                 "fuda::import-not-found",
-                                format!("cannot {what} `{p}`: {why}"),
+                                format!("cannot {verb} `{p}`: {why}"),
                                 loc,
                                 "not found",
                             )
-                            .with_help(
-                                "paths are relative to the folder of the ruleset being checked",
-                            ),
+                            .with_help(help),
                         );
                         return None;
                     }
