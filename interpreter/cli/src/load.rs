@@ -78,7 +78,13 @@ impl Loader for FolderLoader {
             .flatten()
             .filter_map(|e| e.file_name().into_string().ok())
             .filter(|n| n.ends_with(".fuda"))
-            .map(|n| if dir.is_empty() { n } else { format!("{dir}/{n}") })
+            .map(|n| {
+                if dir.is_empty() {
+                    n
+                } else {
+                    format!("{dir}/{n}")
+                }
+            })
             .collect()
     }
 }

@@ -62,11 +62,7 @@ fn a_misspelt_base_gets_the_nearest_file() {
     )
     .expect("write");
     let path = dir.path().join("house.fuda");
-    std::fs::write(
-        &path,
-        "ruleset \"house\"\nextends \"sangohanna.fuda\"\n",
-    )
-    .expect("write");
+    std::fs::write(&path, "ruleset \"house\"\nextends \"sangohanna.fuda\"\n").expect("write");
     let r = fuda(&["check", path.to_str().expect("utf-8 path")]);
     assert_eq!(r.code, 1, "{}", r.all());
     assert!(

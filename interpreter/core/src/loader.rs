@@ -68,9 +68,7 @@ impl Loader for MemoryFiles {
         self.0
             .iter()
             .map(|(p, _)| p)
-            .filter(|p| {
-                p.ends_with(".fuda") && p.rsplit_once('/').map_or("", |(d, _)| d) == dir
-            })
+            .filter(|p| p.ends_with(".fuda") && p.rsplit_once('/').map_or("", |(d, _)| d) == dir)
             .take(MAX_LISTED)
             .cloned()
             .collect()

@@ -496,8 +496,10 @@ impl Compiler {
             if d.severity != crate::diagnostic::Severity::Error {
                 continue;
             }
-            d.labels
-                .push((at, format!("the variant's `score {name}(…)` replaced the base's table")));
+            d.labels.push((
+                at,
+                format!("the variant's `score {name}(…)` replaced the base's table"),
+            ));
             d.help = Some(format!(
                 "{}a table declared with a parameter list replaces the base's whole table; to edit the base's stages instead, write `score {name} {{ … }}` without one",
                 d.help.as_ref().map(|h| format!("{h}; ")).unwrap_or_default()

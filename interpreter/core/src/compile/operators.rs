@@ -71,10 +71,14 @@ impl Compiler {
                 // means `短`, not the yaku `上短冊` the nearest of all names would be.
                 let unknown_side = |c: &mut Compiler, sc: &mut Scope, known: &Type, e| {
                     matches!(known, Type::Sym(_))
-                        && c.unknown_symbol(sc, e, match known {
-                            Type::Sym(d) => Some(d),
-                            _ => None,
-                        })
+                        && c.unknown_symbol(
+                            sc,
+                            e,
+                            match known {
+                                Type::Sym(d) => Some(d),
+                                _ => None,
+                            },
+                        )
                 };
                 if self.is_unknown_name(sc, a) && !self.is_unknown_name(sc, b) {
                     let (y, tb) = self.expr(sc, b);

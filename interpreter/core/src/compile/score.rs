@@ -584,9 +584,9 @@ fn warn_duplicate_yaku(c: &mut Compiler, s: &ast::ScoreDecl, files: &[u16]) {
                 file,
                 span: r.name.span,
             };
-            let earlier = seen.iter().find(|(n, j, _)| {
-                *n == r.name.node && (*j != i || *mode == ast::StageMode::All)
-            });
+            let earlier = seen
+                .iter()
+                .find(|(n, j, _)| *n == r.name.node && (*j != i || *mode == ast::StageMode::All));
             if let Some(&(_, j, first)) = earlier {
                 let table = &s.name.node;
                 let help = match (&s.stage_names[j], first.file != file) {

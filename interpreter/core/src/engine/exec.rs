@@ -685,7 +685,16 @@ impl State {
         let needed = per.saturating_mul(dests);
         let held = self.board.zones[from as usize].len() as i64;
         if !into_self && needed > held {
-            return Err(deal_short(p, &self.board, counts, from, to, needed, held, at));
+            return Err(deal_short(
+                p,
+                &self.board,
+                counts,
+                from,
+                to,
+                needed,
+                held,
+                at,
+            ));
         }
         let take = |b: &mut Board, k: i64, dest: u16| -> Result<(), RuntimeError> {
             if b.deal_top(from, dest, k.max(0) as usize) {
@@ -894,7 +903,10 @@ fn deal_short(
     };
     let seats_help = match (to, &p.seats.count) {
         (Value::ZoneFamily(_), Expr::Param(i)) => {
-            let name = p.params.get(*i as usize).map_or("players", |d| d.name.as_str());
+            let name = p
+                .params
+                .get(*i as usize)
+                .map_or("players", |d| d.name.as_str());
             format!(", or play with fewer seats (`{name}`)")
         }
         (Value::ZoneFamily(_), _) => ", or play with fewer seats".to_string(),
