@@ -129,7 +129,10 @@ pub(super) fn from_pest(e: &Error<Rule>, src: &str, scan: &Scan) -> Box<Problem>
         // open at its end. The mistake is at that block, so it is reported there; the
         // keyword, where parsing failed, is the second label.
         let close = pair_of(open);
-        let line = src[..f.span.start as usize].matches('\n').count() + 1;
+        let line = src
+            .get(..f.span.start as usize)
+            .map_or(0, |before| before.matches('\n').count())
+            + 1;
         problem = Problem::new(
             SyntaxErrorKind::Unexpected,
             Span::new(at, at + 1),

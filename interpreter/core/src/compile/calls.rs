@@ -492,7 +492,10 @@ impl Compiler {
         if at.file == sc.file {
             return;
         }
-        for d in &mut self.diags[from..] {
+        let Some(new) = self.diags.get_mut(from..) else {
+            return;
+        };
+        for d in new {
             if d.severity != crate::diagnostic::Severity::Error {
                 continue;
             }
