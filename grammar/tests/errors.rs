@@ -102,6 +102,33 @@ fn unclosed_brace_points_at_the_opener() {
     assert!(render(&e).contains("never closed"));
 }
 
+/// A block whose `}` is forgotten before the next declaration: the error comes at the
+/// declaration's keyword, and points back at the `{` left open.
+#[test]
+fn unclosed_block_before_the_next_declaration() {
+    let src =
+        "score 役 {\n  times 短三 largest {\n    3 when true\n}\n\ntest \"x\" { expect true }\n";
+    let e = err(src);
+    assert_eq!(
+        e.message,
+        "this `{` is never closed: `test` comes before its `}`"
+    );
+    assert_eq!(
+        e.help.as_deref(),
+        Some("add the missing `}` before `test` (line 6)")
+    );
+    let labels: Vec<_> = e.labels().expect("labels").collect();
+    assert_eq!(labels.len(), 2);
+    assert_eq!(
+        labels[0].offset(),
+        src.find('{').unwrap(),
+        "the score's `{{` is the one left open"
+    );
+    assert_eq!(labels[0].label(), Some("never closed"));
+    assert_eq!(labels[1].offset(), src.find("test").unwrap());
+    assert_eq!(labels[1].label(), Some("expected `}` before this"));
+}
+
 #[test]
 fn stray_closer() {
     let (msg, at, help) = check("proc a { }\n}");

@@ -387,16 +387,22 @@ fn dealing_more_cards_than_there_are() {
         MemoryFiles::default(),
         "fuda::deck-too-small",
     );
-    // Known only at run time: an error when the zone runs dry.
+    // Known only at run time: an error when the zone runs dry, with the numbers (what
+    // the deal needs, what the zone holds), as the checker gives them.
     expect_runtime_error(
         "deal in a loop",
         &game("", "repeat 30 { deal 1 from 山札 to 手札 }"),
-        "runs out of cards",
+        "the deal needs 2 cards (1 to `手札` of each of 2 seats), but `山札` holds 0",
     );
     expect_runtime_error(
         "deal from an empty zone",
         &game("", "deal 1 from 場 to 手札"),
-        "runs out of cards",
+        "the deal needs 2 cards (1 to `手札` of each of 2 seats), but `場` holds 0",
+    );
+    expect_runtime_error(
+        "deal a computed count",
+        &game("", "deal 2, count(山札) from 山札 to 手札[0]"),
+        "the deal needs 50 cards (2 + 48 to `手札[0]`), but `山札` holds 48",
     );
     // A negative count is refused: at check when it is known, in play when computed
     // (dealing none, as this once did, hid the mistake).

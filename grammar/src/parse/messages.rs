@@ -117,6 +117,36 @@ pub(super) fn from_pest(e: &Error<Rule>, src: &str, scan: &Scan) -> Box<Problem>
                 )
                 .help(format!("add the missing `{}`", pair_of(open)));
         }
+    } else if let Some(&(at, open)) = scan
+        .unclosed
+        .iter()
+        .rev()
+        .find(|(at, _)| *at < f.span.start as usize)
+        .filter(|_| f.keyword && expects("`}`") && DECLARATION_WORDS.contains(&f.text.as_str()))
+    {
+        // A declaration keyword where a block's `}` could come: the block above was
+        // most likely left open (its `}` forgotten), and the file still has a bracket
+        // open at its end. The mistake is at that block, so it is reported there; the
+        // keyword, where parsing failed, is the second label.
+        let close = pair_of(open);
+        let line = src
+            .get(..f.span.start as usize)
+            .map_or(0, |before| before.matches('\n').count())
+            + 1;
+        problem = Problem::new(
+            SyntaxErrorKind::Unexpected,
+            Span::new(at, at + 1),
+            format!(
+                "this `{open}` is never closed: `{}` comes before its `{close}`",
+                f.text
+            ),
+            "never closed",
+        )
+        .related(f.span, format!("expected `{close}` before this"))
+        .help(format!(
+            "add the missing `{close}` before `{}` (line {line})",
+            f.text
+        ));
     } else if scan.stray == Some(f.span.start as usize) {
         problem = problem.help(format!(
             "this `{}` has no matching opening bracket; remove it or add the opener",
@@ -279,6 +309,14 @@ fn summarise(wants: Vec<Want>) -> Option<String> {
         None => String::new(),
     })
 }
+
+/// Keywords that start top-level declarations: one found inside a block means the
+/// block was left open.
+/// (`cards` is left out: it is also the builtin `cards(…)`.)
+const DECLARATION_WORDS: &[&str] = &[
+    "ruleset", "extends", "import", "deck", "param", "seats", "zone", "var", "enum", "ledger",
+    "def", "pattern", "score", "proc", "test", "words",
+];
 
 /// Keywords that start statements (for collapsing them into "a statement").
 const STATEMENT_WORDS: &[&str] = &[

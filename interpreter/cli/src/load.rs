@@ -59,6 +59,34 @@ impl Loader for FolderLoader {
             ReadError::Io(_) => DataError::Unreadable(e.reason()),
         })
     }
+
+    /// The `.fuda` files of a folder inside the ruleset's (one directory read, its first
+    /// [`MAX_LISTED`](fuda_core::loader::MAX_LISTED) entries), for a did-you-mean on a
+    /// missing import. A folder that resolves outside is not listed.
+    fn rule_files(&self, dir: &str) -> Vec<String> {
+        let Ok(real) = self.root.join(dir).canonicalize() else {
+            return Vec::new();
+        };
+        if !real.starts_with(&self.root) {
+            return Vec::new();
+        }
+        let Ok(entries) = std::fs::read_dir(&real) else {
+            return Vec::new();
+        };
+        entries
+            .take(fuda_core::loader::MAX_LISTED)
+            .flatten()
+            .filter_map(|e| e.file_name().into_string().ok())
+            .filter(|n| n.ends_with(".fuda"))
+            .map(|n| {
+                if dir.is_empty() {
+                    n
+                } else {
+                    format!("{dir}/{n}")
+                }
+            })
+            .collect()
+    }
 }
 
 /// The most a rule file may hold: the parser's own cap, checked here before the file

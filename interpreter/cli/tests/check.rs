@@ -51,6 +51,32 @@ fn check_reports_errors_with_their_line() {
     assert!(!r.all().contains("panicked"), "{}", r.all());
 }
 
+/// A misspelt `extends` path gets the nearest rule file of the folder as a did-you-mean
+/// (the folder loader lists it only after the file is not found).
+#[test]
+fn a_misspelt_base_gets_the_nearest_file() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("sangohana.fuda"),
+        "ruleset \"base\"\nimport \"std/hanafuda\"\n",
+    )
+    .expect("write");
+    let path = dir.path().join("house.fuda");
+    std::fs::write(&path, "ruleset \"house\"\nextends \"sangohanna.fuda\"\n").expect("write");
+    let r = fuda(&["check", path.to_str().expect("utf-8 path")]);
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(
+        r.stderr.contains("cannot extend `sangohanna.fuda`"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("did you mean `sangohana.fuda`?"),
+        "{}",
+        r.stderr
+    );
+}
+
 #[test]
 fn check_refuses_a_missing_file() {
     let r = fuda(&["check", "no/such/file.fuda"]);

@@ -18,7 +18,20 @@ pub trait Loader {
         }
         Ok(text)
     }
+
+    /// The rule files (`*.fuda`) in the folder `dir` (relative to the ruleset's folder,
+    /// `""` for the folder itself), as paths like those `load` takes: asked only after
+    /// an `import` or `extends` is not found, for a did-you-mean. A loader that cannot
+    /// list cheaply lists nothing (the default).
+    fn rule_files(&self, dir: &str) -> Vec<String> {
+        let _ = dir;
+        Vec::new()
+    }
 }
+
+/// The most names [`Loader::rule_files`] returns: a did-you-mean needs no more, and a
+/// huge folder is not read whole for one.
+pub const MAX_LISTED: usize = 1000;
 
 /// Why a data file could not be read.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,6 +62,16 @@ impl Loader for MemoryFiles {
             .find(|(p, _)| p == path)
             .map(|(_, t)| t.clone())
             .ok_or_else(|| format!("no file `{path}`"))
+    }
+
+    fn rule_files(&self, dir: &str) -> Vec<String> {
+        self.0
+            .iter()
+            .map(|(p, _)| p)
+            .filter(|p| p.ends_with(".fuda") && p.rsplit_once('/').map_or("", |(d, _)| d) == dir)
+            .take(MAX_LISTED)
+            .cloned()
+            .collect()
     }
 }
 

@@ -459,8 +459,10 @@ impl Compiler {
             .iter()
             .map(|(n, t, d, _)| (n.clone(), t.clone(), d.is_some()))
             .collect();
+        let before = self.diags.len();
         let Some(bound) = self.bind_args(sc, &format!("score `{}`", f.node), &params, args, span)
         else {
+            self.note_replaced_table(sc, &f.node, before);
             return (Expr::Const(Value::Unit), Type::Score);
         };
         let mut out = Vec::new();
@@ -476,7 +478,52 @@ impl Compiler {
                 }
             }
         }
+        self.note_replaced_table(sc, &f.node, before);
         (Expr::Score(s, out, self.loc(sc, span)), Type::Score)
+    }
+
+    /// A call of a table that a variant replaced whole, written in another file (the
+    /// base's), was written for the base's table: its errors (`win` is no parameter any
+    /// more) point at the variant's declaration too, and say how to edit stages instead.
+    fn note_replaced_table(&mut self, sc: &Scope, name: &str, from: usize) {
+        let Some(&at) = self.replaced_tables.get(name) else {
+            return;
+        };
+        if at.file == sc.file {
+            return;
+        }
+        let Some(new) = self.diags.get_mut(from..) else {
+            return;
+        };
+        for d in new {
+            if d.severity != crate::diagnostic::Severity::Error {
+                continue;
+            }
+            d.labels.push((
+                at,
+                format!("the variant's `score {name}(…)` replaced the base's table"),
+            ));
+            d.help = Some(format!(
+                "{}a table declared with a parameter list replaces the base's whole table; to edit the base's stages instead, write `score {name} {{ … }}` without one",
+                d.help.as_ref().map(|h| format!("{h}; ")).unwrap_or_default()
+            ));
+        }
+    }
+
+    /// A variant's table that replaced the base's whole and has no `yaku` stage was most
+    /// likely meant as an edit of some of the base's stages.
+    pub(crate) fn explain_replaced_tables(&mut self) {
+        for d in &mut self.diags {
+            let replaced = self
+                .replaced_tables
+                .iter()
+                .find(|(_, at)| d.labels.first().is_some_and(|(l, _)| l == *at));
+            if let (Some((name, _)), "fuda::no-yaku") = (replaced, d.code) {
+                d.help = Some(format!(
+                    "declared with a parameter list, it replaces the base's whole table, stages and all; to edit the base's stages instead, write `score {name} {{ … }}` without one"
+                ));
+            }
+        }
     }
 
     pub(crate) fn inline_def(

@@ -21,6 +21,11 @@ pub(super) fn compile_decks(c: &mut Compiler, items: &[(u16, Item)]) {
             file: *file,
             span: d.name.span,
         };
+        if let Some(b) = d.base.as_ref().filter(|b| b.node == d.name.node) {
+            extends_itself(c, *file, d, b.span, &mut decks, &mut last);
+            d_failed = true;
+            continue;
+        }
         if !c.declare(&d.name, *file, Global::Deck) {
             d_failed = true;
             continue;
@@ -94,6 +99,51 @@ pub(super) fn compile_decks(c: &mut Compiler, items: &[(u16, Item)]) {
             )
             .with_help("add `import \"std/hanafuda\"` (or std/kabufuda, std/mahjong, std/mahjong108), or declare a `deck`"),
         ),
+    }
+}
+
+/// `deck nara extends nara { … }`: the natural way to re-value one card of a base's
+/// deck, but a deck is built from one already built, so it needs a name of its own.
+/// Reported once; where a deck of that name exists (the base's, which the loader kept),
+/// the edits are still applied to a copy of it, so the cards they name and the rest of
+/// the ruleset are checked as if the deck had been renamed, with no follow-on errors.
+fn extends_itself(
+    c: &mut Compiler,
+    file: u16,
+    d: &ast::DeckDecl,
+    base_span: fuda_grammar::Span,
+    decks: &mut BTreeMap<String, Deck>,
+    last: &mut Option<(Deck, Loc)>,
+) {
+    let n = &d.name.node;
+    let loc = Loc {
+        file,
+        span: base_span,
+    };
+    let mut diag = Diagnostic::error(
+        "fuda::deck-extends-itself",
+        format!("a deck cannot extend itself: `deck {n} extends {n}`"),
+        loc,
+        "the deck it declares",
+    )
+    .with_help(format!(
+        "give the new deck a name of its own, e.g. `deck 我が家 extends {n} {{ … }}`: the last deck declared is the one played"
+    ));
+    if let Some((_, at)) = c.globals.get(n).filter(|(g, _)| matches!(g, Global::Deck)) {
+        diag = diag.with_label(*at, format!("the base's deck `{n}`"));
+    }
+    c.error(diag);
+    if let Some(base) = decks.get(n) {
+        let mut deck = base.clone();
+        build(c, file, d, &mut deck);
+        decks.insert(n.clone(), deck.clone());
+        *last = Some((
+            deck,
+            Loc {
+                file,
+                span: d.name.span,
+            },
+        ));
     }
 }
 

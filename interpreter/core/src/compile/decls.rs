@@ -479,15 +479,35 @@ fn seats_decl(c: &mut Compiler, file: u16, s: &ast::SeatsDecl) {
     }
     for n in &counts {
         if (1..=16).contains(n) && !roles.is_empty() && !roles.iter().any(|(k, _)| k == n) {
-            c.error(
-                Diagnostic::error(
-                    "fuda::bad-roles",
-                    format!("no role names for {n} seats"),
-                    count_loc,
-                    format!("can be {n}"),
-                )
-                .with_help(format!("add a row `{n}: …` with {n} names")),
-            );
+            let mut d = Diagnostic::error(
+                "fuda::bad-roles",
+                format!("no role names for {n} seats"),
+                count_loc,
+                format!("can be {n}"),
+            )
+            .with_help(format!("add a row `{n}: …` with {n} names"));
+            // The count is a parameter whose range allows it: that range may be a
+            // variant's (`param players: int = 5 in 2..5` over a base with rows for 2
+            // to 4), far from the rows; point at it too, and offer to narrow it.
+            if let Expr::Param(i) = &count {
+                let p = &c.program.params[*i as usize];
+                d = d.with_label(p.loc, format!("`{}` allows {n} seats here", p.name));
+                let rows: Vec<usize> = counts
+                    .iter()
+                    .copied()
+                    .filter(|m| roles.iter().any(|(k, _)| k == m))
+                    .collect();
+                if let (Some(&lo), Some(&hi)) = (rows.iter().min(), rows.iter().max()) {
+                    if !(lo..=hi).contains(n) {
+                        let default = p.default.int().clamp(lo as i64, hi as i64);
+                        d = d.with_help(format!(
+                            "narrow the range to the rows there are (`param {}: int = {default} in {lo}..{hi}`), or add a row `{n}: …` with {n} names",
+                            p.name
+                        ));
+                    }
+                }
+            }
+            c.error(d);
         }
     }
     // A parameter without a range can be set to anything, so every row may be used.

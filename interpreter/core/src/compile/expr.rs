@@ -155,13 +155,7 @@ impl Compiler {
         let ExprKind::Name(n) = &e.node else {
             return false;
         };
-        let known = sc.local(n).is_some()
-            || sc.groups.iter().any(|g| g.0 == *n)
-            || self.globals.contains_key(n)
-            || self.sym_index.contains_key(n)
-            || names::CONSTANTS.contains(&n.as_str())
-            || matches!(n.as_str(), "dealer" | "deck" | "yaku" | "factor");
-        if known {
+        if !self.is_unknown_name(sc, e) {
             return false;
         }
         let preferred: Vec<String> = self
@@ -176,6 +170,20 @@ impl Compiler {
             .collect();
         self.unknown_name_among(sc, n, e.span, "name", &preferred);
         true
+    }
+
+    /// Whether `e` is a bare name that nothing declares (nor a local, group, symbol or
+    /// constant): about to be reported as unknown.
+    pub fn is_unknown_name(&self, sc: &Scope, e: &ast::Expr) -> bool {
+        let ExprKind::Name(n) = &e.node else {
+            return false;
+        };
+        !(sc.local(n).is_some()
+            || sc.groups.iter().any(|g| g.0 == *n)
+            || self.globals.contains_key(n)
+            || self.sym_index.contains_key(n)
+            || names::CONSTANTS.contains(&n.as_str())
+            || matches!(n.as_str(), "dealer" | "deck" | "yaku" | "factor"))
     }
 
     /// Where a zone is expected, an undeclared name is reported as an unknown zone, with

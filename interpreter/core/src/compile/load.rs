@@ -3,7 +3,7 @@
 //! of the same kind and name; tests are not inherited. Then the data files the merged
 //! word lists name (`words 熟語 from "jukugo.txt"`) are read, once each.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use fuda_grammar::ast::{File, Item, WordsSource};
@@ -36,6 +36,12 @@ pub struct Loaded {
     /// Data files read for word lists: the resolved path (`dict/jukugo.txt`,
     /// `std/…`) and the index of its text in `sources`.
     pub data_files: BTreeMap<String, u16>,
+    /// Procedures the bases' own tests call. The tests are not inherited, but a
+    /// procedure there to be tested is no leftover: it is not reported unreachable.
+    pub base_test_calls: BTreeSet<String>,
+    /// Score tables a variant redeclared with a parameter list, replacing the base's
+    /// whole table: where the variant's declaration names it.
+    pub replaced_tables: BTreeMap<String, Loc>,
 }
 
 struct LoadCtx<'a> {
@@ -48,6 +54,8 @@ struct LoadCtx<'a> {
     chain: Vec<String>,
     warnings: Vec<Diagnostic>,
     stage_files: BTreeMap<String, Vec<u16>>,
+    base_test_calls: BTreeSet<String>,
+    replaced_tables: BTreeMap<String, Loc>,
 }
 
 /// Parses `text` (named `name`) and everything it extends or imports.
@@ -64,6 +72,8 @@ pub fn load(
         chain: Vec::new(),
         warnings: Vec::new(),
         stage_files: BTreeMap::new(),
+        base_test_calls: BTreeSet::new(),
+        replaced_tables: BTreeMap::new(),
     };
     let items = ctx
         .load_file(name, text.to_string(), None)
@@ -89,6 +99,8 @@ pub fn load(
             warnings: ctx.warnings,
             stage_files: ctx.stage_files,
             data_files,
+            base_test_calls: ctx.base_test_calls,
+            replaced_tables: ctx.replaced_tables,
         })
     } else {
         Err((ctx.sources, ctx.diags))
@@ -296,6 +308,11 @@ impl LoadCtx<'_> {
         // Base items (without their tests) are replaced by this file's items of the same
         // kind and name, in place; new items follow.
         let mut merged: Vec<FileItem> = imports;
+        for (_, i) in &base {
+            if let Item::Test(t) = i {
+                calls_in(&t.body, &mut self.base_test_calls);
+            }
+        }
         merged.extend(
             base.into_iter()
                 .filter(|(_, i)| !matches!(i, Item::Test(_))),
@@ -327,11 +344,22 @@ impl LoadCtx<'_> {
             }
             let key = item_key(&item);
             let pos = key.as_ref().and_then(|k| index.get(k).copied());
+            // `deck nara extends nara { … }` extends itself, which the checker refuses;
+            // kept beside the base's deck instead of replacing it, it can be reported
+            // alone, and the base's cards stay for the rest of the check.
+            let pos = pos.filter(|_| {
+                !matches!(&item, Item::Deck(d) if d.base.as_ref().is_some_and(|b| b.node == d.name.node))
+            });
             match pos {
                 Some(p) if merged[p].0 != f => {
                     // A whole new table replaces any earlier edits of the base's.
                     if let Item::Score(sd) = &item {
                         self.stage_files.remove(&sd.name.node);
+                        let at = Loc {
+                            file: f,
+                            span: sd.name.span,
+                        };
+                        self.replaced_tables.insert(sd.name.node.clone(), at);
                     }
                     merged[p] = (f, item)
                 }
@@ -349,6 +377,7 @@ impl LoadCtx<'_> {
     /// Follows an `extends` or `import` path.
     fn follow(&mut self, path: &str, loc: Loc, is_extends: bool) -> Option<Vec<FileItem>> {
         let what = if is_extends { "extends" } else { "import" };
+        let verb = if is_extends { "extend" } else { "import" };
         let resolved = match resolve(path) {
             Ok(r) => r,
             Err(why) => {
@@ -368,7 +397,7 @@ impl LoadCtx<'_> {
                 self.diags.push(
                     Diagnostic::error(
                         "fuda::bad-import",
-                        format!("cannot {what} {shown}: {why}"),
+                        format!("cannot {verb} {shown}: {why}"),
                         loc,
                         "this path",
                     )
@@ -400,16 +429,24 @@ impl LoadCtx<'_> {
                 match self.loader.load(&p) {
                     Ok(t) => (p, t),
                     Err(why) => {
+                        // A misspelt name (`sangohanna.fuda`): the nearest rule file of
+                        // that folder, if the loader can list it.
+                        let dir = p.rsplit_once('/').map_or("", |(d, _)| d);
+                        let files = self.loader.rule_files(dir);
+                        let stem = |f: &str| f.strip_suffix(".fuda").unwrap_or(f).to_string();
+                        let stems: Vec<String> = files.iter().map(|f| stem(f)).collect();
+                        let help = match crate::suggest::closest(&stem(&p), stems.iter().map(|f| f.as_str())) {
+                            Some(s) => format!("did you mean `{s}.fuda`? Paths are relative to the folder of the ruleset being checked"),
+                            None => "paths are relative to the folder of the ruleset being checked".to_string(),
+                        };
                         self.diags.push(
                             Diagnostic::error(
                                 "fuda::import-not-found",
-                                format!("cannot {what} `{p}`: {why}"),
+                                format!("cannot {verb} `{p}`: {why}"),
                                 loc,
                                 "not found",
                             )
-                            .with_help(
-                                "paths are relative to the folder of the ruleset being checked",
-                            ),
+                            .with_help(help),
                         );
                         return None;
                     }
@@ -437,6 +474,31 @@ impl LoadCtx<'_> {
     }
 }
 
+/// The names of the procedures a block calls, in its nested blocks and moves too.
+fn calls_in(block: &fuda_grammar::ast::Block, out: &mut BTreeSet<String>) {
+    use fuda_grammar::ast::StmtKind;
+    for s in &block.stmts {
+        match &s.node {
+            StmtKind::Call(f, _) => {
+                out.insert(f.node.clone());
+            }
+            StmtKind::If(_, a, b) => {
+                calls_in(a, out);
+                if let Some(b) = b {
+                    calls_in(b, out);
+                }
+            }
+            StmtKind::While(_, b)
+            | StmtKind::Loop(b)
+            | StmtKind::For(_, _, b)
+            | StmtKind::Repeat(_, _, b) => calls_in(b, out),
+            StmtKind::Choose(c) => c.options.iter().for_each(|o| calls_in(&o.body, out)),
+            StmtKind::Claim(c) => c.options.iter().for_each(|o| calls_in(&o.body, out)),
+            _ => {}
+        }
+    }
+}
+
 /// Replaces the base table's stages that share a name with the edit's; appends the rest.
 /// `files` holds the file of each of the base's stages and is kept in step; `file` is the
 /// edit's. Returns warnings for stages that were likely meant to replace one.
@@ -448,12 +510,6 @@ fn merge_stages(
 ) -> Vec<Diagnostic> {
     let mut warnings = Vec::new();
     files.resize(base.stages.len(), files.last().copied().unwrap_or(file));
-    let base_names: Vec<String> = base
-        .stage_names
-        .iter()
-        .flatten()
-        .map(|n| n.node.clone())
-        .collect();
     for (stage, name) in edit.stages.iter().zip(&edit.stage_names) {
         let at = name.as_ref().and_then(|n| {
             base.stage_names
@@ -470,7 +526,7 @@ fn merge_stages(
                     Some(n) => (n.span, format!("stage `{}`", n.node)),
                     None => (stage_span(stage), "this unnamed stage".to_string()),
                 };
-                let mut w = Diagnostic::error(
+                let w = Diagnostic::error(
                     "fuda::new-stage",
                     format!(
                         "{what} replaces nothing in score `{}`: it is added after the base's stages",
@@ -479,20 +535,8 @@ fn merge_stages(
                     Loc { file, span },
                     "added, not replaced",
                 )
-                .warning();
-                let suggestion = name.as_ref().and_then(|n| {
-                    crate::suggest::closest(&n.node, base_names.iter().map(|s| s.as_str()))
-                });
-                w = match (suggestion, base_names.is_empty()) {
-                    (Some(s), _) => w.with_help(format!("did you mean `{s}`?")),
-                    (None, false) => w.with_help(format!(
-                        "to replace a stage, name it as the base does: {}",
-                        base_names.join(", ")
-                    )),
-                    (None, true) => w.with_help(
-                        "the base names none of its stages, so a variant can only add stages",
-                    ),
-                };
+                .warning()
+                .with_help(new_stage_help(base, stage, name.as_ref().map(|n| n.node.as_str())));
                 warnings.push(w);
                 base.stages.push(stage.clone());
                 base.stage_names.push(name.clone());
@@ -501,6 +545,63 @@ fn merge_stages(
         }
     }
     warnings
+}
+
+/// What to do about a variant's stage that replaces none of the base's. Only a stage of
+/// the same kind can be replaced (a `name` stage by a `name` stage), so only those are
+/// offered: listing the base's `times` stages for a `name` edit sent readers to rename
+/// it into something it cannot replace.
+fn new_stage_help(
+    base: &fuda_grammar::ast::ScoreDecl,
+    stage: &fuda_grammar::ast::Stage,
+    name: Option<&str>,
+) -> String {
+    let kind = stage_kind(stage);
+    let same_kind = || {
+        base.stages
+            .iter()
+            .zip(&base.stage_names)
+            .filter(|(s, _)| stage_kind(s) == kind)
+    };
+    let named: Vec<&str> = same_kind()
+        .filter_map(|(_, n)| n.as_ref().map(|n| n.node.as_str()))
+        .collect();
+    let unnamed = same_kind().filter(|(_, n)| n.is_none()).count();
+    let table = &base.name.node;
+    if let Some(s) = name.and_then(|n| crate::suggest::closest(n, named.iter().copied())) {
+        return format!("did you mean `{s}`?");
+    }
+    let whole = format!(
+        "to change it, redeclare the whole table with its parameter list (`score {table}(…) {{ … }}`, every stage written out), or keep this stage as a new one"
+    );
+    match (named.is_empty(), unnamed) {
+        (false, 0) => format!(
+            "to replace a `{kind}` stage, name it as the base does: {}",
+            named.join(", ")
+        ),
+        (false, _) => format!(
+            "to replace a `{kind}` stage, name it as the base does: {}; the base's other `{kind}` stage is unnamed, so it cannot be replaced by name: {whole}",
+            named.join(", ")
+        ),
+        (true, 0) => format!(
+            "the base's `{table}` has no `{kind}` stage, so there is none to replace: if adding one is what you meant, this warning can be ignored"
+        ),
+        (true, _) => format!(
+            "the base's `{kind}` stage is unnamed, so a variant cannot replace it stage by stage: {whole}"
+        ),
+    }
+}
+
+/// The keyword of a stage: only stages of one kind replace each other.
+fn stage_kind(stage: &fuda_grammar::ast::Stage) -> &'static str {
+    use fuda_grammar::ast::Stage;
+    match stage {
+        Stage::Yaku(..) => "yaku",
+        Stage::Times(..) => "times",
+        Stage::Plus(..) => "plus",
+        Stage::Name(..) => "name",
+        Stage::Void(..) => "void",
+    }
 }
 
 /// The span of a stage's first word (`yaku`, `times`…), for labels.

@@ -66,6 +66,8 @@ pub fn compile(name: &str, text: &str, loader: &dyn Loader) -> Result<Compiled, 
     let mut c = Compiler::new(loaded.sources);
     c.stage_files = loaded.stage_files;
     c.data_files = loaded.data_files;
+    c.base_test_calls = loaded.base_test_calls;
+    c.replaced_tables = loaded.replaced_tables;
     c.diags.extend(loaded.warnings);
     c.run(&loaded.items);
     // A def is checked where it is declared and again wherever it is expanded: keep one
@@ -126,6 +128,10 @@ pub(crate) struct Compiler {
     pub proc_sigs: Vec<Vec<Type>>,
     /// Procs called from somewhere (for unreachable warnings).
     pub called: Vec<bool>,
+    /// Procs the bases' own (not inherited) tests call: not reported unreachable.
+    pub base_test_calls: BTreeSet<String>,
+    /// Score tables a variant replaced whole (redeclared with a parameter list): where.
+    pub replaced_tables: BTreeMap<String, Loc>,
     /// Score signatures.
     pub score_sigs: Vec<Vec<ScoreParam>>,
     /// Seat counts the ruleset allows (for deck arithmetic).
@@ -196,6 +202,8 @@ impl Compiler {
             inlining: Vec::new(),
             proc_sigs: Vec::new(),
             called: Vec::new(),
+            base_test_calls: BTreeSet::new(),
+            replaced_tables: BTreeMap::new(),
             score_sigs: Vec::new(),
             seat_counts: Vec::new(),
             depth: 0,
@@ -470,6 +478,7 @@ impl Compiler {
         words::declare_words(self, items);
         decls::declare_all(self, items);
         score::compile_patterns_and_scores(self, items);
+        self.explain_replaced_tables();
         self.check_defs();
         stmt::compile_procs_and_tests(self, items);
         verify::check_program(self, items);

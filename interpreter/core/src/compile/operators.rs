@@ -65,6 +65,36 @@ impl Compiler {
                 };
                 (Expr::HasTag(tag, bx(x)), Type::Bool)
             }
+            BinOp::Eq | BinOp::Ne => {
+                // An unknown name compared with an attribute's or an enum's value is most
+                // likely a misspelt value of the same attribute or enum: `三.kind == 短冊`
+                // means `短`, not the yaku `上短冊` the nearest of all names would be.
+                let unknown_side = |c: &mut Compiler, sc: &mut Scope, known: &Type, e| {
+                    matches!(known, Type::Sym(_))
+                        && c.unknown_symbol(
+                            sc,
+                            e,
+                            match known {
+                                Type::Sym(d) => Some(d),
+                                _ => None,
+                            },
+                        )
+                };
+                if self.is_unknown_name(sc, a) && !self.is_unknown_name(sc, b) {
+                    let (y, tb) = self.expr(sc, b);
+                    if unknown_side(self, sc, &tb, a) {
+                        return (Expr::Const(Value::Unit), Type::Error);
+                    }
+                    let (x, ta) = self.expr(sc, a);
+                    return self.typed_binary(sc, op, x, ta, y, tb, a.span, b.span, span);
+                }
+                let (x, ta) = self.expr(sc, a);
+                if unknown_side(self, sc, &ta, b) {
+                    return (Expr::Const(Value::Unit), Type::Error);
+                }
+                let (y, tb) = self.expr(sc, b);
+                self.typed_binary(sc, op, x, ta, y, tb, a.span, b.span, span)
+            }
             _ => {
                 let (x, ta) = self.expr(sc, a);
                 let (y, tb) = self.expr(sc, b);

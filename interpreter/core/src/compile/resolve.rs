@@ -328,14 +328,25 @@ impl Compiler {
         {
             d = d.with_help(crate::suggest::did_you_mean(n, &s));
         } else {
+            // The declaration to write, with the name as used (a reader copied
+            // `param NAME: int = 0` literally).
+            let declare = match what {
+                "procedure" => format!("declare it: `proc {n} {{ … }}`"),
+                "function" => format!("declare it: `def {n}(x: int) = …`, or call a builtin"),
+                "pattern" => format!("declare it: `pattern {n} {{ group … }}`"),
+                "zone" => format!("declare it: `zone {n} shared stack hidden`"),
+                "parameter" => format!("declare it: `param {n}: int = 0`"),
+                "value" => format!("add it to an enum: `enum 結果: … | {n}`"),
+                _ => "declare it (`var`, `param`, `zone`, `let`…) before use".to_string(),
+            };
+            // A test's `with` names a parameter: when none is near by spelling (`役バイ`
+            // for `役倍`), the few there are are the likeliest help.
             d = d.with_help(match what {
-                "procedure" => "declare it: `proc NAME { … }`",
-                "function" => "declare it: `def NAME(x: int) = …`, or call a builtin",
-                "pattern" => "declare it: `pattern NAME { group … }`",
-                "zone" => "declare it: `zone NAME shared stack hidden`",
-                "parameter" => "declare it: `param NAME: int = 0`",
-                "value" => "declare it in an enum: `enum NAME: A | B`",
-                _ => "declare it (`var`, `param`, `zone`, `let`…) before use",
+                "parameter" if !candidates.is_empty() && candidates.len() <= 12 => format!(
+                    "the ruleset's parameters: {}; or {declare}",
+                    candidates.join(", ")
+                ),
+                _ => declare,
             });
         }
         self.error(d);

@@ -424,6 +424,7 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
     // is. Run in the order written, a factor was skipped or not depending on whether an
     // earlier stage's yaku happened to hold.
     warn_factor_before_yaku(c, &stages, factor_slot, s, &files);
+    warn_duplicate_yaku(c, s, &files);
     let (mut first, rest): (Vec<StageDef>, Vec<StageDef>) = stages
         .into_iter()
         .partition(|st| matches!(st, StageDef::Yaku(..) | StageDef::Void(..)));
@@ -565,6 +566,61 @@ fn warn_factor_before_yaku(
                 )
                 .warning(),
             );
+        }
+    }
+}
+
+/// Two rows of one name that can both hold pay the yaku twice (`株シマ・株シマ`): most
+/// often a variant's added stage meant to re-value a base's row. Rows of one `first` or
+/// `largest` stage are alternatives (one value or another, by condition), never both.
+fn warn_duplicate_yaku(c: &mut Compiler, s: &ast::ScoreDecl, files: &[u16]) {
+    let mut seen: Vec<(&str, usize, Loc)> = Vec::new();
+    for (i, (st, &file)) in s.stages.iter().zip(files).enumerate() {
+        let Stage::Yaku(mode, rows, _) = st else {
+            continue;
+        };
+        for r in rows {
+            let at = Loc {
+                file,
+                span: r.name.span,
+            };
+            let earlier = seen
+                .iter()
+                .find(|(n, j, _)| *n == r.name.node && (*j != i || *mode == ast::StageMode::All));
+            if let Some(&(_, j, first)) = earlier {
+                let table = &s.name.node;
+                let help = match (&s.stage_names[j], first.file != file) {
+                    (Some(name), true) => format!(
+                        "to change its value, replace that stage by its name, with the row edited: `score {table} {{ yaku {} {} {{ … }} }}`",
+                        name.node,
+                        match &s.stages[j] {
+                            Stage::Yaku(ast::StageMode::First, ..) => "first",
+                            Stage::Yaku(ast::StageMode::Largest, ..) => "largest",
+                            _ => "all",
+                        }
+                    ),
+                    (None, true) => format!(
+                        "that stage is unnamed, so a variant cannot replace it: to change the row, redeclare the whole table (`score {table}(…) {{ … }}`)"
+                    ),
+                    _ => "give one of them another name, or put both in one `first` or `largest` stage so that only one is paid".to_string(),
+                };
+                c.error(
+                    Diagnostic::error(
+                        "fuda::duplicate-yaku",
+                        format!(
+                            "`{}` is already a yaku of score `{table}`: when both rows hold, it is paid twice",
+                            r.name.node
+                        ),
+                        at,
+                        "again here",
+                    )
+                    .with_label(first, "a yaku here already")
+                    .with_help(help)
+                    .warning(),
+                );
+                continue;
+            }
+            seen.push((&r.name.node, i, at));
         }
     }
 }

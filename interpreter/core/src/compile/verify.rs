@@ -39,26 +39,41 @@ pub(super) fn check_program(c: &mut Compiler, items: &[(u16, Item)]) {
                 .with_help("declare one, e.g. `zone 山札 shared stack hidden`: every card starts in the first shared zone"),
         );
     }
-    // Procedures nobody calls never run: most likely a typo in a call or a leftover.
-    // Calls that failed to compile are missing from the code, so this is only said of a
-    // ruleset without errors.
-    let has_errors = c.diags.iter().any(|d| d.severity == Severity::Error);
-    if let (Some(entry), false) = (c.program.entry, has_errors) {
-        let reach = reachable(&c.program.procs, entry, &c.program.tests);
-        for (i, p) in c.program.procs.iter().enumerate() {
-            if !reach[i] {
-                c.diags.push(
-                    Diagnostic::error("fuda::unreachable-proc", format!("procedure `{}` is never called", p.name), p.loc, "never called")
-                        .with_help("call it from `match` (directly or through another procedure) or from a test, or remove it")
-                        .warning(),
-                );
-            }
-        }
-    }
     computed_defaults(c);
     if !c.program.deck.is_empty() {
         deck_arithmetic(c, items);
         table_cycles(c);
+    }
+    unreachable_procs(c);
+}
+
+/// Procedures nobody calls never run: most likely a typo in a call or a leftover.
+/// Calls that failed to compile are missing from the code, so this is only said of a
+/// ruleset without errors, and so it runs after every other check that can find one.
+fn unreachable_procs(c: &mut Compiler) {
+    let has_errors = c.diags.iter().any(|d| d.severity == Severity::Error);
+    let Some(entry) = c.program.entry.filter(|_| !has_errors) else {
+        return;
+    };
+    // A base's procedure that only the base's own tests call (variants do not inherit
+    // tests) is there to be tested.
+    let tested: Vec<u16> = c
+        .base_test_calls
+        .iter()
+        .filter_map(|n| match c.globals.get(n) {
+            Some((super::Global::Proc(p), _)) => Some(*p),
+            _ => None,
+        })
+        .collect();
+    let reach = reachable(&c.program.procs, entry, &c.program.tests, &tested);
+    for (i, p) in c.program.procs.iter().enumerate() {
+        if !reach[i] {
+            c.diags.push(
+                Diagnostic::error("fuda::unreachable-proc", format!("procedure `{}` is never called", p.name), p.loc, "never called")
+                    .with_help("call it from `match` (directly or through another procedure) or from a test, or remove it")
+                    .warning(),
+            );
+        }
     }
 }
 
@@ -100,9 +115,15 @@ fn computed_defaults(c: &mut Compiler) {
 
 /// Procedures reachable from `match` or from a test (a procedure only tests call is
 /// there to be tested, not a leftover).
-fn reachable(procs: &[crate::ir::ProcDef], entry: u16, tests: &[crate::ir::TestDef]) -> Vec<bool> {
+fn reachable(
+    procs: &[crate::ir::ProcDef],
+    entry: u16,
+    tests: &[crate::ir::TestDef],
+    tested: &[u16],
+) -> Vec<bool> {
     let mut seen = vec![false; procs.len()];
     let mut stack = vec![entry as usize];
+    stack.extend(tested.iter().map(|&p| p as usize));
     let calls = |code: &[Op], stack: &mut Vec<usize>| {
         for op in code {
             if let Op::Call(q, ..) = op {

@@ -462,7 +462,7 @@ impl State {
                     Some(s) => seat_of(&ev!(s), self.board.seats, at)?,
                     None => (self.board.dealer + 1) % self.board.seats,
                 };
-                self.deal(&ns, from, &to, start, at)?;
+                self.deal(p, &ns, from, &to, start, at)?;
             }
             Op::Gather(z, _) => {
                 let z = zone_of(&ev!(z), at)?;
@@ -656,6 +656,7 @@ impl State {
 
     fn deal(
         &mut self,
+        p: &Program,
         counts: &[i64],
         from: u16,
         to: &Value,
@@ -672,6 +673,33 @@ impl State {
             .with_help("the count is computed in play: keep it at 0 or more (`max(0, …)`)"));
         }
         let n = self.board.seats;
+        // A deal too large for its zone is said with its numbers, as the checker's
+        // deck-too-small says them (a count it could not know: a parameter set at run
+        // time, or one computed in play). Checked before any card moves; a deal into the
+        // zone it deals from is left to the check per pass below.
+        let (dests, into_self) = match to {
+            Value::ZoneFamily(z) => (
+                n as i64,
+                (0..n).any(|i| self.board.zone_instance(*z, Some(i)) == from),
+            ),
+            Value::Zone(d) => (1, *d == from),
+            _ => (1, true),
+        };
+        let per = counts.iter().fold(0i64, |a, k| a.saturating_add(*k));
+        let needed = per.saturating_mul(dests);
+        let held = self.board.zones[from as usize].len() as i64;
+        if !into_self && needed > held {
+            return Err(deal_short(
+                p,
+                &self.board,
+                counts,
+                from,
+                to,
+                needed,
+                held,
+                at,
+            ));
+        }
         let take = |b: &mut Board, k: i64, dest: u16| -> Result<(), RuntimeError> {
             if b.deal_top(from, dest, k.max(0) as usize) {
                 Ok(())
@@ -837,4 +865,65 @@ fn arg_text(p: &Program, v: &Value) -> String {
         ),
         other => format!("({})", super::show::value(p, other)),
     }
+}
+
+/// The error for a deal that needs more cards than its zone holds, with both numbers:
+/// "the deal needs 52 cards (13 to each of 4 seats), but `山` holds 48".
+#[allow(clippy::too_many_arguments)]
+fn deal_short(
+    p: &Program,
+    b: &Board,
+    counts: &[i64],
+    from: u16,
+    to: &Value,
+    needed: i64,
+    held: i64,
+    at: Loc,
+) -> RuntimeError {
+    let zone_name = |instance: u16| -> String {
+        match b.layout.zone_of.get(instance as usize) {
+            Some(&(z, seat)) => {
+                let name = p.zones.get(z as usize).map_or("?", |d| d.name.as_str());
+                match seat {
+                    Some(s) => format!("{name}[{s}]"),
+                    None => name.to_string(),
+                }
+            }
+            None => "?".to_string(),
+        }
+    };
+    let each = counts
+        .iter()
+        .map(|k| k.to_string())
+        .collect::<Vec<_>>()
+        .join(" + ");
+    let how = match to {
+        Value::ZoneFamily(z) => {
+            let name = p.zones.get(*z as usize).map_or("?", |d| d.name.as_str());
+            format!("{each} to `{name}` of each of {} seats", b.seats)
+        }
+        Value::Zone(d) => format!("{each} to `{}`", zone_name(*d)),
+        _ => each,
+    };
+    let seats_help = match (to, &p.seats.count) {
+        (Value::ZoneFamily(_), Expr::Param(i)) => {
+            let name = p
+                .params
+                .get(*i as usize)
+                .map_or("players", |d| d.name.as_str());
+            format!(", or play with fewer seats (`{name}`)")
+        }
+        (Value::ZoneFamily(_), _) => ", or play with fewer seats".to_string(),
+        _ => String::new(),
+    };
+    RuntimeError::new(
+        format!(
+            "the deal needs {needed} cards ({how}), but `{}` holds {held}",
+            zone_name(from)
+        ),
+        at,
+    )
+    .with_help(format!(
+        "deal fewer cards (check the parameters the count reads){seats_help}; `fuda check` counts only the deals it can see in advance"
+    ))
 }
