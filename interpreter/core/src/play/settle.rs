@@ -150,7 +150,7 @@ pub fn settle(
                 ),
                 p.procs[q as usize].loc,
             )
-            .with_help("move chips with `pay`, or make the amounts a settlement adds and takes sum to zero"),
+            .with_help("a described end that leaves cards out of every pile does not balance: place them all (a `require` in the procedure can refuse such a description); otherwise the procedure creates or loses chips: move them with `pay`"),
         ));
     }
     let after = crate::play::chips_of(p, &st);
