@@ -521,6 +521,15 @@ fn merge_stages(
                 base.stages[i] = stage.clone();
                 files[i] = file;
             }
+            // A stage named anew, with no base stage of its kind named like it, is a
+            // deliberate addition (`plus 月見 first { … }`): added without a word. An
+            // unnamed stage, or a name close to a base stage's (`times 短参` for `短三`),
+            // was likely meant to replace one: added with a warning that says how.
+            None if name.as_ref().is_some_and(|n| !near_stage(base, &n.node)) => {
+                base.stages.push(stage.clone());
+                base.stage_names.push(name.clone());
+                files.push(file);
+            }
             None => {
                 let (span, what) = match name {
                     Some(n) => (n.span, format!("stage `{}`", n.node)),
@@ -545,6 +554,16 @@ fn merge_stages(
         }
     }
     warnings
+}
+
+/// Whether the base has a stage, of any kind, named close to `name`: a likely typo
+/// (the help then offers the stages of the edit's own kind).
+fn near_stage(base: &fuda_grammar::ast::ScoreDecl, name: &str) -> bool {
+    let named = base
+        .stage_names
+        .iter()
+        .filter_map(|n| n.as_ref().map(|n| n.node.as_str()));
+    crate::suggest::closest(name, named).is_some()
 }
 
 /// What to do about a variant's stage that replaces none of the base's. Only a stage of
