@@ -93,6 +93,10 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         dealer: 0,
     };
     let mut recorded: Vec<Vec<usize>> = Vec::new();
+    // A person playing a house rule is told once when its payments stop balancing, as
+    // `fuda simulate` would fail the game: the ledger's sum is checked at each decision.
+    let ledger0 = st.ledger_sum(&p);
+    let mut ledger_told = false;
     loop {
         // `Moves`: a `choose` with one move waits too, so that it is shown, and each
         // move's card is seen as its body ends.
@@ -101,6 +105,14 @@ pub fn run(args: &Args) -> miette::Result<u8> {
             Err(e) => return Err(failed(&p, &e, seed, &mut record, &recorded)),
         };
         session.report(&st, finished);
+        let ledger = st.ledger_sum(&p);
+        if ledger != ledger0 && !ledger_told {
+            ledger_told = true;
+            errln!(
+                "warning: the ledger ({}) now sums to {ledger}, not {ledger0}: the rules create or lose chips, and `fuda simulate` would stop this game",
+                ledger_names(&p)
+            );
+        }
         if finished {
             break;
         }
@@ -185,6 +197,15 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     }
     outln!("seed {seed} (play it again with --seed {seed})");
     Ok(0)
+}
+
+/// The ledger's variables, as `chips + pot`.
+fn ledger_names(p: &Program) -> String {
+    p.ledger
+        .iter()
+        .filter_map(|v| p.vars.get(*v as usize).map(|d| d.name.as_str()))
+        .collect::<Vec<_>>()
+        .join(" + ")
 }
 
 /// A rules error that stops the game: the record keeps the moves made so far, with the

@@ -649,3 +649,40 @@ fn copies_of_a_card_are_one_move_to_type() {
         );
     }
 }
+
+/// Rules whose payments do not balance: one move makes a chip from nothing.
+const MAKES_A_CHIP: &str = r#"
+ruleset "makes a chip"
+import "std/kabufuda"
+seats 2 { 2: 親 子 }
+zone 山 shared stack hidden
+enum 結果: 終(end)
+var chips: int per seat = 0
+ledger chips
+proc match {
+  repeat 3 {
+    choose dealer { move 作る { chips[dealer] += 1 } move 何も { } }
+    outcome 終
+  }
+}
+"#;
+
+#[test]
+fn a_ledger_that_stops_balancing_is_told_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("chip.fuda");
+    std::fs::write(&file, MAKES_A_CHIP).expect("write");
+    let file = file.to_str().expect("utf-8 path");
+    let r = fuda_with_input(&["play", file, "--seed", "1"], "作る\n作る\n何も\n");
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert_eq!(r.stderr.matches("now sums to").count(), 1, "{}", r.all());
+    assert!(
+        r.stderr.contains("the ledger (chips) now sums to 1, not 0"),
+        "{}",
+        r.stderr
+    );
+    // Balanced play says nothing.
+    let quiet = fuda_with_input(&["play", file, "--seed", "1"], "何も\n何も\n何も\n");
+    assert_eq!(quiet.code, 0, "{}", quiet.all());
+    assert!(!quiet.stderr.contains("now sums to"), "{}", quiet.stderr);
+}
