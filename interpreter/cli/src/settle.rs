@@ -232,9 +232,25 @@ fn seat_of(p: &Program, seats: u8, dealer: u8, text: &str) -> miette::Result<u8>
             return Ok(s);
         }
     }
+    let roles: Vec<&str> = (0..seats)
+        .filter_map(|s| params::role(p, seats, dealer, s))
+        .collect();
+    let help = match fuda_core::suggest::closest(text, roles.iter().copied()) {
+        Some(r) => format!(
+            "did you mean `{r}`? Seats are 0..{} or the roles {}",
+            seats - 1,
+            roles.join(", ")
+        ),
+        None if roles.is_empty() => format!("give a seat number, 0..{}", seats - 1),
+        None => format!(
+            "give a seat number, 0..{}, or a role: {}",
+            seats - 1,
+            roles.join(", ")
+        ),
+    };
     Err(miette!(
         code = "fuda::cli::seat",
-        help = "give a seat number from 0, or a role name",
+        help = help,
         "no seat `{text}`"
     ))
 }

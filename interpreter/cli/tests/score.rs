@@ -732,3 +732,13 @@ fn a_repeated_group_is_one_key_with_a_list_per_copy() {
         assert!(r.stdout.contains(line), "{line}: {}", r.stdout);
     }
 }
+
+#[test]
+fn an_unknown_seat_name_lists_the_roles() {
+    let u = ukishima();
+    let r = fuda(&["score", &u, "--settle", "清算", "--zone", "取り札[胴に]=1a"]);
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(r.stderr.contains("no seat `胴に`"), "{}", r.stderr);
+    assert!(r.stderr.contains("did you mean `胴二`?"), "{}", r.stderr);
+    assert!(r.stderr.contains("親, 胴二, ビキ"), "{}", r.stderr);
+}

@@ -47,3 +47,29 @@ fn a_choose_each_with_one_move_per_seat_is_taken_at_once() {
         }
     }
 }
+
+#[test]
+fn an_answer_for_a_forced_move_is_an_error_that_says_why() {
+    let text = RULES.to_string()
+        + r#"
+test "answers a move nobody is asked" {
+  move card(1-crane) to 手[0]
+  move card(2-warbler) to 手[1]
+  answer 出す(card(1-crane))
+  一手()
+}
+"#;
+    let p = fuda_core::compile("t.fuda", &text, &NoFiles)
+        .expect("compiles")
+        .program;
+    let i = p.tests.len() - 1;
+    let e = fuda_core::State::run_test(&p, i).expect_err("an unused answer fails the test");
+    assert!(e.message.contains("was never used"), "{}", e.message);
+    assert!(
+        e.help
+            .as_deref()
+            .is_some_and(|h| h.contains("taken by itself")),
+        "{:?}",
+        e.help
+    );
+}

@@ -821,9 +821,10 @@ impl State {
         }
         if let Some((name, _, at)) = st.answers.pop_front() {
             return Err(RuntimeError::new(
-                format!("`answer {name}` was never used: no decision came"),
+                format!("`answer {name}` was never used: no decision asked for it"),
                 at,
-            ));
+            )
+            .with_help("a decision with a single legal move (in a `choose each`, one for every seat) is taken by itself and takes no answer; remove this `answer`"));
         }
         Ok(())
     }
