@@ -110,7 +110,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
             ledger_told = true;
             errln!(
                 "warning: the ledger ({}) now sums to {ledger}, not {ledger0}: the rules create or lose chips, and `fuda simulate` would stop this game",
-                ledger_names(&p)
+                p.ledger_names()
             );
         }
         if finished {
@@ -122,12 +122,13 @@ pub fn run(args: &Args) -> miette::Result<u8> {
             .clone();
         // A move nobody had a choice in is shown, asked of no one and not recorded: a
         // replay runs with `advance`, which takes it as it comes.
-        if pending.kind == DecideKind::One && pending.seats[0].moves.len() == 1 {
-            if pending.seats[0].seat == me {
+        if pending.is_forced() {
+            if pending.seats.iter().any(|s| s.seat == me) {
                 session.point_out_new(&st, true);
             }
-            session.remember_moves(&st, &pending, &[0]);
-            if let Err(e) = st.apply(&p, &[0]) {
+            let choices = vec![0; pending.seats.len()];
+            session.remember_moves(&st, &pending, &choices);
+            if let Err(e) = st.apply(&p, &choices) {
                 return Err(failed(&p, &e, seed, &mut record, &recorded));
             }
             continue;
@@ -197,15 +198,6 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     }
     outln!("seed {seed} (play it again with --seed {seed})");
     Ok(0)
-}
-
-/// The ledger's variables, as `chips + pot`.
-fn ledger_names(p: &Program) -> String {
-    p.ledger
-        .iter()
-        .filter_map(|v| p.vars.get(*v as usize).map(|d| d.name.as_str()))
-        .collect::<Vec<_>>()
-        .join(" + ")
 }
 
 /// A rules error that stops the game: the record keeps the moves made so far, with the

@@ -75,7 +75,7 @@ impl Moves {
             return;
         };
         let visible = st.visible_to(p, self.me);
-        let forced = pending.kind == DecideKind::One && pending.seats[0].moves.len() == 1;
+        let forced = pending.is_forced();
         // A claim runs the body of its winner alone: the highest priority, the first
         // seat asked on a tie (as `State::apply` picks it).
         let winner = (pending.kind == DecideKind::Claim)

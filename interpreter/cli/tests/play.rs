@@ -686,3 +686,47 @@ fn a_ledger_that_stops_balancing_is_told_once() {
     assert_eq!(quiet.code, 0, "{}", quiet.all());
     assert!(!quiet.stderr.contains("now sums to"), "{}", quiet.stderr);
 }
+
+/// Each seat plays its only card at once, then the dealer chooses: the first
+/// decision has one outcome and is taken without asking.
+const ONE_CARD_EACH: &str = r#"
+ruleset "one card each"
+import "std/hanafuda"
+seats 2 { 2: 親 子 }
+zone 山 shared stack hidden
+zone 出し per seat pile public
+zone 手 per seat pile owner
+enum 結果: 終(end)
+var chips: int per seat = 0
+ledger chips
+proc match {
+  repeat 2 {
+    gather 山
+    shuffle 山
+    deal 1 from 山 to 手
+    choose each x in seats() { move 出す(c in 手[x]) { move c to 出し[x] } }
+    choose dealer {
+      move 取る { pay 1 from chips[next(dealer)] to chips[dealer] }
+      move 渡す { pay 1 from chips[dealer] to chips[next(dealer)] }
+    }
+    outcome 終
+  }
+}
+"#;
+
+#[test]
+fn a_forced_choose_each_is_shown_not_asked_and_its_replay_fits() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("one.fuda");
+    std::fs::write(&file, ONE_CARD_EACH).expect("write");
+    let file = file.to_str().expect("utf-8 path");
+    let rec = dir.path().join("one.toml");
+    let rec = rec.to_str().expect("utf-8 path");
+    let played = fuda_with_input(&["play", file, "--seed", "2", "--record", rec], "取る\n取る\n");
+    assert_eq!(played.code, 0, "{}", played.all());
+    // Only the dealer's choices were asked and recorded: two answers were enough.
+    let text = std::fs::read_to_string(rec).expect("the record");
+    assert!(text.contains("ended = \"finished\""), "{text}");
+    let replayed = common::fuda(&["replay", rec]);
+    assert_eq!(replayed.code, 0, "{}", replayed.all());
+}

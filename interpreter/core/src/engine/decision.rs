@@ -63,6 +63,15 @@ pub struct Pending {
     pub ends: u64,
 }
 
+impl Pending {
+    /// Whether the decision has a single possible outcome and is taken without asking
+    /// anyone: a `choose` with one legal move, or a `choose each` in which every seat
+    /// has one. A claim window never is (passing is always a move).
+    pub fn is_forced(&self) -> bool {
+        self.kind != DecideKind::Claim && self.seats.iter().all(|s| s.moves.len() == 1)
+    }
+}
+
 impl Clone for Pending {
     fn clone(&self) -> Pending {
         Pending {

@@ -366,22 +366,19 @@ impl State {
             self.jump(d.after);
             return Ok(false);
         }
-        // A `choose each` is forced when every seat has one move; a claim window never
-        // is (passing is always a move, offered first).
-        let single = !P::SHOWS_FORCED
-            && d.kind != DecideKind::Claim
-            && seats.iter().all(|s| s.moves.len() == 1);
-        self.pending = Some(Pending {
+        let pending = Pending {
             kind: d.kind,
             at: pc,
             seats,
             ends: d.ends,
-        });
+        };
         // A decision with a single possible outcome is taken at once (unless the caller
-        // watches every move).
-        if single {
-            let n = self.pending.as_ref().map_or(0, |pd| pd.seats.len());
-            self.apply(p, &vec![0; n])?;
+        // shows every move: it then takes it itself, as here).
+        let forced =
+            (!P::SHOWS_FORCED && pending.is_forced()).then(|| vec![0; pending.seats.len()]);
+        self.pending = Some(pending);
+        if let Some(choices) = forced {
+            self.apply(p, &choices)?;
         }
         Ok(false)
     }

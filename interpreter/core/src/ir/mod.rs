@@ -116,6 +116,15 @@ pub struct Program {
 pub const MAX_FIT_TRACKS: usize = 2;
 
 impl Program {
+    /// The `ledger`'s variables as messages name them: `chips + pot`.
+    pub fn ledger_names(&self) -> String {
+        self.ledger
+            .iter()
+            .filter_map(|v| self.vars.get(*v as usize).map(|d| d.name.as_str()))
+            .collect::<Vec<_>>()
+            .join(" + ")
+    }
+
     /// The text of a symbol.
     pub fn sym(&self, s: u32) -> &str {
         self.symbols

@@ -317,11 +317,7 @@ fn check(p: &Program, st: &State, ledger0: i64, decisions: u64) -> Result<(), Ga
         return Err(GameError::Invariant(InvariantError {
             message: format!(
                 "the ledger ({}) sums to {now}, not {ledger0}",
-                p.ledger
-                    .iter()
-                    .map(|v| p.vars[*v as usize].name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" + ")
+                p.ledger_names()
             ),
             decision: decisions,
         }));

@@ -137,16 +137,11 @@ pub fn settle(
     // creates or loses chips is a mistake in the rules, not a result to report.
     let ledger = st.ledger_sum(p);
     if ledger != ledger0 {
-        let names: Vec<&str> = p
-            .ledger
-            .iter()
-            .map(|v| p.vars[*v as usize].name.as_str())
-            .collect();
         return Err(SettleError::Runtime(
             RuntimeError::new(
                 format!(
                     "procedure `{proc}` does not balance: the ledger ({}) sums to {ledger}, not {ledger0}",
-                    names.join(" + ")
+                    p.ledger_names()
                 ),
                 p.procs[q as usize].loc,
             )
