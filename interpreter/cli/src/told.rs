@@ -3,8 +3,9 @@
 //! the move was made: when it was chosen (a field card taken) or as its body ended (a
 //! card played face up), as the engine's visibility rules said then, never from where
 //! the card went later (a reveal after the move, or the card dealt to the person in a
-//! later deal). A deal's end shows the ledger as it stood at its `outcome`, before any
-//! payment after it (the next deal's ante).
+//! later deal). A deal's end shows the ledger once the deal's own payments are made
+//! (after its `outcome`, until its procedure returns or its loop goes round), before
+//! any payment of the next deal (its ante).
 
 use fuda_core::engine::{Move, Pending, Picker, PASS};
 use fuda_core::ir::{DecideKind, Op, Program};
@@ -54,6 +55,9 @@ pub struct Moves {
     taken: Vec<Taken>,
     /// The ledger line at each `outcome` not yet reported, in order.
     ledgers: std::collections::VecDeque<String>,
+    /// The last `outcome` reached whose payments may still run: its frame's depth, its
+    /// op, and the dealer of the deal it ended (see [`Picker::before_op`] below).
+    open: Option<(usize, usize, u8)>,
 }
 
 impl Moves {
@@ -63,6 +67,7 @@ impl Moves {
             me,
             taken: Vec::new(),
             ledgers: std::collections::VecDeque::new(),
+            open: None,
         }
     }
 
@@ -178,10 +183,18 @@ impl Moves {
         out
     }
 
-    /// The ledger line as it stood at the earliest `outcome` not yet reported, with the
-    /// roles of the deal it ended.
+    /// The ledger line as the earliest `outcome` not yet reported left it, with the
+    /// roles of the deal it ended; `None` for an outcome whose payments ran up to the
+    /// decision now waiting (the ledger now is the one to show). Asked once per outcome,
+    /// at the decision after it.
     pub fn ledger_at_outcome(&mut self) -> Option<String> {
-        self.ledgers.pop_front()
+        match self.ledgers.pop_front() {
+            Some(l) => Some(l),
+            None => {
+                self.open = None;
+                None
+            }
+        }
     }
 
     /// Forgets every move (the game is over).
@@ -208,10 +221,20 @@ impl Picker for Moves {
     /// body of their decision ends only the first of them still running: the moves a
     /// `choose each` queued run one after another in the same code.
     fn before_op(&mut self, p: &Program, st: &State, depth: usize, pc: usize, op: &Op) {
-        // The `outcome` op pays nothing: the ledger before it is the ledger at it.
+        // A deal's payments follow its `outcome` (珊瑚花 pays the winner after saying how
+        // the deal ended) until the procedure that said it returns, or its loop goes
+        // round to the next deal (a jump back), whose ante is not this deal's: the ledger
+        // is kept then. An outcome whose payments run up to the next decision is shown
+        // from the board at that decision.
+        if let Some((d, at, dealer)) = self.open {
+            if depth < d || (depth == d && pc <= at) || matches!(op, Op::Outcome(_)) {
+                self.ledgers
+                    .push_back(view::ledger_under(p, st, dealer, self.me));
+                self.open = None;
+            }
+        }
         if let Op::Outcome(_) = op {
-            self.ledgers
-                .push_back(view::ledger_under(p, st, st.board.dealer, self.me));
+            self.open = Some((depth, pc, st.board.dealer));
         }
         let mut option_done = match op {
             Op::OptionDone { decide } => Some(*decide as usize),

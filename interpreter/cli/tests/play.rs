@@ -722,11 +722,46 @@ fn a_forced_choose_each_is_shown_not_asked_and_its_replay_fits() {
     let file = file.to_str().expect("utf-8 path");
     let rec = dir.path().join("one.toml");
     let rec = rec.to_str().expect("utf-8 path");
-    let played = fuda_with_input(&["play", file, "--seed", "2", "--record", rec], "取る\n取る\n");
+    let played = fuda_with_input(
+        &["play", file, "--seed", "2", "--record", rec],
+        "取る\n取る\n",
+    );
     assert_eq!(played.code, 0, "{}", played.all());
     // Only the dealer's choices were asked and recorded: two answers were enough.
     let text = std::fs::read_to_string(rec).expect("the record");
     assert!(text.contains("ended = \"finished\""), "{text}");
     let replayed = common::fuda(&["replay", rec]);
     assert_eq!(replayed.code, 0, "{}", replayed.all());
+}
+
+/// 珊瑚花 pays the winner after its `outcome`: a deal's end shows the ledger with the
+/// win paid (review: it showed the chips before the payment), as the final chips do.
+#[test]
+fn a_deals_end_shows_the_payments_made_after_its_outcome() {
+    let r = fuda_with_input(
+        &[
+            "play",
+            &sangohana(),
+            "--seat",
+            "0",
+            "--seed",
+            "7",
+            "--set",
+            "deals=1",
+        ],
+        &"1\n".repeat(2000),
+    );
+    assert_eq!(r.code, 0, "{}", r.all());
+    let line = r
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("── deal 1 ends"))
+        .nth(1)
+        .unwrap_or_default();
+    assert_eq!(
+        line, "  chips: you (seat 0, 胴二) -1, seat 1 (ビキ) -1, seat 2 (親) 2   pot: 0",
+        "{}",
+        r.stdout
+    );
+    assert!(r.stdout.contains("seat 2 (親)  +2"), "{}", r.stdout);
 }
