@@ -104,6 +104,7 @@ parameter its baseline lacks); a name neither declares is an error.")]
   fuda play rulesets/sangohana.fuda --seat 1 --seed 42 --agents random --set deals=1
 
 At each decision type a move's number, its name, or `name card-id` (e.g. `捨てる 1-crane`).
+If the rules make or lose chips (the `ledger` stops balancing), a warning says so once.
 Exit code 2 when input ends before the game does.")]
     Play(play::Args),
     /// Re-run a game recorded with `fuda play --record`.
