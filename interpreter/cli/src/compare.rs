@@ -97,6 +97,8 @@ pub struct Differences {
     pub outcomes: Vec<Diff>,
     /// Each yaku row's frequency per deal.
     pub yaku: Vec<Diff>,
+    /// Each bonus row's frequency per deal.
+    pub bonuses: Vec<Diff>,
     /// Win rate per role (0..1).
     pub role_win_rate: Vec<Diff>,
     /// Chips per deal per role.
@@ -105,8 +107,19 @@ pub struct Differences {
     pub seat_win_rate: Vec<Diff>,
     /// Final chips per game per seat.
     pub seat_chips: Vec<Diff>,
+    /// Per `tally` label, each value's count per deal.
+    pub tallies: Vec<TallyDiff>,
     /// Decisions per game.
     pub decisions: Diff,
+}
+
+/// One `tally` label compared: each value's count per deal, named by the value.
+#[derive(Clone, Debug, Serialize)]
+pub struct TallyDiff {
+    /// The label written after `tally`.
+    pub label: String,
+    /// Each value counted under it on either side: A's in A's order, then B's others.
+    pub values: Vec<Diff>,
 }
 
 /// The `--json` output.
@@ -252,6 +265,56 @@ pub fn differences(a: &Report, b: &Report) -> Differences {
         with_pairs(unpaired, games, &f, &f)
     })
     .collect();
+    // Bonus rows and tallied values are counts per deal, paired as yaku rows are.
+    let bonuses = names(
+        sa.bonuses.iter().map(|y| y.name.as_str()),
+        sb.bonuses.iter().map(|y| y.name.as_str()),
+    )
+    .into_iter()
+    .map(|name| {
+        let count = |s: &crate::stats::Summary| {
+            s.bonuses
+                .iter()
+                .find(|y| y.name == name)
+                .map_or(0, |y| y.count)
+        };
+        let unpaired = rate_diff(name, count(sa), sa.deals, count(sb), sb.deals);
+        let f = per_deal(|t| t.bonuses.get(name).copied().unwrap_or(0));
+        with_pairs(unpaired, games, &f, &f)
+    })
+    .collect();
+    let tallies = names(
+        sa.tallies.iter().map(|t| t.label.as_str()),
+        sb.tallies.iter().map(|t| t.label.as_str()),
+    )
+    .into_iter()
+    .map(|label| {
+        let (va, vb) = (tallied(sa, label), tallied(sb, label));
+        let values = names(
+            va.iter().map(|v| v.0.as_str()),
+            vb.iter().map(|v| v.0.as_str()),
+        )
+        .into_iter()
+        .map(|value| {
+            let count =
+                |vs: &[(String, u64, f64)]| vs.iter().find(|v| v.0 == value).map_or(0, |v| v.1);
+            let unpaired = rate_diff(value, count(va), sa.deals, count(vb), sb.deals);
+            let f = per_deal(|t| {
+                t.tallies
+                    .get(label)
+                    .and_then(|vs| vs.get(value))
+                    .copied()
+                    .unwrap_or(0)
+            });
+            with_pairs(unpaired, games, &f, &f)
+        })
+        .collect();
+        TallyDiff {
+            label: label.to_string(),
+            values,
+        }
+    })
+    .collect();
     let roles = names(
         sa.roles.iter().map(|r| r.role.as_str()),
         sb.roles.iter().map(|r| r.role.as_str()),
@@ -344,10 +407,12 @@ pub fn differences(a: &Report, b: &Report) -> Differences {
     Differences {
         outcomes,
         yaku,
+        bonuses,
         role_win_rate,
         role_chips_per_deal,
         seat_win_rate,
         seat_chips,
+        tallies,
         decisions: with_pairs(
             mean_diff("per game", sa.decisions, sb.decisions),
             games,
@@ -355,6 +420,15 @@ pub fn differences(a: &Report, b: &Report) -> Differences {
             &decisions,
         ),
     }
+}
+
+/// The values counted under `label` in a summary, with their counts (none when it has
+/// no such label).
+fn tallied<'s>(s: &'s crate::stats::Summary, label: &str) -> &'s [(String, u64, f64)] {
+    s.tallies
+        .iter()
+        .find(|t| t.label == label)
+        .map_or(&[], |t| t.values.as_slice())
 }
 
 /// A count per game read as a share of (or a rate per) the game's deals.
@@ -566,6 +640,7 @@ fn human(head: &[String], a: &Report, b: &Report, d: &Differences) -> String {
     let num = |x: f64| format!("{x:>8.4}");
     let num_diff = |i: &Difference| interval(i, |x| format!("{x:>+8.4}"));
     section(&mut out, "yaku (per deal)", &d.yaku, &num, &num_diff);
+    section(&mut out, "bonuses (per deal)", &d.bonuses, &num, &num_diff);
     section(
         &mut out,
         "roles: win rate",
@@ -595,6 +670,15 @@ fn human(head: &[String], a: &Report, b: &Report, d: &Differences) -> String {
         &chips,
         &|i| interval(i, |x| format!("{x:>+8.2}")),
     );
+    for t in &d.tallies {
+        section(
+            &mut out,
+            &format!("tally {} (per deal)", t.label),
+            &t.values,
+            &num,
+            &num_diff,
+        );
+    }
     section(
         &mut out,
         "decisions",

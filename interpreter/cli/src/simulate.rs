@@ -442,6 +442,25 @@ fn human(p: &Program, r: &Report) -> String {
             ));
         }
     }
+    // Only a table with a `plus` stage that fired has bonuses to show.
+    if !s.bonuses.is_empty() {
+        out.push_str("bonuses           per deal   mean value\n");
+        let w = s
+            .bonuses
+            .iter()
+            .map(|x| view::width(&x.name))
+            .max()
+            .unwrap_or(0)
+            .max(14);
+        for x in &s.bonuses {
+            out.push_str(&format!(
+                "  {}  {:>8.4}   {:>8.2}\n",
+                view::pad(&x.name, w),
+                x.per_deal,
+                x.mean_value
+            ));
+        }
+    }
     out.push_str("seats   agent    win rate (95%)              final chips (95%)\n");
     for seat in &s.seats {
         out.push_str(&format!(

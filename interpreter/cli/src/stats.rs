@@ -183,6 +183,20 @@ pub struct YakuStat {
     pub mean_payment: f64,
 }
 
+/// One bonus row of the tables (a row of a `plus` stage): how often it was part of a
+/// scored result, and what it added.
+#[derive(Clone, Debug, Serialize)]
+pub struct BonusStat {
+    /// The bonus's name in its table.
+    pub name: String,
+    /// Results it was part of.
+    pub count: u64,
+    /// Per deal.
+    pub per_deal: f64,
+    /// Its mean value in those results: what it added to their totals.
+    pub mean_value: f64,
+}
+
 /// Win rate and chips of a role (親, 胴二, ビキ…), counted from each deal's dealer.
 #[derive(Clone, Debug, Serialize)]
 pub struct RoleStat {
@@ -217,6 +231,8 @@ pub struct Summary {
     pub results: Vec<ResultStat>,
     /// Yaku rows, most frequent first.
     pub yaku: Vec<YakuStat>,
+    /// Bonus rows, most frequent first.
+    pub bonuses: Vec<BonusStat>,
     /// Per seat.
     pub seats: Vec<SeatStat>,
     /// Per role of the deal.
@@ -238,6 +254,10 @@ pub struct GameTotals {
     pub outcomes: BTreeMap<String, u64>,
     /// Scored results each yaku row was part of.
     pub yaku: BTreeMap<String, u64>,
+    /// Scored results each bonus row was part of.
+    pub bonuses: BTreeMap<String, u64>,
+    /// Per `tally` label, how many times each value was counted.
+    pub tallies: BTreeMap<String, BTreeMap<String, u64>>,
     /// Wins per role (by place from the dealer).
     pub role_wins: Vec<u64>,
     /// Per role: the chips it won over the game's deals, and how many deals that is.
@@ -269,6 +289,9 @@ pub fn game_totals(r: &GameRecord) -> GameTotals {
         for y in res.base_yaku.iter() {
             *t.yaku.entry(y.name.to_string()).or_default() += 1;
         }
+        for b in res.bonuses.iter() {
+            *t.bonuses.entry(b.name.to_string()).or_default() += 1;
+        }
         if let Some(w) = t.role_wins.get_mut(role_of(*s, *dealer, seats)) {
             *w += 1;
         }
@@ -278,6 +301,13 @@ pub fn game_totals(r: &GameRecord) -> GameTotals {
     }
     for w in &mut t.seat_wins {
         *w = (*w).min(t.deals);
+    }
+    for (label, value) in &r.tallies {
+        *t.tallies
+            .entry(label.to_string())
+            .or_default()
+            .entry(value.to_string())
+            .or_default() += 1;
     }
     for (dealer, delta) in &r.deal_chips {
         for (s, c) in delta.iter().enumerate() {
@@ -302,6 +332,7 @@ pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -
     let mut chips = vec![Mean::default(); seats];
     let mut decisions = Mean::default();
     let mut yaku: BTreeMap<&str, (u64, Mean)> = BTreeMap::new();
+    let mut bonuses: BTreeMap<&str, (u64, Mean)> = BTreeMap::new();
     let mut role_wins = vec![0u64; seats];
     let mut role_chips = vec![Mean::default(); seats];
     let mut tallies: BTreeMap<&str, BTreeMap<&str, u64>> = BTreeMap::new();
@@ -311,6 +342,11 @@ pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -
                 let e = yaku.entry(y.name.as_str()).or_default();
                 e.0 += 1;
                 e.1.add(res.total as f64);
+            }
+            for b in res.bonuses.iter() {
+                let e = bonuses.entry(b.name.as_str()).or_default();
+                e.0 += 1;
+                e.1.add(b.value as f64);
             }
             if let Some(w) = role_wins.get_mut(role_of(*s, *dealer, seats)) {
                 *w += 1;
@@ -396,6 +432,16 @@ pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -
         })
         .collect();
     yaku.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
+    let mut bonuses: Vec<BonusStat> = bonuses
+        .into_iter()
+        .map(|(name, (count, m))| BonusStat {
+            name: name.to_string(),
+            count,
+            per_deal: per(count, deals),
+            mean_value: round(m.mean()),
+        })
+        .collect();
+    bonuses.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
     // Each deal has every role once: a role's win rate is its wins over all deals.
     let roles = role_wins
         .iter()
@@ -436,6 +482,7 @@ pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -
         outcomes,
         results,
         yaku,
+        bonuses,
         seats,
         roles,
         tallies,
@@ -535,20 +582,30 @@ mod tests {
 
     #[test]
     fn game_totals_add_up_to_the_summary() {
+        let line = |name: &str, value| fuda_core::value::YakuLine {
+            name: name.into(),
+            value,
+        };
         let res = std::sync::Arc::new(fuda_core::value::ScoreResult {
             name: "素役".into(),
             total: 1,
-            base_yaku: std::iter::once(fuda_core::value::YakuLine {
-                name: "素役".into(),
-                value: 1,
-            })
-            .collect(),
+            base_yaku: std::iter::once(line("素役", 1)).collect(),
+            ..Default::default()
+        });
+        // The same yaku on the first turn: 福上がり added.
+        let first = std::sync::Arc::new(fuda_core::value::ScoreResult {
+            name: "素役".into(),
+            total: 16,
+            base_yaku: std::iter::once(line("素役", 1)).collect(),
+            bonuses: std::iter::once(line("福上がり", 15)).collect(),
+            bonus: 15,
             ..Default::default()
         });
         let g = GameRecord {
             seats: 2,
             outcomes: vec!["上がり".into(), "上がり".into(), "流れ".into()],
-            records: vec![(1, res.clone(), 0), (1, res, 1)],
+            records: vec![(1, res, 0), (1, first, 1)],
+            tallies: vec![("浮き札".into(), "9".into()), ("浮き札".into(), "9".into())],
             chips: vec![-3, 3],
             deal_chips: vec![(0, vec![-1, 1]), (1, vec![-2, 2]), (1, vec![0, 0])],
             decisions: 9,
@@ -560,6 +617,14 @@ mod tests {
         assert_eq!(2 * t.deals, s.deals);
         assert_eq!(2 * t.outcomes["上がり"], s.outcomes[0].count);
         assert_eq!(2 * t.yaku["素役"], s.yaku[0].count);
+        // A bonus row is counted by its name, at its own value (not the result's total).
+        assert_eq!(t.bonuses["福上がり"], 1);
+        assert_eq!(s.bonuses.len(), 1);
+        assert_eq!(s.bonuses[0].name, "福上がり");
+        assert_eq!(2 * t.bonuses["福上がり"], s.bonuses[0].count);
+        assert_eq!(s.bonuses[0].per_deal, 0.333333, "2 in 6 deals");
+        assert_eq!(s.bonuses[0].mean_value, 15.0);
+        assert_eq!(2 * t.tallies["浮き札"]["9"], s.tallies[0].values[0].1);
         assert_eq!(t.seat_wins, [0, 2]);
         // Seat 1 won once as 子 (seat 0 dealing) and once as 親.
         assert_eq!(t.role_wins, [1, 1]);

@@ -10,6 +10,21 @@ fn strict() -> String {
     sangohana().replace("sangohana.fuda", "sangohana-strict.fuda")
 }
 
+/// The compared rows of one section of `difference`: a list of rows, one row, or (for
+/// `tallies`) a list of labels each holding its rows under `values`.
+fn section_rows(section: &Value) -> Vec<Value> {
+    match section {
+        Value::Array(rows) => rows
+            .iter()
+            .flat_map(|r| match &r["values"] {
+                Value::Array(values) => values.clone(),
+                _ => vec![r.clone()],
+            })
+            .collect(),
+        row => vec![row.clone()],
+    }
+}
+
 /// A comparison's JSON without the wall-clock fields of its two reports.
 fn without_timing(out: &str) -> Value {
     let mut v: Value =
@@ -100,10 +115,7 @@ fn a_ruleset_against_itself_differs_by_nothing() {
     let d = v["difference"].as_object().expect("differences");
     let mut rows = 0;
     for (section, list) in d {
-        let list = match list {
-            Value::Array(l) => l.clone(),
-            one => vec![one.clone()],
-        };
+        let list = section_rows(list);
         for row in list {
             let diff = &row["difference"];
             assert_eq!(
@@ -243,12 +255,7 @@ proc match {
 /// Every difference section of a comparison's JSON, row by row.
 fn rows(v: &Value) -> Vec<Value> {
     let d = v["difference"].as_object().expect("differences");
-    d.values()
-        .flat_map(|s| match s {
-            Value::Array(rows) => rows.clone(),
-            row => vec![row.clone()],
-        })
-        .collect()
+    d.values().flat_map(section_rows).collect()
 }
 
 /// When one side finishes no game, nothing pairs: no difference has an interval or a
@@ -388,4 +395,186 @@ fn a_seat_one_side_lacks_has_no_difference() {
             "{l}"
         );
     }
+}
+
+fn ukishima() -> String {
+    sangohana().replace("sangohana.fuda", "ukishima.fuda")
+}
+
+/// Each row of a section, checked against the two reports: `a` and `b` are each side's
+/// count per deal, the difference is B − A inside its interval. Returns the rows.
+fn per_deal_rows<'v>(
+    v: &'v Value,
+    rows: &'v Value,
+    count: impl Fn(&Value, &str) -> f64,
+) -> &'v [Value] {
+    let rows = rows.as_array().expect("rows");
+    for row in rows {
+        let name = row["name"].as_str().expect("a name");
+        for side in ["a", "b"] {
+            let deals = v[side]["deals"].as_f64().expect("deals");
+            let want = count(&v[side], name) / deals;
+            let got = row[side].as_f64().expect("a number");
+            assert!((got - want).abs() < 1e-5, "{side}: {row}");
+        }
+        let (a, b) = (row["a"].as_f64().unwrap(), row["b"].as_f64().unwrap());
+        let d = &row["difference"];
+        let (m, lo, hi) = (
+            d["mean"].as_f64().unwrap(),
+            d["low"].as_f64().unwrap(),
+            d["high"].as_f64().unwrap(),
+        );
+        assert!((m - (b - a)).abs() < 1e-5, "{row}");
+        assert!(lo <= m && m <= hi, "{row}");
+    }
+    rows
+}
+
+/// 珊瑚花's bonus rows (福上がり, 福当たり) are compared per deal as yaku rows are: the
+/// strict variant ends fewer deals in a win, so fewer get a bonus; against itself,
+/// every bonus differs by exactly 0 [0, 0] (found by review: no bonus was shown).
+#[test]
+fn bonus_rows_are_compared() {
+    let args = |b: &str| {
+        vec![
+            "compare".to_string(),
+            sangohana(),
+            b.to_string(),
+            "--games".into(),
+            "100".into(),
+            "--set".into(),
+            "deals=2".into(),
+            "--agents".into(),
+            "eager".into(),
+        ]
+    };
+    let run = |b: &str, json: bool| {
+        let mut a = args(b);
+        if json {
+            a.push("--json".into());
+        }
+        let a: Vec<&str> = a.iter().map(String::as_str).collect();
+        let r = fuda(&a);
+        assert_eq!(r.code, 0, "{}", r.all());
+        r.stdout
+    };
+    let v = without_timing(&run(&strict(), true));
+    let count = |report: &Value, name: &str| {
+        report["bonuses"]
+            .as_array()
+            .expect("bonuses")
+            .iter()
+            .find(|b| b["name"] == name)
+            .map_or(0.0, |b| b["count"].as_f64().expect("count"))
+    };
+    let rows = per_deal_rows(&v, &v["difference"]["bonuses"], count);
+    let names: Vec<&str> = rows.iter().filter_map(|r| r["name"].as_str()).collect();
+    assert_eq!(names, ["福当たり", "福上がり"], "{rows:?}");
+
+    let v = without_timing(&run(&sangohana(), true));
+    let rows = per_deal_rows(&v, &v["difference"]["bonuses"], count);
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for row in rows {
+        let d = &row["difference"];
+        assert_eq!(
+            (&d["mean"], &d["low"], &d["high"]),
+            (&0.0.into(), &0.0.into(), &0.0.into()),
+            "{row}"
+        );
+        assert_eq!(d["n"], 100, "{row}");
+    }
+    let t = run(&sangohana(), false);
+    let section = t
+        .split("\nbonuses (per deal) ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("a bonuses section: {t}"));
+    let line = section
+        .lines()
+        .find(|l| l.trim_start().starts_with("福当たり"))
+        .unwrap_or_else(|| panic!("a line for 福当たり: {t}"));
+    assert!(line.ends_with("+0.0000 [ +0.0000,  +0.0000]"), "{line}");
+}
+
+/// What a ruleset `tally`s is compared per deal, value by value (浮島 tallies the
+/// 浮き札's number each deal): against itself every value differs by 0 [0, 0], and
+/// against a variant each side's count per deal is its own report's (found by review:
+/// compare showed no tally at all).
+#[test]
+fn tallies_are_compared() {
+    let no_subtraction = sangohana().replace("sangohana.fuda", "ukishima-no-subtraction.fuda");
+    let run = |b: &str, json: bool| {
+        let mut args = vec![
+            "compare",
+            &*ukishima(),
+            b,
+            "--games",
+            "20",
+            "--agents",
+            "random",
+        ]
+        .into_iter()
+        .map(String::from)
+        .collect::<Vec<_>>();
+        if json {
+            args.push("--json".into());
+        }
+        let a: Vec<&str> = args.iter().map(String::as_str).collect();
+        let r = fuda(&a);
+        assert_eq!(r.code, 0, "{}", r.all());
+        r.stdout
+    };
+    let count = |report: &Value, value: &str| {
+        let t = report["tallies"]
+            .as_array()
+            .expect("tallies")
+            .iter()
+            .find(|t| t["label"] == "浮き札")
+            .expect("浮き札 tallied");
+        t["values"]
+            .as_array()
+            .expect("values")
+            .iter()
+            .find(|v| v[0] == value)
+            .map_or(0.0, |v| v[1].as_f64().expect("a count"))
+    };
+    for b in [ukishima(), no_subtraction] {
+        let v = without_timing(&run(&b, true));
+        let tallies = v["difference"]["tallies"].as_array().expect("tallies");
+        assert_eq!(tallies.len(), 1, "{tallies:?}");
+        assert_eq!(tallies[0]["label"], "浮き札");
+        let rows = per_deal_rows(&v, &tallies[0]["values"], count);
+        // Every deal tallies one 浮き札, of 1 to 10.
+        assert!(rows.len() >= 5 && rows.len() <= 10, "{rows:?}");
+        let sum: f64 = rows.iter().filter_map(|r| r["a"].as_f64()).sum();
+        assert!((sum - 1.0).abs() < 1e-4, "one per deal: {sum}");
+        if b == ukishima() {
+            for row in rows {
+                let d = &row["difference"];
+                assert_eq!(
+                    (&d["mean"], &d["low"], &d["high"]),
+                    (&0.0.into(), &0.0.into(), &0.0.into()),
+                    "{row}"
+                );
+                assert_eq!(d["n"], 20, "{row}");
+            }
+        }
+    }
+    let t = run(&ukishima(), false);
+    let section = t
+        .split("\ntally 浮き札 (per deal) ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("a tally section: {t}"));
+    let lines: Vec<&str> = section
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect();
+    assert!(lines.len() >= 5, "{t}");
+    for l in lines {
+        assert!(l.ends_with("+0.0000 [ +0.0000,  +0.0000]"), "{l}");
+    }
+    assert!(
+        section.contains("\ndecisions "),
+        "tallies come before decisions: {t}"
+    );
 }

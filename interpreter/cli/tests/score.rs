@@ -43,6 +43,8 @@ fn aka_goko_is_40() {
     assert_eq!(v["yaku"][0]["name"], "赤五光");
     assert_eq!(v["yaku"][0]["value"], 40);
     assert_eq!(v["base_yaku"][0]["name"], "上五光");
+    // No bonus held: the list is there, empty.
+    assert_eq!(v["bonuses"], Value::Array(vec![]));
     assert_eq!(v["hand"][0], "1-ribbon");
     assert_eq!(v["groups"]["三"].as_array().map(Vec::len), Some(3));
     assert_eq!(v["groups"]["五"].as_array().map(Vec::len), Some(5));
@@ -80,6 +82,15 @@ fn first_turn_tsumo_adds_after_doubling() {
         .filter_map(|y| y["value"].as_i64())
         .collect();
     assert_eq!(values, [2, 15]);
+    // The bonus row on its own, at its value, beside the yaku row it was added to.
+    assert_eq!(
+        v["bonuses"],
+        serde_json::json!([{"name": "福上がり", "value": 15}])
+    );
+    assert_eq!(
+        v["base_yaku"],
+        serde_json::json!([{"name": "素役", "value": 1}])
+    );
     // The Japanese name works as well as the ASCII alias.
     let r = fuda(&[
         "score",

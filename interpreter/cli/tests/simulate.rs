@@ -149,6 +149,86 @@ fn ukishima() -> String {
     sangohana().replace("sangohana.fuda", "ukishima.fuda")
 }
 
+/// 珊瑚花's timing bonuses (its `plus` stage) are counted by row, at their own values:
+/// they are neither yaku rows nor results of their own.
+#[test]
+fn bonus_rows_are_counted() {
+    let args = [
+        "simulate",
+        &sangohana(),
+        "--games",
+        "100",
+        "--set",
+        "deals=2",
+        "--agents",
+        "eager",
+    ];
+    let r = fuda(&[&args[..], &["--json"]].concat());
+    assert_eq!(r.code, 0, "{}", r.all());
+    let v = without_timing(&r.stdout);
+    let deals = v["deals"].as_f64().expect("deals");
+    let bonuses = v["bonuses"].as_array().expect("bonuses");
+    let names: Vec<&str> = bonuses.iter().filter_map(|b| b["name"].as_str()).collect();
+    assert_eq!(
+        names,
+        ["福当たり", "福上がり"],
+        "most frequent first: {bonuses:?}"
+    );
+    for b in bonuses {
+        let count = b["count"].as_f64().expect("count");
+        let per_deal = b["per_deal"].as_f64().expect("per deal");
+        assert!((per_deal - count / deals).abs() < 1e-6, "{b}");
+    }
+    // What a bonus adds is its row's value (福当たり: 12 or 10), not the result's total.
+    assert_eq!(bonuses[1]["mean_value"], 15.0);
+    let ron = bonuses[0]["mean_value"].as_f64().expect("mean value");
+    assert!((10.0..=12.0).contains(&ron), "{ron}");
+    let yaku = v["yaku"].as_array().expect("yaku");
+    assert!(
+        yaku.iter()
+            .all(|y| !y["name"].as_str().unwrap_or("").starts_with('福')),
+        "bonuses are not yaku: {yaku:?}"
+    );
+
+    let r = fuda(&args);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let section = r
+        .stdout
+        .split("\nbonuses ")
+        .nth(1)
+        .unwrap_or_else(|| panic!("a bonuses section: {}", r.stdout));
+    let rows: Vec<Vec<&str>> = section
+        .lines()
+        .take(3)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows[0], ["per", "deal", "mean", "value"], "{}", r.stdout);
+    assert_eq!(rows[1][0], "福当たり", "{}", r.stdout);
+    assert_eq!(rows[2], ["福上がり", "0.0100", "15.00"], "{}", r.stdout);
+
+    // A ruleset without bonuses has no such section, and an empty list in JSON.
+    let r = fuda(&[
+        "simulate",
+        &ukishima(),
+        "--games",
+        "2",
+        "--agents",
+        "random",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(!r.stdout.contains("bonuses"), "{}", r.stdout);
+    let r = fuda(&[
+        "simulate",
+        &ukishima(),
+        "--games",
+        "2",
+        "--agents",
+        "random",
+        "--json",
+    ]);
+    assert_eq!(without_timing(&r.stdout)["bonuses"], Value::Array(vec![]));
+}
+
 /// Options that contradict each other, or that would be half ignored, are refused
 /// before any game is played.
 #[test]

@@ -341,6 +341,10 @@ pub struct ScoreResult {
     pub yaku: Short<YakuLine>,
     /// The yaku rows that held, at their table values.
     pub base_yaku: Short<YakuLine>,
+    /// The bonus rows (`plus` stages) that held, at their values: added after
+    /// multiplying, so these are also the bonus lines of `yaku`. Empty when no yaku
+    /// holds, as the stages skip bonuses then.
+    pub bonuses: Short<YakuLine>,
     /// Sum of the yaku values before factors.
     pub base: i64,
     /// The product of the factors applied.

@@ -75,6 +75,9 @@ fn finish(
         value: *v,
     };
     let base_yaku: Short<YakuLine> = yaku.iter().map(line).collect();
+    // Kept apart from the lines too, so statistics can count a bonus row by its name
+    // (the lines mix it with yaku under their final names); the lines share its text.
+    let bonuses: Short<YakuLine> = bonus.iter().map(line).collect();
     // The lines people read add up to the total: a single multiplied yaku is shown under
     // its final name and value (赤五光 40, 素役の2倍付け 2); several yaku keep their own
     // values, with the multiplication as a line of its own.
@@ -85,7 +88,7 @@ fn finish(
             base_yaku
                 .iter()
                 .cloned()
-                .chain(bonus.iter().map(line))
+                .chain(bonuses.iter().cloned())
                 .collect()
         }
     } else if yaku.len() == 1 {
@@ -93,7 +96,7 @@ fn finish(
             name: name.clone(),
             value: base.saturating_mul(factor),
         })
-        .chain(bonus.iter().map(line))
+        .chain(bonuses.iter().cloned())
         .collect()
     } else {
         base_yaku
@@ -103,7 +106,7 @@ fn finish(
                 name: Text::from(format!("×{factor}")),
                 value: base.saturating_mul(factor.saturating_sub(1)),
             }))
-            .chain(bonus.iter().map(line))
+            .chain(bonuses.iter().cloned())
             .collect()
     };
     let total = if yaku.is_empty() {
@@ -115,6 +118,7 @@ fn finish(
         name,
         yaku: lines,
         base_yaku,
+        bonuses,
         base,
         factor: if yaku.is_empty() { 1 } else { factor },
         bonus: extra,

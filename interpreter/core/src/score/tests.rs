@@ -147,6 +147,13 @@ fn compare(name: &str, text: &str, table: &str, attr: &str, size: usize, count: 
         let r = score_with(&fast, t, given.clone()).expect("scores");
         let want = score_with(&plain, t, given).expect("scores");
         assert_eq!(r, want, "table {table}, hand {hand:?}, arguments {args:?}");
+        // The bonus rows are the lines' tail and add up to the result's bonus.
+        assert!(r.yaku.ends_with(&r.bonuses), "table {table}, hand {hand:?}");
+        let bonus = r
+            .bonuses
+            .iter()
+            .fold(0i64, |a, b| a.saturating_add(b.value));
+        assert_eq!(bonus, r.bonus, "table {table}, hand {hand:?}");
         // The total alone, as a guard asks for it.
         let mut locals = Vec::new();
         let mut cx = Cx {
@@ -192,6 +199,75 @@ fn other_stages_score_as_written() {
     assert!(n > 100, "点: too few scoring hands: {n}");
     let n = compare("stages.fuda", STAGES, "素点", "kind", 6, 2000);
     assert!(n > 100, "素点: too few scoring hands: {n}");
+}
+
+#[test]
+fn a_result_lists_the_bonus_rows_that_held() {
+    let (p, _) = both("sangohana.fuda", SANGOHANA);
+    let t = p.score_named("役代").expect("table");
+    let hand: CardSet = p
+        .deck
+        .parse_card_list(
+            "4-cuckoo 5-bridge 6-butterflies 1-kasu-a 1-kasu-b 2-kasu-a 2-kasu-b 5-kasu-a",
+        )
+        .expect("cards")
+        .into_iter()
+        .collect();
+    let win = |name: &str| {
+        let e = p.enums.iter().find(|e| e.name == "和了").expect("和了");
+        let s = e
+            .values
+            .iter()
+            .find(|(s, _)| p.sym(*s) == name)
+            .expect(name);
+        Value::Sym(s.0)
+    };
+    let score = |win: Value, first: bool| {
+        score_with(
+            &p,
+            t,
+            vec![
+                Some(Value::Cards(hand)),
+                Some(win),
+                Some(Value::Bool(first)),
+            ],
+        )
+        .expect("scores")
+    };
+    let lines = |r: &crate::value::ScoreResult| -> Vec<(String, i64)> {
+        r.bonuses
+            .iter()
+            .map(|b| (b.name.to_string(), b.value))
+            .collect()
+    };
+    // 素役の2倍付け on the first turn: 福上がり added after multiplying, at its value.
+    let r = score(win("上がり"), true);
+    assert_eq!(lines(&r), [("福上がり".to_string(), 15)]);
+    assert_eq!((r.bonus, r.total), (15, 17));
+    // The `first` stage: 福当たり's second row, 10, as it is not 配牌 (as_dealt).
+    assert_eq!(
+        lines(&score(win("当たり"), true)),
+        [("福当たり".to_string(), 10)]
+    );
+    // No bonus held: none listed, and a hand without a yaku lists none either.
+    assert!(score(win("上がり"), false).bonuses.is_empty());
+    let none: CardSet = p
+        .deck
+        .parse_card_list("1-ribbon 2-ribbon 3-ribbon 4-ribbon 1-kasu-a 2-kasu-a 3-kasu-a 5-kasu-a")
+        .expect("cards")
+        .into_iter()
+        .collect();
+    let r = score_with(
+        &p,
+        t,
+        vec![
+            Some(Value::Cards(none)),
+            Some(win("上がり")),
+            Some(Value::Bool(true)),
+        ],
+    )
+    .expect("scores");
+    assert_eq!((r.total, r.bonuses.len()), (0, 0));
 }
 
 #[test]
