@@ -110,12 +110,13 @@ Exit code 2 when input ends before the game does.")]
     /// Re-run a game recorded with `fuda play --record`.
     #[command(after_help = "Examples:
   fuda play rulesets/sangohana.fuda --seed 7 --record game.toml
-  fuda replay game.toml             # every move, what the rules said, results, chips
+  fuda replay game.toml             # every recorded move, what the rules said, results, chips
   fuda replay game.toml --summary   # results and final chips only
 
 A replay holds the ruleset's path (from the replay's folder) and a hash of its text, the
 seed, the parameters, every choice made and how the game ended, so the same game plays
-out on any machine; a replay that ends otherwise than recorded exits with code 1.")]
+out on any machine; a replay that ends otherwise than recorded exits with code 1. A move
+with no alternative is not recorded, and not shown.")]
     Replay(replay::Args),
 }
 

@@ -75,7 +75,7 @@ pub struct Args {
     /// The ruleset to use instead of the one the replay names.
     #[arg(long, value_name = "FILE")]
     pub ruleset: Option<PathBuf>,
-    /// Print only the results and the final chips, not every move.
+    /// Print only the results and the final chips, not the moves.
     #[arg(long)]
     pub summary: bool,
 }
@@ -400,7 +400,12 @@ impl Log {
     fn events(&mut self, p: &fuda_core::Program, st: &State) {
         for e in st.events.iter().skip(self.seen) {
             match e {
-                Event::Outcome(o, _) => self.lines.push(format!("  ── deal ends: {o}")),
+                // Among the moves a deal's end is marked off; a summary keeps the line
+                // replay printed before it showed moves.
+                Event::Outcome(o, _) if self.moves => {
+                    self.lines.push(format!("  ── deal ends: {o}"))
+                }
+                Event::Outcome(o, _) => self.lines.push(format!("  deal ends: {o}")),
                 Event::Record(s, r, d) => {
                     let role = params::role(p, st.board.seats, *d, *s)
                         .map(|r| format!(" {r}"))

@@ -419,15 +419,40 @@ fn a_replay_shows_every_recorded_move_and_a_summary_on_request() {
         .count();
     assert!(moves >= 10, "{}", full.stdout);
     assert!(full.stdout.contains("seat 0 親: 捨てる"), "{}", full.stdout);
-    assert!(full.stdout.contains("── deal ends:"), "{}", full.stdout);
+    assert!(
+        full.stdout
+            .lines()
+            .any(|l| l.starts_with("  ── deal ends: ")),
+        "{}",
+        full.stdout
+    );
     let summary = fuda(&["replay", file, "--summary"]);
     assert_eq!(summary.code, 0, "{}", summary.all());
     assert!(!summary.stdout.contains(": 捨てる "), "{}", summary.stdout);
+    // The summary is the output replay had before it showed moves: after the title,
+    // only deal ends (`  deal ends: X`, unmarked), results and the final chips.
     assert!(
-        summary.stdout.contains("── deal ends:"),
+        summary
+            .stdout
+            .lines()
+            .any(|l| l.starts_with("  deal ends: ")),
         "{}",
         summary.stdout
     );
+    for line in summary.stdout.lines().skip(1) {
+        let chips = line
+            .strip_prefix("  seat ")
+            .and_then(|r| r.split_once(": "))
+            .is_some_and(|(seat, c)| seat.parse::<usize>().is_ok() && c.parse::<i64>().is_ok());
+        let old_form = line.starts_with("  deal ends: ")
+            || (line.starts_with("  seat ") && line.contains(" scores "))
+            || chips;
+        assert!(
+            old_form && !line.contains("──"),
+            "not a summary line: {line:?}\n{}",
+            summary.stdout
+        );
+    }
     // Both end on the same final chips.
     let tail = |t: &str| {
         t.lines()

@@ -158,8 +158,26 @@ impl Compiler {
         if !self.is_unknown_name(sc, e) {
             return false;
         }
-        let preferred: Vec<String> = self
-            .sym_type
+        let preferred = self.symbols_of(domain);
+        let expected = domain.map(|d| Type::Sym(d.clone()));
+        self.unknown_name_among(sc, n, e.span, "name", &preferred, expected.as_ref());
+        true
+    }
+
+    /// A value nothing declares where a value of type `want` is expected (a test's
+    /// `with NAME = VALUE`): reported with the closest of that type's values first, and
+    /// a help that names the type's own enum.
+    pub fn unknown_value(&mut self, sc: &Scope, n: &str, span: Span, want: &Type) {
+        let preferred = match want {
+            Type::Sym(d) => self.symbols_of(Some(d)),
+            _ => Vec::new(),
+        };
+        self.unknown_name_among(sc, n, span, "value", &preferred, Some(want));
+    }
+
+    /// The names of the values of `domain`, or of every enum's values.
+    fn symbols_of(&self, domain: Option<&crate::value::SymDomain>) -> Vec<String> {
+        self.sym_type
             .iter()
             .filter(|(_, t)| match (domain, t) {
                 (Some(d), Type::Sym(u)) => d == u,
@@ -167,9 +185,7 @@ impl Compiler {
                 _ => false,
             })
             .map(|(s, _)| self.program.symbols[*s as usize].clone())
-            .collect();
-        self.unknown_name_among(sc, n, e.span, "name", &preferred);
-        true
+            .collect()
     }
 
     /// Whether `e` is a bare name that nothing declares (nor a local, group, symbol or

@@ -186,12 +186,13 @@ impl Compiler {
     /// "function", "pattern", "parameter" or "value" (an enum value); the "did you
     /// mean" looks among names of that kind only.
     pub fn unknown_name(&mut self, sc: &Scope, n: &str, span: Span, what: &str) {
-        self.unknown_name_among(sc, n, span, what, &[]);
+        self.unknown_name_among(sc, n, span, what, &[], None);
     }
 
     /// [`Compiler::unknown_name`], trying the `preferred` names first for the "did you
     /// mean": those of the kind the place expects (an outcome's enum values), so a
-    /// near name of another kind does not win over them.
+    /// near name of another kind does not win over them. `expected`, when known, is the
+    /// type a value was wanted of: the help then names its enum, never a made-up one.
     pub fn unknown_name_among(
         &mut self,
         sc: &Scope,
@@ -199,6 +200,7 @@ impl Compiler {
         span: Span,
         what: &str,
         preferred: &[String],
+        expected: Option<&Type>,
     ) {
         if sc.quiet_unknown || self.duplicated.contains(n) {
             return;
@@ -329,15 +331,24 @@ impl Compiler {
             d = d.with_help(crate::suggest::did_you_mean(n, &s));
         } else {
             // The declaration to write, with the name as used (a reader copied
-            // `param NAME: int = 0` literally).
-            let declare = match what {
-                "procedure" => format!("declare it: `proc {n} {{ … }}`"),
-                "function" => format!("declare it: `def {n}(x: int) = …`, or call a builtin"),
-                "pattern" => format!("declare it: `pattern {n} {{ group … }}`"),
-                "zone" => format!("declare it: `zone {n} shared stack hidden`"),
-                "parameter" => format!("declare it: `param {n}: int = 0`"),
-                "value" => format!("add it to an enum: `enum 結果: … | {n}`"),
-                _ => "declare it (`var`, `param`, `zone`, `let`…) before use".to_string(),
+            // `param NAME: int = 0` literally). Where a value of a known type was
+            // expected, the help says what that type takes (the enum to add it to,
+            // written out): a placeholder enum reads as one the ruleset has.
+            let for_type = match what {
+                "value" | "name" => expected.and_then(|t| self.missing_value_help(n, t)),
+                _ => None,
+            };
+            let declare = match for_type {
+                Some(h) => h,
+                None => match what {
+                    "procedure" => format!("declare it: `proc {n} {{ … }}`"),
+                    "function" => format!("declare it: `def {n}(x: int) = …`, or call a builtin"),
+                    "pattern" => format!("declare it: `pattern {n} {{ group … }}`"),
+                    "zone" => format!("declare it: `zone {n} shared stack hidden`"),
+                    "parameter" => format!("declare it: `param {n}: int = 0`"),
+                    "value" => format!("no enum has the value `{n}`: add it to one (`… | {n}`)"),
+                    _ => "declare it (`var`, `param`, `zone`, `let`…) before use".to_string(),
+                },
             };
             // A test's `with` names a parameter: when none is near by spelling (`役バイ`
             // for `役倍`), the few there are are the likeliest help.
@@ -350,6 +361,44 @@ impl Compiler {
             });
         }
         self.error(d);
+    }
+
+    /// What a value nothing declares should be, where a value of type `want` is
+    /// expected: for an enum, the enum with the name added to its values (as its
+    /// declaration would read); for a card attribute, its values.
+    fn missing_value_help(&self, n: &str, want: &Type) -> Option<String> {
+        match want {
+            Type::Sym(SymDomain::Enum(e)) => {
+                let def = self.program.enums.get(*e as usize)?;
+                let mut values: Vec<String> = def
+                    .values
+                    .iter()
+                    .map(|(s, aliases)| {
+                        let name = &self.program.symbols[*s as usize];
+                        match aliases.is_empty() {
+                            true => name.clone(),
+                            false => format!("{name}({})", aliases.join(", ")),
+                        }
+                    })
+                    .collect();
+                if values.len() > 8 {
+                    values.truncate(7);
+                    values.push("…".into());
+                }
+                values.push(n.to_string());
+                Some(format!(
+                    "add it to enum `{0}`: `enum {0}: {1}`",
+                    def.name,
+                    values.join(" | ")
+                ))
+            }
+            Type::Sym(d) => self
+                .sym_values(d)
+                .map(|v| format!("expected {}: one of {v}", self.describe(want))),
+            Type::Bool => Some("expected bool: write `true` or `false`".into()),
+            Type::Int => Some("expected int: write a number".into()),
+            _ => None,
+        }
     }
 }
 

@@ -424,7 +424,7 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
     // is. Run in the order written, a factor was skipped or not depending on whether an
     // earlier stage's yaku happened to hold.
     warn_factor_before_yaku(c, &stages, factor_slot, s, &files);
-    warn_duplicate_yaku(c, s, &files);
+    warn_duplicate_yaku(c, &stages, (yaku_slot, factor_slot), s, &files);
     let (mut first, rest): (Vec<StageDef>, Vec<StageDef>) = stages
         .into_iter()
         .partition(|st| matches!(st, StageDef::Yaku(..) | StageDef::Void(..)));
@@ -572,22 +572,41 @@ fn warn_factor_before_yaku(
 
 /// Two rows of one name that can both hold pay the yaku twice (`株シマ・株シマ`): most
 /// often a variant's added stage meant to re-value a base's row. Rows of one `first` or
-/// `largest` stage are alternatives (one value or another, by condition), never both.
-fn warn_duplicate_yaku(c: &mut Compiler, s: &ast::ScoreDecl, files: &[u16]) {
-    let mut seen: Vec<(&str, usize, Loc)> = Vec::new();
+/// `largest` stage are alternatives (one value or another, by condition), never both;
+/// nor are rows whose conditions plainly exclude each other ([`exclusive`]), such as
+/// `count(h) == 3` and `count(h) == 4`. Other pairs may both hold, as far as the
+/// checker can tell: the warning says they may be paid twice.
+fn warn_duplicate_yaku(
+    c: &mut Compiler,
+    stages: &[StageDef],
+    slots: (u16, u16),
+    s: &ast::ScoreDecl,
+    files: &[u16],
+) {
+    let mut seen: Vec<(&str, usize, Loc, Option<&crate::ir::Expr>)> = Vec::new();
     for (i, (st, &file)) in s.stages.iter().zip(files).enumerate() {
         let Stage::Yaku(mode, rows, _) = st else {
             continue;
         };
-        for r in rows {
+        // The compiled conditions, row by row (none if the stage did not compile as
+        // one of yaku rows).
+        let conds: Vec<Option<&crate::ir::Expr>> = match stages.get(i) {
+            Some(StageDef::Yaku(_, compiled)) if compiled.len() == rows.len() => {
+                compiled.iter().map(|r| Some(&r.2)).collect()
+            }
+            _ => vec![None; rows.len()],
+        };
+        for (r, &cond) in rows.iter().zip(&conds) {
             let at = Loc {
                 file,
                 span: r.name.span,
             };
-            let earlier = seen
-                .iter()
-                .find(|(n, j, _)| *n == r.name.node && (*j != i || *mode == ast::StageMode::All));
-            if let Some(&(_, j, first)) = earlier {
+            let earlier = seen.iter().find(|(n, j, _, other)| {
+                *n == r.name.node
+                    && (*j != i || *mode == ast::StageMode::All)
+                    && !matches!((cond, other), (Some(a), Some(b)) if exclusive(a, b, slots))
+            });
+            if let Some(&(_, j, first, _)) = earlier {
                 let table = &s.name.node;
                 let help = match (&s.stage_names[j], first.file != file) {
                     (Some(name), true) => format!(
@@ -608,7 +627,7 @@ fn warn_duplicate_yaku(c: &mut Compiler, s: &ast::ScoreDecl, files: &[u16]) {
                     Diagnostic::error(
                         "fuda::duplicate-yaku",
                         format!(
-                            "`{}` is already a yaku of score `{table}`: when both rows hold, it is paid twice",
+                            "`{}` is already a yaku of score `{table}`: it may be paid twice, when both rows hold",
                             r.name.node
                         ),
                         at,
@@ -618,11 +637,59 @@ fn warn_duplicate_yaku(c: &mut Compiler, s: &ast::ScoreDecl, files: &[u16]) {
                     .with_help(help)
                     .warning(),
                 );
-                continue;
             }
-            seen.push((&r.name.node, i, at));
+            seen.push((&r.name.node, i, at, cond));
         }
     }
+}
+
+/// Whether two conditions plainly cannot both hold: one conjunct of each (the whole
+/// condition, or a part of its `and`s) tests the same expression with `==` against a
+/// different constant (`count(h) == 3`, `count(h) == 4`). An expression reading the
+/// table's `yaku` or `factor` (`slots`) is left out: those change from stage to stage.
+fn exclusive(a: &crate::ir::Expr, b: &crate::ir::Expr, slots: (u16, u16)) -> bool {
+    use crate::ir::{Expr, Op2};
+    use crate::value::Value;
+    fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        match e {
+            Expr::And(x, y) => {
+                conjuncts(x, out);
+                conjuncts(y, out);
+            }
+            _ => out.push(e),
+        }
+    }
+    // `x == k` (either way round) as the operator, `x` and the constant `k`.
+    fn eq_test(e: &Expr) -> Option<(Op2, &Expr, &Value)> {
+        let Expr::Bin(op @ (Op2::Eq | Op2::EqScalar), x, y) = e else {
+            return None;
+        };
+        match (&**x, &**y) {
+            (Expr::Const(_), Expr::Const(_)) => None,
+            (x, Expr::Const(k)) | (Expr::Const(k), x) => Some((*op, x, k)),
+            _ => None,
+        }
+    }
+    fn reads(e: &Expr, (yaku, factor): (u16, u16)) -> bool {
+        if matches!(e, Expr::Local(l) if *l == yaku || *l == factor) {
+            return true;
+        }
+        let mut found = false;
+        e.children(|x| found = found || reads(x, (yaku, factor)));
+        found
+    }
+    let (mut xs, mut ys) = (Vec::new(), Vec::new());
+    conjuncts(a, &mut xs);
+    conjuncts(b, &mut ys);
+    xs.iter().filter_map(|x| eq_test(x)).any(|(op, x, k)| {
+        ys.iter().filter_map(|y| eq_test(y)).any(|(op2, y, k2)| {
+            op == op2
+                && std::mem::discriminant(k) == std::mem::discriminant(k2)
+                && k != k2
+                && x.same_as(y)
+                && !reads(x, slots)
+        })
+    })
 }
 
 /// Every expression of a stage (values, factors and conditions).

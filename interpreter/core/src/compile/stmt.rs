@@ -172,7 +172,8 @@ fn test(c: &mut Compiler, file: u16, t: &ast::TestDecl) {
                                 .unwrap_or(Type::Sym(crate::value::SymDomain::Yaku)),
                         ),
                         None => {
-                            c.unknown_name(&sc0, s, v.span, "value");
+                            let want = c.program.params[p as usize].ty.clone();
+                            c.unknown_value(&sc0, s, v.span, &want);
                             continue;
                         }
                     },

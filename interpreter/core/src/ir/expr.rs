@@ -196,6 +196,76 @@ impl Expr {
         }
     }
 
+    /// Whether `self` and `other` compute the same thing: the same tree, wherever each
+    /// was written (the source locations calls keep for their errors are not compared,
+    /// nor the flag [`Expr::Binder`] gets once the program is final), up to the slots
+    /// quantifiers and `let`s bind: each inlined `def` binds fresh ones, so two calls
+    /// `光数(h)` differ only in those.
+    pub fn same_as(&self, other: &Expr) -> bool {
+        self.same_under(other, &mut Vec::new())
+    }
+
+    /// [`Expr::same_as`], with `bound` the slots bound so far on each side, innermost
+    /// last.
+    fn same_under(&self, other: &Expr, bound: &mut Vec<(u16, u16)>) -> bool {
+        use Expr as E;
+        let all = |a: &[Expr], b: &[Expr], bound: &mut Vec<(u16, u16)>| {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_under(y, bound))
+        };
+        // The body of a binder of `s` here and `t` there, with the two slots paired.
+        let within = |s: u16, t: u16, x: &Expr, y: &Expr, bound: &mut Vec<(u16, u16)>| {
+            bound.push((s, t));
+            let same = x.same_under(y, bound);
+            bound.pop();
+            same
+        };
+        match (self, other) {
+            (E::Const(a), E::Const(b)) => a == b,
+            // A bound slot is the same as the one bound with it; a free one is itself.
+            (E::Local(a), E::Local(b)) => {
+                match bound.iter().rev().find(|(s, t)| s == a || t == b) {
+                    Some((s, t)) => s == a && t == b,
+                    None => a == b,
+                }
+            }
+            (E::Param(a), E::Param(b))
+            | (E::Var(a), E::Var(b))
+            | (E::Zone(a), E::Zone(b))
+            | (E::ZoneFamily(a), E::ZoneFamily(b))
+            | (E::Group(a), E::Group(b)) => a == b,
+            (E::Dealer, E::Dealer) => true,
+            (E::Cards(a), E::Cards(b)) => a == b,
+            (E::SeatVar(i, x), E::SeatVar(j, y))
+            | (E::SeatZone(i, x), E::SeatZone(j, y))
+            | (E::Attr(i, x), E::Attr(j, y))
+            | (E::GroupAttr(i, x), E::GroupAttr(j, y))
+            | (E::HasTag(i, x), E::HasTag(j, y))
+            | (E::PatternTest(i, x), E::PatternTest(j, y)) => i == j && x.same_under(y, bound),
+            (E::Neg(x), E::Neg(y)) | (E::Not(x), E::Not(y)) => x.same_under(y, bound),
+            (E::ScoreField(f, x), E::ScoreField(g, y)) => f == g && x.same_under(y, bound),
+            (E::Range(a, b), E::Range(c, d))
+            | (E::And(a, b), E::And(c, d))
+            | (E::Or(a, b), E::Or(c, d))
+            | (E::Index(a, b), E::Index(c, d)) => a.same_under(c, bound) && b.same_under(d, bound),
+            (E::Bin(o, a, b), E::Bin(p, c, d)) => {
+                o == p && a.same_under(c, bound) && b.same_under(d, bound)
+            }
+            (E::LetIn(s, a, b), E::LetIn(t, c, d)) => {
+                a.same_under(c, bound) && within(*s, *t, b, d, bound)
+            }
+            (E::Binder(k, s, a, b, _), E::Binder(l, t, c, d, _)) => {
+                k == l && a.same_under(c, bound) && within(*s, *t, b, d, bound)
+            }
+            (E::If(a, b, c), E::If(d, e, f)) => {
+                a.same_under(d, bound) && b.same_under(e, bound) && c.same_under(f, bound)
+            }
+            (E::List(a), E::List(b)) => all(a, b, bound),
+            (E::Call(f, a, _), E::Call(g, b, _)) => f == g && all(a, b, bound),
+            (E::Score(i, a, _), E::Score(j, b, _)) => i == j && all(a, b, bound),
+            _ => false,
+        }
+    }
+
     /// Calls `f` on each direct child expression (every tree walk goes through here).
     pub fn children(&self, mut f: impl FnMut(&Expr)) {
         match self {
