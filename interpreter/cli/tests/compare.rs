@@ -426,6 +426,12 @@ fn per_deal_rows<'v>(
         );
         assert!((m - (b - a)).abs() < 1e-5, "{row}");
         assert!(lo <= m && m <= hi, "{row}");
+        // A difference between two rulesets varies from game to game: its paired
+        // interval has width. A zero-width one means the games were not paired by the
+        // row's own counts (a wrong per-game count gives exactly that).
+        if (b - a).abs() > 1e-9 {
+            assert!(hi - lo > 1e-9, "a difference without spread: {row}");
+        }
     }
     rows
 }
