@@ -73,3 +73,26 @@ test "answers a move nobody is asked" {
         e.help
     );
 }
+
+#[test]
+fn an_answer_too_many_is_not_blamed_on_a_forced_move() {
+    let text = RULES.to_string()
+        + r#"
+test "one answer too many" {
+  move cards(1-crane 3-curtain) to 手[0]
+  move cards(2-warbler 4-cuckoo) to 手[1]
+  answer 出す(card(3-curtain))
+  answer 出す(card(2-warbler))
+  answer 出す(card(4-cuckoo))
+  一手()
+}
+"#;
+    let p = fuda_core::compile("t.fuda", &text, &NoFiles)
+        .expect("compiles")
+        .program;
+    let e = fuda_core::State::run_test(&p, p.tests.len() - 1).expect_err("fails");
+    assert!(e.message.contains("was never used"), "{}", e.message);
+    let help = e.help.as_deref().unwrap_or_default();
+    assert!(help.contains("more answers"), "{help}");
+    assert!(!help.contains("taken by itself"), "{help}");
+}

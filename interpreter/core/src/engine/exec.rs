@@ -769,7 +769,9 @@ impl State {
         let mut st = State::blank(p, &params, 0)?;
         st.push_frame(p, CodeRef::Test(t as u16), Vec::new());
         // Decisions take the test's `answer`s in order, one per asked seat.
+        let mut asked = 0u64;
         while !st.advance(p)? {
+            asked += 1;
             let pending = st.pending.clone().expect("a decision waits");
             let code = st.pending_code(p);
             let loc = st
@@ -820,11 +822,18 @@ impl State {
             st.apply(p, &choices)?;
         }
         if let Some((name, _, at)) = st.answers.pop_front() {
+            // Every decision is counted; those beyond the ones asked were taken by
+            // themselves, having a single possible outcome.
+            let help = if st.decisions > asked {
+                "a decision with a single legal move (in a `choose each`, one for every seat) is taken by itself and takes no answer; remove this `answer`"
+            } else {
+                "each decision asked takes one `answer` per seat it asks; this test has more answers than its decisions ask for"
+            };
             return Err(RuntimeError::new(
                 format!("`answer {name}` was never used: no decision asked for it"),
                 at,
             )
-            .with_help("a decision with a single legal move (in a `choose each`, one for every seat) is taken by itself and takes no answer; remove this `answer`"));
+            .with_help(help));
         }
         Ok(())
     }
