@@ -87,6 +87,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         p: &p,
         me,
         events_seen: 0,
+        last_ledger: None,
         deal: 1,
         moves: Moves::new(me),
         mine: CardSet::EMPTY,
@@ -170,6 +171,15 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     let chips = chips_of(&p, &st);
     if let Some(r) = &mut record {
         r.finish(&recorded, Ended::Finished, Some(chips.clone()))?;
+    }
+    // Payments after the last deal (珊瑚花 gives a pot left over to the leader) are
+    // shown, so that the final chips add up from what was shown.
+    if let Some(last) = &session.last_ledger {
+        let now = view::ledger_under(&p, &st, session.dealer, me);
+        if now != *last {
+            outln!("── after the last deal");
+            crate::render::out(&now);
+        }
     }
     outln!("\ngame over");
     // Outcome labels in order of first appearance, with how many deals ended so; the
@@ -343,6 +353,9 @@ fn refuse_record_path(record: &Path, ruleset: &Path, p: &Program) -> miette::Res
 struct Session<'p> {
     p: &'p Program,
     me: u8,
+    /// The ledger line shown as the last deal ended, to tell a payment after it (a pot
+    /// left after the last deal paid to the leader).
+    last_ledger: Option<String>,
     /// Events already shown.
     events_seen: usize,
     /// The deal in progress, from 1.
@@ -392,6 +405,7 @@ impl Session<'_> {
                         .ledger_at_outcome()
                         .unwrap_or_else(|| view::ledger_under(self.p, st, *dealer, self.me));
                     crate::render::out(&ledger);
+                    self.last_ledger = Some(ledger);
                 }
                 Event::Record(s, r, _) => {
                     outln!(

@@ -764,4 +764,34 @@ fn a_deals_end_shows_the_payments_made_after_its_outcome() {
         r.stdout
     );
     assert!(r.stdout.contains("seat 2 (親)  +2"), "{}", r.stdout);
+    // Nothing was paid after the deal: no line for it.
+    assert!(!r.stdout.contains("after the last deal"), "{}", r.stdout);
+}
+
+/// A pot left after 珊瑚花's last deal goes to the leader: shown before the final chips,
+/// which otherwise did not add up from the lines shown (second code review).
+#[test]
+fn a_payment_after_the_last_deal_is_shown() {
+    let r = fuda_with_input(
+        &[
+            "play",
+            &sangohana(),
+            "--seat",
+            "0",
+            "--seed",
+            "44",
+            "--agents",
+            "random",
+        ],
+        &"1\n".repeat(5000),
+    );
+    assert_eq!(r.code, 0, "{}", r.all());
+    let after: Vec<&str> = r
+        .stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("── after the last deal"))
+        .take(2)
+        .collect();
+    assert_eq!(after.len(), 2, "{}", r.stdout);
+    assert!(after[1].ends_with("pot: 0"), "{}", after[1]);
 }
