@@ -2,7 +2,7 @@
 //! rulesets, a baseline A and a variant B, and reports what changed, B − A, each
 //! difference with a 95% interval, so a house rule's effect can be told from noise.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 use serde::Serialize;
@@ -248,41 +248,33 @@ pub fn differences(a: &Report, b: &Report) -> Differences {
         with_pairs(unpaired, games, &f, &f).within(-1.0, 1.0)
     })
     .collect();
-    let yaku = names(
-        sa.yaku.iter().map(|y| y.name.as_str()),
-        sb.yaku.iter().map(|y| y.name.as_str()),
-    )
-    .into_iter()
-    .map(|name| {
-        let count = |s: &crate::stats::Summary| {
-            s.yaku
-                .iter()
-                .find(|y| y.name == name)
-                .map_or(0, |y| y.count)
-        };
-        let unpaired = rate_diff(name, count(sa), sa.deals, count(sb), sb.deals);
-        let f = per_deal(|t| t.yaku.get(name).copied().unwrap_or(0));
-        with_pairs(unpaired, games, &f, &f)
-    })
-    .collect();
+    let yaku = count_diffs(
+        &sa.yaku
+            .iter()
+            .map(|y| (y.name.as_str(), y.count))
+            .collect::<Vec<_>>(),
+        &sb.yaku
+            .iter()
+            .map(|y| (y.name.as_str(), y.count))
+            .collect::<Vec<_>>(),
+        (sa.deals, sb.deals),
+        games,
+        |t| &t.yaku,
+    );
     // Bonus rows and tallied values are counts per deal, paired as yaku rows are.
-    let bonuses = names(
-        sa.bonuses.iter().map(|y| y.name.as_str()),
-        sb.bonuses.iter().map(|y| y.name.as_str()),
-    )
-    .into_iter()
-    .map(|name| {
-        let count = |s: &crate::stats::Summary| {
-            s.bonuses
-                .iter()
-                .find(|y| y.name == name)
-                .map_or(0, |y| y.count)
-        };
-        let unpaired = rate_diff(name, count(sa), sa.deals, count(sb), sb.deals);
-        let f = per_deal(|t| t.bonuses.get(name).copied().unwrap_or(0));
-        with_pairs(unpaired, games, &f, &f)
-    })
-    .collect();
+    let bonuses = count_diffs(
+        &sa.bonuses
+            .iter()
+            .map(|y| (y.name.as_str(), y.count))
+            .collect::<Vec<_>>(),
+        &sb.bonuses
+            .iter()
+            .map(|y| (y.name.as_str(), y.count))
+            .collect::<Vec<_>>(),
+        (sa.deals, sb.deals),
+        games,
+        |t| &t.bonuses,
+    );
     let tallies = names(
         sa.tallies.iter().map(|t| t.label.as_str()),
         sb.tallies.iter().map(|t| t.label.as_str()),
@@ -429,6 +421,27 @@ fn tallied<'s>(s: &'s crate::stats::Summary, label: &str) -> &'s [(String, u64, 
         .iter()
         .find(|t| t.label == label)
         .map_or(&[], |t| t.values.as_slice())
+}
+
+/// B − A for rows counted per deal (yaku rows, bonus rows): each row's count in each
+/// summary (`a`, `b`: name and count), paired game by game through `of`, the same
+/// row's counts in a game's totals.
+fn count_diffs(
+    a: &[(&str, u64)],
+    b: &[(&str, u64)],
+    (deals_a, deals_b): (u64, u64),
+    games: &[(&GameTotals, &GameTotals)],
+    of: impl Fn(&GameTotals) -> &BTreeMap<String, u64>,
+) -> Vec<Diff> {
+    names(a.iter().map(|r| r.0), b.iter().map(|r| r.0))
+        .into_iter()
+        .map(|name| {
+            let count = |rows: &[(&str, u64)]| rows.iter().find(|r| r.0 == name).map_or(0, |r| r.1);
+            let unpaired = rate_diff(name, count(a), deals_a, count(b), deals_b);
+            let f = per_deal(|t| of(t).get(name).copied().unwrap_or(0));
+            with_pairs(unpaired, games, &f, &f)
+        })
+        .collect()
 }
 
 /// A count per game read as a share of (or a rate per) the game's deals.

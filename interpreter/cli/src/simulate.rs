@@ -360,6 +360,27 @@ fn progress(n: u64) -> ProgressBar {
     bar
 }
 
+/// A section of named rows: each name's count per deal and a mean, names padded to one
+/// width (results, yaku and bonuses are all written so).
+fn per_deal_table(out: &mut String, header: &str, rows: &[(&str, f64, f64)]) {
+    out.push_str(header);
+    out.push('\n');
+    let w = rows
+        .iter()
+        .map(|x| view::width(x.0))
+        .max()
+        .unwrap_or(0)
+        .max(14);
+    for (name, per_deal, mean) in rows {
+        out.push_str(&format!(
+            "  {}  {:>8.4}   {:>8.2}\n",
+            view::pad(name, w),
+            per_deal,
+            mean
+        ));
+    }
+}
+
 /// A rate with its interval, in percent: ` 33.33% [ 30.10,  36.56]`.
 fn percent(i: &Interval) -> String {
     format!(
@@ -408,58 +429,36 @@ fn human(p: &Program, r: &Report) -> String {
             o.percent
         ));
     }
-    out.push_str("results           per deal   mean value\n");
-    let w = s
+    let results: Vec<_> = s
         .results
         .iter()
-        .map(|x| view::width(&x.name))
-        .max()
-        .unwrap_or(0)
-        .max(14);
-    for x in &s.results {
-        out.push_str(&format!(
-            "  {}  {:>8.4}   {:>8.2}\n",
-            view::pad(&x.name, w),
-            x.per_deal,
-            x.mean_value
-        ));
-    }
+        .map(|x| (x.name.as_str(), x.per_deal, x.mean_value))
+        .collect();
+    per_deal_table(
+        &mut out,
+        "results           per deal   mean value",
+        &results,
+    );
     if !s.yaku.is_empty() {
-        out.push_str("yaku              per deal   mean payment\n");
-        let w = s
+        let yaku: Vec<_> = s
             .yaku
             .iter()
-            .map(|x| view::width(&x.name))
-            .max()
-            .unwrap_or(0)
-            .max(14);
-        for x in &s.yaku {
-            out.push_str(&format!(
-                "  {}  {:>8.4}   {:>8.2}\n",
-                view::pad(&x.name, w),
-                x.per_deal,
-                x.mean_payment
-            ));
-        }
+            .map(|x| (x.name.as_str(), x.per_deal, x.mean_payment))
+            .collect();
+        per_deal_table(&mut out, "yaku              per deal   mean payment", &yaku);
     }
     // Only a table with a `plus` stage that fired has bonuses to show.
     if !s.bonuses.is_empty() {
-        out.push_str("bonuses           per deal   mean value\n");
-        let w = s
+        let bonuses: Vec<_> = s
             .bonuses
             .iter()
-            .map(|x| view::width(&x.name))
-            .max()
-            .unwrap_or(0)
-            .max(14);
-        for x in &s.bonuses {
-            out.push_str(&format!(
-                "  {}  {:>8.4}   {:>8.2}\n",
-                view::pad(&x.name, w),
-                x.per_deal,
-                x.mean_value
-            ));
-        }
+            .map(|x| (x.name.as_str(), x.per_deal, x.mean_value))
+            .collect();
+        per_deal_table(
+            &mut out,
+            "bonuses           per deal   mean value",
+            &bonuses,
+        );
     }
     out.push_str("seats   agent    win rate (95%)              final chips (95%)\n");
     for seat in &s.seats {
