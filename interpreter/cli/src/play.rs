@@ -172,7 +172,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     if let Some(r) = &mut record {
         r.finish(&recorded, Ended::Finished, Some(chips.clone()))?;
     }
-    // Payments after the last deal (珊瑚花 gives a pot left over to the leader) are
+    // Payments after the last deal (a pot left over, paid to the leader) are
     // shown, so that the final chips add up from what was shown.
     if let Some(last) = &session.last_ledger {
         let now = view::ledger_under(&p, &st, session.dealer, me);

@@ -221,7 +221,7 @@ impl Picker for Moves {
     /// body of their decision ends only the first of them still running: the moves a
     /// `choose each` queued run one after another in the same code.
     fn before_op(&mut self, p: &Program, st: &State, depth: usize, pc: usize, op: &Op) {
-        // A deal's payments follow its `outcome` (珊瑚花 pays the winner after saying how
+        // A deal's payments follow its `outcome` (a ruleset may pay the winner after saying how
         // the deal ended) until the procedure that said it returns, or its loop goes
         // round to the next deal (a jump back), whose ante is not this deal's: the ledger
         // is kept then. An outcome whose payments run up to the next decision is shown
