@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{fuda_with_input, sangohana};
+use common::{fuda_with_input, rule_file, sangohana};
 
 #[test]
 fn a_piped_session_plays_to_the_end() {
@@ -511,19 +511,16 @@ proc match {
 #[test]
 fn a_moves_card_is_named_by_what_was_seen_as_it_was_made() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let down = dir.path().join("down.fuda");
-    std::fs::write(&down, FACE_DOWN_PLAYS).expect("write");
-    let up = dir.path().join("up.fuda");
+    let down = rule_file(dir.path(), "down.fuda", FACE_DOWN_PLAYS);
     let face_up = FACE_DOWN_PLAYS.replace(
         "zone 出し per seat pile owner",
         "zone 出し per seat pile public",
     );
-    std::fs::write(&up, face_up).expect("write");
+    let up = rule_file(dir.path(), "up.fuda", &face_up);
     for (file, named) in [(&down, false), (&up, true)] {
         for seed in 1..=12 {
             let seed = seed.to_string();
-            let file = file.to_string_lossy();
-            let r = fuda_with_input(&["play", &file, "--seed", &seed], "1\n1\n1\n");
+            let r = fuda_with_input(&["play", file, "--seed", &seed], "1\n1\n1\n");
             assert_eq!(r.code, 0, "{}", r.all());
             let plays: Vec<&str> = r
                 .stdout
@@ -569,9 +566,8 @@ proc match {
 #[test]
 fn a_deals_end_shows_the_ledger_at_its_outcome() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = dir.path().join("ante.fuda");
-    std::fs::write(&file, ANTE_EACH_DEAL).expect("write");
-    let r = fuda_with_input(&["play", &file.to_string_lossy(), "--seed", "1"], "1\n1\n");
+    let file = rule_file(dir.path(), "ante.fuda", ANTE_EACH_DEAL);
+    let r = fuda_with_input(&["play", &file, "--seed", "1"], "1\n1\n");
     assert_eq!(r.code, 0, "{}", r.all());
     let ends: Vec<&str> = r
         .stdout
@@ -619,9 +615,7 @@ proc match {
 #[test]
 fn copies_of_a_card_are_one_move_to_type() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = dir.path().join("copies.fuda");
-    std::fs::write(&file, COPIES).expect("write");
-    let file = file.to_string_lossy();
+    let file = rule_file(dir.path(), "copies.fuda", COPIES);
     let play = |input: &str| {
         let r = fuda_with_input(&["play", &file, "--seed", "1"], &format!("{input}\n"));
         assert_eq!(r.code, 0, "{input}: {}", r.all());
@@ -670,9 +664,7 @@ proc match {
 #[test]
 fn a_ledger_that_stops_balancing_is_told_once() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = dir.path().join("chip.fuda");
-    std::fs::write(&file, MAKES_A_CHIP).expect("write");
-    let file = file.to_str().expect("utf-8 path");
+    let file = &rule_file(dir.path(), "chip.fuda", MAKES_A_CHIP);
     let r = fuda_with_input(&["play", file, "--seed", "1"], "作る\n作る\n何も\n");
     assert_eq!(r.code, 0, "{}", r.all());
     assert_eq!(r.stderr.matches("now sums to").count(), 1, "{}", r.all());
@@ -717,9 +709,7 @@ proc match {
 #[test]
 fn a_forced_choose_each_is_shown_not_asked_and_its_replay_fits() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = dir.path().join("one.fuda");
-    std::fs::write(&file, ONE_CARD_EACH).expect("write");
-    let file = file.to_str().expect("utf-8 path");
+    let file = &rule_file(dir.path(), "one.fuda", ONE_CARD_EACH);
     let rec = dir.path().join("one.toml");
     let rec = rec.to_str().expect("utf-8 path");
     let played = fuda_with_input(

@@ -29,6 +29,13 @@ pub fn sangohana() -> String {
     p.to_string_lossy().into_owned()
 }
 
+/// Writes rule text `text` as file `name` in folder `dir`, and gives its path.
+pub fn rule_file(dir: &Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write a rule file");
+    path.to_string_lossy().into_owned()
+}
+
 /// Runs `fuda` with arguments and no input.
 pub fn fuda(args: &[&str]) -> Run {
     fuda_with_input(args, "")
