@@ -16,6 +16,7 @@ pub mod play;
 pub mod score;
 pub mod suggest;
 pub mod value;
+pub mod vm;
 
 pub use compile::{compile, Compiled, Failed};
 pub use diagnostic::Diagnostic;

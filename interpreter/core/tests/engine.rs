@@ -637,6 +637,7 @@ fn record(
         check_invariants: watched,
         keep_moves: watched,
         decision_limit: limit,
+        ..PlayOptions::default()
     };
     match play_game(p, &[], seed, &mut agents, &opts) {
         Ok(r) => format!("{r:?}"),

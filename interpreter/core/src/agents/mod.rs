@@ -93,6 +93,19 @@ impl<'a> AutoPlayers<'a> {
         })
     }
 
+    /// Each player's generator as it is now, to go back to with
+    /// [`AutoPlayers::restore`] (a game the register machine stops is played again).
+    pub(crate) fn generators(&self) -> Vec<GameRng> {
+        self.players.iter().map(|p| p.rng.clone()).collect()
+    }
+
+    /// Puts back the generators [`AutoPlayers::generators`] kept.
+    pub(crate) fn restore(&mut self, kept: Vec<GameRng>) {
+        for (p, g) in self.players.iter_mut().zip(kept) {
+            *p.rng = g;
+        }
+    }
+
     /// The player of `seat`.
     pub fn seat(&mut self, seat: u8) -> &mut AutoPlayer<'a> {
         // Usually one player per seat: a division (tens of cycles) only when fewer.

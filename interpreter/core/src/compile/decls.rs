@@ -185,6 +185,7 @@ pub(super) fn declare_all(c: &mut Compiler, items: &[(u16, Item)]) {
                         name: p.name.node.clone(),
                         arity: p.params.len() as u16,
                         frame: 0,
+                        slots: Vec::new(),
                         code: Vec::new(),
                         locs: Vec::new(),
                         quick: Vec::new(),

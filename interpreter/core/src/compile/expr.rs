@@ -27,6 +27,9 @@ pub(crate) struct Scope {
     pub(super) next: u16,
     /// Highest slot count used (the frame size).
     pub max: u16,
+    /// The type each slot was bound with, by slot (a slot is never reused): what the
+    /// register machine (`vm/`) keeps each local as.
+    pub slot_types: Vec<Type>,
     /// Pattern groups in view: name, first group index, how many (`*N`).
     pub groups: Vec<(String, u16, u16)>,
     /// Inside a score table: the `yaku` and `factor` slots.
@@ -51,6 +54,7 @@ impl Scope {
             marks: Vec::new(),
             next: 0,
             max: 0,
+            slot_types: Vec::new(),
             groups: Vec::new(),
             score: None,
             stateful: true,
@@ -80,6 +84,10 @@ impl Scope {
         let slot = self.next;
         self.next += 1;
         self.max = self.max.max(self.next);
+        if self.slot_types.len() <= slot as usize {
+            self.slot_types.resize(slot as usize + 1, Type::Error);
+        }
+        self.slot_types[slot as usize] = ty.clone();
         self.names.push((name.to_string(), slot, ty));
         slot
     }

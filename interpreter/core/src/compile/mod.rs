@@ -192,6 +192,7 @@ impl Compiler {
                 outcomes: Vec::new(),
                 words: Vec::new(),
                 fit_tracks: Vec::new(),
+                vm: Default::default(),
             },
             diags: Vec::new(),
             globals: BTreeMap::new(),

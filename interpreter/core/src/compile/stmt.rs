@@ -77,6 +77,7 @@ pub(super) fn compile_procs_and_tests(c: &mut Compiler, items: &[(u16, Item)]) {
                 pd.code = g.code;
                 pd.locs = g.locs;
                 pd.frame = sc.max;
+                pd.slots = std::mem::take(&mut sc.slot_types);
                 if p.name.node == "match" {
                     c.program.entry = Some(ix);
                     if let (Some(first), Some(last)) = (p.params.first(), p.params.last()) {
@@ -223,6 +224,7 @@ fn test(c: &mut Compiler, file: u16, t: &ast::TestDecl) {
         name: format!("test \"{}\"", t.name.node),
         arity: 0,
         frame: sc.max,
+        slots: std::mem::take(&mut sc.slot_types),
         code: g.code,
         locs: g.locs,
         quick: Vec::new(),

@@ -723,7 +723,7 @@ impl Acc {
 }
 
 /// The shared result of a table that scores nothing.
-fn nothing() -> Arc<crate::value::ScoreResult> {
+pub(crate) fn nothing() -> Arc<crate::value::ScoreResult> {
     static NOTHING: std::sync::OnceLock<Arc<crate::value::ScoreResult>> =
         std::sync::OnceLock::new();
     NOTHING

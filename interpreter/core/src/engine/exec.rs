@@ -443,7 +443,7 @@ impl State {
                     Some(a) => Some(zone_of(&ev!(a), at)?),
                     None => None,
                 };
-                self.cut(z, aside);
+                self.board.cut(z, aside);
             }
             Op::Deal {
                 counts,
@@ -511,7 +511,7 @@ impl State {
                     self.events.push(Event::Record(s, r, self.board.dealer));
                 }
             }
-            Op::DealerByDraw { lowest, attr } => self.dealer_by_draw(p, *lowest, *attr),
+            Op::DealerByDraw { lowest, attr } => self.board.dealer_by_draw(&p.deck, *lowest, *attr),
             Op::Reveal(z) => {
                 let z = zone_of(&ev!(z), at)?;
                 self.board.revealed[z as usize] = true;
@@ -638,22 +638,6 @@ impl State {
         Ok(())
     }
 
-    fn cut(&mut self, z: u16, aside: Option<u16>) {
-        let n = self.board.zones[z as usize].len();
-        if n < 2 {
-            return;
-        }
-        // The top `k` cards are lifted; the lower half's top card may be set aside.
-        let k = 1 + self.board.rng.below(n as u32 - 1) as usize;
-        if let Some(a) = aside {
-            let c = self.board.zones[z as usize][n - k - 1];
-            self.board.move_card(c, a);
-        }
-        let zone = &mut self.board.zones[z as usize];
-        let len = zone.len();
-        zone.rotate_right(k.min(len));
-    }
-
     fn deal(
         &mut self,
         p: &Program,
@@ -726,37 +710,6 @@ impl State {
             other => return Err(RuntimeError::new(format!("cannot deal to {other:?}"), at)),
         }
         Ok(())
-    }
-
-    fn dealer_by_draw(&mut self, p: &Program, lowest: bool, attr: u16) {
-        let mut order: Vec<CardIx> = (0..p.deck.len() as CardIx).collect();
-        self.board.rng.shuffle(&mut order);
-        let mut contenders: Vec<u8> = (0..self.board.seats).collect();
-        let mut next = order.into_iter();
-        while contenders.len() > 1 {
-            let mut draws = Vec::new();
-            for s in &contenders {
-                match next.next() {
-                    Some(c) => draws.push((*s, p.deck.attr(attr, c))),
-                    None => break,
-                }
-            }
-            if draws.len() < contenders.len() {
-                break;
-            }
-            let best = if lowest {
-                draws.iter().map(|d| d.1).min()
-            } else {
-                draws.iter().map(|d| d.1).max()
-            }
-            .unwrap_or(0);
-            contenders = draws
-                .into_iter()
-                .filter(|d| d.1 == best)
-                .map(|d| d.0)
-                .collect();
-        }
-        self.board.dealer = contenders.first().copied().unwrap_or(0);
     }
 
     /// Runs test `t` to its end; decisions inside a test are an error.

@@ -16,6 +16,7 @@ mod typed;
 pub(crate) use by_class::class_shaped;
 pub use decision::{Move, Pending, SeatMoves, LATE_OPTIONS, PASS};
 pub use error::{ErrorInfo, RuntimeError};
+pub(crate) use eval::nothing;
 pub use eval::{
     attr_value, const_eval, const_eval_result, const_eval_with, eval_with_defaults, param_values,
     seat_count, seat_count_given, seat_counts, Cx, EVAL_BUDGET,

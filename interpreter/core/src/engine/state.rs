@@ -24,7 +24,7 @@ pub struct Layout {
 }
 
 impl Layout {
-    fn new(p: &Program, seats: u8) -> Layout {
+    pub(crate) fn new(p: &Program, seats: u8) -> Layout {
         let mut zone_base = Vec::new();
         let mut zone_of = Vec::new();
         for (i, z) in p.zones.iter().enumerate() {
@@ -299,6 +299,58 @@ impl Board {
         }
         zones[to as usize] = pile;
         sets[to as usize] = pile_set;
+    }
+
+    /// `cut z`: lifts a random number of the top cards (at least one, not all) and puts
+    /// them under the rest; with `aside`, the lower part's top card is first set aside
+    /// there. The engine and the register machine both cut here, so both draw alike.
+    pub fn cut(&mut self, z: u16, aside: Option<u16>) {
+        let n = self.zones[z as usize].len();
+        if n < 2 {
+            return;
+        }
+        // The top `k` cards are lifted; the lower half's top card may be set aside.
+        let k = 1 + self.rng.below(n as u32 - 1) as usize;
+        if let Some(a) = aside {
+            let c = self.zones[z as usize][n - k - 1];
+            self.move_card(c, a);
+        }
+        let zone = &mut self.zones[z as usize];
+        let len = zone.len();
+        zone.rotate_right(k.min(len));
+    }
+
+    /// `dealer by draw`: each seat still in contention draws from a shuffled deck, the
+    /// lowest (or highest) value of attribute `attr` deals, and ties draw again.
+    pub fn dealer_by_draw(&mut self, deck: &crate::model::Deck, lowest: bool, attr: u16) {
+        let mut order: Vec<CardIx> = (0..deck.len() as CardIx).collect();
+        self.rng.shuffle(&mut order);
+        let mut contenders: Vec<u8> = (0..self.seats).collect();
+        let mut next = order.into_iter();
+        while contenders.len() > 1 {
+            let mut draws = Vec::new();
+            for s in &contenders {
+                match next.next() {
+                    Some(c) => draws.push((*s, deck.attr(attr, c))),
+                    None => break,
+                }
+            }
+            if draws.len() < contenders.len() {
+                break;
+            }
+            let best = if lowest {
+                draws.iter().map(|d| d.1).min()
+            } else {
+                draws.iter().map(|d| d.1).max()
+            }
+            .unwrap_or(0);
+            contenders = draws
+                .into_iter()
+                .filter(|d| d.1 == best)
+                .map(|d| d.0)
+                .collect();
+        }
+        self.dealer = contenders.first().copied().unwrap_or(0);
     }
 
     /// The slot of a variable for a seat (or the variable itself).

@@ -110,6 +110,8 @@ pub struct Program {
     /// (those of the [`HandGuard`]s, at most [`MAX_FIT_TRACKS`]): a guard then reads
     /// its hand's table entry instead of adding up the hand's cards.
     pub fit_tracks: Vec<u16>,
+    /// The program's register-machine code, lowered on first use (see [`crate::vm`]).
+    pub vm: crate::vm::Cache,
 }
 
 /// The most fit tables the board keeps running sums for (each card move updates each).
@@ -341,6 +343,9 @@ pub struct ProcDef {
     pub arity: u16,
     /// Total local slots.
     pub frame: u16,
+    /// The type each local slot is bound with (parameters first; a hidden slot, such as
+    /// a loop's counter, is `Type::Error`): what `vm/` keeps each local as.
+    pub slots: Vec<crate::value::Type>,
     /// Flat code.
     pub code: Vec<Op>,
     /// The source statement of each op, for run-time errors.

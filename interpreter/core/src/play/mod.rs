@@ -8,7 +8,7 @@ pub use settle::{settle, SettleError, Settlement, ZoneCards};
 use std::sync::Arc;
 
 use crate::agents::{Agent, AutoPlayers};
-use crate::engine::{Event, Move, RuntimeError, State};
+use crate::engine::{Board, Event, Move, RuntimeError, State};
 use crate::ir::Program;
 use crate::model::GameRng;
 use crate::value::{ScoreResult, Value};
@@ -58,6 +58,9 @@ pub struct PlayOptions {
     /// Most decisions the game may take before it stops as runaway (default: the
     /// engine's `DEFAULT_DECISION_LIMIT`); a small one keeps a test or a fuzzer short.
     pub decision_limit: Option<u64>,
+    /// Play in the engine even when the register machine could (`crate::vm`): to
+    /// compare the two, which must give the same games.
+    pub engine_only: bool,
 }
 
 /// A broken invariant, with the decision count where it broke.
@@ -108,11 +111,27 @@ pub fn play_game(
         seats: st.board.seats,
         ..GameRecord::default()
     };
-    let mut deals = DealChips::new(p, &st);
+    let mut deals = DealChips::new(p, &st.board, &st.events);
     // Random and eager players are asked from inside the engine, which then lists no
     // moves for most decisions; the same moves are taken either way.
     match AutoPlayers::of(agents) {
         Some(mut lent) => {
+            // The register machine plays the same game in fewer steps; a game it stops
+            // (anything unusual) is played again here, from the same start.
+            if !(opts.keep_moves || opts.check_invariants || opts.engine_only) {
+                if let Ok(image) = p.vm.image(p, st.board.seats) {
+                    let kept = lent.generators();
+                    let start = State::blank(p, params, seed)?.board;
+                    match crate::vm::play(p, &image, start, &mut lent, st.decision_limit) {
+                        Ok((mut rec, board)) => {
+                            rec.seed = seed;
+                            rec.chips = chips_on(p, &board);
+                            return Ok(rec);
+                        }
+                        Err(_) => lent.restore(kept),
+                    }
+                }
+            }
             // A move nobody records or checks, after which nothing happened, needs no
             // return: the chips are read at a boundary only when a deal has ended.
             lent.through = !(opts.keep_moves || opts.check_invariants);
@@ -128,7 +147,7 @@ pub fn play_game(
             &mut rec,
         )?,
     }
-    deals.finish(&st, &mut rec.deal_chips);
+    deals.finish(&st.board, &mut rec.deal_chips);
     rec.decisions = st.decisions;
     for e in st.events.drain(..) {
         match e {
@@ -205,7 +224,7 @@ fn play_to_end(
         // moments the chips can be read. The invariants are checked here, once the
         // rules after the last decision have run: checked after taking a move, they
         // would see the board before its body ran and blame the next decision.
-        deals.boundary(st, &mut rec.deal_chips);
+        deals.boundary(&st.board, &st.events, &mut rec.deal_chips);
         if opts.check_invariants {
             // A lent player's move is counted as it is picked, before its body runs:
             // the board is then as it was after one decision fewer.
@@ -236,8 +255,9 @@ fn play_to_end(
 }
 
 /// Attributes chip changes to deals while a game is played (see
-/// [`GameRecord::deal_chips`]).
-struct DealChips {
+/// [`GameRecord::deal_chips`]); the engine and the register machine (`vm/`) both keep
+/// one, read at their decision boundaries.
+pub(crate) struct DealChips {
     /// The chips variable's first slot on the board; `None` without a per-seat ledger
     /// variable (every change is then zero).
     slot: Option<usize>,
@@ -248,38 +268,43 @@ struct DealChips {
 }
 
 impl DealChips {
-    fn new(p: &Program, st: &State) -> DealChips {
-        let slot = chips_var(p).map(|v| st.board.layout.var_base[v] as usize);
+    pub(crate) fn new(p: &Program, board: &Board, events: &[Event]) -> DealChips {
+        let slot = chips_var(p).map(|v| board.layout.var_base[v] as usize);
         let mut d = DealChips {
             slot,
-            scanned: st.events.len(),
+            scanned: events.len(),
             at_boundary: Vec::new(),
         };
-        d.at_boundary = d.read(st);
+        d.at_boundary = d.read(board);
         d
     }
 
     /// Each seat's chips now.
-    fn read(&self, st: &State) -> Vec<i64> {
-        let seats = st.board.seats as usize;
+    fn read(&self, board: &Board) -> Vec<i64> {
+        let seats = board.seats as usize;
         match self.slot {
-            Some(base) => (0..seats).map(|i| st.board.vars[base + i].int()).collect(),
+            Some(base) => (0..seats).map(|i| board.vars[base + i].int()).collect(),
             None => vec![0; seats],
         }
     }
 
     /// At a decision boundary: one entry per deal that ended since the last one, the
     /// whole change since the last deal boundary going to the last of them.
-    fn boundary(&mut self, st: &State, out: &mut Vec<(u8, Vec<i64>)>) {
+    pub(crate) fn boundary(
+        &mut self,
+        board: &Board,
+        events: &[Event],
+        out: &mut Vec<(u8, Vec<i64>)>,
+    ) {
         let first_new = out.len();
-        for e in &st.events[self.scanned..] {
+        for e in &events[self.scanned..] {
             if let Event::Outcome(_, dealer) = e {
-                out.push((*dealer, vec![0; st.board.seats as usize]));
+                out.push((*dealer, vec![0; board.seats as usize]));
             }
         }
-        self.scanned = st.events.len();
+        self.scanned = events.len();
         if out.len() > first_new {
-            let now = self.read(st);
+            let now = self.read(board);
             if let Some((_, last)) = out.last_mut() {
                 self.add_change(&now, last);
             }
@@ -289,8 +314,8 @@ impl DealChips {
 
     /// At the end of the game: what moved after the last deal boundary (a match-end
     /// pot split) belongs to the last deal.
-    fn finish(&mut self, st: &State, out: &mut [(u8, Vec<i64>)]) {
-        let now = self.read(st);
+    pub(crate) fn finish(&mut self, board: &Board, out: &mut [(u8, Vec<i64>)]) {
+        let now = self.read(board);
         if let Some((_, last)) = out.last_mut() {
             self.add_change(&now, last);
             self.at_boundary = now;
@@ -327,9 +352,19 @@ fn check(p: &Program, st: &State, ledger0: i64, decisions: u64) -> Result<(), Ga
 
 /// Per-seat values of the first per-seat ledger variable (the players' chips).
 pub fn chips_of(p: &Program, st: &State) -> Vec<i64> {
+    chips_on(p, &st.board)
+}
+
+/// [`chips_of`] read off a board.
+pub(crate) fn chips_on(p: &Program, board: &Board) -> Vec<i64> {
     match chips_var(p) {
-        Some(v) => st.seat_ints(p, &p.vars[v].name).unwrap_or_default(),
-        None => vec![0; st.board.seats as usize],
+        Some(v) => {
+            let base = board.layout.var_base[v] as usize;
+            (0..board.seats as usize)
+                .map(|i| board.vars[base + i].int())
+                .collect()
+        }
+        None => vec![0; board.seats as usize],
     }
 }
 

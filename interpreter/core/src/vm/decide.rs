@@ -1,0 +1,268 @@
+//! Decisions in the machine: a `choose` counts each option's moves and asks its
+//! player for an index (as `engine::State::pick_one` does), and a claim window asks each
+//! seat that can claim, in order, exactly as a listed decision asks the same players.
+//! Guards are read off the board where they can be (hand guards through the fit sums
+//! and the table's plans) and run as code otherwise.
+
+use crate::agents::AutoPlayers;
+use crate::engine::Picker;
+use crate::model::CardSet;
+
+use super::image::{CardGuard, Count, Guard, Plus};
+use super::ins::Seats;
+use super::machine::{Exit, Machine, Stop};
+
+/// The most options a decision the machine takes may have.
+pub(super) const MOST_OPTIONS: usize = 16;
+
+/// The most options over cards a `choose` the machine takes may have.
+pub(super) const CARD_OPTIONS: usize = 4;
+
+impl Machine<'_> {
+    /// A `choose`: where the rules go on (the taken option's body).
+    pub(super) fn pick(&mut self, k: u16, players: &mut AutoPlayers<'_>) -> Result<u32, Stop> {
+        let im = self.im;
+        let d = &im.picks[k as usize];
+        let seat = self.seat_of(self.num(d.who)?)? as u8;
+        if let Some(r) = d.seat_reg {
+            self.n[self.nb + r as usize] = seat as i64;
+        }
+        // Each option's moves, counted in option order as the engine asks its guards.
+        let mut counts = [0u16; MOST_OPTIONS];
+        // The allowed cards of each card option (at most `CARD_OPTIONS` of them).
+        let mut cards = [CardSet::EMPTY; CARD_OPTIONS];
+        let mut card_options = 0;
+        let (mut n, mut ending) = (0usize, None);
+        for (i, o) in d.options.iter().enumerate() {
+            let count = match &o.count {
+                Count::One(None) => 1,
+                Count::One(Some(g)) => usize::from(self.guard(g, players)?),
+                Count::Cards { of, param, guard } => {
+                    let set = self.set(*of)?;
+                    let allowed = match guard {
+                        CardGuard::All => set,
+                        CardGuard::AllBut(t) => {
+                            let t = self.n[self.nb + *t as usize];
+                            match u16::try_from(t) {
+                                Ok(t) if (t as usize) < self.board.card_zone.len() => {
+                                    set.minus(CardSet::single(t))
+                                }
+                                _ => return Err(Stop("a left-out card that is not one")),
+                            }
+                        }
+                        CardGuard::Each(g) => {
+                            let mut ok = CardSet::EMPTY;
+                            for c in set.iter() {
+                                self.n[self.nb + *param as usize] = c as i64;
+                                if self.guard(g, players)? {
+                                    ok.insert(c);
+                                }
+                            }
+                            ok
+                        }
+                    };
+                    *cards
+                        .get_mut(card_options)
+                        .ok_or(Stop("many card options"))? = allowed;
+                    card_options += 1;
+                    allowed.len()
+                }
+            };
+            if o.ends && ending.is_none() && count > 0 {
+                ending = Some(n);
+            }
+            counts[i] = count as u16;
+            n += count;
+        }
+        let k = match n {
+            0 => return Err(Stop("no legal move")),
+            1 => 0,
+            n => {
+                // A move chosen among several: the engine returns to its caller here,
+                // which reads the chips.
+                self.boundary();
+                self.steps = 0;
+                players.pick(seat, n, ending).min(n - 1)
+            }
+        };
+        let (mut option, mut rest, mut card_option) = (0, k, 0);
+        while rest >= counts[option] as usize {
+            rest -= counts[option] as usize;
+            if matches!(d.options[option].count, Count::Cards { .. }) {
+                card_option += 1;
+            }
+            option += 1;
+        }
+        let o = &d.options[option];
+        if let Count::Cards { param, .. } = o.count {
+            let c = cards[card_option]
+                .nth(rest)
+                .ok_or(Stop("a counted move is missing"))?;
+            self.n[self.nb + param as usize] = c as i64;
+        }
+        self.count_decision()?;
+        Ok(o.body)
+    }
+
+    /// A claim window: the taken claim's body, or where the rules go on when nobody
+    /// claims (`None`: the same place, the window's end).
+    pub(super) fn claim(
+        &mut self,
+        k: u16,
+        players: &mut AutoPlayers<'_>,
+    ) -> Result<Option<u32>, Stop> {
+        let im = self.im;
+        let d = &im.claims[k as usize];
+        let n = self.board.seats;
+        let bind = self.nb + d.seat_reg as usize;
+        // The seats asked: round the table from one, or a list the rules made.
+        let (first, asked, list) = match d.who {
+            Seats::All => (self.board.dealer, n, None),
+            Seats::Others(s) => {
+                let s = self.seat_of(self.num(s)?)? as u8;
+                ((s + 1) % n, n - 1, None)
+            }
+            Seats::List(_) => {
+                let l = self.seat_list(d.who)?;
+                (0, l.len() as u8, Some(l))
+            }
+        };
+        let mut claimants = std::mem::take(&mut self.claimants);
+        claimants.clear();
+        for i in 0..asked {
+            let seat = match &list {
+                Some(l) => l[i as usize],
+                None => {
+                    let k = first + i;
+                    if k >= n {
+                        k - n
+                    } else {
+                        k
+                    }
+                }
+            };
+            self.n[bind] = seat as i64;
+            // The seat's moves: a pass first, then each option whose guard holds.
+            let (mut moves, mut first_ending, mut holding) = (1usize, None, 0u32);
+            for (j, o) in d.options.iter().enumerate() {
+                let ok = match &o.guard {
+                    None => true,
+                    Some(g) => self.guard(g, players)?,
+                };
+                if ok {
+                    if o.ends && first_ending.is_none() {
+                        first_ending = Some(moves);
+                    }
+                    moves += 1;
+                    holding |= 1 << j;
+                }
+            }
+            if moves > 1 {
+                claimants.push((seat, moves, first_ending, holding));
+            }
+        }
+        if claimants.is_empty() {
+            self.claimants = claimants;
+            return Ok(Some(d.after));
+        }
+        // The engine lists this decision and returns to its caller, which reads the
+        // chips and asks each claimant in turn.
+        self.boundary();
+        self.steps = 0;
+        let mut best: Option<(i64, u8, usize)> = None;
+        for &(seat, moves, first_ending, holding) in &claimants {
+            let k = players.seat(seat).pick(moves, first_ending).min(moves - 1);
+            if k == 0 {
+                continue;
+            }
+            // The k-th option whose guard held.
+            let mut bits = holding;
+            for _ in 1..k {
+                bits &= bits - 1;
+            }
+            let option = bits.trailing_zeros() as usize;
+            let pr = d.options[option].priority;
+            if best.is_none_or(|(bp, ..)| pr > bp) {
+                best = Some((pr, seat, option));
+            }
+        }
+        self.claimants = claimants;
+        self.count_decision()?;
+        Ok(Some(match best {
+            Some((_, seat, option)) => {
+                self.n[bind] = seat as i64;
+                d.options[option].body
+            }
+            None => d.after,
+        }))
+    }
+
+    /// Whether a guard holds.
+    fn guard(&mut self, g: &Guard, players: &mut AutoPlayers<'_>) -> Result<bool, Stop> {
+        match *g {
+            Guard::Cond(c) => self.holds(c),
+            Guard::Code(id) => self.snippet(id, players),
+            Guard::Hand(h, full) => match self.hand(h)? {
+                Some(b) => Ok(b),
+                None => self.snippet(full, players),
+            },
+        }
+    }
+
+    /// Runs a guard's code.
+    fn snippet(&mut self, id: u16, players: &mut AutoPlayers<'_>) -> Result<bool, Stop> {
+        let pc = self.im.snippets[id as usize];
+        match self.exec(pc, players)? {
+            Exit::Yield(b) => Ok(b),
+            Exit::End => Err(Stop("a guard's code ended the game")),
+        }
+    }
+
+    /// A hand guard read off the board, as the engine's `State::hand_guard`: false for
+    /// a hand that cannot fit, the plans' answer for one that may when the guard is
+    /// exact; `None`: evaluate the guard.
+    fn hand(&self, hi: u16) -> Result<Option<bool>, Stop> {
+        let h = &self.im.hands[hi as usize];
+        let b = &self.board;
+        let zi = h.first as usize + self.seat_in(h.seat)?;
+        let held = b.sets[zi];
+        let card = match h.plus {
+            Some(Plus::Card(r)) => Some(self.card_in(r)?),
+            _ => None,
+        };
+        // A tracked table: the zone's running sum, plus the added card's weight when it
+        // is not already in the hand (a set added is counted card by card).
+        let tracked = match (h.track, h.plus) {
+            (Some(t), None | Some(Plus::Card(_))) => b
+                .layout
+                .fit
+                .get(t as usize)
+                .and_then(|table| Some((table, b.fit_sum(zi as u16, t)?))),
+            _ => None,
+        };
+        let hand = || match h.plus {
+            None => held,
+            Some(Plus::Card(_)) => card.map_or(held, |c| held.union(CardSet::single(c))),
+            Some(Plus::Set(r)) => held.union(self.s[self.sb + r as usize]),
+        };
+        let may_fit = match tracked {
+            Some((table, mut sum)) => {
+                let mut count = b.zones[zi].len();
+                if let Some(c) = card.filter(|c| !held.contains(*c)) {
+                    count += 1;
+                    sum = sum.wrapping_add(table.weight(c as usize));
+                }
+                table.answer(sum, count)
+            }
+            None => match self.p.patterns.get(h.pattern as usize) {
+                Some(pat) => crate::pattern::may_fit(pat, hand()),
+                None => return Ok(None),
+            },
+        };
+        Ok(match may_fit {
+            false => Some(false),
+            true if h.exact => crate::score::pays(self.p, h.table, hand()),
+            true => None,
+        })
+    }
+}

@@ -1,0 +1,234 @@
+//! A lowered program ([`Image`]): every procedure's instructions in one array, and the
+//! tables instructions point into (decisions, deals, argument lists, constants).
+
+use crate::ir::{Expr, Loc};
+use crate::model::CardSet;
+
+use super::ins::{Arg, Cond, Ins, Num, NumKind, Reg, Seats, Set, Zr};
+
+/// Why a program has no machine code: the first construct `lower` has no instruction
+/// for. Its games run in the engine, as they always can.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Declined {
+    /// What was not lowered.
+    pub reason: String,
+}
+
+impl Declined {
+    /// A program declined for `reason`.
+    pub fn new(reason: impl Into<String>) -> Declined {
+        Declined {
+            reason: reason.into(),
+        }
+    }
+}
+
+/// A program's machine code for one seat count.
+#[derive(Debug, Default)]
+pub struct Image {
+    /// Every procedure's instructions, one after another.
+    pub code: Vec<Ins>,
+    /// Each procedure's frame.
+    pub procs: Vec<ProcImage>,
+    /// The procedure a game starts in (`match`).
+    pub entry: u16,
+    /// Constant card sets.
+    pub sets: Vec<CardSet>,
+    /// Deals.
+    pub deals: Vec<DealDef>,
+    /// Decisions taken by one seat.
+    pub picks: Vec<PickDef>,
+    /// Claim windows.
+    pub claims: Vec<ClaimDef>,
+    /// Hand guards.
+    pub hands: Vec<HandDef>,
+    /// Argument lists of calls and score tables.
+    pub arg_lists: Vec<Box<[Arg]>>,
+    /// Values worked out by the engine's evaluator.
+    pub cold: Vec<ColdDef>,
+    /// The first instruction of each guard's code (snippet).
+    pub snippets: Vec<u32>,
+    /// Outcome texts by symbol are the program's own; the seat count this code is for.
+    pub seats: u8,
+}
+
+/// A procedure's frame: where its code starts, how many registers of each file it
+/// takes, and which register each of its local slots is.
+#[derive(Clone, Debug, Default)]
+pub struct ProcImage {
+    /// First instruction.
+    pub start: u32,
+    /// Number registers.
+    pub nums: u16,
+    /// Card-set registers.
+    pub sets: u16,
+    /// Other-value registers.
+    pub objs: u16,
+    /// Each local slot's register (parameters first), for the engine's evaluator.
+    pub slots: Vec<SlotReg>,
+}
+
+/// Where a local slot lives in a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlotReg {
+    /// A number register holding a value of this kind.
+    Num(Reg, NumKind),
+    /// A card-set register.
+    Set(Reg),
+    /// An other-values register.
+    Obj(Reg),
+    /// A slot only the machine's own loops use (their counters).
+    Hidden,
+}
+
+/// `deal k1, k2… from z to family from seat`, or to one zone.
+#[derive(Clone, Debug)]
+pub struct DealDef {
+    /// Cards per pass.
+    pub counts: Box<[Num]>,
+    /// The zone dealt from.
+    pub from: Zr,
+    /// The per-seat zone dealt to (its first instance), or one zone instance.
+    pub to: DealTo,
+    /// The first seat dealt to; `None`: the one after the dealer.
+    pub start: Option<Num>,
+    /// Where written.
+    pub at: Loc,
+}
+
+/// Where a deal's cards go.
+#[derive(Clone, Copy, Debug)]
+pub enum DealTo {
+    /// Each seat's instance of a per-seat zone (its first instance).
+    Family(u16),
+    /// One zone instance.
+    Zone(Zr),
+}
+
+/// A `choose` by one seat.
+#[derive(Clone, Debug)]
+pub struct PickDef {
+    /// The deciding seat.
+    pub who: Num,
+    /// A register bound to the deciding seat, if the decision names one.
+    pub seat_reg: Option<Reg>,
+    /// Its options, in order.
+    pub options: Box<[PickOption]>,
+}
+
+/// One option of a [`PickDef`].
+#[derive(Clone, Debug)]
+pub struct PickOption {
+    /// How its moves are counted.
+    pub count: Count,
+    /// Whether it may end the round (an eager player takes it).
+    pub ends: bool,
+    /// Its body's first instruction.
+    pub body: u32,
+}
+
+/// How an option's moves are counted.
+#[derive(Clone, Debug)]
+pub enum Count {
+    /// One move, when the guard holds (always, without one).
+    One(Option<Guard>),
+    /// One move per card of a zone whose guard holds for it, the card bound to `param`
+    /// (a number register), in card order.
+    Cards {
+        /// The cards (a zone's, read as the decision is taken).
+        of: Set,
+        /// The register the card is bound to.
+        param: Reg,
+        /// Which cards the guard allows.
+        guard: CardGuard,
+    },
+}
+
+/// A guard on a card option.
+#[derive(Clone, Debug)]
+pub enum CardGuard {
+    /// Every card.
+    All,
+    /// Every card but the one in a number register (`d != t`).
+    AllBut(Reg),
+    /// The cards for which a guard holds, asked card by card with the card bound.
+    Each(Guard),
+}
+
+/// A guard: a condition on numbers, a hand guard, or code that yields the answer.
+#[derive(Clone, Debug)]
+pub enum Guard {
+    /// A comparison.
+    Cond(Cond),
+    /// A hand guard ([`HandDef`], by index), with the code of the whole guard (a
+    /// snippet) for when its hand may fit and no plan answers.
+    Hand(u16, u16),
+    /// Code ending in [`super::ins::Ins::Yield`], by snippet (see [`Image::snippets`]).
+    Code(u16),
+}
+
+/// `TABLE(zone[seat] (+ card)).total > 0`: read off the board's fit sums and the
+/// table's plans (see `ir::HandGuard`).
+#[derive(Clone, Debug)]
+pub struct HandDef {
+    /// The per-seat zone's first instance.
+    pub first: u16,
+    /// The number register holding the seat.
+    pub seat: Reg,
+    /// The card added to the hand: a number register (a card), or a card-set register.
+    pub plus: Option<Plus>,
+    /// The pattern's place among the board's tracked fit tables, if tracked.
+    pub track: Option<u8>,
+    /// The pattern.
+    pub pattern: u16,
+    /// The score table.
+    pub table: u16,
+    /// Whether `score::pays` answers the guard exactly.
+    pub exact: bool,
+}
+
+/// What a hand guard adds to the hand.
+#[derive(Clone, Copy, Debug)]
+pub enum Plus {
+    /// The card in a number register.
+    Card(Reg),
+    /// The cards in a card-set register.
+    Set(Reg),
+}
+
+/// A claim window.
+#[derive(Clone, Debug)]
+pub struct ClaimDef {
+    /// The seats asked, in order.
+    pub who: Seats,
+    /// The number register bound to the asked seat.
+    pub seat_reg: Reg,
+    /// Its options (none takes an argument).
+    pub options: Box<[ClaimOption]>,
+    /// Where the rules go on when nobody claims.
+    pub after: u32,
+}
+
+/// One option of a claim window.
+#[derive(Clone, Debug)]
+pub struct ClaimOption {
+    /// Its guard, if any.
+    pub guard: Option<Guard>,
+    /// Whether it may end the round.
+    pub ends: bool,
+    /// Its priority (the highest claim wins; the first asked among equals).
+    pub priority: i64,
+    /// Its body's first instruction.
+    pub body: u32,
+}
+
+/// A value the engine's evaluator works out.
+#[derive(Clone, Debug)]
+pub struct ColdDef {
+    /// The expression (its locals are the running frame's slots).
+    pub expr: Expr,
+    /// Where the value goes.
+    pub dst: SlotReg,
+    /// Where written, for the evaluator's messages.
+    pub at: Loc,
+}

@@ -1,0 +1,358 @@
+//! The register machine's instructions and their operands: what `lower` emits and
+//! `machine` runs. Operands name registers of the running frame, board slots and zone
+//! instances directly, so most rule statements are one instruction.
+
+use crate::ir::Loc;
+
+/// A register of the running frame, in one of its three files (numbers, card sets,
+/// other values), counted from the frame's first register of that file.
+pub type Reg = u16;
+
+/// A number read without an instruction of its own. Ints, bools, seats, cards and
+/// symbols are all numbers in this machine (the checker has settled which is which).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Num {
+    /// A constant.
+    K(i64),
+    /// A number register.
+    R(Reg),
+    /// A board variable's slot (`Board::vars`) holding a number.
+    V(u16),
+    /// A per-seat variable: its first slot, and the register holding the seat.
+    SV(u16, Reg),
+    /// The dealer's seat.
+    Dealer,
+    /// How many cards a zone instance holds.
+    Count(Zr),
+    /// A parameter's value (`Board::params`), a number.
+    P(u16),
+}
+
+/// A zone instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Zr {
+    /// A fixed instance (a shared zone).
+    I(u16),
+    /// A per-seat zone: its first instance, and the register holding the seat.
+    S(u16, Reg),
+    /// The instance in a number register (a local holding a zone).
+    R(Reg),
+}
+
+/// A card set read without an instruction of its own.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Set {
+    /// A constant set, by index into [`super::Image::sets`].
+    K(u16),
+    /// A zone instance's cards.
+    Zone(Zr),
+    /// A card-set register.
+    R(Reg),
+    /// A board variable's slot holding cards.
+    V(u16),
+    /// A per-seat card variable: its first slot, and the register holding the seat.
+    SV(u16, Reg),
+    /// The one card in a number register.
+    Card(Reg),
+}
+
+/// A comparison of two numbers.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cond {
+    /// Left.
+    pub a: Num,
+    /// Which comparison.
+    pub cmp: Cmp,
+    /// Right.
+    pub b: Num,
+}
+
+/// The comparisons of a [`Cond`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cmp {
+    /// `==`.
+    Eq,
+    /// `!=`.
+    Ne,
+    /// `<`.
+    Lt,
+    /// `<=`.
+    Le,
+    /// `>`.
+    Gt,
+    /// `>=`.
+    Ge,
+}
+
+impl Cmp {
+    /// Whether `a <op> b`.
+    #[inline(always)]
+    pub fn test(self, a: i64, b: i64) -> bool {
+        match self {
+            Cmp::Eq => a == b,
+            Cmp::Ne => a != b,
+            Cmp::Lt => a < b,
+            Cmp::Le => a <= b,
+            Cmp::Gt => a > b,
+            Cmp::Ge => a >= b,
+        }
+    }
+
+    /// The comparison that holds exactly when this one does not.
+    pub fn negated(self) -> Cmp {
+        match self {
+            Cmp::Eq => Cmp::Ne,
+            Cmp::Ne => Cmp::Eq,
+            Cmp::Lt => Cmp::Ge,
+            Cmp::Le => Cmp::Gt,
+            Cmp::Gt => Cmp::Le,
+            Cmp::Ge => Cmp::Lt,
+        }
+    }
+}
+
+/// Checked int arithmetic, as the rules' `+ - * / %` (division and remainder are
+/// Euclidean, as the engine's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arith {
+    /// `+`.
+    Add,
+    /// `-`.
+    Sub,
+    /// `*`.
+    Mul,
+    /// `/`.
+    Div,
+    /// `%`.
+    Rem,
+}
+
+/// Where a number is stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A number register.
+    R(Reg),
+    /// A board variable's slot.
+    V(u16),
+    /// A per-seat variable: its first slot, and the register holding the seat.
+    SV(u16, Reg),
+    /// The dealer (a seat, checked).
+    Dealer,
+}
+
+/// What kind of value a number is, to give it back to the engine's evaluator as a
+/// [`crate::value::Value`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NumKind {
+    /// An int.
+    Int,
+    /// A bool (0 or 1).
+    Bool,
+    /// A seat.
+    Seat,
+    /// A card.
+    Card,
+    /// A symbol.
+    Sym,
+    /// A zone instance.
+    Zone,
+}
+
+/// A value handed over whole (a procedure's or a score table's argument), by file.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Arg {
+    /// A number, of a kind.
+    Num(Num, NumKind),
+    /// A card set.
+    Set(Set),
+    /// An other-values register.
+    Obj(Reg),
+}
+
+/// A seat list a loop or a payment walks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Seats {
+    /// `seats()`: every seat from the dealer on.
+    All,
+    /// `others(s)`: every seat after `s`, round the table.
+    Others(Num),
+    /// A list value in an other-values register.
+    List(Reg),
+}
+
+/// One instruction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Ins {
+    /// `to = v`, a number of kind `kind` (a seat stored as the dealer is checked).
+    Store { to: Place, v: Num, kind: NumKind },
+    /// `to += v`, checked.
+    Add { to: Place, v: Num },
+    /// `to -= v`, checked.
+    Sub { to: Place, v: Num },
+    /// `dst = a <op> b`, checked.
+    Arith { dst: Reg, op: Arith, a: Num, b: Num },
+    /// `dst = -a`, checked.
+    Neg { dst: Reg, a: Num },
+    /// `dst = (a <cmp> b)`.
+    Test { dst: Reg, c: Cond },
+    /// `dst = the seat after (or before) s`.
+    NextSeat { dst: Reg, s: Num, back: bool },
+    /// `dst = the cards of v`.
+    SetCards { dst: Reg, v: Set },
+    /// `a card variable's slot (for the seat in a register) = v`.
+    StoreCards {
+        slot: u16,
+        seat: Option<Reg>,
+        v: Set,
+    },
+    /// `dst = a ∪ b`.
+    Union { dst: Reg, a: Set, b: Set },
+    /// `dst = a − b`.
+    Minus { dst: Reg, a: Set, b: Set },
+    /// `dst = (a == b)` on card sets (`ne` negates it).
+    SetEq { dst: Reg, a: Set, b: Set, ne: bool },
+    /// `dst = how many cards v holds`.
+    SetCount { dst: Reg, v: Set },
+    /// `dst = (the card in c is in v)`.
+    CardIn { dst: Reg, c: Num, v: Set },
+    /// Jump.
+    Jump(u32),
+    /// Jump when the comparison is false.
+    JumpUnless(Cond, u32),
+    /// `dst = top(z)` (an empty zone stops the game).
+    Top { dst: Reg, z: Zr },
+    /// `move c to z`, the card a number.
+    MoveCard { c: Num, to: Zr },
+    /// `move v to z`, each card of a set, in card order.
+    MoveSet { v: Set, to: Zr },
+    /// `move from to z`: a zone's cards, in the zone's order (bottom first).
+    MoveZone { from: Zr, to: Zr },
+    /// `gather z`.
+    Gather(Zr),
+    /// `shuffle z`.
+    Shuffle(Zr),
+    /// `cut z` (setting the lower half's top card aside in `aside`).
+    Cut(Zr, Option<Zr>),
+    /// `deal …`: entry of [`super::Image::deals`].
+    Deal(u16),
+    /// `dealer by draw`.
+    DealerByDraw { lowest: bool, attr: u16 },
+    /// `reveal z`.
+    Reveal(Zr),
+    /// A loop over seats or a range starts: `base`, `len` and `idx` are number
+    /// registers (the loop's first value, its length, the place reached).
+    LoopStart {
+        over: Loop,
+        base: Reg,
+        len: Reg,
+        idx: Reg,
+    },
+    /// The next value of a loop into `var`, or a jump to `exit` when it is done.
+    LoopNext {
+        over: Loop,
+        base: Reg,
+        len: Reg,
+        idx: Reg,
+        var: Reg,
+        exit: u32,
+    },
+    /// A loop over the items of a list value starts.
+    ListStart { list: Reg, from: Reg, idx: Reg },
+    /// The next item of a list into `var` (a number register), or a jump to `exit`.
+    ListNext {
+        list: Reg,
+        idx: Reg,
+        var: Reg,
+        exit: u32,
+    },
+    /// A `choose`: entry of [`super::Image::picks`].
+    Pick(u16),
+    /// A claim window: entry of [`super::Image::claims`].
+    Claim(u16),
+    /// Calls procedure `proc` with the arguments of [`super::Image::arg_lists`] entry `args`.
+    Call { proc: u16, args: u16 },
+    /// Returns from the running procedure.
+    Ret,
+    /// `pay n from a to b`.
+    Pay { n: Num, from: Place, to: Place },
+    /// `pay n from each <seats> (per-seat variable at `var`) to b`.
+    PayEach {
+        n: Num,
+        var: u16,
+        seats: Seats,
+        to: Place,
+    },
+    /// `outcome`: a symbol's text.
+    Outcome(Num),
+    /// `record r for seat`.
+    Record { r: Reg, seat: Num },
+    /// `dst = a score table's result` (args: entry of [`super::Image::arg_lists`]).
+    Score {
+        dst: Reg,
+        table: u16,
+        args: u16,
+        at: Loc,
+    },
+    /// `dst = a score table's total`, without building its result.
+    ScoreTotal {
+        dst: Reg,
+        table: u16,
+        args: u16,
+        at: Loc,
+    },
+    /// `dst = a field of the score result in r` (total, factor, base, count).
+    Field { dst: Reg, r: Reg, field: Field },
+    /// `dst = the seats of a list` (`seats()`, `others(s)`, `leaders(v)`) as a list value.
+    SeatList { dst: Reg, of: SeatsOf },
+    /// `dst = how many items the list in r holds`.
+    Len { dst: Reg, r: Reg },
+    /// `dst = the i-th item of the list in r`, a number (out of range stops the game).
+    Index { dst: Reg, r: Reg, i: Num },
+    /// A value the machine has no instruction for, worked out by the engine's
+    /// evaluator: entry of [`super::Image::cold`].
+    Cold(u16),
+    /// `require` or `expect`: the game stops when the comparison is false (the engine
+    /// then plays it again and reports the rule).
+    Require(Cond),
+    /// The end of a guard's code: its answer is in number register `r`.
+    Yield(Reg),
+    /// Nothing (a statement with no effect here, such as `say` in a simulation): one
+    /// step, as the engine counts one for the op.
+    Nop,
+}
+
+/// A loop's kind of values (see [`Ins::LoopStart`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Loop {
+    /// `seats()`: from the dealer on.
+    All,
+    /// `others(s)`.
+    Others(Num),
+    /// `a..b`.
+    Range(Num, Num),
+}
+
+/// Which seats a [`Ins::SeatList`] lists.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SeatsOf {
+    /// `seats()`.
+    All,
+    /// `others(s)`.
+    Others(Num),
+    /// `leaders(v)`: the seats (from the dealer on) whose per-seat variable at first
+    /// slot `v` is the largest.
+    Leaders(u16),
+}
+
+/// A score result's number fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// `.total`.
+    Total,
+    /// `.factor`.
+    Factor,
+    /// `.base`.
+    Base,
+    /// `.count`.
+    Count,
+}

@@ -1,0 +1,817 @@
+//! Lowering a program: each procedure's ops to instructions, its locals to typed
+//! registers, its decisions to tables the machine counts moves from. A construct with
+//! no instruction declines the whole program (its games then run in the engine).
+
+use fuda_grammar::ast::AssignOp;
+
+use crate::engine::Layout;
+use crate::ir::{Builtin, Decide, DecideKind, Expr, Loc, Op, PayFrom, Program, Target};
+use crate::value::{Type, Value};
+
+use super::image::{
+    CardGuard, ClaimDef, ClaimOption, Count, DealDef, DealTo, Declined, Guard, HandDef, Image,
+    PickDef, PickOption, Plus, ProcImage, SlotReg,
+};
+use super::ins::{Arg, Ins, Loop, NumKind, Place, Reg, Seats};
+use super::lower_expr::{kind_of_type, Kind};
+
+type Res<T> = Result<T, Declined>;
+
+/// A loop's registers: its base, length, place and list value, and what it walks
+/// (`None`: a list value's items).
+type LoopRegs = (Reg, Reg, Reg, Reg, Option<Loop>);
+
+/// Lowers every procedure of `p` for `seats` seats.
+pub(super) fn lower(p: &Program, seats: u8) -> Res<Image> {
+    let entry = p.entry.ok_or_else(|| Declined::new("no `proc match`"))?;
+    let layout = Layout::new(p, seats);
+    let mut im = Image {
+        entry,
+        seats,
+        ..Image::default()
+    };
+    for (i, pd) in p.procs.iter().enumerate() {
+        let proc_image = {
+            let mut l = Lower::new(p, &layout, seats, &mut im, &pd.slots, pd.frame)?;
+            l.proc(pd)
+                .map_err(|d| Declined::new(format!("proc {}: {}", pd.name, d.reason)))?;
+            l.finish()
+        };
+        debug_assert_eq!(im.procs.len(), i);
+        im.procs.push(proc_image);
+    }
+    Ok(im)
+}
+
+/// Lowering one procedure.
+pub(super) struct Lower<'a> {
+    /// The program.
+    pub p: &'a Program,
+    /// Where zones and variables live for this seat count.
+    pub layout: &'a Layout,
+    /// The seat count.
+    pub seats: u8,
+    /// The image being built.
+    pub im: &'a mut Image,
+    /// Each local slot's register.
+    pub slots: Vec<SlotReg>,
+    /// Each local slot's checked type.
+    pub slot_types: &'a [Type],
+    /// Number registers taken.
+    pub nums: u16,
+    /// Card-set registers taken.
+    pub sets: u16,
+    /// Other-value registers taken.
+    pub objs: u16,
+    /// The op being lowered's place in the source.
+    pub at: Option<Loc>,
+    /// The procedure's first instruction.
+    start: u32,
+    /// Instructions whose jump target is still an op index.
+    fix: Vec<usize>,
+    /// Decision tables whose bodies are still op indices.
+    fix_picks: Vec<u16>,
+    fix_claims: Vec<u16>,
+    /// Guards whose code is emitted after the procedure's: snippet and expression.
+    jobs: Vec<(u16, Expr)>,
+    /// Each loop's registers, by its list slot.
+    loops: Vec<Option<LoopRegs>>,
+    /// The first instruction of each op.
+    op_pc: Vec<u32>,
+}
+
+impl<'a> Lower<'a> {
+    /// A procedure's lowering, its locals given registers by their types.
+    fn new(
+        p: &'a Program,
+        layout: &'a Layout,
+        seats: u8,
+        im: &'a mut Image,
+        slot_types: &'a [Type],
+        frame: u16,
+    ) -> Res<Lower<'a>> {
+        let start = im.code.len() as u32;
+        let mut l = Lower {
+            p,
+            layout,
+            seats,
+            im,
+            slots: Vec::new(),
+            slot_types,
+            nums: 0,
+            sets: 0,
+            objs: 0,
+            at: None,
+            start,
+            fix: Vec::new(),
+            fix_picks: Vec::new(),
+            fix_claims: Vec::new(),
+            jobs: Vec::new(),
+            loops: vec![None; frame as usize],
+            op_pc: Vec::new(),
+        };
+        for s in 0..frame as usize {
+            let reg = match slot_types.get(s).and_then(kind_of_type) {
+                Some(Kind::Num(k)) => SlotReg::Num(l.num_temp(), k),
+                Some(Kind::Set) => {
+                    l.sets += 1;
+                    SlotReg::Set(l.sets - 1)
+                }
+                Some(Kind::Obj) => {
+                    l.objs += 1;
+                    SlotReg::Obj(l.objs - 1)
+                }
+                Some(Kind::Family) => return Err(Declined::new("a local holding a per-seat zone")),
+                None => SlotReg::Hidden,
+            };
+            l.slots.push(reg);
+        }
+        Ok(l)
+    }
+
+    /// The procedure's frame, once its code is lowered.
+    fn finish(self) -> ProcImage {
+        ProcImage {
+            start: self.start,
+            nums: self.nums,
+            sets: self.sets,
+            objs: self.objs,
+            slots: self.slots,
+        }
+    }
+
+    /// Emits an instruction.
+    pub(super) fn emit(&mut self, i: Ins) {
+        self.im.code.push(i);
+    }
+
+    /// The next instruction's index.
+    pub(super) fn here(&self) -> u32 {
+        self.im.code.len() as u32
+    }
+
+    /// Points the jump at instruction `at` to `to`.
+    pub(super) fn patch_jump(&mut self, at: u32, to: u32) {
+        let ins = &mut self.im.code[at as usize];
+        *ins = match *ins {
+            Ins::Jump(_) => Ins::Jump(to),
+            Ins::JumpUnless(c, _) => Ins::JumpUnless(c, to),
+            Ins::LoopNext {
+                over,
+                base,
+                len,
+                idx,
+                var,
+                ..
+            } => Ins::LoopNext {
+                over,
+                base,
+                len,
+                idx,
+                var,
+                exit: to,
+            },
+            Ins::ListNext { list, idx, var, .. } => Ins::ListNext {
+                list,
+                idx,
+                var,
+                exit: to,
+            },
+            other => {
+                debug_assert!(false, "not a jump: {other:?}");
+                other
+            }
+        };
+    }
+
+    /// Emits a jump whose target is an op index (settled in [`Lower::proc`]).
+    fn jump_op(&mut self, i: Ins) {
+        self.fix.push(self.im.code.len());
+        self.emit(i);
+    }
+
+    /// A guard's code, emitted after the procedure's; its snippet number.
+    fn snippet(&mut self, e: &Expr) -> u16 {
+        let id = self.im.snippets.len() as u16;
+        self.im.snippets.push(u32::MAX);
+        self.jobs.push((id, e.clone()));
+        id
+    }
+
+    /// Lowers a procedure's ops, then its guards' code, and settles its jumps.
+    fn proc(&mut self, pd: &crate::ir::ProcDef) -> Res<()> {
+        for (i, op) in pd.code.iter().enumerate() {
+            self.op_pc.push(self.here());
+            self.at = pd.locs.get(i).copied();
+            let before = self.here();
+            self.op(&pd.code, op)?;
+            // Every op is at least one step, as the engine counts it (see `machine`).
+            if self.here() == before {
+                self.emit(Ins::Nop);
+            }
+        }
+        // An op index one past the end is the procedure's end: a return.
+        self.op_pc.push(self.here());
+        self.emit(Ins::Ret);
+        for (id, e) in std::mem::take(&mut self.jobs) {
+            self.im.snippets[id as usize] = self.here();
+            let r = self.num_temp();
+            self.bool_into(&e, r)?;
+            self.emit(Ins::Yield(r));
+        }
+        let pc = |l: &Lower, op: u32| -> Res<u32> {
+            l.op_pc
+                .get(op as usize)
+                .copied()
+                .ok_or_else(|| Declined::new("a jump past the procedure"))
+        };
+        for at in std::mem::take(&mut self.fix) {
+            let target = match self.im.code[at] {
+                Ins::Jump(t) | Ins::JumpUnless(_, t) => t,
+                Ins::LoopNext { exit, .. } | Ins::ListNext { exit, .. } => exit,
+                _ => continue,
+            };
+            let to = pc(self, target)?;
+            self.patch_jump(at as u32, to);
+        }
+        for k in std::mem::take(&mut self.fix_picks) {
+            let mut opts = std::mem::take(&mut self.im.picks[k as usize].options).into_vec();
+            for o in &mut opts {
+                o.body = pc(self, o.body)?;
+            }
+            self.im.picks[k as usize].options = opts.into_boxed_slice();
+        }
+        for k in std::mem::take(&mut self.fix_claims) {
+            let mut c = self.im.claims[k as usize].clone();
+            for o in c.options.iter_mut() {
+                o.body = pc(self, o.body)?;
+            }
+            c.after = pc(self, c.after)?;
+            self.im.claims[k as usize] = c;
+        }
+        Ok(())
+    }
+
+    /// Lowers one op.
+    fn op(&mut self, code: &[Op], op: &Op) -> Res<()> {
+        match op {
+            Op::Let(slot, e) => self.store_slot(*slot, e),
+            Op::Assign(t, aop, e, _) => self.assign(t, *aop, e),
+            Op::Jump(t) => {
+                self.jump_op(Ins::Jump(*t));
+                Ok(())
+            }
+            Op::JumpIfNot(e, t) => {
+                let c = self.cond(e)?;
+                self.jump_op(Ins::JumpUnless(c, *t));
+                Ok(())
+            }
+            Op::ForStart {
+                list,
+                index,
+                domain,
+            } => self.for_start(*list, *index, domain),
+            Op::ForNext {
+                list, var, exit, ..
+            } => self.for_next(*list, *var, *exit),
+            Op::Move(what, to, _) => {
+                let ins = match self.kind(what)? {
+                    Kind::Num(NumKind::Card) => {
+                        let c = self.num(what)?;
+                        Ins::MoveCard {
+                            c,
+                            to: self.zone(to)?,
+                        }
+                    }
+                    // A zone's cards move in the zone's order (bottom first), as listed.
+                    Kind::Num(NumKind::Zone) => {
+                        let from = self.zone(what)?;
+                        Ins::MoveZone {
+                            from,
+                            to: self.zone(to)?,
+                        }
+                    }
+                    Kind::Set => {
+                        let v = self.set(what)?;
+                        Ins::MoveSet {
+                            v,
+                            to: self.zone(to)?,
+                        }
+                    }
+                    _ => return Err(Declined::new("a move of another kind")),
+                };
+                self.emit(ins);
+                Ok(())
+            }
+            Op::Shuffle(z, _) => {
+                let z = self.zone(z)?;
+                self.emit(Ins::Shuffle(z));
+                Ok(())
+            }
+            Op::Cut(z, aside, _) => {
+                let z = self.zone(z)?;
+                let aside = match aside {
+                    Some(a) => Some(self.zone(a)?),
+                    None => None,
+                };
+                self.emit(Ins::Cut(z, aside));
+                Ok(())
+            }
+            Op::Deal {
+                counts,
+                from,
+                to,
+                start,
+                loc,
+            } => self.deal(counts, from, to, start.as_ref(), *loc),
+            Op::Gather(z, _) => {
+                let z = self.zone(z)?;
+                self.emit(Ins::Gather(z));
+                Ok(())
+            }
+            Op::Decide(d) => match d.kind {
+                DecideKind::One => self.pick(d),
+                DecideKind::Claim => self.claim(d),
+                DecideKind::Each => Err(Declined::new("`choose each`")),
+            },
+            Op::OptionDone { decide } => match code.get(*decide as usize) {
+                // No `choose each` is lowered, so no move waits: the rules go on after
+                // the decision.
+                Some(Op::Decide(d)) => {
+                    self.jump_op(Ins::Jump(d.after));
+                    Ok(())
+                }
+                _ => Err(Declined::new("an option without its decision")),
+            },
+            Op::Pay {
+                amount, from, to, ..
+            } => {
+                let n = self.num(amount)?;
+                match from {
+                    PayFrom::One(t) => {
+                        let from = self.place(t)?;
+                        let to = self.place(to)?;
+                        self.emit(Ins::Pay { n, from, to });
+                    }
+                    PayFrom::Each(v, seats) => {
+                        let seats = self.seats_of(seats)?;
+                        let to = self.place(to)?;
+                        self.emit(Ins::PayEach {
+                            n,
+                            var: self.layout.var_base[*v as usize],
+                            seats,
+                            to,
+                        });
+                    }
+                }
+                Ok(())
+            }
+            Op::Outcome(e) => match self.kind(e)? {
+                Kind::Num(NumKind::Sym) => {
+                    let v = self.num(e)?;
+                    self.emit(Ins::Outcome(v));
+                    Ok(())
+                }
+                _ => Err(Declined::new("an outcome that is not a symbol")),
+            },
+            Op::Record(r, s) => {
+                let r = self.obj(r)?;
+                let seat = self.num(s)?;
+                self.emit(Ins::Record { r, seat });
+                Ok(())
+            }
+            Op::DealerByDraw { lowest, attr } => {
+                self.emit(Ins::DealerByDraw {
+                    lowest: *lowest,
+                    attr: *attr,
+                });
+                Ok(())
+            }
+            Op::Reveal(z) => {
+                let z = self.zone(z)?;
+                self.emit(Ins::Reveal(z));
+                Ok(())
+            }
+            // A game the machine plays keeps no log: the engine does not evaluate it.
+            Op::Say(_) => Ok(()),
+            Op::Expect(e, _) | Op::Require(e, _, _) => {
+                let c = self.cond(e)?;
+                self.emit(Ins::Require(c));
+                Ok(())
+            }
+            Op::Tally(..) => Err(Declined::new("`tally`")),
+            Op::Answer(..) => Err(Declined::new("a test's answer")),
+            Op::Call(q, args, _) => self.call(*q, args),
+            Op::Return => {
+                self.emit(Ins::Ret);
+                Ok(())
+            }
+        }
+    }
+
+    /// `let slot = e`.
+    fn store_slot(&mut self, slot: u16, e: &Expr) -> Res<()> {
+        match self.slots.get(slot as usize).copied() {
+            Some(SlotReg::Num(r, k)) => {
+                // A zone held in a local stays the zone (not its cards), as the engine's.
+                if k != NumKind::Zone && self.kind(e)? == Kind::Num(NumKind::Zone) {
+                    return Err(Declined::new("a zone stored as another kind"));
+                }
+                let v = self.num(e)?;
+                self.emit(Ins::Store {
+                    to: Place::R(r),
+                    v,
+                    kind: k,
+                });
+                Ok(())
+            }
+            Some(SlotReg::Set(r)) => {
+                // The engine keeps a zone bound this way as the zone, read later.
+                if self.kind(e)? != Kind::Set {
+                    return Err(Declined::new("cards bound from another kind"));
+                }
+                let v = self.set(e)?;
+                self.emit(Ins::SetCards { dst: r, v });
+                Ok(())
+            }
+            Some(SlotReg::Obj(r)) => self.obj_into(e, r),
+            _ => Err(Declined::new("a local with no register")),
+        }
+    }
+
+    /// `target op= e`.
+    fn assign(&mut self, t: &Target, aop: AssignOp, e: &Expr) -> Res<()> {
+        let kind = match t {
+            Target::Local(s) => match self.slots.get(*s as usize) {
+                Some(SlotReg::Num(_, k)) => Kind::Num(*k),
+                Some(SlotReg::Set(_)) => Kind::Set,
+                Some(SlotReg::Obj(_)) => Kind::Obj,
+                _ => return Err(Declined::new("a local with no register")),
+            },
+            Target::Var(v) | Target::SeatVar(v, _) => kind_of_type(&self.p.vars[*v as usize].ty)
+                .ok_or_else(|| Declined::new("a variable of unknown type"))?,
+            Target::Dealer => Kind::Num(NumKind::Seat),
+        };
+        match kind {
+            Kind::Num(NumKind::Zone) => Err(Declined::new("a zone assigned")),
+            Kind::Num(k) => {
+                if self.kind(e)? == Kind::Num(NumKind::Zone) {
+                    return Err(Declined::new("a zone assigned as a number"));
+                }
+                let v = self.num(e)?;
+                let to = self.place(t)?;
+                self.emit(match aop {
+                    AssignOp::Set => Ins::Store { to, v, kind: k },
+                    AssignOp::Add => Ins::Add { to, v },
+                    AssignOp::Sub => Ins::Sub { to, v },
+                });
+                Ok(())
+            }
+            Kind::Set if aop == AssignOp::Set => {
+                // A zone's cards are stored, not the zone (as the engine's `assign`).
+                let v = self.set(e)?;
+                match t {
+                    Target::Local(s) => match self.slots[*s as usize] {
+                        SlotReg::Set(dst) => self.emit(Ins::SetCards { dst, v }),
+                        _ => return Err(Declined::new("a local with no register")),
+                    },
+                    Target::Var(var) if !self.p.vars[*var as usize].per_seat => {
+                        self.emit(Ins::StoreCards {
+                            slot: self.layout.var_base[*var as usize],
+                            seat: None,
+                            v,
+                        })
+                    }
+                    Target::SeatVar(var, s) => {
+                        let seat = self.num(s)?;
+                        let seat = self.num_reg(seat);
+                        self.emit(Ins::StoreCards {
+                            slot: self.layout.var_base[*var as usize],
+                            seat: Some(seat),
+                            v,
+                        })
+                    }
+                    _ => return Err(Declined::new("cards assigned to another place")),
+                }
+                Ok(())
+            }
+            Kind::Obj if aop == AssignOp::Set => match t {
+                Target::Local(s) => match self.slots[*s as usize] {
+                    SlotReg::Obj(r) => self.obj_into(e, r),
+                    _ => Err(Declined::new("a local with no register")),
+                },
+                _ => Err(Declined::new("a variable holding a list or result")),
+            },
+            _ => Err(Declined::new("an assignment of another kind")),
+        }
+    }
+
+    /// Where a number target is stored.
+    fn place(&mut self, t: &Target) -> Res<Place> {
+        Ok(match t {
+            Target::Local(s) => match self.slots.get(*s as usize) {
+                Some(SlotReg::Num(r, _)) => Place::R(*r),
+                _ => return Err(Declined::new("a local that holds no number")),
+            },
+            Target::Var(v) if !self.p.vars[*v as usize].per_seat => {
+                Place::V(self.layout.var_base[*v as usize])
+            }
+            Target::SeatVar(v, s) => {
+                let seat = self.num(s)?;
+                Place::SV(self.layout.var_base[*v as usize], self.num_reg(seat))
+            }
+            Target::Dealer => Place::Dealer,
+            Target::Var(_) => return Err(Declined::new("a per-seat variable without a seat")),
+        })
+    }
+
+    /// A seat list walked by a payment or a claim window.
+    fn seats_of(&mut self, e: &Expr) -> Res<Seats> {
+        Ok(match e {
+            Expr::Call(Builtin::Seats, args, _) if args.is_empty() => Seats::All,
+            Expr::Call(Builtin::Others, args, _) if args.len() == 1 => {
+                Seats::Others(self.num(&args[0])?)
+            }
+            _ if self.kind(e)? == Kind::Obj => Seats::List(self.obj(e)?),
+            _ => return Err(Declined::new("seats of another kind")),
+        })
+    }
+
+    /// `for var in domain`: seats, a range, or a list of numbers.
+    fn for_start(&mut self, list: u16, index: u16, domain: &Expr) -> Res<()> {
+        let over = match domain {
+            Expr::Call(Builtin::Seats, args, _) if args.is_empty() => Some(Loop::All),
+            Expr::Call(Builtin::Others, args, _) if args.len() == 1 => {
+                Some(Loop::Others(self.num(&args[0])?))
+            }
+            Expr::Range(a, b) => Some(Loop::Range(self.num(a)?, self.num(b)?)),
+            _ => None,
+        };
+        let (base, len, idx) = (self.num_temp(), self.num_temp(), self.num_temp());
+        let obj = {
+            self.objs += 1;
+            self.objs - 1
+        };
+        let slot = self
+            .loops
+            .get_mut(list as usize)
+            .ok_or_else(|| Declined::new("a loop's slot outside its frame"))?;
+        *slot = Some((base, len, idx, obj, over));
+        let _ = index;
+        match over {
+            Some(over) => self.emit(Ins::LoopStart {
+                over,
+                base,
+                len,
+                idx,
+            }),
+            None if self.kind(domain)? == Kind::Obj => {
+                let from = self.obj(domain)?;
+                self.emit(Ins::ListStart {
+                    list: obj,
+                    from,
+                    idx,
+                });
+            }
+            None => return Err(Declined::new("a loop over cards")),
+        }
+        Ok(())
+    }
+
+    /// The next round of the loop started at `list`'s slot.
+    fn for_next(&mut self, list: u16, var: u16, exit: u32) -> Res<()> {
+        let Some(Some((base, len, idx, obj, start))) = self.loops.get(list as usize).copied()
+        else {
+            return Err(Declined::new("a loop without its start"));
+        };
+        let var = match self.slots.get(var as usize) {
+            Some(SlotReg::Num(r, _)) => *r,
+            _ => return Err(Declined::new("a loop over values that are not numbers")),
+        };
+        match start {
+            Some(over) => self.jump_op(Ins::LoopNext {
+                over,
+                base,
+                len,
+                idx,
+                var,
+                exit,
+            }),
+            None => self.jump_op(Ins::ListNext {
+                list: obj,
+                idx,
+                var,
+                exit,
+            }),
+        }
+        Ok(())
+    }
+
+    /// `deal k… from z to family`.
+    fn deal(
+        &mut self,
+        counts: &[Expr],
+        from: &Expr,
+        to: &Expr,
+        start: Option<&Expr>,
+        at: Loc,
+    ) -> Res<()> {
+        let mut ks = Vec::with_capacity(counts.len());
+        for k in counts {
+            ks.push(self.num(k)?);
+        }
+        let from = self.zone(from)?;
+        let to = match to {
+            Expr::ZoneFamily(z) => DealTo::Family(self.layout.zone_base[*z as usize]),
+            _ => DealTo::Zone(self.zone(to)?),
+        };
+        let start = match start {
+            Some(s) => Some(self.num(s)?),
+            None => None,
+        };
+        self.im.deals.push(DealDef {
+            counts: ks.into_boxed_slice(),
+            from,
+            to,
+            start,
+            at,
+        });
+        self.emit(Ins::Deal((self.im.deals.len() - 1) as u16));
+        Ok(())
+    }
+
+    /// Calls a procedure, its arguments in its parameters' registers.
+    fn call(&mut self, q: u16, args: &[Expr]) -> Res<()> {
+        let callee = self
+            .p
+            .procs
+            .get(q as usize)
+            .ok_or_else(|| Declined::new("a call of an unknown procedure"))?;
+        let mut out = Vec::with_capacity(args.len());
+        for (i, a) in args.iter().enumerate() {
+            let want = callee
+                .slots
+                .get(i)
+                .and_then(kind_of_type)
+                .ok_or_else(|| Declined::new("a parameter of unknown type"))?;
+            let got = self.kind(a)?;
+            out.push(match want {
+                Kind::Num(NumKind::Zone) if got == Kind::Num(NumKind::Zone) => {
+                    Arg::Num(self.num(a)?, NumKind::Zone)
+                }
+                Kind::Num(k) if matches!(got, Kind::Num(g) if g != NumKind::Zone) => {
+                    Arg::Num(self.num(a)?, k)
+                }
+                // A zone handed to a `cards` parameter stays the zone in the engine.
+                Kind::Set if got == Kind::Set => Arg::Set(self.set(a)?),
+                Kind::Obj if got == Kind::Obj => Arg::Obj(self.obj(a)?),
+                _ => return Err(Declined::new("an argument of another kind")),
+            });
+        }
+        let args = self.arg_list(out)?;
+        self.emit(Ins::Call { proc: q, args });
+        Ok(())
+    }
+
+    /// A guard: a comparison worked out before the decision, a hand guard, or code.
+    /// `inline`: the guard reads nothing the decision binds, so its comparison may be
+    /// worked out just before it.
+    fn guard(&mut self, o: &crate::ir::OptionDef, inline: bool) -> Res<Option<Guard>> {
+        let Some(g) = &o.guard else {
+            return Ok(None);
+        };
+        if let Some(h) = o.hand_guard {
+            let seat = match self.slots.get(h.seat as usize) {
+                Some(SlotReg::Num(r, NumKind::Seat)) => *r,
+                _ => return Err(Declined::new("a hand guard's seat")),
+            };
+            let plus = match h.plus.map(|c| self.slots.get(c as usize).copied()) {
+                None => None,
+                Some(Some(SlotReg::Num(r, NumKind::Card))) => Some(Plus::Card(r)),
+                Some(Some(SlotReg::Set(r))) => Some(Plus::Set(r)),
+                Some(_) => return Err(Declined::new("a hand guard's card")),
+            };
+            self.im.hands.push(HandDef {
+                first: self.layout.zone_base[h.zone as usize],
+                seat,
+                plus,
+                track: h.track,
+                pattern: h.pattern,
+                table: h.table,
+                exact: h.exact,
+            });
+            let hand = (self.im.hands.len() - 1) as u16;
+            let full = self.snippet(g);
+            return Ok(Some(Guard::Hand(hand, full)));
+        }
+        if inline {
+            return Ok(Some(Guard::Cond(self.cond(g)?)));
+        }
+        Ok(Some(Guard::Code(self.snippet(g))))
+    }
+
+    /// A `choose`.
+    fn pick(&mut self, d: &Decide) -> Res<()> {
+        let card_options = d.options.iter().filter(|o| o.param.is_some()).count();
+        if d.options.len() > super::decide::MOST_OPTIONS
+            || card_options > super::decide::CARD_OPTIONS
+        {
+            return Err(Declined::new("a decision of many options"));
+        }
+        let who = self.num(&d.who)?;
+        let seat_reg = match d.seat_slot.map(|s| self.slots.get(s as usize).copied()) {
+            None => None,
+            Some(Some(SlotReg::Num(r, NumKind::Seat))) => Some(r),
+            Some(_) => return Err(Declined::new("a decision's seat")),
+        };
+        let mut options = Vec::with_capacity(d.options.len());
+        for o in &d.options {
+            let count = match &o.param {
+                None => Count::One(self.guard(o, seat_reg.is_none())?),
+                Some((slot, dom)) => {
+                    let param = match self.slots.get(*slot as usize) {
+                        Some(SlotReg::Num(r, NumKind::Card)) => *r,
+                        _ => return Err(Declined::new("a move over values that are not cards")),
+                    };
+                    let of = match self.kind(dom)? {
+                        Kind::Num(NumKind::Zone) | Kind::Set if seat_reg.is_none() => {
+                            self.set(dom)?
+                        }
+                        _ => return Err(Declined::new("a move over another domain")),
+                    };
+                    let guard = match (&o.guard, o.left_out) {
+                        (None, _) => CardGuard::All,
+                        (Some(g), Some(t)) if g.leaves_out(*slot) == Some(t) => {
+                            match self.slots.get(t as usize) {
+                                Some(SlotReg::Num(r, NumKind::Card)) => CardGuard::AllBut(*r),
+                                _ => CardGuard::Each(Guard::Code(self.snippet(g))),
+                            }
+                        }
+                        (Some(g), _) => CardGuard::Each(Guard::Code(self.snippet(g))),
+                    };
+                    Count::Cards { of, param, guard }
+                }
+            };
+            options.push(PickOption {
+                count,
+                ends: o.ends_round,
+                body: o.body,
+            });
+        }
+        self.im.picks.push(PickDef {
+            who,
+            seat_reg,
+            options: options.into_boxed_slice(),
+        });
+        let k = (self.im.picks.len() - 1) as u16;
+        self.fix_picks.push(k);
+        self.emit(Ins::Pick(k));
+        Ok(())
+    }
+
+    /// A claim window.
+    fn claim(&mut self, d: &Decide) -> Res<()> {
+        if d.options.len() > super::decide::MOST_OPTIONS {
+            return Err(Declined::new("a claim window of many options"));
+        }
+        let who = self.seats_of(&d.who)?;
+        let seat_reg = match d.seat_slot.map(|s| self.slots.get(s as usize).copied()) {
+            Some(Some(SlotReg::Num(r, NumKind::Seat))) => r,
+            _ => return Err(Declined::new("a claim window's seat")),
+        };
+        let mut options = Vec::with_capacity(d.options.len());
+        for o in &d.options {
+            if o.param.is_some() {
+                return Err(Declined::new("a claim with an argument"));
+            }
+            options.push(ClaimOption {
+                guard: self.guard(o, false)?,
+                ends: o.ends_round,
+                priority: o.priority,
+                body: o.body,
+            });
+        }
+        self.im.claims.push(ClaimDef {
+            who,
+            seat_reg,
+            options: options.into_boxed_slice(),
+            after: d.after,
+        });
+        let k = (self.im.claims.len() - 1) as u16;
+        self.fix_claims.push(k);
+        self.emit(Ins::Claim(k));
+        Ok(())
+    }
+}
+
+/// A value's kind as a number, for giving it back as a [`Value`].
+pub(super) fn value_of_num(k: NumKind, n: i64) -> Value {
+    match k {
+        NumKind::Int => Value::Int(n),
+        NumKind::Bool => Value::Bool(n != 0),
+        NumKind::Seat => Value::Seat(n as u8),
+        NumKind::Card => Value::Card(n as u16),
+        NumKind::Sym => Value::Sym(n as u32),
+        NumKind::Zone => Value::Zone(n as u16),
+    }
+}

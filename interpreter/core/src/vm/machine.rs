@@ -1,0 +1,882 @@
+//! The machine: typed register files, a call stack of frames, and the loop that runs
+//! instructions on the engine's board until the game ends, counting its work so that it
+//! stops no later than the engine would (see the module's documentation).
+
+use std::sync::Arc;
+
+use crate::agents::AutoPlayers;
+use crate::engine::{scalar_of, Board, Cx, Event, EVAL_BUDGET, OP_LIMIT, ROUND_BUDGET};
+use crate::ir::Program;
+use crate::model::{CardIx, CardSet};
+use crate::play::{DealChips, GameRecord};
+use crate::value::Value;
+
+use super::image::{DealTo, Image, SlotReg};
+use super::ins::{
+    Arg, Arith, Cond, Field, Ins, Loop, Num, NumKind, Place, Seats, SeatsOf, Set, Zr,
+};
+use super::lower::value_of_num;
+
+/// Why the machine stopped a game before its end. The game is then played again by
+/// the engine, which reports what happened in the rules' words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stop(pub &'static str);
+
+/// Work charged per instruction run. The engine charges one step per op and one per
+/// expression node it evaluates in full; an instruction stands for at most a few
+/// nodes, so charging this many keeps the machine's count of a round's work above the
+/// engine's, and the machine stops first.
+const WORK_PER_INSTRUCTION: u64 = 8;
+
+/// Deepest procedure nesting (the engine's limit).
+const MAX_DEPTH: usize = 200;
+
+/// One active call: where to go on in the caller, and the caller's register bases.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    ret: u32,
+    nb: usize,
+    sb: usize,
+    ob: usize,
+    proc: u16,
+}
+
+/// How a run of instructions ended.
+pub(super) enum Exit {
+    /// The game's entry procedure returned.
+    End,
+    /// A guard's code yielded its answer.
+    Yield(bool),
+}
+
+/// A game in the machine.
+pub(super) struct Machine<'a> {
+    pub p: &'a Program,
+    pub im: &'a Image,
+    /// The board (the engine's: zones, variables, dealer, generator).
+    pub board: Board,
+    /// Number registers of every frame.
+    pub n: Vec<i64>,
+    /// Card-set registers.
+    pub s: Vec<CardSet>,
+    /// Other-value registers.
+    pub o: Vec<Value>,
+    /// The running frame's register bases.
+    pub nb: usize,
+    pub sb: usize,
+    pub ob: usize,
+    /// The running procedure.
+    pub proc: u16,
+    frames: Vec<Frame>,
+    /// What happened (outcomes and records), as the engine's events.
+    pub events: Vec<Event>,
+    /// Decisions taken in the game and in the round.
+    pub decisions: u64,
+    pub round_decisions: u64,
+    /// Most decisions the game may take.
+    pub decision_limit: u64,
+    /// Work done in the round, against [`ROUND_BUDGET`].
+    pub work: u64,
+    /// Instructions run since the last decision, against [`OP_LIMIT`].
+    pub steps: u64,
+    /// Chip changes per deal, read at decision boundaries.
+    pub deal_chips: DealChips,
+    pub deal_rows: Vec<(u8, Vec<i64>)>,
+    /// A claim window's claimants (seat, moves, first ending move, options that hold),
+    /// kept between windows so that asking allocates nothing.
+    pub claimants: Vec<(u8, usize, Option<usize>, u32)>,
+    /// How many events there were at the last decision boundary.
+    seen_events: usize,
+}
+
+/// Plays one game of `p` (lowered as `im`) from its start on `board`, with players lent
+/// by the caller: the record the engine would make (but the seed and the chips, which
+/// the caller reads off the final board returned with it), or [`Stop`].
+pub fn play(
+    p: &Program,
+    im: &Image,
+    board: Board,
+    players: &mut AutoPlayers<'_>,
+    decision_limit: u64,
+) -> Result<(GameRecord, Board), Stop> {
+    let deal_chips = DealChips::new(p, &board, &[]);
+    let mut m = Machine {
+        p,
+        im,
+        board,
+        n: Vec::with_capacity(64),
+        s: Vec::with_capacity(16),
+        o: Vec::with_capacity(8),
+        nb: 0,
+        sb: 0,
+        ob: 0,
+        proc: im.entry,
+        frames: Vec::with_capacity(8),
+        events: Vec::new(),
+        decisions: 0,
+        round_decisions: 0,
+        decision_limit,
+        work: 0,
+        steps: 0,
+        deal_chips,
+        deal_rows: Vec::new(),
+        claimants: Vec::new(),
+        seen_events: 0,
+    };
+    let entry = im.procs.get(im.entry as usize).ok_or(Stop("no entry"))?;
+    m.n.resize(entry.nums as usize, 0);
+    m.s.resize(entry.sets as usize, CardSet::EMPTY);
+    m.o.resize(entry.objs as usize, Value::Unit);
+    match m.exec(entry.start, players)? {
+        Exit::End => {}
+        Exit::Yield(_) => return Err(Stop("a guard's end outside a guard")),
+    }
+    // The engine returns to its caller at the end too, which reads the chips once more.
+    m.boundary();
+    m.deal_chips.finish(&m.board, &mut m.deal_rows);
+    let mut rec = GameRecord {
+        seats: m.board.seats,
+        decisions: m.decisions,
+        deal_chips: std::mem::take(&mut m.deal_rows),
+        ..GameRecord::default()
+    };
+    for e in m.events.drain(..) {
+        match e {
+            Event::Outcome(o, d) => {
+                rec.outcomes.push(o);
+                rec.dealers.push(d);
+            }
+            Event::Record(s, r, d) => rec.records.push((s, r, d)),
+            Event::Tally(l, v) => rec.tallies.push((l, v)),
+            Event::Say(_) => {}
+        }
+    }
+    Ok((rec, m.board))
+}
+
+impl Machine<'_> {
+    /// A number operand's value.
+    #[inline(always)]
+    pub(super) fn num(&self, x: Num) -> Result<i64, Stop> {
+        Ok(match x {
+            Num::K(k) => k,
+            Num::R(r) => self.n[self.nb + r as usize],
+            Num::V(v) => var_num(&self.board.vars[v as usize])?,
+            Num::SV(v, r) => var_num(&self.board.vars[v as usize + self.seat_in(r)?])?,
+            Num::Dealer => self.board.dealer as i64,
+            Num::Count(z) => self.board.zones[self.zone(z)?].len() as i64,
+            Num::P(i) => var_num(&self.board.params[i as usize])?,
+        })
+    }
+
+    /// The seat in a number register, checked.
+    #[inline(always)]
+    pub(super) fn seat_in(&self, r: u16) -> Result<usize, Stop> {
+        self.seat_of(self.n[self.nb + r as usize])
+    }
+
+    /// A number as a seat, checked.
+    #[inline(always)]
+    pub(super) fn seat_of(&self, s: i64) -> Result<usize, Stop> {
+        if (0..self.board.seats as i64).contains(&s) {
+            Ok(s as usize)
+        } else {
+            Err(Stop("no such seat"))
+        }
+    }
+
+    /// A zone operand's instance.
+    #[inline(always)]
+    pub(super) fn zone(&self, z: Zr) -> Result<usize, Stop> {
+        match z {
+            Zr::I(i) => Ok(i as usize),
+            Zr::S(first, r) => Ok(first as usize + self.seat_in(r)?),
+            Zr::R(r) => {
+                let i = self.n[self.nb + r as usize];
+                if (0..self.board.zones.len() as i64).contains(&i) {
+                    Ok(i as usize)
+                } else {
+                    Err(Stop("no such zone"))
+                }
+            }
+        }
+    }
+
+    /// A card-set operand's cards.
+    #[inline(always)]
+    pub(super) fn set(&self, x: Set) -> Result<CardSet, Stop> {
+        Ok(match x {
+            Set::K(i) => self.im.sets[i as usize],
+            Set::Zone(z) => self.board.sets[self.zone(z)?],
+            Set::R(r) => self.s[self.sb + r as usize],
+            Set::V(v) => var_set(&self.board.vars[v as usize])?,
+            Set::SV(v, r) => var_set(&self.board.vars[v as usize + self.seat_in(r)?])?,
+            Set::Card(r) => CardSet::single(self.card(self.n[self.nb + r as usize])?),
+        })
+    }
+
+    /// The card in a number register, checked.
+    #[inline(always)]
+    pub(super) fn card_in(&self, r: u16) -> Result<CardIx, Stop> {
+        self.card(self.n[self.nb + r as usize])
+    }
+
+    /// A number as a card of the deck, checked.
+    #[inline(always)]
+    fn card(&self, c: i64) -> Result<CardIx, Stop> {
+        if (0..self.board.card_zone.len() as i64).contains(&c) {
+            Ok(c as CardIx)
+        } else {
+            Err(Stop("no such card"))
+        }
+    }
+
+    /// Whether a comparison holds.
+    #[inline(always)]
+    pub(super) fn holds(&self, c: Cond) -> Result<bool, Stop> {
+        Ok(c.cmp.test(self.num(c.a)?, self.num(c.b)?))
+    }
+
+    /// Writes a number to a place, as a value of `kind` (`None`: an int, as a sum is).
+    #[inline(always)]
+    fn put(&mut self, to: Place, v: i64, kind: Option<NumKind>) -> Result<(), Stop> {
+        let value = || match kind {
+            Some(k) => value_of_num(k, v),
+            None => Value::Int(v),
+        };
+        match to {
+            Place::R(r) => self.n[self.nb + r as usize] = v,
+            Place::V(slot) => self.board.vars[slot as usize] = value(),
+            Place::SV(first, r) => {
+                let slot = first as usize + self.seat_in(r)?;
+                self.board.vars[slot] = value();
+            }
+            Place::Dealer => self.board.dealer = self.seat_of(v)? as u8,
+        }
+        Ok(())
+    }
+
+    /// A place's number now.
+    #[inline(always)]
+    fn get(&self, at: Place) -> Result<i64, Stop> {
+        match at {
+            Place::R(r) => Ok(self.n[self.nb + r as usize]),
+            Place::V(slot) => var_num(&self.board.vars[slot as usize]),
+            Place::SV(first, r) => var_num(&self.board.vars[first as usize + self.seat_in(r)?]),
+            Place::Dealer => Ok(self.board.dealer as i64),
+        }
+    }
+
+    /// `to += v` (or `-=`), checked, stored as an int (as the engine's `assign`).
+    #[inline(always)]
+    fn add(&mut self, to: Place, v: i64, sub: bool) -> Result<(), Stop> {
+        let cur = self.get(to)?;
+        let r = if sub {
+            cur.checked_sub(v)
+        } else {
+            cur.checked_add(v)
+        };
+        self.put(to, r.ok_or(Stop("overflow"))?, None)
+    }
+
+    /// Charges the instructions run since the last charge to the round's work.
+    #[inline(always)]
+    pub(super) fn charge_steps(&mut self) {
+        self.work = self
+            .work
+            .saturating_add(self.steps.saturating_mul(WORK_PER_INSTRUCTION));
+        self.steps = 0;
+    }
+
+    /// Runs instructions from `pc` until the game ends or a guard's code yields.
+    pub(super) fn exec(
+        &mut self,
+        mut pc: u32,
+        players: &mut AutoPlayers<'_>,
+    ) -> Result<Exit, Stop> {
+        let code = &self.im.code[..];
+        loop {
+            let ins = code.get(pc as usize).ok_or(Stop("past the code"))?;
+            pc += 1;
+            self.steps += 1;
+            if self.steps > OP_LIMIT {
+                return Err(Stop("endless loop"));
+            }
+            match *ins {
+                Ins::Store { to, v, kind } => {
+                    let v = self.num(v)?;
+                    self.put(to, v, Some(kind))?;
+                }
+                Ins::Add { to, v } => {
+                    let v = self.num(v)?;
+                    self.add(to, v, false)?;
+                }
+                Ins::Sub { to, v } => {
+                    let v = self.num(v)?;
+                    self.add(to, v, true)?;
+                }
+                Ins::Arith { dst, op, a, b } => {
+                    let (a, b) = (self.num(a)?, self.num(b)?);
+                    let r = match op {
+                        Arith::Add => a.checked_add(b),
+                        Arith::Sub => a.checked_sub(b),
+                        Arith::Mul => a.checked_mul(b),
+                        Arith::Div if b != 0 => a.checked_div_euclid(b),
+                        Arith::Rem if b != 0 => a.checked_rem_euclid(b),
+                        _ => None,
+                    };
+                    self.n[self.nb + dst as usize] = r.ok_or(Stop("arithmetic"))?;
+                }
+                Ins::Neg { dst, a } => {
+                    let a = self.num(a)?;
+                    self.n[self.nb + dst as usize] = a.checked_neg().ok_or(Stop("overflow"))?;
+                }
+                Ins::Test { dst, c } => {
+                    let h = self.holds(c)?;
+                    self.n[self.nb + dst as usize] = h as i64;
+                }
+                Ins::NextSeat { dst, s, back } => {
+                    let s = self.seat_of(self.num(s)?)?;
+                    let n = self.board.seats as usize;
+                    let next = if back { (s + n - 1) % n } else { (s + 1) % n };
+                    self.n[self.nb + dst as usize] = next as i64;
+                }
+                Ins::SetCards { dst, v } => {
+                    let v = self.set(v)?;
+                    self.s[self.sb + dst as usize] = v;
+                }
+                Ins::StoreCards { slot, seat, v } => {
+                    let v = self.set(v)?;
+                    let i = slot as usize
+                        + match seat {
+                            Some(r) => self.seat_in(r)?,
+                            None => 0,
+                        };
+                    self.board.vars[i] = Value::Cards(v);
+                }
+                Ins::Union { dst, a, b } => {
+                    let v = self.set(a)?.union(self.set(b)?);
+                    self.s[self.sb + dst as usize] = v;
+                }
+                Ins::Minus { dst, a, b } => {
+                    let v = self.set(a)?.minus(self.set(b)?);
+                    self.s[self.sb + dst as usize] = v;
+                }
+                Ins::SetEq { dst, a, b, ne } => {
+                    let eq = self.set(a)? == self.set(b)?;
+                    self.n[self.nb + dst as usize] = (eq != ne) as i64;
+                }
+                Ins::SetCount { dst, v } => {
+                    let v = self.set(v)?;
+                    self.n[self.nb + dst as usize] = v.len() as i64;
+                }
+                Ins::CardIn { dst, c, v } => {
+                    let c = self.num(c)?;
+                    let v = self.set(v)?;
+                    let inside = self.card(c).is_ok_and(|c| v.contains(c));
+                    self.n[self.nb + dst as usize] = inside as i64;
+                }
+                Ins::Jump(t) => pc = t,
+                Ins::JumpUnless(c, t) => {
+                    if !self.holds(c)? {
+                        pc = t;
+                    }
+                }
+                Ins::Top { dst, z } => {
+                    let z = self.zone(z)?;
+                    let c = *self.board.zones[z]
+                        .last()
+                        .ok_or(Stop("top of an empty zone"))?;
+                    self.n[self.nb + dst as usize] = c as i64;
+                }
+                Ins::MoveCard { c, to } => {
+                    let c = self.card(self.num(c)?)?;
+                    let to = self.zone(to)?;
+                    self.board.move_card(c, to as u16);
+                }
+                Ins::MoveSet { v, to } => {
+                    let v = self.set(v)?;
+                    let to = self.zone(to)? as u16;
+                    v.iter().for_each(|c| self.board.move_card(c, to));
+                }
+                Ins::MoveZone { from, to } => {
+                    let cards = self.board.zones[self.zone(from)?].clone();
+                    let to = self.zone(to)? as u16;
+                    cards.into_iter().for_each(|c| self.board.move_card(c, to));
+                }
+                Ins::Gather(z) => {
+                    let z = self.zone(z)? as u16;
+                    self.board.gather(z);
+                    self.board.revealed.iter_mut().for_each(|r| *r = false);
+                }
+                Ins::Shuffle(z) => {
+                    let z = self.zone(z)?;
+                    let b = &mut self.board;
+                    b.rng.shuffle(&mut b.zones[z]);
+                }
+                Ins::Cut(z, aside) => {
+                    let z = self.zone(z)? as u16;
+                    let aside = match aside {
+                        Some(a) => Some(self.zone(a)? as u16),
+                        None => None,
+                    };
+                    self.board.cut(z, aside);
+                }
+                Ins::Deal(d) => self.deal(d)?,
+                Ins::DealerByDraw { lowest, attr } => {
+                    self.board.dealer_by_draw(&self.p.deck, lowest, attr)
+                }
+                Ins::Reveal(z) => {
+                    let z = self.zone(z)?;
+                    self.board.revealed[z] = true;
+                }
+                Ins::LoopStart {
+                    over,
+                    base,
+                    len,
+                    idx,
+                } => {
+                    let n = self.board.seats as i64;
+                    let (b, l) = match over {
+                        Loop::All => (self.board.dealer as i64, n),
+                        Loop::Others(s) => {
+                            let s = self.seat_of(self.num(s)?)? as i64;
+                            ((s + 1) % n, n - 1)
+                        }
+                        Loop::Range(a, b) => {
+                            let (a, b) = (self.num(a)?, self.num(b)?);
+                            if b.saturating_sub(a) > 1_000_000 {
+                                return Err(Stop("a loop too long"));
+                            }
+                            (a, (b - a + 1).max(0))
+                        }
+                    };
+                    self.n[self.nb + base as usize] = b;
+                    self.n[self.nb + len as usize] = l;
+                    self.n[self.nb + idx as usize] = 0;
+                }
+                Ins::LoopNext {
+                    over,
+                    base,
+                    len,
+                    idx,
+                    var,
+                    exit,
+                } => {
+                    let i = self.n[self.nb + idx as usize];
+                    if i >= self.n[self.nb + len as usize] {
+                        pc = exit;
+                    } else {
+                        let b = self.n[self.nb + base as usize];
+                        let v = match over {
+                            Loop::Range(..) => b + i,
+                            _ => (b + i) % self.board.seats as i64,
+                        };
+                        self.n[self.nb + var as usize] = v;
+                        self.n[self.nb + idx as usize] = i + 1;
+                    }
+                }
+                Ins::ListStart { list, from, idx } => {
+                    let v = self.o[self.ob + from as usize].clone();
+                    if !matches!(v, Value::List(_)) {
+                        return Err(Stop("a loop over a value that is not a list"));
+                    }
+                    self.o[self.ob + list as usize] = v;
+                    self.n[self.nb + idx as usize] = 0;
+                }
+                Ins::ListNext {
+                    list,
+                    idx,
+                    var,
+                    exit,
+                } => {
+                    let i = self.n[self.nb + idx as usize] as usize;
+                    let Value::List(items) = &self.o[self.ob + list as usize] else {
+                        return Err(Stop("a loop over a value that is not a list"));
+                    };
+                    match items.get(i) {
+                        None => pc = exit,
+                        Some(v) => {
+                            let v = scalar_of(v).ok_or(Stop("a list item that is not a number"))?;
+                            self.n[self.nb + var as usize] = v;
+                            self.n[self.nb + idx as usize] = i as i64 + 1;
+                        }
+                    }
+                }
+                Ins::Pick(k) => pc = self.pick(k, players)?,
+                Ins::Claim(k) => {
+                    if let Some(to) = self.claim(k, players)? {
+                        pc = to;
+                    }
+                }
+                Ins::Call { proc, args } => pc = self.call(proc, args, pc)?,
+                Ins::Ret => match self.frames.pop() {
+                    None => return Ok(Exit::End),
+                    Some(f) => {
+                        self.n.truncate(self.nb);
+                        self.s.truncate(self.sb);
+                        self.o.truncate(self.ob);
+                        (self.nb, self.sb, self.ob, self.proc) = (f.nb, f.sb, f.ob, f.proc);
+                        pc = f.ret;
+                    }
+                },
+                Ins::Pay { n, from, to } => {
+                    let n = self.num(n)?;
+                    self.add(from, n, true)?;
+                    self.add(to, n, false)?;
+                }
+                Ins::PayEach { n, var, seats, to } => {
+                    let n = self.num(n)?;
+                    for s in self.seat_list(seats)? {
+                        self.add(Place::V(var + s as u16), n, true)?;
+                        self.add(to, n, false)?;
+                    }
+                }
+                Ins::Outcome(v) => {
+                    let sym = self.num(v)?;
+                    let text: Arc<str> = self.p.sym(sym as u32).into();
+                    self.events.push(Event::Outcome(text, self.board.dealer));
+                    // A new round begins: its limits start again.
+                    self.round_decisions = 0;
+                    self.steps = 0;
+                    self.work = 0;
+                }
+                Ins::Record { r, seat } => {
+                    let seat = self.seat_of(self.num(seat)?)? as u8;
+                    if let Value::Score(r) = &self.o[self.ob + r as usize] {
+                        self.events
+                            .push(Event::Record(seat, r.clone(), self.board.dealer));
+                    }
+                }
+                Ins::Score {
+                    dst,
+                    table,
+                    args,
+                    at,
+                } => {
+                    let vals = self.arg_values(args)?;
+                    let r = if crate::score::surely_nothing(self.p, table, &vals) {
+                        crate::engine::nothing()
+                    } else {
+                        Arc::new(self.evaluate(at, |cx| crate::score::evaluate(cx, table, vals))?)
+                    };
+                    self.o[self.ob + dst as usize] = Value::Score(r);
+                }
+                Ins::ScoreTotal {
+                    dst,
+                    table,
+                    args,
+                    at,
+                } => {
+                    let vals = self.arg_values(args)?;
+                    let t = if crate::score::surely_nothing(self.p, table, &vals) {
+                        0
+                    } else {
+                        self.evaluate(at, |cx| crate::score::evaluate_total(cx, table, &vals))?
+                    };
+                    self.n[self.nb + dst as usize] = t;
+                }
+                Ins::Field { dst, r, field } => {
+                    let Value::Score(r) = &self.o[self.ob + r as usize] else {
+                        return Err(Stop("a field of a value that is not a result"));
+                    };
+                    self.n[self.nb + dst as usize] = match field {
+                        Field::Total => r.total,
+                        Field::Factor => r.factor,
+                        Field::Base => r.base,
+                        Field::Count => r.yaku.len() as i64,
+                    };
+                }
+                Ins::SeatList { dst, of } => {
+                    let list = self.seats_of(of)?;
+                    self.o[self.ob + dst as usize] =
+                        Value::List(list.into_iter().map(Value::Seat).collect::<Vec<_>>().into());
+                }
+                Ins::Len { dst, r } => {
+                    let Value::List(items) = &self.o[self.ob + r as usize] else {
+                        return Err(Stop("the length of a value that is not a list"));
+                    };
+                    self.n[self.nb + dst as usize] = items.len() as i64;
+                }
+                Ins::Index { dst, r, i } => {
+                    let i = self.num(i)?;
+                    let Value::List(items) = &self.o[self.ob + r as usize] else {
+                        return Err(Stop("an item of a value that is not a list"));
+                    };
+                    let item = usize::try_from(i)
+                        .ok()
+                        .and_then(|i| items.get(i))
+                        .ok_or(Stop("an index outside its list"))?;
+                    self.n[self.nb + dst as usize] =
+                        scalar_of(item).ok_or(Stop("an item that is not a number"))?;
+                }
+                Ins::Cold(k) => self.cold(k)?,
+                Ins::Require(c) => {
+                    if !self.holds(c)? {
+                        return Err(Stop("a `require` or `expect` failed"));
+                    }
+                }
+                Ins::Yield(r) => return Ok(Exit::Yield(self.n[self.nb + r as usize] != 0)),
+                Ins::Nop => {}
+            }
+        }
+    }
+
+    /// `deal …`: checked whole before any card moves, then pass by pass.
+    fn deal(&mut self, d: u16) -> Result<(), Stop> {
+        let def = &self.im.deals[d as usize];
+        let mut counts = [0i64; 16];
+        if def.counts.len() > counts.len() {
+            return Err(Stop("a deal of many passes"));
+        }
+        for (k, c) in counts.iter_mut().zip(def.counts.iter()) {
+            *k = self.num(*c)?;
+            if *k < 0 {
+                return Err(Stop("a negative deal count"));
+            }
+        }
+        let counts = &counts[..def.counts.len()];
+        let from = self.zone(def.from)? as u16;
+        let n = self.board.seats;
+        let start = match def.start {
+            Some(s) => self.seat_of(self.num(s)?)? as u8,
+            None => (self.board.dealer + 1) % n,
+        };
+        let per = counts.iter().fold(0i64, |a, k| a.saturating_add(*k));
+        let held = self.board.zones[from as usize].len() as i64;
+        match def.to {
+            DealTo::Family(first) => {
+                // A deal into the zone it deals from is the engine's to report.
+                if (0..n).any(|s| first + s as u16 == from) || per.saturating_mul(n as i64) > held {
+                    return Err(Stop("a deal short of cards"));
+                }
+                for &k in counts {
+                    for i in 0..n {
+                        let dest = first + ((start + i) % n) as u16;
+                        self.board.deal_top(from, dest, k as usize);
+                    }
+                }
+            }
+            DealTo::Zone(z) => {
+                let dest = self.zone(z)? as u16;
+                if dest == from || per > held {
+                    return Err(Stop("a deal short of cards"));
+                }
+                for &k in counts {
+                    self.board.deal_top(from, dest, k as usize);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The seats a payment or a claim window walks, in order.
+    pub(super) fn seat_list(&self, seats: Seats) -> Result<Vec<u8>, Stop> {
+        match seats {
+            Seats::All => self.seats_of(SeatsOf::All),
+            Seats::Others(s) => self.seats_of(SeatsOf::Others(s)),
+            Seats::List(r) => match &self.o[self.ob + r as usize] {
+                Value::List(items) => items
+                    .iter()
+                    .map(|v| match v {
+                        Value::Seat(s) => self.seat_of(*s as i64).map(|s| s as u8),
+                        Value::Int(i) => self.seat_of(*i).map(|s| s as u8),
+                        _ => Err(Stop("a seat list item that is not a seat")),
+                    })
+                    .collect(),
+                _ => Err(Stop("a seat list that is not a list")),
+            },
+        }
+    }
+
+    /// `seats()`, `others(s)` or `leaders(v)`.
+    fn seats_of(&self, of: SeatsOf) -> Result<Vec<u8>, Stop> {
+        let n = self.board.seats;
+        let ring = |first: u8, count: u8| (0..count).map(move |k| (first + k) % n);
+        Ok(match of {
+            SeatsOf::All => ring(self.board.dealer, n).collect(),
+            SeatsOf::Others(s) => {
+                let s = self.seat_of(self.num(s)?)? as u8;
+                ring((s + 1) % n, n - 1).collect()
+            }
+            SeatsOf::Leaders(v) => {
+                let val = |s: u8| {
+                    self.board
+                        .vars
+                        .get(v as usize + s as usize)
+                        .map(|x| x.int())
+                        .unwrap_or(0)
+                };
+                let order: Vec<u8> = ring(self.board.dealer, n).collect();
+                let top = order.iter().map(|s| val(*s)).max().unwrap_or(0);
+                order.into_iter().filter(|s| val(*s) == top).collect()
+            }
+        })
+    }
+
+    /// Calls a procedure: its arguments into a new frame's registers.
+    fn call(&mut self, proc: u16, args: u16, ret: u32) -> Result<u32, Stop> {
+        if self.frames.len() + 1 >= MAX_DEPTH {
+            return Err(Stop("procedures nest too deep"));
+        }
+        let callee = &self.im.procs[proc as usize];
+        let (nb, sb, ob) = (self.n.len(), self.s.len(), self.o.len());
+        self.n.resize(nb + callee.nums as usize, 0);
+        self.s.resize(sb + callee.sets as usize, CardSet::EMPTY);
+        self.o.resize(ob + callee.objs as usize, Value::Unit);
+        for (i, a) in self.im.arg_lists[args as usize].iter().enumerate() {
+            match (callee.slots.get(i), *a) {
+                (Some(SlotReg::Num(r, _)), Arg::Num(v, _)) => {
+                    self.n[nb + *r as usize] = self.num(v)?;
+                }
+                (Some(SlotReg::Set(r)), Arg::Set(v)) => {
+                    self.s[sb + *r as usize] = self.set(v)?;
+                }
+                (Some(SlotReg::Obj(r)), Arg::Obj(v)) => {
+                    self.o[ob + *r as usize] = self.o[self.ob + v as usize].clone();
+                }
+                _ => return Err(Stop("an argument of another kind")),
+            }
+        }
+        self.frames.push(Frame {
+            ret,
+            nb: self.nb,
+            sb: self.sb,
+            ob: self.ob,
+            proc: self.proc,
+        });
+        (self.nb, self.sb, self.ob, self.proc) = (nb, sb, ob, proc);
+        Ok(callee.start)
+    }
+
+    /// A score table's arguments as values.
+    fn arg_values(&self, args: u16) -> Result<Vec<Value>, Stop> {
+        self.im.arg_lists[args as usize]
+            .iter()
+            .map(|a| {
+                Ok(match *a {
+                    Arg::Num(v, k) => value_of_num(k, self.num(v)?),
+                    Arg::Set(v) => Value::Cards(self.set(v)?),
+                    Arg::Obj(r) => self.o[self.ob + r as usize].clone(),
+                })
+            })
+            .collect()
+    }
+
+    /// Runs the engine's evaluator on the board with the round's work left, charging
+    /// what it used.
+    fn evaluate<T>(
+        &mut self,
+        at: crate::ir::Loc,
+        f: impl FnOnce(&mut Cx<'_>) -> Result<T, crate::engine::RuntimeError>,
+    ) -> Result<T, Stop> {
+        self.evaluate_with(at, &mut [], f)
+    }
+
+    /// [`Machine::evaluate`] with the running frame's locals given.
+    fn evaluate_with<T>(
+        &mut self,
+        at: crate::ir::Loc,
+        locals: &mut [Value],
+        f: impl FnOnce(&mut Cx<'_>) -> Result<T, crate::engine::RuntimeError>,
+    ) -> Result<T, Stop> {
+        self.charge_steps();
+        let left = ROUND_BUDGET.saturating_sub(self.work);
+        let start = EVAL_BUDGET.min(left);
+        let mut cx = Cx {
+            p: self.p,
+            b: Some(&self.board),
+            locals,
+            groups: &[],
+            budget: start,
+            at,
+        };
+        let r = f(&mut cx);
+        let used = start - cx.budget;
+        self.work = self.work.saturating_add(used);
+        r.map_err(|_| Stop("the engine's evaluator failed"))
+    }
+
+    /// A value the engine's evaluator works out, with the frame's locals as values.
+    fn cold(&mut self, k: u16) -> Result<(), Stop> {
+        let def = &self.im.cold[k as usize];
+        let slots = &self.im.procs[self.proc as usize].slots;
+        let mut locals: Vec<Value> = slots
+            .iter()
+            .map(|s| match *s {
+                SlotReg::Num(r, k) => value_of_num(k, self.n[self.nb + r as usize]),
+                SlotReg::Set(r) => Value::Cards(self.s[self.sb + r as usize]),
+                SlotReg::Obj(r) => self.o[self.ob + r as usize].clone(),
+                SlotReg::Hidden => Value::Unit,
+            })
+            .collect();
+        let v = self.evaluate_with(def.at, &mut locals, |cx| cx.eval(&def.expr))?;
+        match def.dst {
+            SlotReg::Num(r, k) => {
+                let x = match (&v, k) {
+                    (Value::Zone(z), NumKind::Zone) => *z as i64,
+                    (v, k) if k != NumKind::Zone => {
+                        scalar_of(v).ok_or(Stop("a value that is not a number"))?
+                    }
+                    _ => return Err(Stop("a value of another kind")),
+                };
+                self.n[self.nb + r as usize] = x;
+            }
+            SlotReg::Set(r) => {
+                let s = match v {
+                    Value::Cards(s) => s,
+                    Value::Card(c) => CardSet::single(c),
+                    Value::Zone(z) => self.board.sets[z as usize],
+                    _ => return Err(Stop("a value that is not cards")),
+                };
+                self.s[self.sb + r as usize] = s;
+            }
+            SlotReg::Obj(r) => self.o[self.ob + r as usize] = v,
+            SlotReg::Hidden => {}
+        }
+        Ok(())
+    }
+
+    /// Counts a decision taken; a game past its limits stops.
+    pub(super) fn count_decision(&mut self) -> Result<(), Stop> {
+        self.decisions += 1;
+        self.round_decisions += 1;
+        self.charge_steps();
+        if self.decisions > self.decision_limit
+            || self.round_decisions > crate::engine::ROUND_DECISION_LIMIT
+            || self.work >= ROUND_BUDGET
+        {
+            return Err(Stop("a limit"));
+        }
+        Ok(())
+    }
+
+    /// A decision boundary (a move a player chose among several): chips are read for
+    /// deals that ended since the last one.
+    pub(super) fn boundary(&mut self) {
+        // Only a deal's end (an outcome: an event) is read at a boundary.
+        if self.events.len() != self.seen_events {
+            self.seen_events = self.events.len();
+            self.deal_chips
+                .boundary(&self.board, &self.events, &mut self.deal_rows);
+        }
+    }
+}
+
+/// A number held in a variable or parameter.
+#[inline(always)]
+fn var_num(v: &Value) -> Result<i64, Stop> {
+    match v {
+        Value::Int(i) => Ok(*i),
+        other => scalar_of(other).ok_or(Stop("a variable that is not a number")),
+    }
+}
+
+/// Cards held in a variable.
+#[inline(always)]
+fn var_set(v: &Value) -> Result<CardSet, Stop> {
+    match v {
+        Value::Cards(s) => Ok(*s),
+        _ => Err(Stop("a variable that holds no cards")),
+    }
+}

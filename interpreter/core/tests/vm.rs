@@ -1,0 +1,224 @@
+//! The register machine (`vm/`) against the engine: every bundled ruleset it lowers
+//! plays exactly the engine's games (outcomes, dealers, recorded results, chips, chips
+//! per deal, decisions), and a game it stops is played again by the engine, so what a
+//! caller gets never depends on which of the two ran it.
+
+use std::path::{Path, PathBuf};
+
+use fuda_core::agents::{by_name, Agent};
+use fuda_core::loader::{Loader, NoFiles};
+use fuda_core::play::{agent_seed, game_seed, play_game, PlayOptions};
+
+/// Reads files below the bundled rulesets' folder.
+struct Folder(PathBuf);
+
+impl Loader for Folder {
+    fn load(&self, path: &str) -> Result<String, String> {
+        std::fs::read_to_string(self.0.join(path)).map_err(|e| e.to_string())
+    }
+}
+
+fn bundled(name: &str) -> fuda_core::Program {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rulesets");
+    let text = std::fs::read_to_string(dir.join(name)).expect("a bundled ruleset");
+    match fuda_core::compile(name, &text, &Folder(dir)) {
+        Ok(c) => c.program,
+        Err(f) => panic!("{name}: {:#?}", f.diagnostics),
+    }
+}
+
+fn program(text: &str) -> fuda_core::Program {
+    match fuda_core::compile("t.fuda", text, &NoFiles) {
+        Ok(c) => c.program,
+        Err(f) => panic!("{:#?}", f.diagnostics),
+    }
+}
+
+fn seats(p: &fuda_core::Program) -> u8 {
+    fuda_core::State::new(p, &[], 0)
+        .expect("starts")
+        .board
+        .seats
+}
+
+/// One game's whole record (or its error), as text, played by the engine or by
+/// whichever of the two `play_game` picks.
+fn game(p: &fuda_core::Program, agent: &str, seed: u64, engine_only: bool) -> String {
+    let mut agents: Vec<Box<dyn Agent>> = (0..seats(p) as usize)
+        .map(|s| by_name(agent, agent_seed(seed, s)).expect("agent"))
+        .collect();
+    let opts = PlayOptions {
+        engine_only,
+        ..PlayOptions::default()
+    };
+    match play_game(p, &[], seed, &mut agents, &opts) {
+        Ok(r) => format!("{r:?}"),
+        Err(e) => format!("{e:?}"),
+    }
+}
+
+/// Whether the machine itself plays a game to its end (without the engine's help).
+fn machine_finishes(p: &fuda_core::Program, agent: &str, seed: u64) -> bool {
+    let Ok(image) = p.vm.image(p, seats(p)) else {
+        return false;
+    };
+    let mut agents: Vec<Box<dyn Agent>> = (0..seats(p) as usize)
+        .map(|s| by_name(agent, agent_seed(seed, s)).expect("agent"))
+        .collect();
+    let mut lent = fuda_core::agents::AutoPlayers::of(&mut agents).expect("lent players");
+    let board = fuda_core::State::blank(p, &[], seed).expect("starts").board;
+    fuda_core::vm::play(p, &image, board, &mut lent, 1_000_000).is_ok()
+}
+
+/// Plays `games` games each way with each lent agent and says where they differ;
+/// how many of them the machine played itself.
+fn same_games(p: &fuda_core::Program, games: u64) -> u64 {
+    let mut by_machine = 0;
+    for agent in ["eager", "random"] {
+        for g in 0..games {
+            let seed = game_seed(7, g);
+            let engine = game(p, agent, seed, true);
+            let either = game(p, agent, seed, false);
+            assert_eq!(engine, either, "{agent} game {g} differs");
+            by_machine += u64::from(machine_finishes(p, agent, seed));
+        }
+    }
+    by_machine
+}
+
+#[test]
+fn sangohana_and_its_variants_are_lowered_and_play_the_engines_games() {
+    for name in [
+        "sangohana.fuda",
+        "sangohana-strict.fuda",
+        "sangohana-strict-kasu3.fuda",
+    ] {
+        let p = bundled(name);
+        // Lowered, or this test would compare the engine with itself.
+        let image = p.vm.image(&p, seats(&p));
+        assert!(image.is_ok(), "{name}: {:?}", image.err());
+        assert_eq!(
+            same_games(&p, 60),
+            120,
+            "{name}: the machine played every game"
+        );
+    }
+}
+
+#[test]
+fn every_seat_count_of_sangohana_plays_the_engines_games() {
+    let p = bundled("sangohana.fuda");
+    for players in [2, 4] {
+        let params = fuda_core::engine::seat_count_given(&p, players);
+        for g in 0..30 {
+            let seed = game_seed(3, g);
+            let run = |engine_only| {
+                let mut agents: Vec<Box<dyn Agent>> = (0..players)
+                    .map(|s| by_name("random", agent_seed(seed, s)).expect("agent"))
+                    .collect();
+                let opts = PlayOptions {
+                    engine_only,
+                    ..PlayOptions::default()
+                };
+                format!("{:?}", play_game(&p, &params, seed, &mut agents, &opts))
+            };
+            assert_eq!(run(true), run(false), "{players} players, game {g}");
+        }
+    }
+}
+
+#[test]
+fn rulesets_the_machine_declines_play_as_before() {
+    // The fishing games use constructs the machine has no instruction for yet; their
+    // games go to the engine whole.
+    for name in ["ukishima.fuda", "nara-hanaawase.fuda"] {
+        let p = bundled(name);
+        assert_eq!(same_games(&p, 5), 0, "{name} is declined");
+    }
+}
+
+#[test]
+fn a_game_the_machine_stops_is_the_engines_to_report() {
+    // `top` of an empty zone: the machine stops, and the engine, playing the game again
+    // from its start, reports the rule with its message.
+    let p = program(
+        r#"
+ruleset "x"
+import "std/kabufuda"
+seats 2 { 2: A B }
+zone 山 shared stack hidden
+zone 手 per seat pile owner
+proc match {
+  gather 山
+  shuffle 山
+  let s = dealer
+  loop {
+    choose s {
+      move 引く "引く" { let c = top(山)  move c to 手[s] }
+      move 待つ "待つ" { }
+    }
+    s = next(s)
+  }
+}
+"#,
+    );
+    assert!(p.vm.image(&p, 2).is_ok(), "lowered");
+    for g in 0..10 {
+        let seed = game_seed(1, g);
+        let engine = game(&p, "random", seed, true);
+        assert!(engine.contains("top"), "{engine}");
+        assert!(!machine_finishes(&p, "random", seed), "the machine stops");
+        assert_eq!(engine, game(&p, "random", seed, false), "game {g}");
+    }
+}
+
+#[test]
+fn payments_loops_and_calls_play_the_engines_games() {
+    // Per-seat variables, loops over seats and ranges, calls with arguments, claim
+    // windows with priorities and a guard on a card option, each as the engine runs them.
+    let p = program(
+        r#"
+ruleset "x"
+import "std/kabufuda"
+seats 3 { 3: A B C }
+enum 結果: 終わり
+zone 山 shared stack hidden
+zone 場 shared pile public
+zone 手 per seat pile owner
+var chips: int per seat = 0
+var pot: int = 0
+var 回: int = 0
+ledger chips, pot
+proc 払う(x: seat, k: int) {
+  pay k from chips[x] to pot
+  if pot > 6 {
+    for s in others(x) { pay 1 from pot to chips[s] }
+  }
+}
+proc match {
+  repeat 4 as r {
+    gather 山
+    shuffle 山
+    cut 山
+    deal 2, 1 from 山 to 手 from next(dealer)
+    let s = dealer
+    loop {
+      回 += 1
+      choose s {
+        move 出す(c in 手[s]) "出す" when c != top(山) { move c to 場 }
+        move 引く "引く" when count(山) > 0 { let t = top(山)  move t to 手[s] }
+      }
+      claim x in others(s) {
+        move 取る "取る" when count(手[x]) < 4 priority 1 { 払う(x, 1) }
+        move 鳴く "鳴く" when count(場) > 2 priority 2 { 払う(x, 2) }
+      }
+      if count(手[s]) == 0 or 回 > 30 { outcome 終わり  return }
+      s = next(s)
+    }
+  }
+}
+"#,
+    );
+    assert!(p.vm.image(&p, 3).is_ok(), "{:?}", p.vm.image(&p, 3).err());
+    assert_eq!(same_games(&p, 40), 80, "the machine played every game");
+}
