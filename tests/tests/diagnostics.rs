@@ -2,7 +2,9 @@
 //! mistakes; its rendered diagnostics are compared with the stored snapshot.
 //!
 //! Each file starts with a `#` comment saying what it tests. A ruleset that compiles
-//! is snapshotted as `compiles` followed by its warnings (`ok-*.fuda` have none).
+//! is snapshotted as `compiles` followed by its warnings (`ok-*.fuda` have none), then
+//! each of its `test` blocks that fails, by name, with the run-time error `fuda test`
+//! shows (`test-fails-*.fuda`).
 //! Sibling `*.inc` files are importable (and extendable) as `NAME.fuda`, for import,
 //! cycle and variant tests; sibling `*.txt` files are word lists (`words … from
 //! "NAME.txt"`). Neither is tested on its own.
@@ -15,14 +17,23 @@ use miette::{GraphicalReportHandler, GraphicalTheme};
 
 /// Renders every diagnostic of a failed compile as plain text (no colour, ASCII).
 fn render(name: &str, text: &str, files: MemoryFiles) -> String {
-    let handler =
-        GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(100);
+    let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor())
+        .with_width(100)
+        .with_show_related_as_nested(true);
     let diags = match fuda_core::compile(name, text, &files) {
         Ok(c) => {
             let mut out = String::from("compiles\n");
             for w in &c.warnings {
                 let r = w.render_with(&c.program.sources);
                 handler.render_report(&mut out, &r).expect("render");
+            }
+            let p = &c.program;
+            for (i, t) in p.tests.iter().enumerate() {
+                if let Err(e) = fuda_core::State::run_test(p, i) {
+                    out.push_str(&format!("test `{}` fails:\n", t.name));
+                    let r = e.to_diagnostic().render_with(&p.sources);
+                    handler.render_report(&mut out, &r).expect("render");
+                }
             }
             return out;
         }

@@ -23,6 +23,7 @@ pub fn install_hook() {
                 .terminal_links(false)
                 .width(WIDTH)
                 .wrap_lines(fancy)
+                .show_related_errors_as_nested()
                 .build(),
         )
     }));
@@ -57,7 +58,9 @@ pub fn diagnostic(d: &dyn miette::Diagnostic, to: Stream) -> String {
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(WIDTH)
         .with_wrap_lines(fancy)
-        .with_links(false);
+        .with_links(false)
+        // Notes (where a failing procedure was called from) hang under their error.
+        .with_show_related_as_nested(true);
     let mut out = String::new();
     if handler.render_report(&mut out, d).is_err() {
         // Rendering into a String only fails on a formatter bug: fall back to the message.

@@ -373,23 +373,10 @@ fn human(p: &Program, s: &Scored) -> String {
         return out;
     }
     out.push_str(&format!("{}: {}\n", r.name, r.total));
-    let width = r
-        .yaku
-        .iter()
-        .map(|y| view::width(&y.name))
-        .max()
-        .unwrap_or(0);
-    for y in r.yaku.iter() {
-        out.push_str(&format!(
-            "  {}  {:>3}\n",
-            view::pad(&y.name, width),
-            y.value
-        ));
+    for line in view::yaku_lines(r) {
+        out.push_str(&format!("  {line}\n"));
     }
-    out.push_str(&format!(
-        "  base {} × factor {} + bonus {} = total {}\n",
-        r.base, r.factor, r.bonus, r.total
-    ));
+    out.push_str(&format!("  {}\n", view::sum_line(r)));
     for line in view::group_lines(p, &r.groups) {
         out.push_str(&format!("  {line}\n"));
     }

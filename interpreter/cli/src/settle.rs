@@ -4,13 +4,14 @@
 //! JSON (`--state`, or lines of `--batch` that carry `zones`).
 
 use fuda_core::play::{settle, SettleError, Settlement, ZoneCards};
+use fuda_core::value::YakuLine;
 use fuda_core::Program;
 use miette::miette;
 use serde_json::{json, Value as Json};
 
 use crate::params::{self, GameParams};
 use crate::score::Args;
-use crate::{outln, render, values};
+use crate::{outln, render, values, view};
 
 /// A described end of round, ready to settle.
 struct Described {
@@ -266,8 +267,14 @@ fn human(p: &Program, d: &Described, s: &Settlement) -> String {
             s.chips.get(seat as usize).copied().unwrap_or(0)
         ));
         for (_, r) in s.records.iter().filter(|(x, _)| *x == seat) {
-            for y in r.yaku.iter() {
-                out.push_str(&format!("      {} {}\n", y.name, y.value));
+            for line in view::yaku_lines(r) {
+                out.push_str(&format!("      {line}\n"));
+            }
+            // As `fuda score` shows a hand: a bonus line (a `plus` stage's row) or a
+            // multiplied yaku is told apart by how the total is made. A plain sum of
+            // yaku (every bundled fishing game's) says nothing more, and is not shown.
+            if r.factor != 1 || !r.bonuses.is_empty() {
+                out.push_str(&format!("      {}\n", view::sum_line(r)));
             }
         }
     }
@@ -286,27 +293,18 @@ fn human(p: &Program, d: &Described, s: &Settlement) -> String {
 fn to_json(p: &Program, d: &Described, s: &Settlement) -> String {
     let seats: Vec<Json> = (0..s.seats)
         .map(|seat| {
-            let yaku: Vec<Json> = s
-                .records
-                .iter()
-                .filter(|(x, _)| *x == seat)
-                .flat_map(|(_, r)| {
-                    r.yaku
-                        .iter()
-                        .map(|y| json!({"name": y.name, "value": y.value}))
-                })
-                .collect();
-            let total: i64 = s
-                .records
-                .iter()
-                .filter(|(x, _)| *x == seat)
-                .map(|(_, r)| r.total)
-                .sum();
+            let records = || s.records.iter().filter(|(x, _)| *x == seat);
+            // As in `fuda score --json`: `yaku` are the lines that add up to the
+            // totals (bonus lines included), `bonuses` the `plus` stages' rows that held.
+            let yaku: Vec<&YakuLine> = records().flat_map(|(_, r)| r.yaku.iter()).collect();
+            let bonuses: Vec<&YakuLine> = records().flat_map(|(_, r)| r.bonuses.iter()).collect();
+            let total: i64 = records().map(|(_, r)| r.total).sum();
             json!({
                 "seat": seat,
                 "role": params::role(p, s.seats, d.dealer, seat),
                 "chips": s.chips.get(seat as usize).copied().unwrap_or(0),
                 "yaku": yaku,
+                "bonuses": bonuses,
                 "yaku_total": total,
             })
         })

@@ -4,7 +4,7 @@
 use fuda_core::engine::show;
 use fuda_core::ir::{Order, Owner};
 use fuda_core::model::{CardIx, CardSet};
-use fuda_core::value::Text;
+use fuda_core::value::{ScoreResult, Text};
 use fuda_core::{Program, State};
 use unicode_width::UnicodeWidthStr;
 
@@ -44,6 +44,24 @@ pub fn group_lines(p: &Program, groups: &[(Text, CardSet)]) -> Vec<String> {
         }
     }
     out
+}
+
+/// A score result's lines as the text reports show them, names padded to one width:
+/// `赤五光     40`, then each bonus (`福上がり   15`); they add up to the total.
+pub fn yaku_lines(r: &ScoreResult) -> Vec<String> {
+    let w = r.yaku.iter().map(|y| width(&y.name)).max().unwrap_or(0);
+    r.yaku
+        .iter()
+        .map(|y| format!("{}  {:>3}", pad(&y.name, w), y.value))
+        .collect()
+}
+
+/// How a score result's total is made: `base 20 × factor 2 + bonus 15 = total 55`.
+pub fn sum_line(r: &ScoreResult) -> String {
+    format!(
+        "base {} × factor {} + bonus {} = total {}",
+        r.base, r.factor, r.bonus, r.total
+    )
 }
 
 /// Display width (a kanji takes two columns).

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{fuda, sangohana};
+use common::{fuda, rule_file, sangohana};
 
 #[test]
 fn version_and_help() {
@@ -164,6 +164,35 @@ fn test_command_reports_a_failure_by_name() {
         r.stdout
     );
     assert_eq!(r.stdout.lines().last(), Some("1 passed, 1 failed"));
+}
+
+/// A procedure that fails when a test calls it: the failure points at the failing rule,
+/// and a note below it at the test's line that called the procedure (the base file's
+/// procedure, the variant's test: the note is drawn from the variant's own file).
+#[test]
+fn test_command_shows_the_test_line_that_called_a_failing_procedure() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    rule_file(
+        dir.path(),
+        "base.fuda",
+        "ruleset \"base\"\nimport \"std/hanafuda\"\nseats 2 { 2: 親 子 }\n\
+         zone 山札 shared stack hidden\nzone 手札 per seat pile owner\n\
+         proc 配る(n: int) {\n  deal n from 山札 to 手札\n}\nproc match { 配る(8) }\n",
+    );
+    let path = rule_file(
+        dir.path(),
+        "variant.fuda",
+        "ruleset \"variant\"\nextends \"base.fuda\"\n\ntest \"deals too many\" {\n  配る(30)\n}\n",
+    );
+    let r = fuda(&["test", &path]);
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(r.stdout.contains("base.fuda:7:"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("called from test `deals too many`")
+            && r.stdout.contains("variant.fuda:5:"),
+        "the note names the test and points at its line: {}",
+        r.stdout
+    );
 }
 
 /// A FIFO named on the command line is refused at once, as an imported one is: opening

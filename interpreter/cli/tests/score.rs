@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{fuda, sangohana};
+use common::{fuda, rule_file, sangohana};
 use serde_json::Value;
 
 const AKA_GOKO: &str = "1-ribbon 2-ribbon 3-ribbon 1-crane 3-curtain 8-moon 11-rainman 12-phoenix";
@@ -318,6 +318,42 @@ fn settle_runs_a_procedure_on_a_described_table() {
     assert!(r.all().contains("did you mean `手札`"), "{}", r.all());
 }
 
+/// A settlement that records a result with a bonus (a `plus` stage's row): the text
+/// shows how the total is made, as `fuda score` does for a hand, and the JSON lists the
+/// bonus under `bonuses` as well as among the lines of `yaku`, as `fuda score --json`
+/// does. (珊瑚花 settles no round itself: a variant adds the procedure.)
+#[test]
+fn settle_shows_the_bonuses_of_what_it_records() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let base = std::fs::read_to_string(sangohana()).expect("read sangohana.fuda");
+    rule_file(dir.path(), "sangohana.fuda", &base);
+    let path = rule_file(
+        dir.path(),
+        "fuku.fuda",
+        "ruleset \"福\"\nextends \"sangohana.fuda\"\n\
+         proc 福清算 {\n  let r = 役代(手札[0], win: 上がり, first_turn: true)\n  \
+         record r for 0\n  pay r.total from each others(0) to chips[0]\n}\n",
+    );
+    let hand = format!("手札[0]={AKA_GOKO}");
+    let args = ["score", &path, "--settle", "福清算", "--zone", &hand];
+    let r = fuda(&args);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(
+        r.stdout
+            .contains("福上がり   15\n      base 20 × factor 2 + bonus 15 = total 55\n"),
+        "{}",
+        r.stdout
+    );
+    let r = fuda(&[&args[..], &["--json"]].concat());
+    assert_eq!(r.code, 0, "{}", r.all());
+    let v = json(&r.stdout);
+    let fuku = serde_json::json!([{"name": "福上がり", "value": 15}]);
+    assert_eq!(v["seats"][0]["bonuses"], fuku, "{}", r.stdout);
+    assert_eq!(v["seats"][0]["yaku"][1], fuku[0], "{}", r.stdout);
+    assert_eq!(v["seats"][0]["yaku_total"], 55);
+    assert_eq!(v["seats"][1]["bonuses"], serde_json::json!([]));
+}
+
 fn ukishima() -> String {
     concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/ukishima.fuda").to_string()
 }
@@ -347,6 +383,15 @@ fn ukishima_worked_example_settles_to_the_seed_figures() {
         .map(|s| v["seats"][s]["chips"].as_i64().expect("chips"))
         .collect();
     assert_eq!(chips, [20, 2, -22]);
+    // Its table has no `plus` stage: no seat has bonuses.
+    for s in 0..3 {
+        assert_eq!(
+            v["seats"][s]["bonuses"],
+            serde_json::json!([]),
+            "{}",
+            r.stdout
+        );
+    }
     // An end state that cannot arise is refused, in a batch too, and the batch goes on.
     let dir = tempfile::tempdir().expect("tempdir");
     let batch = dir.path().join("ends.jsonl");

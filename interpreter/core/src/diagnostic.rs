@@ -30,6 +30,11 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// Error or warning.
     pub severity: Severity,
+    /// Notes drawn after it, each with a snippet of its own: where a procedure that
+    /// failed at run time was called from. Notes are kept apart from `labels` because a
+    /// call site is usually far from the failing line, often in another file, and a far
+    /// label is only named, not drawn (see [`Diagnostic::render_with`]).
+    pub related: Vec<Diagnostic>,
 }
 
 impl Diagnostic {
@@ -46,6 +51,7 @@ impl Diagnostic {
             labels: vec![(loc, label.into())],
             help: None,
             severity: Severity::Error,
+            related: Vec::new(),
         }
     }
 
@@ -58,6 +64,20 @@ impl Diagnostic {
     /// Adds a secondary label.
     pub fn with_label(mut self, loc: Loc, label: impl Into<String>) -> Self {
         self.labels.push((loc, label.into()));
+        self
+    }
+
+    /// Adds a note drawn after it with its own snippet: `message` above the snippet,
+    /// `label` at `loc`.
+    pub fn with_note(
+        mut self,
+        message: impl Into<String>,
+        loc: Loc,
+        label: impl Into<String>,
+    ) -> Self {
+        let mut note = Diagnostic::error(self.code, message, loc, label);
+        note.severity = self.severity;
+        self.related.push(note);
         self
     }
 
@@ -137,6 +157,15 @@ impl Diagnostic {
             labels,
             help,
             severity: self.severity,
+            note: false,
+            related: self
+                .related
+                .iter()
+                .map(|r| Rendered {
+                    note: true,
+                    ..r.render_with(sources)
+                })
+                .collect(),
             src: Window {
                 name: src.name.clone(),
                 text: src.text[start..end].to_string(),
@@ -213,6 +242,9 @@ pub struct Rendered {
     labels: Vec<LabeledSpan>,
     help: Option<String>,
     severity: Severity,
+    /// Drawn as a note under another diagnostic (miette's advice), not as a problem.
+    note: bool,
+    related: Vec<Rendered>,
     src: Window,
 }
 
@@ -226,10 +258,15 @@ impl std::error::Error for Rendered {}
 
 impl miette::Diagnostic for Rendered {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        // A note belongs to the diagnostic above it, whose code is already shown.
+        if self.note {
+            return None;
+        }
         Some(Box::new(self.code))
     }
     fn severity(&self) -> Option<miette::Severity> {
         Some(match self.severity {
+            _ if self.note => miette::Severity::Advice,
             Severity::Error => miette::Severity::Error,
             Severity::Warning => miette::Severity::Warning,
         })
@@ -244,5 +281,13 @@ impl miette::Diagnostic for Rendered {
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         Some(Box::new(self.labels.iter().cloned()))
+    }
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        if self.related.is_empty() {
+            return None;
+        }
+        Some(Box::new(
+            self.related.iter().map(|r| r as &dyn miette::Diagnostic),
+        ))
     }
 }

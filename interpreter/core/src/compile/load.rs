@@ -683,5 +683,6 @@ fn syntax_diagnostic(file: u16, e: &fuda_grammar::SyntaxError) -> Diagnostic {
         labels,
         help: e.help().map(|h| h.to_string()),
         severity: crate::diagnostic::Severity::Error,
+        related: Vec::new(),
     }
 }

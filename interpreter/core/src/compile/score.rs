@@ -643,11 +643,77 @@ fn warn_duplicate_yaku(
     }
 }
 
-/// Whether two conditions plainly cannot both hold: one conjunct of each (the whole
-/// condition, or a part of its `and`s) tests the same expression with `==` against a
-/// different constant (`count(h) == 3`, `count(h) == 4`). An expression reading the
-/// table's `yaku` or `factor` (`slots`) is left out: those change from stage to stage.
+/// Whether two conditions plainly cannot both hold: each condition's conjuncts (the
+/// whole condition, or the parts of its `and`s) that test one expression against
+/// constants — `==`, `in [..]` of constants, and the int comparisons `<`, `<=`, `>`,
+/// `>=` — say which values they allow it, and for some expression tested in both the
+/// two allow nothing in common (`count(h) == 3` and `count(h) == 4`, `x >= 5` and
+/// `x == 3`, `x < 2` and `x > 4`, `x in [1, 2]` and `x in [3, 4]`). An expression
+/// reading the table's `yaku` or `factor` (`slots`) is left out: those change from stage
+/// to stage.
 fn exclusive(a: &crate::ir::Expr, b: &crate::ir::Expr, slots: (u16, u16)) -> bool {
+    use crate::ir::Expr;
+    fn reads(e: &Expr, (yaku, factor): (u16, u16)) -> bool {
+        if matches!(e, Expr::Local(l) if *l == yaku || *l == factor) {
+            return true;
+        }
+        let mut found = false;
+        e.children(|x| found = found || reads(x, (yaku, factor)));
+        found
+    }
+    let (xs, ys) = (allowed(a), allowed(b));
+    xs.iter().any(|(x, ax)| {
+        ys.iter()
+            .any(|(y, ay)| x.same_as(y) && ax.meet(ay).is_empty() && !reads(x, slots))
+    })
+}
+
+/// The values a row's conjuncts allow an expression, as far as [`exclusive`] reads them.
+#[derive(Clone, Debug, PartialEq)]
+enum Allowed {
+    /// One of these values (`==` a constant, `in` a list of constants).
+    Values(Vec<crate::value::Value>),
+    /// An int from the first to the second, both included (`<`, `<=`, `>`, `>=` a
+    /// constant; the unbounded side at `i64`'s end).
+    Ints(i64, i64),
+}
+
+impl Allowed {
+    /// What both allow. Values of different kinds are never compared (a seat and an
+    /// int may print alike): such a value is kept, so that nothing is called
+    /// exclusive that the checker cannot tell apart.
+    fn meet(&self, other: &Allowed) -> Allowed {
+        use crate::value::Value;
+        let kept = |v: &Value, vs: &[Value]| {
+            vs.iter()
+                .any(|w| v == w || std::mem::discriminant(v) != std::mem::discriminant(w))
+        };
+        match (self, other) {
+            (Allowed::Ints(a, b), Allowed::Ints(c, d)) => Allowed::Ints(*a.max(c), *b.min(d)),
+            (Allowed::Values(vs), Allowed::Ints(lo, hi))
+            | (Allowed::Ints(lo, hi), Allowed::Values(vs)) => Allowed::Values(
+                vs.iter()
+                    .filter(|v| !matches!(v, Value::Int(k) if !(lo..=hi).contains(&k)))
+                    .cloned()
+                    .collect(),
+            ),
+            (Allowed::Values(a), Allowed::Values(b)) => {
+                Allowed::Values(a.iter().filter(|v| kept(v, b)).cloned().collect())
+            }
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        match self {
+            Allowed::Values(vs) => vs.is_empty(),
+            Allowed::Ints(lo, hi) => lo > hi,
+        }
+    }
+}
+
+/// Each expression a condition's conjuncts test against constants, with what they
+/// allow it together (`x >= 2 and x <= 4` allows 2 to 4): one entry per expression.
+fn allowed(cond: &crate::ir::Expr) -> Vec<(&crate::ir::Expr, Allowed)> {
     use crate::ir::{Expr, Op2};
     use crate::value::Value;
     fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
@@ -659,37 +725,73 @@ fn exclusive(a: &crate::ir::Expr, b: &crate::ir::Expr, slots: (u16, u16)) -> boo
             _ => out.push(e),
         }
     }
-    // `x == k` (either way round) as the operator, `x` and the constant `k`.
-    fn eq_test(e: &Expr) -> Option<(Op2, &Expr, &Value)> {
-        let Expr::Bin(op @ (Op2::Eq | Op2::EqScalar), x, y) = e else {
-            return None;
-        };
-        match (&**x, &**y) {
-            (Expr::Const(_), Expr::Const(_)) => None,
-            (x, Expr::Const(k)) | (Expr::Const(k), x) => Some((*op, x, k)),
+    // A constant, a negative int (`-3`, if kept as a negation) included.
+    fn constant(e: &Expr) -> Option<Value> {
+        match e {
+            Expr::Const(v) => Some(v.clone()),
+            Expr::Neg(x) => match &**x {
+                Expr::Const(Value::Int(k)) => k.checked_neg().map(Value::Int),
+                _ => None,
+            },
             _ => None,
         }
     }
-    fn reads(e: &Expr, (yaku, factor): (u16, u16)) -> bool {
-        if matches!(e, Expr::Local(l) if *l == yaku || *l == factor) {
-            return true;
-        }
-        let mut found = false;
-        e.children(|x| found = found || reads(x, (yaku, factor)));
-        found
+    // `x OP k` (either way round) as `x` and what it allows.
+    fn test(e: &Expr) -> Option<(&Expr, Allowed)> {
+        let Expr::Bin(op, l, r) = e else {
+            return None;
+        };
+        let (x, k, flipped) = match (constant(l), constant(r)) {
+            (None, Some(k)) => (&**l, k, false),
+            (Some(k), None) => (&**r, k, true),
+            _ => {
+                // `x in [k, …]`: the list is no constant as a whole when written out.
+                let Expr::List(items) = &**r else {
+                    return None;
+                };
+                if *op != Op2::In {
+                    return None;
+                }
+                let vs: Option<Vec<Value>> = items.iter().map(constant).collect();
+                return Some((&**l, Allowed::Values(vs?)));
+            }
+        };
+        let int = |k: &Value| match k {
+            Value::Int(k) => Some(*k),
+            _ => None,
+        };
+        // `k < x` is `x > k`.
+        let op = match (op, flipped) {
+            (Op2::Lt, true) => Op2::Gt,
+            (Op2::Le, true) => Op2::Ge,
+            (Op2::Gt, true) => Op2::Lt,
+            (Op2::Ge, true) => Op2::Le,
+            (op, _) => *op,
+        };
+        let allows = match op {
+            Op2::Eq | Op2::EqScalar => Allowed::Values(vec![k]),
+            Op2::In if !flipped => match k {
+                Value::List(vs) => Allowed::Values(vs.to_vec()),
+                _ => return None,
+            },
+            Op2::Lt => Allowed::Ints(i64::MIN, int(&k)?.checked_sub(1)?),
+            Op2::Le => Allowed::Ints(i64::MIN, int(&k)?),
+            Op2::Gt => Allowed::Ints(int(&k)?.checked_add(1)?, i64::MAX),
+            Op2::Ge => Allowed::Ints(int(&k)?, i64::MAX),
+            _ => return None,
+        };
+        Some((x, allows))
     }
-    let (mut xs, mut ys) = (Vec::new(), Vec::new());
-    conjuncts(a, &mut xs);
-    conjuncts(b, &mut ys);
-    xs.iter().filter_map(|x| eq_test(x)).any(|(op, x, k)| {
-        ys.iter().filter_map(|y| eq_test(y)).any(|(op2, y, k2)| {
-            op == op2
-                && std::mem::discriminant(k) == std::mem::discriminant(k2)
-                && k != k2
-                && x.same_as(y)
-                && !reads(x, slots)
-        })
-    })
+    let mut parts = Vec::new();
+    conjuncts(cond, &mut parts);
+    let mut out: Vec<(&Expr, Allowed)> = Vec::new();
+    for (x, allows) in parts.into_iter().filter_map(test) {
+        match out.iter_mut().find(|(y, _)| x.same_as(y)) {
+            Some((_, before)) => *before = before.meet(&allows),
+            None => out.push((x, allows)),
+        }
+    }
+    out
 }
 
 /// Every expression of a stage (values, factors and conditions).

@@ -17,6 +17,10 @@ pub struct ErrorInfo {
     pub loc: Loc,
     /// What to do about it.
     pub help: Option<String>,
+    /// The calls that led to the rule at fault, innermost first: each call's location
+    /// and a note on it (`called from test `NAME``). Only `fuda test` fills it in, since
+    /// a test's author needs the test line that led into a failing procedure.
+    pub called_from: Vec<(Loc, String)>,
 }
 
 impl std::ops::Deref for RuntimeError {
@@ -34,12 +38,19 @@ impl RuntimeError {
             message: message.into(),
             loc,
             help: None,
+            called_from: Vec::new(),
         }))
     }
 
     /// Adds a help line.
     pub fn with_help(mut self, h: impl Into<String>) -> Self {
         self.0.help = Some(h.into());
+        self
+    }
+
+    /// Adds a call that led here (after the ones already added, so outermost last).
+    pub fn with_call(mut self, loc: Loc, note: impl Into<String>) -> Self {
+        self.0.called_from.push((loc, note.into()));
         self
     }
 
@@ -52,6 +63,9 @@ impl RuntimeError {
             "while running this rule",
         );
         d.help = self.help.clone();
+        for (loc, note) in &self.called_from {
+            d = d.with_note(note.clone(), *loc, "this call");
+        }
         d
     }
 }

@@ -23,6 +23,9 @@ pub const OP_LIMIT: u64 = 5_000_000;
 pub const ROUND_BUDGET: u64 = 100_000_000;
 /// Deepest procedure nesting.
 const MAX_DEPTH: usize = 200;
+/// Calls between procedures a test failure notes (the innermost ones): an endless
+/// recursion would otherwise draw [`MAX_DEPTH`] snippets.
+const CALLS_SHOWN: usize = 3;
 
 /// The code and source locations of a frame's body.
 pub(super) fn body(p: &Program, c: CodeRef) -> (&[Op], &[Loc]) {
@@ -723,7 +726,7 @@ impl State {
         st.push_frame(p, CodeRef::Test(t as u16), Vec::new());
         // Decisions take the test's `answer`s in order, one per asked seat.
         let mut asked = 0u64;
-        while !st.advance(p)? {
+        while !st.advance(p).map_err(|e| st.with_calls(p, e))? {
             asked += 1;
             let pending = st.pending.clone().expect("a decision waits");
             let code = st.pending_code(p);
@@ -748,11 +751,12 @@ impl State {
                         .join(", ")
                 };
                 let Some((name, arg, at)) = st.answers.pop_front() else {
-                    return Err(RuntimeError::new(
+                    let e = RuntimeError::new(
                         format!("a decision for seat {} has no `answer` (legal: {})", sm.seat, legal()),
                         loc,
                     )
-                    .with_help("write `answer MOVE` or `answer MOVE(ARG)` in the test before the step that decides"));
+                    .with_help("write `answer MOVE` or `answer MOVE(ARG)` in the test before the step that decides");
+                    return Err(st.with_calls(p, e));
                 };
                 let found = sm.moves.iter().position(|m| {
                     pending.option_name(code, m) == name && (arg == Value::Unit || m.arg == arg)
@@ -772,7 +776,7 @@ impl State {
                     }
                 }
             }
-            st.apply(p, &choices)?;
+            st.apply(p, &choices).map_err(|e| st.with_calls(p, e))?;
         }
         if let Some((name, _, at)) = st.answers.pop_front() {
             // Every decision is counted; those beyond the ones asked were taken by
@@ -789,6 +793,58 @@ impl State {
             .with_help(help));
         }
         Ok(())
+    }
+
+    /// `e`, raised in the innermost frame, with the calls that led there: a failing
+    /// procedure's line alone does not say which test, nor which line of it, ran into
+    /// it. Each frame below the innermost stopped at its call (`Op::Call` always runs in
+    /// full, leaving `pc` just past itself). A call repeated in a row (a recursion) is
+    /// one note; at most [`CALLS_SHOWN`] notes for calls between procedures, the
+    /// innermost, and always one for the test's own call.
+    fn with_calls(&self, p: &Program, mut e: RuntimeError) -> RuntimeError {
+        let Some((_, callers)) = self.frames.split_last() else {
+            return e;
+        };
+        let call_at = |f: &super::state::Frame| {
+            let locs = body(p, f.code).1;
+            locs.get(f.pc.saturating_sub(1) as usize)
+                .copied()
+                .unwrap_or_default()
+        };
+        let (test, procs) = match callers.split_first() {
+            Some((first, rest)) if matches!(first.code, CodeRef::Test(_)) => (Some(first), rest),
+            _ => (None, callers),
+        };
+        // Innermost first: (where, which procedure, how many calls in a row).
+        let mut runs: Vec<(Loc, u16, usize)> = Vec::new();
+        for f in procs.iter().rev() {
+            let CodeRef::Proc(q) = f.code else { continue };
+            let at = call_at(f);
+            match runs.last_mut() {
+                Some(last) if last.0 == at && last.1 == q => last.2 += 1,
+                _ => runs.push((at, q, 1)),
+            }
+        }
+        for &(at, q, n) in runs.iter().take(CALLS_SHOWN) {
+            let name = &p.procs[q as usize].name;
+            let note = match n {
+                1 => format!("called from `{name}`"),
+                n => format!("called from `{name}`, {n} calls deep"),
+            };
+            e = e.with_call(at, note);
+        }
+        if let Some(f) = test {
+            let CodeRef::Test(t) = f.code else { return e };
+            let name = &p.tests[t as usize].name;
+            let skipped: usize = runs.iter().skip(CALLS_SHOWN).map(|r| r.2).sum();
+            let through = match skipped {
+                0 => String::new(),
+                1 => " (through 1 more call)".to_string(),
+                n => format!(" (through {n} more calls)"),
+            };
+            e = e.with_call(call_at(f), format!("called from test `{name}`{through}"));
+        }
+        e
     }
 
     /// Cards a seat can see: its own zones, public zones, revealed zones, stack tops.
