@@ -12,6 +12,7 @@ mod play;
 mod render;
 mod replay;
 mod score;
+mod seating;
 mod settle;
 mod simulate;
 mod stats;
