@@ -7,11 +7,12 @@ use serde::Serialize;
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
-    /// Game *i* moves every agent of the table *i* seats on, so that over the games
-    /// each agent sits at each seat equally often and a seat's advantage (the first
-    /// dealer's, the first player's) does not pass for an agent's.
+    /// Game i moves each agent i seats on: each sits at each seat equally often
+    /// (exactly so when the games are a multiple of the seats), so that a seat's
+    /// advantage (the first dealer's, the first player's) does not pass for an agent's.
     Rotate,
-    /// Every game seats the table as written: the first agent at seat 0, and so on.
+    /// Each agent keeps the seat `--agents` gives it in every game; its numbers include
+    /// that seat's advantage.
     Fixed,
 }
 

@@ -57,10 +57,7 @@ pub struct RunArgs {
     /// (see `--seating`).
     #[arg(long, default_value = "greedy", value_name = "A,B,C")]
     pub agents: String,
-    /// Where the agents sit when they differ: `rotate` moves each one seat on every game,
-    /// so that each sits at each seat equally often (exactly so when the games are a
-    /// multiple of the seats) and a seat's advantage does not pass for an agent's;
-    /// `fixed` keeps each at the seat `--agents` gives it in every game.
+    /// Where different agents sit from game to game (with one agent it changes nothing).
     #[arg(long, value_enum, default_value_t = Mode::Rotate, value_name = "HOW")]
     pub seating: Mode,
     /// Worker threads (default: one per core).
