@@ -299,27 +299,25 @@ impl GameTotals {
     /// What the agent `names()[agent]` won in this game: the deals won at its seats, and
     /// the deals played there (the game's deals once per seat it held).
     pub fn agent_wins(&self, agent: usize) -> (u64, u64) {
-        let a = AgentGame::of(
-            agent,
-            &self.seated,
-            &self.seat_wins,
-            &self.chips,
-            self.deals,
-        );
+        let a = self.agent_game(agent);
         (a.wins, a.deals)
     }
 
     /// The agent `names()[agent]`'s final chips in this game, summed over its seats, and
     /// how many seats that is.
     pub fn agent_chips(&self, agent: usize) -> (i64, u64) {
-        let a = AgentGame::of(
+        let a = self.agent_game(agent);
+        (a.chips, a.seats)
+    }
+
+    fn agent_game(&self, agent: usize) -> AgentGame {
+        AgentGame::of(
             agent,
             &self.seated,
             &self.seat_wins,
             &self.chips,
             self.deals,
-        );
-        (a.chips, a.seats)
+        )
     }
 }
 

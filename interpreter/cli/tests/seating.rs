@@ -29,13 +29,12 @@ fn ok(args: &[&str]) -> String {
     r.stdout
 }
 
-/// Greedy against two random players: the strongest agent against the weakest, so that
-/// whose seat is whose shows plainly.
-fn mixed(seating: &str, threads: &str) -> Value {
-    let s = sangohana();
-    let out = ok(&[
+/// Greedy against two random players, 30 games of 珊瑚花 (`s`): the strongest agent
+/// against the weakest, so that whose seat is whose shows plainly.
+fn mixed_args(s: &str) -> Vec<&str> {
+    vec![
         "simulate",
-        &s,
+        s,
         "--games",
         "30",
         "--seed",
@@ -44,13 +43,15 @@ fn mixed(seating: &str, threads: &str) -> Value {
         "deals=2",
         "--agents",
         "greedy,random,random",
-        "--seating",
-        seating,
-        "--threads",
-        threads,
-        "--json",
-    ]);
-    without_timing(&out)
+    ]
+}
+
+/// [`mixed_args`] with `--seating` and `--threads`, as JSON.
+fn mixed(seating: &str, threads: &str) -> Value {
+    let s = sangohana();
+    let mut args = mixed_args(&s);
+    args.extend(["--seating", seating, "--threads", threads, "--json"]);
+    without_timing(&ok(&args))
 }
 
 fn f(v: &Value) -> f64 {
@@ -243,18 +244,7 @@ fn agent_rows_add_up_to_the_seat_rows() {
 
     // The text has the same rows, under the line that says how the agents sat.
     let s = sangohana();
-    let text = ok(&[
-        "simulate",
-        &s,
-        "--games",
-        "30",
-        "--seed",
-        "5",
-        "--set",
-        "deals=2",
-        "--agents",
-        "greedy,random,random",
-    ]);
+    let text = ok(&mixed_args(&s));
     assert!(
         text.contains("agents greedy,random,random rotated over the seats"),
         "{text}"
