@@ -377,10 +377,16 @@ pub fn differences(a: &Report, b: &Report) -> Differences {
             }),
         })
     };
-    let agents = names(
-        sa.by_agent.iter().map(|a| a.agent.as_str()),
-        sb.by_agent.iter().map(|a| a.agent.as_str()),
-    );
+    // Agents are compared when either side seats more than one (a side with fewer
+    // seats may seat only the first of the list, at every seat).
+    let agents = if sa.by_agent.len() > 1 || sb.by_agent.len() > 1 {
+        names(
+            sa.by_agent.iter().map(|a| a.agent.as_str()),
+            sb.by_agent.iter().map(|a| a.agent.as_str()),
+        )
+    } else {
+        Vec::new()
+    };
     let (agent_win_rate, agent_chips) = place_diffs(
         agents
             .iter()

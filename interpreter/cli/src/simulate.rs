@@ -520,7 +520,8 @@ fn human(p: &Program, r: &Report) -> String {
         let cells = format!("{:<5} {:<8}", seat.seat, agent);
         standing(&mut out, &cells, &seat.win_rate, &seat.chips);
     }
-    if !s.by_agent.is_empty() {
+    // One agent is every seat: its row would repeat the seats'.
+    if s.by_agent.len() > 1 {
         out.push_str("agents     seats  win rate (95%)              final chips (95%)\n");
         for a in &s.by_agent {
             let cells = format!("{} {:>5}", view::pad(&a.agent, 8), a.seats);

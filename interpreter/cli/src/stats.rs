@@ -123,6 +123,11 @@ fn role_of(seat: u8, dealer: u8, seats: usize) -> usize {
     (seat as usize % seats + seats - dealer as usize % seats) % seats
 }
 
+/// Whether there is at most one agent row: nothing to tell apart from the seats.
+fn one_or_none(rows: &[AgentStat]) -> bool {
+    rows.len() <= 1
+}
+
 /// A mean with its 95% interval.
 #[derive(Clone, Copy, Debug, Serialize, PartialEq)]
 pub struct Interval {
@@ -254,9 +259,10 @@ pub struct Summary {
     pub bonuses: Vec<BonusStat>,
     /// Per seat.
     pub seats: Vec<SeatStat>,
-    /// Per agent, when more than one agent name is in play (left out of `--json`
-    /// otherwise, so a run with one agent reads as it always did).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// Per agent. Shown (and in `--json`) only when more than one agent name is in
+    /// play, so a run with one agent reads as it always did; kept with one for `fuda
+    /// compare`, whose other side may seat several.
+    #[serde(skip_serializing_if = "one_or_none")]
     pub by_agent: Vec<AgentStat>,
     /// Per role of the deal.
     pub roles: Vec<RoleStat>,
@@ -564,7 +570,7 @@ pub fn summarize(records: &[(u64, &GameRecord)], seating: &Seating, roles: &[Str
         })
         .collect();
     results.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
-    let by_agent = if seating.mixed() && seats > 0 {
+    let by_agent = if seats > 0 {
         seating
             .names()
             .iter()
@@ -751,7 +757,11 @@ mod tests {
         assert_eq!(s.seats[0].win_rate.mean, 0.0);
         assert_eq!(s.seats[1].chips.mean, 1.0);
         assert_eq!(s.seats[1].agent.as_deref(), Some("greedy"));
-        assert!(s.by_agent.is_empty(), "one agent name: no agent rows");
+        assert_eq!(s.by_agent.len(), 1, "one agent name: one row, all seats");
+        assert!(serde_json::to_value(&s)
+            .expect("JSON")
+            .get("by_agent")
+            .is_none());
     }
 
     #[test]

@@ -336,6 +336,46 @@ fn compare_pairs_agent_rows() {
     ] {
         assert!(text.contains(part), "`{part}` in {text}");
     }
+    // A side with fewer seats may seat one agent only: it still has that agent's
+    // numbers to compare, though it shows no agent rows of its own.
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(
+        dir.path().join("sangohana.fuda"),
+        std::fs::read_to_string(&s).expect("read"),
+    )
+    .expect("write");
+    let two = common::rule_file(
+        dir.path(),
+        "two.fuda",
+        "ruleset \"珊瑚花 二人\"\nextends \"sangohana.fuda\"\nparam players: int = 2 in 2..4 \"two\"\n",
+    );
+    let out = ok(&[
+        "compare",
+        &s,
+        &two,
+        "--games",
+        "6",
+        "--set",
+        "deals=1",
+        "--agents",
+        "random,random,greedy",
+        "--json",
+    ]);
+    let v = without_timing(&out);
+    assert!(v["b"].get("by_agent").is_none(), "{}", v["b"]);
+    let random = &v["difference"]["agent_win_rate"][0];
+    assert_eq!(random["name"], "random");
+    // B seats random twice: its rate is the two seats' mean.
+    let seat = |i: usize| f(&v["b"]["seats"][i]["win_rate"]["mean"]);
+    let both = (seat(0) + seat(1)) / 2.0;
+    assert!((f(&random["b"]) - both).abs() < 1e-5, "{random}");
+    assert!(random["difference"]["low"].is_number(), "{random}");
+    let greedy = &v["difference"]["agent_win_rate"][1];
+    assert!(
+        greedy["b"].is_null() && greedy["difference"].is_null(),
+        "{greedy}"
+    );
+
     // One agent: no agent rows, in text or JSON (the golden reports check the rest).
     let one = ok(&[
         "compare", &s, &b, "--games", "2", "--set", "deals=1", "--agents", "random",
