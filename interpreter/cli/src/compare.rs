@@ -7,8 +7,9 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
+use crate::seating::Mode;
 use crate::simulate::{self, Report, RunArgs};
-use crate::stats::{GameTotals, Interval, Mean};
+use crate::stats::{GameTotals, Interval, Mean, Summary};
 use crate::{errln, outln};
 use crate::{params, render, values, view};
 
@@ -107,6 +108,13 @@ pub struct Differences {
     pub seat_win_rate: Vec<Diff>,
     /// Final chips per game per seat.
     pub seat_chips: Vec<Diff>,
+    /// Win rate per agent, per seat it held (0..1); only when more than one agent name
+    /// is in play (left out of `--json` otherwise).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub agent_win_rate: Vec<Diff>,
+    /// Final chips per game per agent, per seat it held; as `agent_win_rate`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub agent_chips: Vec<Diff>,
     /// Per `tally` label, each value's count per deal.
     pub tallies: Vec<TallyDiff>,
     /// Decisions per game.
@@ -233,7 +241,7 @@ pub fn differences(a: &Report, b: &Report) -> Differences {
     )
     .into_iter()
     .map(|name| {
-        let count = |s: &crate::stats::Summary| {
+        let count = |s: &Summary| {
             s.outcomes
                 .iter()
                 .find(|o| o.label == name)
@@ -311,90 +319,80 @@ pub fn differences(a: &Report, b: &Report) -> Differences {
         sa.roles.iter().map(|r| r.role.as_str()),
         sb.roles.iter().map(|r| r.role.as_str()),
     );
-    let role =
-        |s: &'_ crate::stats::Summary, name: &str| s.roles.iter().position(|r| r.role == name);
-    let role_wins = |i: usize| {
-        move |t: &GameTotals| match t.role_wins.get(i) {
-            Some(w) => (*w as f64, t.deals as f64),
-            None => (0.0, 0.0),
-        }
-    };
-    let role_chips = |i: usize| {
-        move |t: &GameTotals| match t.role_chips.get(i) {
-            Some((c, n)) => (*c as f64, *n as f64),
-            None => (0.0, 0.0),
-        }
-    };
-    let role_win_rate = roles
-        .iter()
-        .map(|name| match (role(sa, name), role(sb, name)) {
-            (Some(ia), Some(ib)) => {
-                let unpaired = share_diff(name, sa.roles[ia].win_rate, sb.roles[ib].win_rate);
-                with_pairs(unpaired, games, &role_wins(ia), &role_wins(ib)).within(-1.0, 1.0)
-            }
-            (ia, ib) => Diff::one_sided(
-                name,
-                ia.map(|i| sa.roles[i].win_rate.mean),
-                ib.map(|i| sb.roles[i].win_rate.mean),
-            ),
-        })
-        .collect();
-    let role_chips_per_deal = roles
-        .iter()
-        .map(|name| match (role(sa, name), role(sb, name)) {
-            (Some(ia), Some(ib)) => {
-                let unpaired = mean_diff(
-                    name,
-                    sa.roles[ia].chips_per_deal,
-                    sb.roles[ib].chips_per_deal,
-                );
-                with_pairs(unpaired, games, &role_chips(ia), &role_chips(ib))
-            }
-            (ia, ib) => Diff::one_sided(
-                name,
-                ia.map(|i| sa.roles[i].chips_per_deal.mean),
-                ib.map(|i| sb.roles[i].chips_per_deal.mean),
-            ),
-        })
-        .collect();
-    let seats = sa.seats.len().max(sb.seats.len());
-    let seat = |s: &'_ crate::stats::Summary, i: usize| s.seats.get(i).cloned();
-    let seat_win_rate = (0..seats)
-        .map(|i| {
-            let name = format!("seat {i}");
-            let (Some(x), Some(y)) = (seat(sa, i), seat(sb, i)) else {
-                return Diff::one_sided(
-                    &name,
-                    seat(sa, i).map(|s| s.win_rate.mean),
-                    seat(sb, i).map(|s| s.win_rate.mean),
-                );
-            };
-            let unpaired = share_diff(&name, x.win_rate, y.win_rate);
-            let f = |t: &GameTotals| match t.seat_wins.get(i) {
+    let role = |s: &Summary, name: &str| {
+        let i = s.roles.iter().position(|r| r.role == name)?;
+        Some(Place {
+            win_rate: s.roles[i].win_rate,
+            chips: s.roles[i].chips_per_deal,
+            wins: Box::new(move |t: &GameTotals| match t.role_wins.get(i) {
                 Some(w) => (*w as f64, t.deals as f64),
                 None => (0.0, 0.0),
-            };
-            with_pairs(unpaired, games, &f, &f).within(-1.0, 1.0)
+            }),
+            chips_of: Box::new(move |t: &GameTotals| match t.role_chips.get(i) {
+                Some((c, n)) => (*c as f64, *n as f64),
+                None => (0.0, 0.0),
+            }),
         })
-        .collect();
-    let seat_chips = (0..seats)
-        .map(|i| {
-            let name = format!("seat {i}");
-            let (Some(x), Some(y)) = (seat(sa, i), seat(sb, i)) else {
-                return Diff::one_sided(
-                    &name,
-                    seat(sa, i).map(|s| s.chips.mean),
-                    seat(sb, i).map(|s| s.chips.mean),
-                );
-            };
-            let unpaired = mean_diff(&name, x.chips, y.chips);
-            let f = |t: &GameTotals| match t.chips.get(i) {
+    };
+    let (role_win_rate, role_chips_per_deal) = place_diffs(
+        roles
+            .iter()
+            .map(|name| (name.to_string(), role(sa, name), role(sb, name))),
+        games,
+    );
+    let seat = |s: &Summary, i: usize| {
+        let x = s.seats.get(i)?;
+        Some(Place {
+            win_rate: x.win_rate,
+            chips: x.chips,
+            wins: Box::new(move |t: &GameTotals| match t.seat_wins.get(i) {
+                Some(w) => (*w as f64, t.deals as f64),
+                None => (0.0, 0.0),
+            }),
+            chips_of: Box::new(move |t: &GameTotals| match t.chips.get(i) {
                 Some(c) => (*c as f64, 1.0),
                 None => (0.0, 0.0),
-            };
-            with_pairs(unpaired, games, &f, &f)
+            }),
         })
-        .collect();
+    };
+    let (seat_win_rate, seat_chips) = place_diffs(
+        (0..sa.seats.len().max(sb.seats.len()))
+            .map(|i| (format!("seat {i}"), seat(sa, i), seat(sb, i))),
+        games,
+    );
+    // An agent is named the same on both sides, though its index may differ (a side
+    // with fewer seats may not seat every agent of the list).
+    let agent = |s: &Summary, name: &str| {
+        let i = s.by_agent.iter().position(|a| a.agent == name)?;
+        Some(Place {
+            win_rate: s.by_agent[i].win_rate,
+            chips: s.by_agent[i].chips,
+            wins: Box::new(move |t: &GameTotals| {
+                let (w, n) = t.agent_wins(i);
+                (w as f64, n as f64)
+            }),
+            chips_of: Box::new(move |t: &GameTotals| {
+                let (c, n) = t.agent_chips(i);
+                (c as f64, n as f64)
+            }),
+        })
+    };
+    // Agents are compared when either side seats more than one (a side with fewer
+    // seats may seat only the first of the list, at every seat).
+    let agents = if sa.by_agent.len() > 1 || sb.by_agent.len() > 1 {
+        names(
+            sa.by_agent.iter().map(|a| a.agent.as_str()),
+            sb.by_agent.iter().map(|a| a.agent.as_str()),
+        )
+    } else {
+        Vec::new()
+    };
+    let (agent_win_rate, agent_chips) = place_diffs(
+        agents
+            .iter()
+            .map(|name| (name.to_string(), agent(sa, name), agent(sb, name))),
+        games,
+    );
     let decisions = |t: &GameTotals| (t.decisions as f64, 1.0);
     Differences {
         outcomes,
@@ -404,6 +402,8 @@ pub fn differences(a: &Report, b: &Report) -> Differences {
         role_chips_per_deal,
         seat_win_rate,
         seat_chips,
+        agent_win_rate,
+        agent_chips,
         tallies,
         decisions: with_pairs(
             mean_diff("per game", sa.decisions, sb.decisions),
@@ -414,9 +414,54 @@ pub fn differences(a: &Report, b: &Report) -> Differences {
     }
 }
 
+/// What one side says of a place that wins and holds chips (a role, a seat, an agent):
+/// its win rate and chips in the summary, and what each game adds to each, read as a
+/// ratio for the pairing.
+struct Place {
+    win_rate: Interval,
+    chips: Interval,
+    wins: PerGame,
+    chips_of: PerGame,
+}
+
+/// What a game adds to a number of a place, as a [`Ratio`] reads it.
+type PerGame = Box<dyn Fn(&GameTotals) -> (f64, f64)>;
+
+/// B − A of each place's win rate and of its chips, from rows of a name and what each
+/// side says of it (`None` for a side without that place: a seat or role only one
+/// side has shows its value and no difference).
+fn place_diffs(
+    rows: impl Iterator<Item = (String, Option<Place>, Option<Place>)>,
+    games: &[(&GameTotals, &GameTotals)],
+) -> (Vec<Diff>, Vec<Diff>) {
+    rows.map(|(name, a, b)| match (a, b) {
+        (Some(x), Some(y)) => {
+            let rate = share_diff(&name, x.win_rate, y.win_rate);
+            let chips = mean_diff(&name, x.chips, y.chips);
+            (
+                with_pairs(rate, games, &*x.wins, &*y.wins).within(-1.0, 1.0),
+                with_pairs(chips, games, &*x.chips_of, &*y.chips_of),
+            )
+        }
+        (a, b) => (
+            Diff::one_sided(
+                &name,
+                a.as_ref().map(|p| p.win_rate.mean),
+                b.as_ref().map(|p| p.win_rate.mean),
+            ),
+            Diff::one_sided(
+                &name,
+                a.as_ref().map(|p| p.chips.mean),
+                b.as_ref().map(|p| p.chips.mean),
+            ),
+        ),
+    })
+    .unzip()
+}
+
 /// The values counted under `label` in a summary, with their counts (none when it has
 /// no such label).
-fn tallied<'s>(s: &'s crate::stats::Summary, label: &str) -> &'s [(String, u64, f64)] {
+fn tallied<'s>(s: &'s Summary, label: &str) -> &'s [(String, u64, f64)] {
     s.tallies
         .iter()
         .find(|t| t.label == label)
@@ -616,6 +661,13 @@ fn human(head: &[String], a: &Report, b: &Report, d: &Differences) -> String {
     } else {
         format!("A {} and B {}", a.agents.join(","), b.agents.join(","))
     };
+    // Both sides seat alike (one `--seating`); a side with a single agent name has no
+    // seating to tell, so either side's says it.
+    let agents = match a.seating.or(b.seating) {
+        Some(Mode::Rotate) => format!("{agents} rotated over the seats"),
+        Some(Mode::Fixed) => format!("{agents} at fixed seats"),
+        None => agents,
+    };
     if a.failed + b.failed == 0 {
         out.push_str(&format!(
             "the same {} games (seed {}) for both, agents {agents}; ",
@@ -680,6 +732,20 @@ fn human(head: &[String], a: &Report, b: &Report, d: &Differences) -> String {
         &mut out,
         "seats: final chips",
         &d.seat_chips,
+        &chips,
+        &|i| interval(i, |x| format!("{x:>+8.2}")),
+    );
+    section(
+        &mut out,
+        "agents: win rate (per seat held)",
+        &d.agent_win_rate,
+        &pct,
+        &pct_diff,
+    );
+    section(
+        &mut out,
+        "agents: final chips (per seat held)",
+        &d.agent_chips,
         &chips,
         &|i| interval(i, |x| format!("{x:>+8.2}")),
     );

@@ -12,6 +12,7 @@ mod play;
 mod render;
 mod replay;
 mod score;
+mod seating;
 mod settle;
 mod simulate;
 mod stats;
@@ -80,20 +81,28 @@ With --json, an error that stops the command is also printed as {\"error\": …}
     /// Play many games with computer players and report statistics.
     #[command(after_help = "Examples:
   fuda simulate rulesets/sangohana.fuda
+  fuda simulate rulesets/sangohana.fuda --games 300 --agents greedy,random,random
   fuda simulate rulesets/sangohana.fuda --games 200 --seed 7 --players 4 --agents greedy,random --json
+  fuda simulate rulesets/sangohana.fuda --agents greedy,random,random --seating fixed
   fuda simulate rulesets/sangohana.fuda --set deals=1 --threads 1
 
-The same seed gives the same report for any number of threads.")]
+With different agents, game i moves each of them i seats on, so that each sits at each
+seat equally often and the seats' advantages do not pass for the agents' (`--seating
+fixed` keeps them where `--agents` puts them), and the report adds a row per agent: its
+win rate and final chips per seat it held. The same seed gives the same report for any
+number of threads.")]
     Simulate(simulate::Args),
     /// Simulate two rulesets with the same games and report what changed, B − A.
     #[command(after_help = "Examples:
   fuda compare rulesets/sangohana.fuda rulesets/sangohana-strict.fuda
   fuda compare rulesets/ukishima.fuda rulesets/ukishima-no-subtraction.fuda --games 300 --agents random --json
+  fuda compare rulesets/sangohana.fuda rulesets/sangohana-strict.fuda --agents greedy,random,random
 
-Game i gets the same seed under both rulesets, and each seat the same agent. Every
-difference comes with a 95% interval from the games paired by seed (a ruleset against
-itself gives 0 [0, 0]); a `*` marks those that leave out 0, where the batches tell the
-two rulesets apart.
+Game i gets the same seed under both rulesets and seats the same agents in the same
+places (different agents rotate over the seats, as in `fuda simulate`, and are compared
+agent by agent as well as seat by seat). Every difference comes with a 95% interval from
+the games paired by seed (a ruleset against itself gives 0 [0, 0]); a `*` marks those
+that leave out 0, where the batches tell the two rulesets apart.
 
 `--set NAME=VALUE` applies to each ruleset that declares NAME (a variant may add a
 parameter its baseline lacks); a name neither declares is an error.")]

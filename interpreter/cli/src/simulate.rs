@@ -1,6 +1,7 @@
 //! `fuda simulate`: play many games with computer players in parallel and report
-//! statistics. Game `i` always gets seed `game_seed(S, i)` and its agents are seeded
-//! from that, so the report is the same for any thread count.
+//! statistics. Game `i` always gets seed `game_seed(S, i)`, its seating depends on `i`
+//! alone and its agents are seeded from its seed, so the report is the same for any
+//! thread count.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -16,6 +17,7 @@ use serde::Serialize;
 
 use crate::params::{self, GameParams};
 use crate::render::{self, Stream};
+use crate::seating::{Mode, Seating};
 use crate::stats::{self, Interval, Summary};
 use crate::view;
 use crate::{errln, outln};
@@ -51,9 +53,13 @@ pub struct RunArgs {
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
     /// Computer players by seat, comma-separated (random, eager, greedy): at most one per
-    /// seat, a shorter list reused in turn.
+    /// seat, a shorter list reused in turn. Different agents are rotated over the seats
+    /// (see `--seating`).
     #[arg(long, default_value = "greedy", value_name = "A,B,C")]
     pub agents: String,
+    /// Where different agents sit from game to game (with one agent it changes nothing).
+    #[arg(long, value_enum, default_value_t = Mode::Rotate, value_name = "HOW")]
+    pub seating: Mode,
     /// Worker threads (default: one per core).
     #[arg(long, value_name = "T", value_parser = at_least_one::<u16>)]
     pub threads: Option<u16>,
@@ -85,8 +91,13 @@ pub struct Report {
     pub seed: u64,
     /// Seats played.
     pub players: u8,
-    /// The agent of each seat.
+    /// The agent of each seat in game 0; with `seating` `rotate`, game *i* moves each
+    /// of them *i* seats on.
     pub agents: Vec<String>,
+    /// How different agents were seated (`rotate` or `fixed`); left out when every seat
+    /// has the same agent, which either way plays the very same games.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seating: Option<Mode>,
     /// Games asked for (finished or failed).
     pub games_requested: u64,
     /// Games that failed.
@@ -141,8 +152,10 @@ pub struct Batch {
     game_params: GameParams,
     /// The number of seats these parameters give.
     pub seats: u8,
-    /// The agent names, reused in turn over the seats.
+    /// The agent names as given, reused in turn over the seats.
     pub agents: Vec<String>,
+    /// Which agent sits where in each game.
+    pub seating: Seating,
 }
 
 /// Plays `run.games` games of the ruleset at `file` and sums them up (see [`play`]).
@@ -174,6 +187,7 @@ pub fn prepare_known(
     let (game_params, unknown) = params::game_params_known(&p, &run.set, run.players)?;
     let seats = params::seat_count(&p, &game_params)?;
     let agents = params::agent_names(&run.agents)?;
+    let seating = Seating::new(&agents, seats, run.seating);
     if p.entry.is_none() {
         return Err(miette!(
             code = "fuda::cli::no-match",
@@ -188,6 +202,7 @@ pub fn prepare_known(
             game_params,
             seats,
             agents,
+            seating,
         },
         unknown,
     ))
@@ -201,7 +216,8 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
         p,
         game_params,
         seats,
-        agents,
+        seating,
+        ..
     } = batch;
     let (p, seats) = (p, *seats);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -215,7 +231,7 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
             (from..to)
                 .into_par_iter()
                 .map(|i| {
-                    let r = one_game(p, game_params, agents, game_seed(run.seed, i), seats);
+                    let r = one_game(p, game_params, seating, i, game_seed(run.seed, i), seats);
                     bar.inc(1);
                     r
                 })
@@ -236,7 +252,7 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
     let mut ok = Vec::with_capacity(results.len());
     for (i, r) in results.iter().enumerate() {
         match r {
-            Ok(rec) => ok.push(rec),
+            Ok(rec) => ok.push((i as u64, rec)),
             Err(e) => {
                 let seed = game_seed(run.seed, i as u64);
                 errln!("game {i} (seed {seed}) failed:\n{}", rendered_error(p, e));
@@ -255,7 +271,7 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
         .find(|(n, _)| *n == seats as usize)
         .map(|(_, r)| r.clone())
         .unwrap_or_default();
-    let summary = stats::summarize(&ok, agents, &roles);
+    let summary = stats::summarize(&ok, seating, &roles);
     let rate = |n: u64| {
         if seconds > 0.0 {
             (n as f64 / seconds * 10.0).round() / 10.0
@@ -267,9 +283,8 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
         ruleset: p.title.clone(),
         seed: run.seed,
         players: seats,
-        agents: (0..seats as usize)
-            .map(|s| agents[s % agents.len()].clone())
-            .collect(),
+        agents: seating.table().to_vec(),
+        seating: seating.mode(),
         games_requested: run.games,
         failed: failures.len() as u64,
         stopped,
@@ -278,9 +293,12 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
         deals_per_second: rate(summary.deals),
         games_per_second: rate(summary.games),
         games: if per_game {
-            results
-                .iter()
-                .map(|r| r.as_ref().ok().map(stats::game_totals))
+            (0u64..)
+                .zip(&results)
+                .map(|(i, r)| {
+                    let r = r.as_ref().ok()?;
+                    Some(stats::game_totals(r, seating.seated(i)))
+                })
                 .collect()
         } else {
             Vec::new()
@@ -290,17 +308,24 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
     Ok(report)
 }
 
-/// Plays game with seed `seed`, each seat's agent seeded from it.
+/// Plays game number `game`, with seed `seed`, its agents seated as `seating` says for
+/// that game.
 fn one_game(
     p: &Program,
     params: &GameParams,
-    agents: &[String],
+    seating: &Seating,
+    game: u64,
     seed: u64,
     seats: u8,
 ) -> Result<GameRecord, GameError> {
+    // An agent's seed belongs to the seat, not to the agent: whoever sits at seat s
+    // draws from `agent_seed(seed, s)`. Rotating a table of one agent then plays the
+    // very games it played before there was rotation (single-agent reports keep their
+    // numbers), and the seed still depends only on the game and the seat, never on
+    // which thread plays it.
     let mut players: Vec<Box<dyn Agent>> = (0..seats as usize)
         .map(|s| {
-            by_name(&agents[s % agents.len()], agent_seed(seed, s))
+            by_name(seating.agent(game, s), agent_seed(seed, s))
                 .expect("agent names are checked before play")
         })
         .collect();
@@ -396,12 +421,40 @@ pub fn signed(i: &Interval) -> String {
     format!("{:>+8.2} [{:>+8.2}, {:>+8.2}]", i.mean, i.low, i.high)
 }
 
+/// One row of a seat, an agent or a role: its first `cells`, then its win rate and its
+/// chips, each with its interval.
+fn standing(out: &mut String, cells: &str, win_rate: &Interval, chips: &Interval) {
+    out.push_str(&format!(
+        "  {cells} {}    {}\n",
+        percent(win_rate),
+        signed(chips)
+    ));
+}
+
+/// How different agents were seated, for the head of a report (`None` when every seat
+/// has the same agent): "agents greedy,random,greedy rotated over the seats…".
+fn seating_line(r: &Report) -> Option<String> {
+    let agents = r.agents.join(",");
+    Some(match r.seating? {
+        Mode::Rotate => {
+            format!("agents {agents} rotated over the seats: game i moves each agent i seats on")
+        }
+        Mode::Fixed => format!(
+            "agents {agents} at fixed seats: each agent's numbers include its seats' advantage"
+        ),
+    })
+}
+
 fn human(p: &Program, r: &Report) -> String {
     let s = &r.summary;
     let mut out = format!(
         "{}: {} games, {} deals in {:.2} s ({} deals/s), seed {}, {} players\n",
         p.title, s.games, s.deals, r.seconds, r.deals_per_second, r.seed, r.players
     );
+    if let Some(line) = seating_line(r) {
+        out.push_str(&line);
+        out.push('\n');
+    }
     if r.stopped {
         out.push_str(&format!(
             "FAILED: the first {} games all failed (see above), so the other {} were not played\n",
@@ -462,13 +515,18 @@ fn human(p: &Program, r: &Report) -> String {
     }
     out.push_str("seats   agent    win rate (95%)              final chips (95%)\n");
     for seat in &s.seats {
-        out.push_str(&format!(
-            "  {:<5} {:<8} {}    {}\n",
-            seat.seat,
-            seat.agent,
-            percent(&seat.win_rate),
-            signed(&seat.chips)
-        ));
+        // Different agents took the seat in turn: none of them is the seat's.
+        let agent = seat.agent.as_deref().unwrap_or("rotated");
+        let cells = format!("{:<5} {:<8}", seat.seat, agent);
+        standing(&mut out, &cells, &seat.win_rate, &seat.chips);
+    }
+    // One agent is every seat: its row would repeat the seats'.
+    if s.by_agent.len() > 1 {
+        out.push_str("agents     seats  win rate (95%)              final chips (95%)\n");
+        for a in &s.by_agent {
+            let cells = format!("{} {:>5}", view::pad(&a.agent, 8), a.seats);
+            standing(&mut out, &cells, &a.win_rate, &a.chips);
+        }
     }
     if !s.roles.is_empty() {
         let w = s
@@ -483,12 +541,8 @@ fn human(p: &Program, r: &Report) -> String {
             view::pad("roles", w + 2)
         ));
         for r in &s.roles {
-            out.push_str(&format!(
-                "  {}  {}    {}\n",
-                view::pad(&r.role, w),
-                percent(&r.win_rate),
-                signed(&r.chips_per_deal)
-            ));
+            let cells = format!("{} ", view::pad(&r.role, w));
+            standing(&mut out, &cells, &r.win_rate, &r.chips_per_deal);
         }
     }
     for t in &s.tallies {

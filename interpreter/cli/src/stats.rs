@@ -1,11 +1,14 @@
-//! Statistics over finished games: outcome shares, result frequencies, and per-seat
-//! win rates and chips with 95% intervals. Aggregation is sequential, in game order,
-//! so the numbers do not depend on how many threads played the games.
+//! Statistics over finished games: outcome shares, result frequencies, and per-seat,
+//! per-role and per-agent win rates and chips with 95% intervals. Aggregation is
+//! sequential, in game order, so the numbers do not depend on how many threads played
+//! the games.
 
 use std::collections::BTreeMap;
 
 use fuda_core::play::GameRecord;
 use serde::Serialize;
+
+use crate::seating::Seating;
 
 /// A running mean with its spread.
 #[derive(Clone, Copy, Debug, Default)]
@@ -120,6 +123,11 @@ fn role_of(seat: u8, dealer: u8, seats: usize) -> usize {
     (seat as usize % seats + seats - dealer as usize % seats) % seats
 }
 
+/// Whether there is at most one agent row: nothing to tell apart from the seats.
+fn one_or_none(rows: &[AgentStat]) -> bool {
+    rows.len() <= 1
+}
+
 /// A mean with its 95% interval.
 #[derive(Clone, Copy, Debug, Serialize, PartialEq)]
 pub struct Interval {
@@ -162,11 +170,27 @@ pub struct ResultStat {
 pub struct SeatStat {
     /// Seat index.
     pub seat: u8,
-    /// The agent that played it.
-    pub agent: String,
+    /// The agent that played it; `None` (null) when different agents took it in turn.
+    pub agent: Option<String>,
     /// Share of deals in which this seat recorded a result (its wins).
     pub win_rate: Interval,
     /// Final chips per game.
+    pub chips: Interval,
+}
+
+/// One agent's results, per seat it held: with two seats of a table it counts twice in
+/// each game, so that its numbers compare with another agent's and with a seat's.
+#[derive(Clone, Debug, Serialize)]
+pub struct AgentStat {
+    /// The agent's name.
+    pub agent: String,
+    /// Seats it held in each game.
+    pub seats: u64,
+    /// Per seat, the finished games in which it sat there (one per seat it held).
+    pub seat_games: Vec<u64>,
+    /// Share of the deals at its seats that it won (a seat wins at most once a deal).
+    pub win_rate: Interval,
+    /// Final chips per seat held: each game's mean over its seats, so `n` counts games.
     pub chips: Interval,
 }
 
@@ -235,6 +259,11 @@ pub struct Summary {
     pub bonuses: Vec<BonusStat>,
     /// Per seat.
     pub seats: Vec<SeatStat>,
+    /// Per agent. Shown (and in `--json`) only when more than one agent name is in
+    /// play, so a run with one agent reads as it always did; kept with one for `fuda
+    /// compare`, whose other side may seat several.
+    #[serde(skip_serializing_if = "one_or_none")]
+    pub by_agent: Vec<AgentStat>,
     /// Per role of the deal.
     pub roles: Vec<RoleStat>,
     /// Values counted with `tally`.
@@ -266,19 +295,103 @@ pub struct GameTotals {
     pub seat_wins: Vec<u64>,
     /// Final chips per seat.
     pub chips: Vec<i64>,
+    /// Per seat, its agent's index in the batch's agent names ([`Seating::names`]).
+    pub seated: Vec<usize>,
     /// Decisions taken.
     pub decisions: u64,
 }
 
-/// One game's [`GameTotals`].
-pub fn game_totals(r: &GameRecord) -> GameTotals {
+impl GameTotals {
+    /// What the agent `names()[agent]` won in this game: the deals won at its seats, and
+    /// the deals played there (the game's deals once per seat it held).
+    pub fn agent_wins(&self, agent: usize) -> (u64, u64) {
+        let a = self.agent_game(agent);
+        (a.wins, a.deals)
+    }
+
+    /// The agent `names()[agent]`'s final chips in this game, summed over its seats, and
+    /// how many seats that is.
+    pub fn agent_chips(&self, agent: usize) -> (i64, u64) {
+        let a = self.agent_game(agent);
+        (a.chips, a.seats)
+    }
+
+    fn agent_game(&self, agent: usize) -> AgentGame {
+        AgentGame::of(
+            agent,
+            &self.seated,
+            &self.seat_wins,
+            &self.chips,
+            self.deals,
+        )
+    }
+}
+
+/// What one agent did in one game, over the seats it held there.
+struct AgentGame {
+    /// Deals won at its seats.
+    wins: u64,
+    /// Deals played at its seats: the game's deals once per seat.
+    deals: u64,
+    /// Final chips summed over its seats.
+    chips: i64,
+    /// Its seats that have final chips (all of them, in a game with a per-seat ledger).
+    seats: u64,
+}
+
+impl AgentGame {
+    /// Agent `agent`'s game, from each seat's agent (`seated`), wins and final chips.
+    fn of(agent: usize, seated: &[usize], won: &[u64], chips: &[i64], deals: u64) -> AgentGame {
+        let mut a = AgentGame {
+            wins: 0,
+            deals: 0,
+            chips: 0,
+            seats: 0,
+        };
+        for (s, w) in won.iter().enumerate() {
+            if seated.get(s) != Some(&agent) {
+                continue;
+            }
+            a.wins += w;
+            a.deals += deals;
+            if let Some(c) = chips.get(s) {
+                a.chips += c;
+                a.seats += 1;
+            }
+        }
+        a
+    }
+
+    /// Its mean final chips per seat in the game, if it has any.
+    fn chips_per_seat(&self) -> Option<f64> {
+        (self.seats > 0).then(|| self.chips as f64 / self.seats as f64)
+    }
+}
+
+/// Deals won per seat of a game with `seats` seats: at most one a deal, whatever the
+/// records say (a game that records several results for a seat in one deal).
+fn seat_wins(r: &GameRecord, seats: usize) -> Vec<u64> {
+    let mut won = vec![0u64; seats];
+    for (s, _, _) in &r.records {
+        if let Some(w) = won.get_mut(*s as usize) {
+            *w += 1;
+        }
+    }
+    let deals = r.outcomes.len() as u64;
+    won.iter().map(|w| (*w).min(deals)).collect()
+}
+
+/// One game's [`GameTotals`]; `seated` is the index of each seat's agent in the batch's
+/// agent names (see [`Seating::seated`]).
+pub fn game_totals(r: &GameRecord, seated: Vec<usize>) -> GameTotals {
     let seats = r.seats as usize;
     let mut t = GameTotals {
         deals: r.outcomes.len() as u64,
         role_wins: vec![0; seats],
         role_chips: vec![(0, 0); seats],
-        seat_wins: vec![0; seats],
+        seat_wins: seat_wins(r, seats),
         chips: r.chips.clone(),
+        seated,
         decisions: r.decisions,
         ..GameTotals::default()
     };
@@ -295,12 +408,6 @@ pub fn game_totals(r: &GameRecord) -> GameTotals {
         if let Some(w) = t.role_wins.get_mut(role_of(*s, *dealer, seats)) {
             *w += 1;
         }
-        if let Some(w) = t.seat_wins.get_mut(*s as usize) {
-            *w += 1;
-        }
-    }
-    for w in &mut t.seat_wins {
-        *w = (*w).min(t.deals);
     }
     for (label, value) in &r.tallies {
         *t.tallies
@@ -320,23 +427,71 @@ pub fn game_totals(r: &GameRecord) -> GameTotals {
     t
 }
 
-/// Aggregates finished games, in the order given. `roles` are the role names from the
+/// Wins and final chips of the places that hold seats in a game: the seats
+/// themselves, or the agents (one of which may hold several seats of a game).
+struct Standings {
+    /// Deals won at the place.
+    wins: Vec<u64>,
+    /// Deals played at the place: a seat's deals, once per seat held.
+    deals: Vec<u64>,
+    /// Final chips, one observation a game (an agent's: the mean of its seats').
+    chips: Vec<Mean>,
+}
+
+impl Standings {
+    fn new(places: usize) -> Standings {
+        Standings {
+            wins: vec![0; places],
+            deals: vec![0; places],
+            chips: vec![Mean::default(); places],
+        }
+    }
+
+    /// One game of place `at`: `won` of its `deals`, and its final chips (none in a
+    /// game without a per-seat ledger).
+    fn add(&mut self, at: usize, won: u64, deals: u64, chips: Option<f64>) {
+        self.wins[at] += won;
+        self.deals[at] += deals;
+        if let Some(c) = chips {
+            self.chips[at].add(c);
+        }
+    }
+
+    /// The place's share of its deals won, with its Wilson interval.
+    fn win_rate(&self, at: usize) -> Interval {
+        Mean::share(self.wins[at], self.deals[at]).share_interval()
+    }
+
+    /// Its mean final chips, with their interval.
+    fn chips(&self, at: usize) -> Interval {
+        self.chips[at].interval()
+    }
+}
+
+/// Aggregates finished games, in the order given, each with its index in the batch
+/// (which says, through `seating`, who sat where). `roles` are the role names from the
 /// dealer on, for the seat count played.
-pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -> Summary {
-    let seats = records.iter().map(|r| r.seats as usize).max().unwrap_or(0);
+pub fn summarize(records: &[(u64, &GameRecord)], seating: &Seating, roles: &[String]) -> Summary {
+    let seats = records
+        .iter()
+        .map(|r| r.1.seats as usize)
+        .max()
+        .unwrap_or(0);
     let mut deals = 0u64;
     let mut outcomes: BTreeMap<&str, u64> = BTreeMap::new();
     let mut results: BTreeMap<&str, (u64, Mean)> = BTreeMap::new();
-    // Win counts per seat, over all deals: a win rate is a share of deals.
-    let mut seat_wins = vec![0u64; seats];
-    let mut chips = vec![Mean::default(); seats];
+    // Wins per seat and per agent, over the deals played there: a win rate is a share
+    // of deals. An agent holding two seats of a game plays its deals twice, once a seat.
+    let mut by_seat = Standings::new(seats);
+    let mut by_agent = Standings::new(seating.names().len());
+    let mut seat_games = vec![vec![0u64; seats]; seating.names().len()];
     let mut decisions = Mean::default();
     let mut yaku: BTreeMap<&str, (u64, Mean)> = BTreeMap::new();
     let mut bonuses: BTreeMap<&str, (u64, Mean)> = BTreeMap::new();
     let mut role_wins = vec![0u64; seats];
     let mut role_chips = vec![Mean::default(); seats];
     let mut tallies: BTreeMap<&str, BTreeMap<&str, u64>> = BTreeMap::new();
-    for r in records {
+    for (game, r) in records {
         for (s, res, dealer) in &r.records {
             for y in res.base_yaku.iter() {
                 let e = yaku.entry(y.name.as_str()).or_default();
@@ -371,22 +526,26 @@ pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -
         for o in &r.outcomes {
             *outcomes.entry(o).or_default() += 1;
         }
-        let mut won = vec![0u64; seats];
-        for (s, res, _) in &r.records {
+        for (_, res, _) in &r.records {
             let e = results.entry(res.name.as_str()).or_default();
             e.0 += 1;
             e.1.add(res.total as f64);
-            if let Some(w) = won.get_mut(*s as usize) {
-                *w += 1;
-            }
         }
-        // A seat wins at most once per deal, whatever the records say.
-        for (total, w) in seat_wins.iter_mut().zip(&won) {
-            *total += (*w).min(n);
+        let won = seat_wins(r, seats);
+        for (s, w) in won.iter().enumerate() {
+            by_seat.add(s, *w, n, r.chips.get(s).map(|c| *c as f64));
         }
-        for (s, c) in r.chips.iter().enumerate() {
-            if let Some(m) = chips.get_mut(s) {
-                m.add(*c as f64);
+        let seated = seating.seated(*game);
+        for (a, games) in seat_games.iter_mut().enumerate() {
+            // One observation of chips a game, the mean of the agent's seats: two seats
+            // of one agent in one game are not independent (they play the same deals),
+            // so each game counts once, whatever the agent's seats.
+            let g = AgentGame::of(a, &seated, &won, &r.chips, n);
+            by_agent.add(a, g.wins, g.deals, g.chips_per_seat());
+            for (s, _) in seated.iter().enumerate().filter(|x| *x.1 == a) {
+                if let Some(x) = games.get_mut(s) {
+                    *x += 1;
+                }
             }
         }
         decisions.add(r.decisions as f64);
@@ -411,15 +570,28 @@ pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -
         })
         .collect();
     results.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
+    let by_agent = if seats > 0 {
+        seating
+            .names()
+            .iter()
+            .enumerate()
+            .map(|(a, name)| AgentStat {
+                agent: name.clone(),
+                seats: seating.seats_held(a) as u64,
+                seat_games: seat_games[a].clone(),
+                win_rate: by_agent.win_rate(a),
+                chips: by_agent.chips(a),
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     let seats = (0..seats)
         .map(|s| SeatStat {
             seat: s as u8,
-            agent: agents
-                .get(s % agents.len().max(1))
-                .cloned()
-                .unwrap_or_default(),
-            win_rate: Mean::share(seat_wins[s], deals).share_interval(),
-            chips: chips[s].interval(),
+            agent: seating.fixed_agent(s).map(String::from),
+            win_rate: by_seat.win_rate(s),
+            chips: by_seat.chips(s),
         })
         .collect();
     let mut yaku: Vec<YakuStat> = yaku
@@ -484,6 +656,7 @@ pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -
         yaku,
         bonuses,
         seats,
+        by_agent,
         roles,
         tallies,
         decisions: decisions.interval(),
@@ -493,6 +666,12 @@ pub fn summarize(records: &[&GameRecord], agents: &[String], roles: &[String]) -
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::seating::Mode;
+
+    /// One agent at every seat.
+    fn one(agent: &str, seats: u8) -> Seating {
+        Seating::new(&[agent.to_string()], seats, Mode::Rotate)
+    }
 
     #[test]
     fn mean_and_interval() {
@@ -561,7 +740,7 @@ mod tests {
             ..Default::default()
         };
         let roles = ["親".to_string(), "子".to_string()];
-        let s = summarize(&[&g], &["greedy".to_string()], &roles);
+        let s = summarize(&[(0, &g)], &one("greedy", 2), &roles);
         assert_eq!(s.roles[1].role, "子");
         assert_eq!(s.roles[1].win_rate.mean, 0.5);
         assert_eq!(s.roles[0].win_rate.mean, 0.0);
@@ -577,7 +756,12 @@ mod tests {
         assert_eq!(s.seats[1].win_rate.mean, 0.5);
         assert_eq!(s.seats[0].win_rate.mean, 0.0);
         assert_eq!(s.seats[1].chips.mean, 1.0);
-        assert_eq!(s.seats[1].agent, "greedy");
+        assert_eq!(s.seats[1].agent.as_deref(), Some("greedy"));
+        assert_eq!(s.by_agent.len(), 1, "one agent name: one row, all seats");
+        assert!(serde_json::to_value(&s)
+            .expect("JSON")
+            .get("by_agent")
+            .is_none());
     }
 
     #[test]
@@ -612,8 +796,8 @@ mod tests {
             ..Default::default()
         };
         let roles = ["親".to_string(), "子".to_string()];
-        let s = summarize(&[&g, &g], &["greedy".to_string()], &roles);
-        let t = game_totals(&g);
+        let s = summarize(&[(0, &g), (1, &g)], &one("greedy", 2), &roles);
+        let t = game_totals(&g, vec![0, 0]);
         assert_eq!(2 * t.deals, s.deals);
         assert_eq!(2 * t.outcomes["上がり"], s.outcomes[0].count);
         assert_eq!(2 * t.yaku["素役"], s.yaku[0].count);
@@ -644,8 +828,68 @@ mod tests {
             ..Default::default()
         };
         let roles = ["親", "胴二", "ビキ"].map(String::from);
-        let s = summarize(&[&g], &["random".to_string()], &roles);
+        let s = summarize(&[(0, &g)], &one("random", 3), &roles);
         let per_deal: Vec<f64> = s.roles.iter().map(|r| r.chips_per_deal.mean).collect();
         assert_eq!(per_deal, [-2.0, -1.0, -1.0]);
+    }
+
+    /// Rotated, each game credits its seats to the agent sitting there: the agent rows
+    /// count a seat's wins and chips for whoever held it in that game, and
+    /// `GameTotals` reads the same numbers off one game for `fuda compare`.
+    #[test]
+    fn agent_rows_follow_the_seating() {
+        let res = std::sync::Arc::new(fuda_core::value::ScoreResult {
+            name: "素役".into(),
+            total: 1,
+            ..Default::default()
+        });
+        // Seat 0 wins both deals of every game and ends 4 chips up.
+        let g = GameRecord {
+            seats: 2,
+            outcomes: vec!["上がり".into(), "上がり".into()],
+            records: vec![(0, res.clone(), 0), (0, res, 1)],
+            chips: vec![4, -4],
+            ..Default::default()
+        };
+        let agents = ["greedy".to_string(), "random".to_string()];
+        let rotated = Seating::new(&agents, 2, Mode::Rotate);
+        let games = [(0, &g), (1, &g), (2, &g)];
+        let s = summarize(&games, &rotated, &[]);
+        // Greedy held seat 0 in games 0 and 2, random in game 1.
+        let (greedy, random) = (&s.by_agent[0], &s.by_agent[1]);
+        assert_eq!((greedy.agent.as_str(), greedy.seats), ("greedy", 1));
+        assert_eq!(greedy.seat_games, [2, 1]);
+        assert_eq!(random.seat_games, [1, 2]);
+        assert_eq!((greedy.win_rate.mean, greedy.win_rate.n), (0.666667, 6));
+        assert_eq!(random.win_rate.mean, 0.333333);
+        assert_eq!((greedy.chips.mean, greedy.chips.n), (1.333333, 3));
+        assert_eq!(s.seats[0].agent, None, "rotated: no one agent per seat");
+        // The seat rows do not move with the agents.
+        assert_eq!(s.seats[0].win_rate.mean, 1.0);
+        let fixed = summarize(&games, &Seating::new(&agents, 2, Mode::Fixed), &[]);
+        assert_eq!(fixed.by_agent[0].win_rate.mean, 1.0);
+        assert_eq!(fixed.seats[0].agent.as_deref(), Some("greedy"));
+        assert_eq!(fixed.seats[0].win_rate, s.seats[0].win_rate);
+        // One game's totals, seated as game 1 (random at seat 0).
+        let t = game_totals(&g, rotated.seated(1));
+        assert_eq!(t.agent_wins(1), (2, 2));
+        assert_eq!(t.agent_wins(0), (0, 2));
+        assert_eq!(t.agent_chips(0), (-4, 1));
+
+        // Two seats of one agent in a game: its win rate is per seat held (each seat's
+        // deals count), its chips one mean a game.
+        let three = GameRecord {
+            seats: 3,
+            chips: vec![6, -2, -4],
+            ..g.clone()
+        };
+        let table = Seating::new(&agents, 3, Mode::Fixed);
+        let s = summarize(&[(0, &three), (1, &three)], &table, &[]);
+        let greedy = &s.by_agent[0];
+        assert_eq!(greedy.seats, 2);
+        assert_eq!(greedy.seat_games, [2, 0, 2]);
+        assert_eq!((greedy.win_rate.mean, greedy.win_rate.n), (0.5, 8));
+        assert_eq!((greedy.chips.mean, greedy.chips.n), (1.0, 2));
+        assert_eq!(s.by_agent[1].chips.mean, -2.0);
     }
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{fuda, sangohana};
+use common::{fuda, sangohana, without_timing};
 use serde_json::Value;
 
 fn strict() -> String {
@@ -23,19 +23,6 @@ fn section_rows(section: &Value) -> Vec<Value> {
             .collect(),
         row => vec![row.clone()],
     }
-}
-
-/// A comparison's JSON without the wall-clock fields of its two reports.
-fn without_timing(out: &str) -> Value {
-    let mut v: Value =
-        serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"));
-    for side in ["a", "b"] {
-        let obj = v[side].as_object_mut().expect("a report per side");
-        for k in ["seconds", "deals_per_second", "games_per_second"] {
-            assert!(obj.remove(k).is_some(), "the report has `{k}`");
-        }
-    }
-    v
 }
 
 fn compare_json(threads: &str) -> Value {

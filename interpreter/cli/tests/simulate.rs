@@ -3,19 +3,8 @@
 
 mod common;
 
-use common::{fuda, sangohana};
+use common::{fuda, sangohana, without_timing};
 use serde_json::Value;
-
-/// The report without its wall-clock fields.
-fn without_timing(out: &str) -> Value {
-    let mut v: Value =
-        serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"));
-    let obj = v.as_object_mut().expect("an object");
-    for k in ["seconds", "deals_per_second", "games_per_second"] {
-        assert!(obj.remove(k).is_some(), "the report has `{k}`");
-    }
-    v
-}
 
 #[test]
 fn same_numbers_for_any_thread_count() {

@@ -36,6 +36,54 @@ pub fn rule_file(dir: &Path, name: &str, text: &str) -> String {
     path.to_string_lossy().into_owned()
 }
 
+/// A `simulate` or `compare` report read from its `--json` output, without the
+/// wall-clock fields, the only ones that change between identical runs (a comparison's
+/// from each side's report).
+pub fn without_timing(out: &str) -> serde_json::Value {
+    let mut v: serde_json::Value =
+        serde_json::from_str(out.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"));
+    let sides: &[&str] = if v.get("difference").is_some() {
+        &["a", "b"]
+    } else {
+        &[""]
+    };
+    for side in sides {
+        let report = if side.is_empty() {
+            &mut v
+        } else {
+            &mut v[*side]
+        };
+        let obj = report.as_object_mut().expect("a report");
+        for k in ["seconds", "deals_per_second", "games_per_second"] {
+            assert!(obj.remove(k).is_some(), "the report has `{k}`");
+        }
+    }
+    v
+}
+
+/// A `simulate` or `compare` text report without its wall-clock parts: the head's
+/// `deals in 0.29 s (41151 deals/s)` reads `deals`.
+pub fn untimed_text(out: &str) -> String {
+    let mut text = String::new();
+    for line in out.lines() {
+        let cut = line.find(" deals in ").map(|i| i + " deals".len());
+        let Some(start) = cut else {
+            text.push_str(line);
+            text.push('\n');
+            continue;
+        };
+        let rest = &line[start..];
+        let mut tail = rest.find(" s").map_or("", |e| &rest[e + 2..]);
+        if let Some(end) = tail.find(" deals/s)").filter(|_| tail.starts_with(" (")) {
+            tail = &tail[end + " deals/s)".len()..];
+        }
+        text.push_str(&line[..start]);
+        text.push_str(tail);
+        text.push('\n');
+    }
+    text
+}
+
 /// Runs `fuda` with arguments and no input.
 pub fn fuda(args: &[&str]) -> Run {
     fuda_with_input(args, "")
