@@ -101,6 +101,13 @@ pub fn play_game(
     agents: &mut [Box<dyn Agent>],
     opts: &PlayOptions,
 ) -> Result<GameRecord, GameError> {
+    // The register machine plays the same game in fewer steps; a game it stops
+    // (anything unusual) is played again by the engine, from the same start.
+    if !(opts.keep_moves || opts.check_invariants || opts.engine_only) {
+        if let Some(rec) = by_machine(p, params, seed, agents, opts)? {
+            return Ok(rec);
+        }
+    }
     let mut st = State::new(p, params, seed)?;
     if let Some(limit) = opts.decision_limit {
         st.decision_limit = limit;
@@ -116,22 +123,6 @@ pub fn play_game(
     // moves for most decisions; the same moves are taken either way.
     match AutoPlayers::of(agents) {
         Some(mut lent) => {
-            // The register machine plays the same game in fewer steps; a game it stops
-            // (anything unusual) is played again here, from the same start.
-            if !(opts.keep_moves || opts.check_invariants || opts.engine_only) {
-                if let Ok(image) = p.vm.image(p, st.board.seats) {
-                    let kept = lent.generators();
-                    let start = State::blank(p, params, seed)?.board;
-                    match crate::vm::play(p, &image, start, &mut lent, st.decision_limit) {
-                        Ok((mut rec, board)) => {
-                            rec.seed = seed;
-                            rec.chips = chips_on(p, &board);
-                            return Ok(rec);
-                        }
-                        Err(_) => lent.restore(kept),
-                    }
-                }
-            }
             // A move nobody records or checks, after which nothing happened, needs no
             // return: the chips are read at a boundary only when a deal has ended.
             lent.through = !(opts.keep_moves || opts.check_invariants);
@@ -162,6 +153,41 @@ pub fn play_game(
     }
     rec.chips = chips_of(p, &st);
     Ok(rec)
+}
+
+/// The game played by the register machine (`crate::vm`): `None` when it cannot play
+/// it (the program is not lowered or the players cannot be lent) or it stopped the game,
+/// the players' generators then put back as they were.
+fn by_machine(
+    p: &Program,
+    params: &[Option<Value>],
+    seed: u64,
+    agents: &mut [Box<dyn Agent>],
+    opts: &PlayOptions,
+) -> Result<Option<GameRecord>, GameError> {
+    let Some(mut lent) = AutoPlayers::of(agents) else {
+        return Ok(None);
+    };
+    // The engine's own start (`State::new` begins with the same board).
+    let start = State::blank(p, params, seed)?.board;
+    let Ok(image) = p.vm.image(p, start.seats) else {
+        return Ok(None);
+    };
+    let kept = lent.generators();
+    let limit = opts
+        .decision_limit
+        .unwrap_or(crate::engine::DEFAULT_DECISION_LIMIT);
+    match crate::vm::play(p, &image, start, &mut lent, limit) {
+        Ok((mut rec, board)) => {
+            rec.seed = seed;
+            rec.chips = chips_on(p, &board);
+            Ok(Some(rec))
+        }
+        Err(_) => {
+            lent.restore(kept);
+            Ok(None)
+        }
+    }
 }
 
 /// Who chooses the moves of a game: agents outside the engine, or players lent to it.

@@ -8,7 +8,7 @@ use crate::agents::AutoPlayers;
 use crate::engine::Picker;
 use crate::model::CardSet;
 
-use super::image::{CardGuard, Count, Guard, Plus};
+use super::image::{CardGuard, Count, Guard, PickOption, Plus};
 use super::ins::Seats;
 use super::machine::{Exit, Machine, Stop};
 
@@ -25,66 +25,44 @@ impl Machine<'_> {
         let d = &im.picks[k as usize];
         let seat = self.seat_of(self.num(d.who)?)? as u8;
         if let Some(r) = d.seat_reg {
-            self.n[self.nb + r as usize] = seat as i64;
+            self.n[r as usize] = seat as i64;
         }
         // Each option's moves, counted in option order as the engine asks its guards.
+        if let [a, b] = &d.options[..] {
+            // Two options, the usual shape: counted into locals.
+            let (na, sa) = self.count(a, players)?;
+            let (nb, sb) = self.count(b, players)?;
+            let ending = match (a.ends && na > 0, b.ends && nb > 0) {
+                (true, _) => Some(0),
+                (false, true) => Some(na),
+                _ => None,
+            };
+            let k = self.choose_among(seat, na + nb, ending, players)?;
+            return match k < na {
+                true => self.take(a, sa, k),
+                false => self.take(b, sb, k - na),
+            };
+        }
         let mut counts = [0u16; MOST_OPTIONS];
         // The allowed cards of each card option (at most `CARD_OPTIONS` of them).
         let mut cards = [CardSet::EMPTY; CARD_OPTIONS];
         let mut card_options = 0;
         let (mut n, mut ending) = (0usize, None);
         for (i, o) in d.options.iter().enumerate() {
-            let count = match &o.count {
-                Count::One(None) => 1,
-                Count::One(Some(g)) => usize::from(self.guard(g, players)?),
-                Count::Cards { of, param, guard } => {
-                    let set = self.set(*of)?;
-                    let allowed = match guard {
-                        CardGuard::All => set,
-                        CardGuard::AllBut(t) => {
-                            let t = self.n[self.nb + *t as usize];
-                            match u16::try_from(t) {
-                                Ok(t) if (t as usize) < self.board.card_zone.len() => {
-                                    set.minus(CardSet::single(t))
-                                }
-                                _ => return Err(Stop("a left-out card that is not one")),
-                            }
-                        }
-                        CardGuard::Each(g) => {
-                            let mut ok = CardSet::EMPTY;
-                            for c in set.iter() {
-                                self.n[self.nb + *param as usize] = c as i64;
-                                if self.guard(g, players)? {
-                                    ok.insert(c);
-                                }
-                            }
-                            ok
-                        }
-                    };
-                    *cards
-                        .get_mut(card_options)
-                        .ok_or(Stop("many card options"))? = allowed;
-                    card_options += 1;
-                    allowed.len()
-                }
-            };
+            let (count, allowed) = self.count(o, players)?;
+            if matches!(o.count, Count::Cards { .. }) {
+                *cards
+                    .get_mut(card_options)
+                    .ok_or(Stop("many card options"))? = allowed;
+                card_options += 1;
+            }
             if o.ends && ending.is_none() && count > 0 {
                 ending = Some(n);
             }
             counts[i] = count as u16;
             n += count;
         }
-        let k = match n {
-            0 => return Err(Stop("no legal move")),
-            1 => 0,
-            n => {
-                // A move chosen among several: the engine returns to its caller here,
-                // which reads the chips.
-                self.boundary();
-                self.steps = 0;
-                players.pick(seat, n, ending).min(n - 1)
-            }
-        };
+        let k = self.choose_among(seat, n, ending, players)?;
         let (mut option, mut rest, mut card_option) = (0, k, 0);
         while rest >= counts[option] as usize {
             rest -= counts[option] as usize;
@@ -93,12 +71,75 @@ impl Machine<'_> {
             }
             option += 1;
         }
-        let o = &d.options[option];
+        let allowed = match d.options[option].count {
+            Count::Cards { .. } => cards[card_option],
+            Count::One(_) => CardSet::EMPTY,
+        };
+        self.take(&d.options[option], allowed, rest)
+    }
+
+    /// How many moves an option offers, and for an option over cards, which cards.
+    #[inline(always)]
+    fn count(
+        &mut self,
+        o: &PickOption,
+        players: &mut AutoPlayers<'_>,
+    ) -> Result<(usize, CardSet), Stop> {
+        Ok(match &o.count {
+            Count::One(None) => (1, CardSet::EMPTY),
+            Count::One(Some(g)) => (usize::from(self.guard(g, players)?), CardSet::EMPTY),
+            Count::Cards { of, param, guard } => {
+                let set = self.set(*of)?;
+                let allowed = match guard {
+                    CardGuard::All => set,
+                    CardGuard::AllBut(t) => set.minus(CardSet::single(self.card_in(*t)?)),
+                    CardGuard::Each(g) => {
+                        let mut ok = CardSet::EMPTY;
+                        for c in set.iter() {
+                            self.n[*param as usize] = c as i64;
+                            if self.guard(g, players)? {
+                                ok.insert(c);
+                            }
+                        }
+                        ok
+                    }
+                };
+                (allowed.len(), allowed)
+            }
+        })
+    }
+
+    /// The index of the move `seat` takes among `n` (the first that may end the round
+    /// being `ending`): none to take stops the game, one is taken, and among several
+    /// the player chooses.
+    #[inline(always)]
+    fn choose_among(
+        &mut self,
+        seat: u8,
+        n: usize,
+        ending: Option<usize>,
+        players: &mut AutoPlayers<'_>,
+    ) -> Result<usize, Stop> {
+        match n {
+            0 => Err(Stop("no legal move")),
+            1 => Ok(0),
+            n => {
+                // A move chosen among several: the engine returns to its caller here,
+                // which reads the chips.
+                self.boundary();
+                self.chosen();
+                Ok(players.pick(seat, n, ending).min(n - 1))
+            }
+        }
+    }
+
+    /// Takes move `rest` of option `o` (its card, the `rest`-th of `allowed`): binds
+    /// the card and counts the decision; where the option's body starts.
+    #[inline(always)]
+    fn take(&mut self, o: &PickOption, allowed: CardSet, rest: usize) -> Result<u32, Stop> {
         if let Count::Cards { param, .. } = o.count {
-            let c = cards[card_option]
-                .nth(rest)
-                .ok_or(Stop("a counted move is missing"))?;
-            self.n[self.nb + param as usize] = c as i64;
+            let c = allowed.nth(rest).ok_or(Stop("a counted move is missing"))?;
+            self.n[param as usize] = c as i64;
         }
         self.count_decision()?;
         Ok(o.body)
@@ -114,7 +155,7 @@ impl Machine<'_> {
         let im = self.im;
         let d = &im.claims[k as usize];
         let n = self.board.seats;
-        let bind = self.nb + d.seat_reg as usize;
+        let bind = d.seat_reg as usize;
         // The seats asked: round the table from one, or a list the rules made.
         let (first, asked, list) = match d.who {
             Seats::All => (self.board.dealer, n, None),
@@ -168,7 +209,7 @@ impl Machine<'_> {
         // The engine lists this decision and returns to its caller, which reads the
         // chips and asks each claimant in turn.
         self.boundary();
-        self.steps = 0;
+        self.chosen();
         let mut best: Option<(i64, u8, usize)> = None;
         for &(seat, moves, first_ending, holding) in &claimants {
             let k = players.seat(seat).pick(moves, first_ending).min(moves - 1);
@@ -221,33 +262,25 @@ impl Machine<'_> {
     /// A hand guard read off the board, as the engine's `State::hand_guard`: false for
     /// a hand that cannot fit, the plans' answer for one that may when the guard is
     /// exact; `None`: evaluate the guard.
+    #[inline(always)]
     fn hand(&self, hi: u16) -> Result<Option<bool>, Stop> {
         let h = &self.im.hands[hi as usize];
         let b = &self.board;
         let zi = h.first as usize + self.seat_in(h.seat)?;
-        let held = b.sets[zi];
+        let held = *b.sets.get(zi).ok_or(Stop("no such zone"))?;
         let card = match h.plus {
             Some(Plus::Card(r)) => Some(self.card_in(r)?),
             _ => None,
         };
-        // A tracked table: the zone's running sum, plus the added card's weight when it
-        // is not already in the hand (a set added is counted card by card).
-        let tracked = match (h.track, h.plus) {
-            (Some(t), None | Some(Plus::Card(_))) => b
-                .layout
-                .fit
-                .get(t as usize)
-                .and_then(|table| Some((table, b.fit_sum(zi as u16, t)?))),
-            _ => None,
-        };
-        let hand = || match h.plus {
-            None => held,
-            Some(Plus::Card(_)) => card.map_or(held, |c| held.union(CardSet::single(c))),
-            Some(Plus::Set(r)) => held.union(self.s[self.sb + r as usize]),
-        };
-        let may_fit = match tracked {
-            Some((table, mut sum)) => {
-                let mut count = b.zones[zi].len();
+        let may_fit = match &h.fit {
+            // The zone's running sum, plus the added card's weight when it is not
+            // already in the hand.
+            Some((table, track, tracks)) => {
+                let mut sum = *b
+                    .fit_sums
+                    .get(zi * tracks + track)
+                    .ok_or(Stop("no fit sum"))?;
+                let mut count = b.zones.get(zi).map_or(0, Vec::len);
                 if let Some(c) = card.filter(|c| !held.contains(*c)) {
                     count += 1;
                     sum = sum.wrapping_add(table.weight(c as usize));
@@ -255,14 +288,23 @@ impl Machine<'_> {
                 table.answer(sum, count)
             }
             None => match self.p.patterns.get(h.pattern as usize) {
-                Some(pat) => crate::pattern::may_fit(pat, hand()),
+                Some(pat) => crate::pattern::may_fit(pat, self.guard_hand(h, held, card)),
                 None => return Ok(None),
             },
         };
         Ok(match may_fit {
             false => Some(false),
-            true if h.exact => crate::score::pays(self.p, h.table, hand()),
+            true if h.exact => crate::score::pays(self.p, h.table, self.guard_hand(h, held, card)),
             true => None,
         })
+    }
+
+    /// The cards a hand guard asks about: the zone's, with what it adds.
+    fn guard_hand(&self, h: &super::image::HandDef, held: CardSet, card: Option<u16>) -> CardSet {
+        match (h.plus, card) {
+            (Some(Plus::Set(r)), _) => held.union(self.s[(r & super::machine::SET_MASK) as usize]),
+            (_, Some(c)) => held.union(CardSet::single(c)),
+            _ => held,
+        }
     }
 }

@@ -177,8 +177,10 @@ pub struct HandDef {
     pub seat: Reg,
     /// The card added to the hand: a number register (a card), or a card-set register.
     pub plus: Option<Plus>,
-    /// The pattern's place among the board's tracked fit tables, if tracked.
-    pub track: Option<u8>,
+    /// The pattern's fit table when the board keeps its sums: the table, where the
+    /// hand's sum is (`instance * tracks + track`), and `tracks` (`None` also when a
+    /// set is added to the hand, which is counted card by card).
+    pub fit: Option<(std::sync::Arc<crate::pattern::FitTable>, usize, usize)>,
     /// The pattern.
     pub pattern: u16,
     /// The score table.

@@ -5,8 +5,9 @@
 use crate::ir::Loc;
 
 /// A register of the running frame, in one of its three files (numbers, card sets,
-/// other values), counted from the frame's first register of that file.
-pub type Reg = u16;
+/// other values). A byte: a frame has 256 number registers, 64 card-set registers
+/// and as many other-value registers as its procedure needs.
+pub type Reg = u8;
 
 /// A number read without an instruction of its own. Ints, bools, seats, cards and
 /// symbols are all numbers in this machine (the checker has settled which is which).
@@ -223,6 +224,8 @@ pub enum Ins {
     Top { dst: Reg, z: Zr },
     /// `move c to z`, the card a number.
     MoveCard { c: Num, to: Zr },
+    /// `dst = top(from)` then `move dst to to` (a draw: two ops, one instruction).
+    MoveTop { dst: Reg, from: Zr, to: Zr },
     /// `move v to z`, each card of a set, in card order.
     MoveSet { v: Set, to: Zr },
     /// `move from to z`: a zone's cards, in the zone's order (bottom first).

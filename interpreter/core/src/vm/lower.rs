@@ -35,12 +35,60 @@ pub(super) fn lower(p: &Program, seats: u8) -> Res<Image> {
             let mut l = Lower::new(p, &layout, seats, &mut im, &pd.slots, pd.frame)?;
             l.proc(pd)
                 .map_err(|d| Declined::new(format!("proc {}: {}", pd.name, d.reason)))?;
-            l.finish()
+            l.finish()?
         };
         debug_assert_eq!(im.procs.len(), i);
         im.procs.push(proc_image);
     }
+    thread_jumps(&mut im);
     Ok(im)
+}
+
+/// Points every jump (and every decision's way on) past the plain jumps it would land
+/// on, and makes a jump to a return a return: at most `OPS_PER_INSTRUCTION - 1` ops
+/// are skipped this way, which the machine's step limit allows for.
+fn thread_jumps(im: &mut Image) {
+    use super::machine::OPS_PER_INSTRUCTION;
+    let hops = OPS_PER_INSTRUCTION as usize - 1;
+    let code = im.code.clone();
+    // Where a jump to `t` ends up after at most `most` plain jumps, and how many.
+    let follow = |mut t: u32, most: usize| -> (u32, usize) {
+        let mut n = 0;
+        while n < most {
+            match code.get(t as usize) {
+                Some(Ins::Jump(next)) if *next != t => {
+                    t = *next;
+                    n += 1;
+                }
+                _ => break,
+            }
+        }
+        (t, n)
+    };
+    for ins in im.code.iter_mut() {
+        *ins = match *ins {
+            Ins::Jump(t) => {
+                let (to, n) = follow(t, hops);
+                match code.get(to as usize) {
+                    Some(Ins::Ret) if n < hops => Ins::Ret,
+                    _ => Ins::Jump(to),
+                }
+            }
+            Ins::JumpUnless(c, t) => Ins::JumpUnless(c, follow(t, hops).0),
+            other => other,
+        };
+    }
+    for pick in im.picks.iter_mut() {
+        for o in pick.options.iter_mut() {
+            o.body = follow(o.body, hops).0;
+        }
+    }
+    for claim in im.claims.iter_mut() {
+        for o in claim.options.iter_mut() {
+            o.body = follow(o.body, hops).0;
+        }
+        claim.after = follow(claim.after, hops).0;
+    }
 }
 
 /// Lowering one procedure.
@@ -113,14 +161,8 @@ impl<'a> Lower<'a> {
         for s in 0..frame as usize {
             let reg = match slot_types.get(s).and_then(kind_of_type) {
                 Some(Kind::Num(k)) => SlotReg::Num(l.num_temp(), k),
-                Some(Kind::Set) => {
-                    l.sets += 1;
-                    SlotReg::Set(l.sets - 1)
-                }
-                Some(Kind::Obj) => {
-                    l.objs += 1;
-                    SlotReg::Obj(l.objs - 1)
-                }
+                Some(Kind::Set) => SlotReg::Set(l.set_temp()),
+                Some(Kind::Obj) => SlotReg::Obj(l.obj_temp()),
                 Some(Kind::Family) => return Err(Declined::new("a local holding a per-seat zone")),
                 None => SlotReg::Hidden,
             };
@@ -129,15 +171,23 @@ impl<'a> Lower<'a> {
         Ok(l)
     }
 
-    /// The procedure's frame, once its code is lowered.
-    fn finish(self) -> ProcImage {
-        ProcImage {
+    /// The procedure's frame, once its code is lowered (declined when its registers
+    /// do not fit a frame's files).
+    fn finish(self) -> Res<ProcImage> {
+        use super::machine::{NUM_REGS, SET_REGS};
+        if self.nums as usize > NUM_REGS
+            || self.sets as usize > SET_REGS
+            || self.objs as usize > NUM_REGS
+        {
+            return Err(Declined::new("a procedure with too many values"));
+        }
+        Ok(ProcImage {
             start: self.start,
             nums: self.nums,
             sets: self.sets,
             objs: self.objs,
             slots: self.slots,
-        }
+        })
     }
 
     /// Emits an instruction.
@@ -200,15 +250,26 @@ impl<'a> Lower<'a> {
 
     /// Lowers a procedure's ops, then its guards' code, and settles its jumps.
     fn proc(&mut self, pd: &crate::ir::ProcDef) -> Res<()> {
-        for (i, op) in pd.code.iter().enumerate() {
+        let targets = jump_targets(&pd.code);
+        let mut i = 0;
+        while i < pd.code.len() {
             self.op_pc.push(self.here());
             self.at = pd.locs.get(i).copied();
+            // A draw, `let c = top(Z)` then `move c to W`, is one instruction (when
+            // nothing jumps between the two).
+            if let Some(ins) = self.draw(&pd.code, i, &targets)? {
+                self.emit(ins);
+                self.op_pc.push(self.here() - 1);
+                i += 2;
+                continue;
+            }
             let before = self.here();
-            self.op(&pd.code, op)?;
+            self.op(&pd.code, &pd.code[i])?;
             // Every op is at least one step, as the engine counts it (see `machine`).
             if self.here() == before {
                 self.emit(Ins::Nop);
             }
+            i += 1;
         }
         // An op index one past the end is the procedure's end: a return.
         self.op_pc.push(self.here());
@@ -250,6 +311,25 @@ impl<'a> Lower<'a> {
             self.im.claims[k as usize] = c;
         }
         Ok(())
+    }
+
+    /// `let c = top(Z)` at op `i` and `move c to W` after it, as one [`Ins::MoveTop`].
+    fn draw(&mut self, code: &[Op], i: usize, targets: &[bool]) -> Res<Option<Ins>> {
+        let (Some(Op::Let(slot, Expr::Call(Builtin::Top, args, _))), Some(Op::Move(what, to, _))) =
+            (code.get(i), code.get(i + 1))
+        else {
+            return Ok(None);
+        };
+        let dst = match (self.slots.get(*slot as usize), what) {
+            (Some(SlotReg::Num(r, NumKind::Card)), Expr::Local(s)) if s == slot => *r,
+            _ => return Ok(None),
+        };
+        if args.len() != 1 || targets.get(i + 1).copied().unwrap_or(true) {
+            return Ok(None);
+        }
+        let from = self.zone(&args[0])?;
+        let to = self.zone(to)?;
+        Ok(Some(Ins::MoveTop { dst, from, to }))
     }
 
     /// Lowers one op.
@@ -417,13 +497,7 @@ impl<'a> Lower<'a> {
                 if k != NumKind::Zone && self.kind(e)? == Kind::Num(NumKind::Zone) {
                     return Err(Declined::new("a zone stored as another kind"));
                 }
-                let v = self.num(e)?;
-                self.emit(Ins::Store {
-                    to: Place::R(r),
-                    v,
-                    kind: k,
-                });
-                Ok(())
+                self.num_into(e, r, k)
             }
             Some(SlotReg::Set(r)) => {
                 // The engine keeps a zone bound this way as the zone, read later.
@@ -457,6 +531,11 @@ impl<'a> Lower<'a> {
             Kind::Num(k) => {
                 if self.kind(e)? == Kind::Num(NumKind::Zone) {
                     return Err(Declined::new("a zone assigned as a number"));
+                }
+                if let (Target::Local(s), AssignOp::Set) = (t, aop) {
+                    if let Some(SlotReg::Num(r, _)) = self.slots.get(*s as usize).copied() {
+                        return self.num_into(e, r, k);
+                    }
                 }
                 let v = self.num(e)?;
                 let to = self.place(t)?;
@@ -548,10 +627,7 @@ impl<'a> Lower<'a> {
             _ => None,
         };
         let (base, len, idx) = (self.num_temp(), self.num_temp(), self.num_temp());
-        let obj = {
-            self.objs += 1;
-            self.objs - 1
-        };
+        let obj = self.obj_temp();
         let slot = self
             .loops
             .get_mut(list as usize)
@@ -691,11 +767,19 @@ impl<'a> Lower<'a> {
                 Some(Some(SlotReg::Set(r))) => Some(Plus::Set(r)),
                 Some(_) => return Err(Declined::new("a hand guard's card")),
             };
+            let fit = match (h.track, plus) {
+                (Some(t), None | Some(Plus::Card(_))) => self
+                    .layout
+                    .fit
+                    .get(t as usize)
+                    .map(|table| (table.clone(), t as usize, self.layout.fit.len())),
+                _ => None,
+            };
             self.im.hands.push(HandDef {
                 first: self.layout.zone_base[h.zone as usize],
                 seat,
                 plus,
-                track: h.track,
+                fit,
                 pattern: h.pattern,
                 table: h.table,
                 exact: h.exact,
@@ -802,6 +886,28 @@ impl<'a> Lower<'a> {
         self.emit(Ins::Claim(k));
         Ok(())
     }
+}
+
+/// Which ops of a procedure something jumps to (or a decision goes on at).
+fn jump_targets(code: &[Op]) -> Vec<bool> {
+    let mut t = vec![false; code.len() + 1];
+    let mut mark = |i: u32| {
+        if let Some(x) = t.get_mut(i as usize) {
+            *x = true;
+        }
+    };
+    for op in code {
+        match op {
+            Op::Jump(j) | Op::JumpIfNot(_, j) => mark(*j),
+            Op::ForNext { exit, .. } => mark(*exit),
+            Op::Decide(d) => {
+                mark(d.after);
+                d.options.iter().for_each(|o| mark(o.body));
+            }
+            _ => {}
+        }
+    }
+    t
 }
 
 /// A value's kind as a number, for giving it back as a [`Value`].

@@ -149,21 +149,22 @@ impl Lower<'_> {
     }
 
     /// A fresh number register.
+    /// (Registers past a file's size wrap here; `Lower::finish` then declines.)
     pub(super) fn num_temp(&mut self) -> Reg {
         self.nums += 1;
-        self.nums - 1
+        (self.nums - 1) as Reg
     }
 
     /// A fresh card-set register.
-    fn set_temp(&mut self) -> Reg {
+    pub(super) fn set_temp(&mut self) -> Reg {
         self.sets += 1;
-        self.sets - 1
+        (self.sets - 1) as Reg
     }
 
     /// A fresh other-values register.
-    fn obj_temp(&mut self) -> Reg {
+    pub(super) fn obj_temp(&mut self) -> Reg {
         self.objs += 1;
-        self.objs - 1
+        (self.objs - 1) as Reg
     }
 
     /// A number operand in a register (copied into a fresh one unless it is one).
@@ -315,6 +316,29 @@ impl Lower<'_> {
             }
             _ => self.cold_num(e)?,
         })
+    }
+
+    /// `dst = e` for a number of kind `k`: the instruction that works `e` out writes
+    /// `dst` itself when it is the only one of them to write the fresh register it was
+    /// given (else a copy follows).
+    pub(super) fn num_into(&mut self, e: &Expr, dst: Reg, k: NumKind) -> Res<()> {
+        let (start, fresh) = (self.here() as usize, self.nums);
+        let v = self.num(e)?;
+        if let Num::R(t) = v {
+            let code = &self.im.code[start..];
+            let writers = code.iter().filter(|i| writes(i) == Some(t)).count();
+            if t as u16 >= fresh && writers == 1 && code.last().and_then(writes) == Some(t) {
+                let last = self.im.code.len() - 1;
+                retarget(&mut self.im.code[last], dst);
+                return Ok(());
+            }
+        }
+        self.emit(Ins::Store {
+            to: super::ins::Place::R(dst),
+            v,
+            kind: k,
+        });
+        Ok(())
     }
 
     /// A number the engine's evaluator works out.
@@ -681,6 +705,52 @@ impl Lower<'_> {
             at: self.at.unwrap_or_default(),
         });
         self.emit(Ins::Cold(i));
+    }
+}
+
+/// The number register an instruction writes, if it writes one (and nothing else).
+fn writes(i: &Ins) -> Option<Reg> {
+    match *i {
+        Ins::Arith { dst, .. }
+        | Ins::Neg { dst, .. }
+        | Ins::Test { dst, .. }
+        | Ins::NextSeat { dst, .. }
+        | Ins::SetEq { dst, .. }
+        | Ins::SetCount { dst, .. }
+        | Ins::CardIn { dst, .. }
+        | Ins::Top { dst, .. }
+        | Ins::ScoreTotal { dst, .. }
+        | Ins::Field { dst, .. }
+        | Ins::Len { dst, .. }
+        | Ins::Index { dst, .. } => Some(dst),
+        Ins::Store {
+            to: super::ins::Place::R(r),
+            ..
+        } => Some(r),
+        _ => None,
+    }
+}
+
+/// Points an instruction that [`writes`] a number register at `dst` instead.
+fn retarget(i: &mut Ins, dst: Reg) {
+    match i {
+        Ins::Arith { dst: d, .. }
+        | Ins::Neg { dst: d, .. }
+        | Ins::Test { dst: d, .. }
+        | Ins::NextSeat { dst: d, .. }
+        | Ins::SetEq { dst: d, .. }
+        | Ins::SetCount { dst: d, .. }
+        | Ins::CardIn { dst: d, .. }
+        | Ins::Top { dst: d, .. }
+        | Ins::ScoreTotal { dst: d, .. }
+        | Ins::Field { dst: d, .. }
+        | Ins::Len { dst: d, .. }
+        | Ins::Index { dst: d, .. } => *d = dst,
+        Ins::Store {
+            to: super::ins::Place::R(r),
+            ..
+        } => *r = dst,
+        _ => {}
     }
 }
 

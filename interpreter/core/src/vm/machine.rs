@@ -22,21 +22,46 @@ use super::lower::value_of_num;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stop(pub &'static str);
 
+/// The most engine ops one instruction stands for: a jump that goes straight to where a
+/// chain of jumps ends, or a draw (`let c = top(Z)` and `move c to …`) in one. The
+/// machine stops after [`OP_LIMIT`] / this many instructions without a decision, so it
+/// stops no later than the engine would.
+pub(super) const OPS_PER_INSTRUCTION: u64 = 4;
+
 /// Work charged per instruction run. The engine charges one step per op and one per
-/// expression node it evaluates in full; an instruction stands for at most a few
-/// nodes, so charging this many keeps the machine's count of a round's work above the
-/// engine's, and the machine stops first.
-const WORK_PER_INSTRUCTION: u64 = 8;
+/// expression node it evaluates in full; an instruction stands for at most a few ops
+/// and nodes, so charging this many keeps the machine's count of a round's work above
+/// the engine's, and the machine stops first.
+const WORK_PER_INSTRUCTION: u64 = 16;
+
+/// Instructions the machine runs without a decision before it stops.
+const STEP_LIMIT: u64 = OP_LIMIT / OPS_PER_INSTRUCTION;
 
 /// Deepest procedure nesting (the engine's limit).
 const MAX_DEPTH: usize = 200;
 
-/// One active call: where to go on in the caller, and the caller's register bases.
-#[derive(Clone, Copy, Debug)]
+/// Number registers a frame has: a [`Reg`](super::ins::Reg) is a byte, so reading one
+/// needs no bounds check.
+pub(super) const NUM_REGS: usize = 256;
+
+/// Card-set registers a frame has (a register is read masked to this many).
+pub(super) const SET_REGS: usize = 64;
+
+/// The mask that keeps a set register in its file.
+pub(super) const SET_MASK: u8 = (SET_REGS - 1) as u8;
+
+/// A frame's number registers.
+type Nums = Box<[i64; NUM_REGS]>;
+
+/// A frame's card-set registers.
+type Sets = Box<[CardSet; SET_REGS]>;
+
+/// One active call: where to go on in the caller, and the caller's registers.
+#[derive(Debug)]
 struct Frame {
     ret: u32,
-    nb: usize,
-    sb: usize,
+    n: Nums,
+    s: Sets,
     ob: usize,
     proc: u16,
 }
@@ -55,16 +80,16 @@ pub(super) struct Machine<'a> {
     pub im: &'a Image,
     /// The board (the engine's: zones, variables, dealer, generator).
     pub board: Board,
-    /// Number registers of every frame.
-    pub n: Vec<i64>,
-    /// Card-set registers.
-    pub s: Vec<CardSet>,
-    /// Other-value registers.
+    /// The running frame's number registers.
+    pub n: Nums,
+    /// The running frame's card-set registers.
+    pub s: Sets,
+    /// Other-value registers of every frame.
     pub o: Vec<Value>,
-    /// The running frame's register bases.
-    pub nb: usize,
-    pub sb: usize,
+    /// The running frame's first other-value register.
     pub ob: usize,
+    /// Register files of frames that returned, for the next calls.
+    spare: Vec<(Nums, Sets)>,
     /// The running procedure.
     pub proc: u16,
     frames: Vec<Frame>,
@@ -75,9 +100,12 @@ pub(super) struct Machine<'a> {
     pub round_decisions: u64,
     /// Most decisions the game may take.
     pub decision_limit: u64,
-    /// Work done in the round, against [`ROUND_BUDGET`].
-    pub work: u64,
-    /// Instructions run since the last decision, against [`OP_LIMIT`].
+    /// Steps the engine's evaluator took in the round (see [`Machine::work`]).
+    pub evals: u64,
+    /// Instructions run in the round before the last decision a player chose.
+    pub round_steps: u64,
+    /// Instructions run since the last decision a player chose, against [`STEP_LIMIT`]
+    /// (as the engine counts ops since it last asked a player or returned).
     pub steps: u64,
     /// Chip changes per deal, read at decision boundaries.
     pub deal_chips: DealChips,
@@ -104,19 +132,19 @@ pub fn play(
         p,
         im,
         board,
-        n: Vec::with_capacity(64),
-        s: Vec::with_capacity(16),
+        n: Box::new([0; NUM_REGS]),
+        s: Box::new([CardSet::EMPTY; SET_REGS]),
         o: Vec::with_capacity(8),
-        nb: 0,
-        sb: 0,
         ob: 0,
+        spare: Vec::new(),
         proc: im.entry,
         frames: Vec::with_capacity(8),
         events: Vec::new(),
         decisions: 0,
         round_decisions: 0,
         decision_limit,
-        work: 0,
+        evals: 0,
+        round_steps: 0,
         steps: 0,
         deal_chips,
         deal_rows: Vec::new(),
@@ -124,8 +152,6 @@ pub fn play(
         seen_events: 0,
     };
     let entry = im.procs.get(im.entry as usize).ok_or(Stop("no entry"))?;
-    m.n.resize(entry.nums as usize, 0);
-    m.s.resize(entry.sets as usize, CardSet::EMPTY);
     m.o.resize(entry.objs as usize, Value::Unit);
     match m.exec(entry.start, players)? {
         Exit::End => {}
@@ -160,7 +186,7 @@ impl Machine<'_> {
     pub(super) fn num(&self, x: Num) -> Result<i64, Stop> {
         Ok(match x {
             Num::K(k) => k,
-            Num::R(r) => self.n[self.nb + r as usize],
+            Num::R(r) => self.n[r as usize],
             Num::V(v) => var_num(&self.board.vars[v as usize])?,
             Num::SV(v, r) => var_num(&self.board.vars[v as usize + self.seat_in(r)?])?,
             Num::Dealer => self.board.dealer as i64,
@@ -171,8 +197,8 @@ impl Machine<'_> {
 
     /// The seat in a number register, checked.
     #[inline(always)]
-    pub(super) fn seat_in(&self, r: u16) -> Result<usize, Stop> {
-        self.seat_of(self.n[self.nb + r as usize])
+    pub(super) fn seat_in(&self, r: super::ins::Reg) -> Result<usize, Stop> {
+        self.seat_of(self.n[r as usize])
     }
 
     /// A number as a seat, checked.
@@ -192,7 +218,7 @@ impl Machine<'_> {
             Zr::I(i) => Ok(i as usize),
             Zr::S(first, r) => Ok(first as usize + self.seat_in(r)?),
             Zr::R(r) => {
-                let i = self.n[self.nb + r as usize];
+                let i = self.n[r as usize];
                 if (0..self.board.zones.len() as i64).contains(&i) {
                     Ok(i as usize)
                 } else {
@@ -208,17 +234,17 @@ impl Machine<'_> {
         Ok(match x {
             Set::K(i) => self.im.sets[i as usize],
             Set::Zone(z) => self.board.sets[self.zone(z)?],
-            Set::R(r) => self.s[self.sb + r as usize],
+            Set::R(r) => self.s[(r & SET_MASK) as usize],
             Set::V(v) => var_set(&self.board.vars[v as usize])?,
             Set::SV(v, r) => var_set(&self.board.vars[v as usize + self.seat_in(r)?])?,
-            Set::Card(r) => CardSet::single(self.card(self.n[self.nb + r as usize])?),
+            Set::Card(r) => CardSet::single(self.card(self.n[r as usize])?),
         })
     }
 
     /// The card in a number register, checked.
     #[inline(always)]
-    pub(super) fn card_in(&self, r: u16) -> Result<CardIx, Stop> {
-        self.card(self.n[self.nb + r as usize])
+    pub(super) fn card_in(&self, r: super::ins::Reg) -> Result<CardIx, Stop> {
+        self.card(self.n[r as usize])
     }
 
     /// A number as a card of the deck, checked.
@@ -245,7 +271,7 @@ impl Machine<'_> {
             None => Value::Int(v),
         };
         match to {
-            Place::R(r) => self.n[self.nb + r as usize] = v,
+            Place::R(r) => self.n[r as usize] = v,
             Place::V(slot) => self.board.vars[slot as usize] = value(),
             Place::SV(first, r) => {
                 let slot = first as usize + self.seat_in(r)?;
@@ -260,7 +286,7 @@ impl Machine<'_> {
     #[inline(always)]
     fn get(&self, at: Place) -> Result<i64, Stop> {
         match at {
-            Place::R(r) => Ok(self.n[self.nb + r as usize]),
+            Place::R(r) => Ok(self.n[r as usize]),
             Place::V(slot) => var_num(&self.board.vars[slot as usize]),
             Place::SV(first, r) => var_num(&self.board.vars[first as usize + self.seat_in(r)?]),
             Place::Dealer => Ok(self.board.dealer as i64),
@@ -279,12 +305,19 @@ impl Machine<'_> {
         self.put(to, r.ok_or(Stop("overflow"))?, None)
     }
 
-    /// Charges the instructions run since the last charge to the round's work.
-    #[inline(always)]
-    pub(super) fn charge_steps(&mut self) {
-        self.work = self
-            .work
-            .saturating_add(self.steps.saturating_mul(WORK_PER_INSTRUCTION));
+    /// The round's work so far, against [`ROUND_BUDGET`]: the evaluator's steps and
+    /// [`WORK_PER_INSTRUCTION`] for each instruction. (The engine charges the ops run
+    /// before an outcome since its last decision to the new round; so does this, as
+    /// `steps` runs on past an outcome.)
+    pub(super) fn work(&self) -> u64 {
+        let run = self.round_steps.saturating_add(self.steps);
+        self.evals
+            .saturating_add(run.saturating_mul(WORK_PER_INSTRUCTION))
+    }
+
+    /// A decision a player chose: the count of instructions without one starts again.
+    pub(super) fn chosen(&mut self) {
+        self.round_steps = self.round_steps.saturating_add(self.steps);
         self.steps = 0;
     }
 
@@ -295,13 +328,21 @@ impl Machine<'_> {
         players: &mut AutoPlayers<'_>,
     ) -> Result<Exit, Stop> {
         let code = &self.im.code[..];
+        // Instructions since the last decision, in a register: written back before
+        // anything that reads it, and checked at every jump, call, return and decision
+        // (a run of instructions without one is never longer than the code).
+        let mut steps = self.steps;
+        macro_rules! checked {
+            () => {
+                if steps > STEP_LIMIT {
+                    return Err(Stop("endless loop"));
+                }
+            };
+        }
         loop {
             let ins = code.get(pc as usize).ok_or(Stop("past the code"))?;
             pc += 1;
-            self.steps += 1;
-            if self.steps > OP_LIMIT {
-                return Err(Stop("endless loop"));
-            }
+            steps += 1;
             match *ins {
                 Ins::Store { to, v, kind } => {
                     let v = self.num(v)?;
@@ -325,25 +366,25 @@ impl Machine<'_> {
                         Arith::Rem if b != 0 => a.checked_rem_euclid(b),
                         _ => None,
                     };
-                    self.n[self.nb + dst as usize] = r.ok_or(Stop("arithmetic"))?;
+                    self.n[dst as usize] = r.ok_or(Stop("arithmetic"))?;
                 }
                 Ins::Neg { dst, a } => {
                     let a = self.num(a)?;
-                    self.n[self.nb + dst as usize] = a.checked_neg().ok_or(Stop("overflow"))?;
+                    self.n[dst as usize] = a.checked_neg().ok_or(Stop("overflow"))?;
                 }
                 Ins::Test { dst, c } => {
                     let h = self.holds(c)?;
-                    self.n[self.nb + dst as usize] = h as i64;
+                    self.n[dst as usize] = h as i64;
                 }
                 Ins::NextSeat { dst, s, back } => {
                     let s = self.seat_of(self.num(s)?)?;
                     let n = self.board.seats as usize;
                     let next = if back { (s + n - 1) % n } else { (s + 1) % n };
-                    self.n[self.nb + dst as usize] = next as i64;
+                    self.n[dst as usize] = next as i64;
                 }
                 Ins::SetCards { dst, v } => {
                     let v = self.set(v)?;
-                    self.s[self.sb + dst as usize] = v;
+                    self.s[(dst & SET_MASK) as usize] = v;
                 }
                 Ins::StoreCards { slot, seat, v } => {
                     let v = self.set(v)?;
@@ -356,28 +397,32 @@ impl Machine<'_> {
                 }
                 Ins::Union { dst, a, b } => {
                     let v = self.set(a)?.union(self.set(b)?);
-                    self.s[self.sb + dst as usize] = v;
+                    self.s[(dst & SET_MASK) as usize] = v;
                 }
                 Ins::Minus { dst, a, b } => {
                     let v = self.set(a)?.minus(self.set(b)?);
-                    self.s[self.sb + dst as usize] = v;
+                    self.s[(dst & SET_MASK) as usize] = v;
                 }
                 Ins::SetEq { dst, a, b, ne } => {
                     let eq = self.set(a)? == self.set(b)?;
-                    self.n[self.nb + dst as usize] = (eq != ne) as i64;
+                    self.n[dst as usize] = (eq != ne) as i64;
                 }
                 Ins::SetCount { dst, v } => {
                     let v = self.set(v)?;
-                    self.n[self.nb + dst as usize] = v.len() as i64;
+                    self.n[dst as usize] = v.len() as i64;
                 }
                 Ins::CardIn { dst, c, v } => {
                     let c = self.num(c)?;
                     let v = self.set(v)?;
                     let inside = self.card(c).is_ok_and(|c| v.contains(c));
-                    self.n[self.nb + dst as usize] = inside as i64;
+                    self.n[dst as usize] = inside as i64;
                 }
-                Ins::Jump(t) => pc = t,
+                Ins::Jump(t) => {
+                    checked!();
+                    pc = t
+                }
                 Ins::JumpUnless(c, t) => {
+                    checked!();
                     if !self.holds(c)? {
                         pc = t;
                     }
@@ -387,10 +432,19 @@ impl Machine<'_> {
                     let c = *self.board.zones[z]
                         .last()
                         .ok_or(Stop("top of an empty zone"))?;
-                    self.n[self.nb + dst as usize] = c as i64;
+                    self.n[dst as usize] = c as i64;
                 }
                 Ins::MoveCard { c, to } => {
                     let c = self.card(self.num(c)?)?;
+                    let to = self.zone(to)?;
+                    self.board.move_card(c, to as u16);
+                }
+                Ins::MoveTop { dst, from, to } => {
+                    let from = self.zone(from)?;
+                    let c = *self.board.zones[from]
+                        .last()
+                        .ok_or(Stop("top of an empty zone"))?;
+                    self.n[dst as usize] = c as i64;
                     let to = self.zone(to)?;
                     self.board.move_card(c, to as u16);
                 }
@@ -451,9 +505,9 @@ impl Machine<'_> {
                             (a, (b - a + 1).max(0))
                         }
                     };
-                    self.n[self.nb + base as usize] = b;
-                    self.n[self.nb + len as usize] = l;
-                    self.n[self.nb + idx as usize] = 0;
+                    self.n[base as usize] = b;
+                    self.n[len as usize] = l;
+                    self.n[idx as usize] = 0;
                 }
                 Ins::LoopNext {
                     over,
@@ -463,17 +517,18 @@ impl Machine<'_> {
                     var,
                     exit,
                 } => {
-                    let i = self.n[self.nb + idx as usize];
-                    if i >= self.n[self.nb + len as usize] {
+                    checked!();
+                    let i = self.n[idx as usize];
+                    if i >= self.n[len as usize] {
                         pc = exit;
                     } else {
-                        let b = self.n[self.nb + base as usize];
+                        let b = self.n[base as usize];
                         let v = match over {
                             Loop::Range(..) => b + i,
                             _ => (b + i) % self.board.seats as i64,
                         };
-                        self.n[self.nb + var as usize] = v;
-                        self.n[self.nb + idx as usize] = i + 1;
+                        self.n[var as usize] = v;
+                        self.n[idx as usize] = i + 1;
                     }
                 }
                 Ins::ListStart { list, from, idx } => {
@@ -482,7 +537,7 @@ impl Machine<'_> {
                         return Err(Stop("a loop over a value that is not a list"));
                     }
                     self.o[self.ob + list as usize] = v;
-                    self.n[self.nb + idx as usize] = 0;
+                    self.n[idx as usize] = 0;
                 }
                 Ins::ListNext {
                     list,
@@ -490,7 +545,8 @@ impl Machine<'_> {
                     var,
                     exit,
                 } => {
-                    let i = self.n[self.nb + idx as usize] as usize;
+                    checked!();
+                    let i = self.n[idx as usize] as usize;
                     let Value::List(items) = &self.o[self.ob + list as usize] else {
                         return Err(Stop("a loop over a value that is not a list"));
                     };
@@ -498,25 +554,42 @@ impl Machine<'_> {
                         None => pc = exit,
                         Some(v) => {
                             let v = scalar_of(v).ok_or(Stop("a list item that is not a number"))?;
-                            self.n[self.nb + var as usize] = v;
-                            self.n[self.nb + idx as usize] = i as i64 + 1;
+                            self.n[var as usize] = v;
+                            self.n[idx as usize] = i as i64 + 1;
                         }
                     }
                 }
-                Ins::Pick(k) => pc = self.pick(k, players)?,
+                Ins::Pick(k) => {
+                    checked!();
+                    self.steps = steps;
+                    pc = self.pick(k, players)?;
+                    steps = self.steps;
+                }
                 Ins::Claim(k) => {
+                    checked!();
+                    self.steps = steps;
                     if let Some(to) = self.claim(k, players)? {
                         pc = to;
                     }
+                    steps = self.steps;
                 }
-                Ins::Call { proc, args } => pc = self.call(proc, args, pc)?,
+                Ins::Call { proc, args } => {
+                    checked!();
+                    pc = self.call(proc, args, pc)?
+                }
                 Ins::Ret => match self.frames.pop() {
-                    None => return Ok(Exit::End),
+                    None => {
+                        checked!();
+                        self.steps = steps;
+                        return Ok(Exit::End);
+                    }
                     Some(f) => {
-                        self.n.truncate(self.nb);
-                        self.s.truncate(self.sb);
+                        checked!();
                         self.o.truncate(self.ob);
-                        (self.nb, self.sb, self.ob, self.proc) = (f.nb, f.sb, f.ob, f.proc);
+                        let n = std::mem::replace(&mut self.n, f.n);
+                        let s = std::mem::replace(&mut self.s, f.s);
+                        self.spare.push((n, s));
+                        (self.ob, self.proc) = (f.ob, f.proc);
                         pc = f.ret;
                     }
                 },
@@ -536,10 +609,11 @@ impl Machine<'_> {
                     let sym = self.num(v)?;
                     let text: Arc<str> = self.p.sym(sym as u32).into();
                     self.events.push(Event::Outcome(text, self.board.dealer));
-                    // A new round begins: its limits start again.
+                    // A new round begins: its limits start again (but the count of
+                    // instructions without a decision, which the engine keeps too).
                     self.round_decisions = 0;
-                    self.steps = 0;
-                    self.work = 0;
+                    self.round_steps = 0;
+                    self.evals = 0;
                 }
                 Ins::Record { r, seat } => {
                     let seat = self.seat_of(self.num(seat)?)? as u8;
@@ -554,6 +628,7 @@ impl Machine<'_> {
                     args,
                     at,
                 } => {
+                    self.steps = steps;
                     let vals = self.arg_values(args)?;
                     let r = if crate::score::surely_nothing(self.p, table, &vals) {
                         crate::engine::nothing()
@@ -568,19 +643,20 @@ impl Machine<'_> {
                     args,
                     at,
                 } => {
+                    self.steps = steps;
                     let vals = self.arg_values(args)?;
                     let t = if crate::score::surely_nothing(self.p, table, &vals) {
                         0
                     } else {
                         self.evaluate(at, |cx| crate::score::evaluate_total(cx, table, &vals))?
                     };
-                    self.n[self.nb + dst as usize] = t;
+                    self.n[dst as usize] = t;
                 }
                 Ins::Field { dst, r, field } => {
                     let Value::Score(r) = &self.o[self.ob + r as usize] else {
                         return Err(Stop("a field of a value that is not a result"));
                     };
-                    self.n[self.nb + dst as usize] = match field {
+                    self.n[dst as usize] = match field {
                         Field::Total => r.total,
                         Field::Factor => r.factor,
                         Field::Base => r.base,
@@ -596,7 +672,7 @@ impl Machine<'_> {
                     let Value::List(items) = &self.o[self.ob + r as usize] else {
                         return Err(Stop("the length of a value that is not a list"));
                     };
-                    self.n[self.nb + dst as usize] = items.len() as i64;
+                    self.n[dst as usize] = items.len() as i64;
                 }
                 Ins::Index { dst, r, i } => {
                     let i = self.num(i)?;
@@ -607,16 +683,23 @@ impl Machine<'_> {
                         .ok()
                         .and_then(|i| items.get(i))
                         .ok_or(Stop("an index outside its list"))?;
-                    self.n[self.nb + dst as usize] =
+                    self.n[dst as usize] =
                         scalar_of(item).ok_or(Stop("an item that is not a number"))?;
                 }
-                Ins::Cold(k) => self.cold(k)?,
+                Ins::Cold(k) => {
+                    self.steps = steps;
+                    self.cold(k)?
+                }
                 Ins::Require(c) => {
                     if !self.holds(c)? {
                         return Err(Stop("a `require` or `expect` failed"));
                     }
                 }
-                Ins::Yield(r) => return Ok(Exit::Yield(self.n[self.nb + r as usize] != 0)),
+                Ins::Yield(r) => {
+                    checked!();
+                    self.steps = steps;
+                    return Ok(Exit::Yield(self.n[r as usize] != 0));
+                }
                 Ins::Nop => {}
             }
         }
@@ -720,17 +803,22 @@ impl Machine<'_> {
             return Err(Stop("procedures nest too deep"));
         }
         let callee = &self.im.procs[proc as usize];
-        let (nb, sb, ob) = (self.n.len(), self.s.len(), self.o.len());
-        self.n.resize(nb + callee.nums as usize, 0);
-        self.s.resize(sb + callee.sets as usize, CardSet::EMPTY);
+        // A new frame starts with every register zero, as a fresh one would.
+        let (mut n, mut s) = self.spare.pop().unwrap_or_else(|| {
+            (
+                Box::new([0; NUM_REGS]),
+                Box::new([CardSet::EMPTY; SET_REGS]),
+            )
+        });
+        n.fill(0);
+        s.fill(CardSet::EMPTY);
+        let ob = self.o.len();
         self.o.resize(ob + callee.objs as usize, Value::Unit);
         for (i, a) in self.im.arg_lists[args as usize].iter().enumerate() {
             match (callee.slots.get(i), *a) {
-                (Some(SlotReg::Num(r, _)), Arg::Num(v, _)) => {
-                    self.n[nb + *r as usize] = self.num(v)?;
-                }
+                (Some(SlotReg::Num(r, _)), Arg::Num(v, _)) => n[*r as usize] = self.num(v)?,
                 (Some(SlotReg::Set(r)), Arg::Set(v)) => {
-                    self.s[sb + *r as usize] = self.set(v)?;
+                    s[(*r & SET_MASK) as usize] = self.set(v)?
                 }
                 (Some(SlotReg::Obj(r)), Arg::Obj(v)) => {
                     self.o[ob + *r as usize] = self.o[self.ob + v as usize].clone();
@@ -740,12 +828,12 @@ impl Machine<'_> {
         }
         self.frames.push(Frame {
             ret,
-            nb: self.nb,
-            sb: self.sb,
+            n: std::mem::replace(&mut self.n, n),
+            s: std::mem::replace(&mut self.s, s),
             ob: self.ob,
             proc: self.proc,
         });
-        (self.nb, self.sb, self.ob, self.proc) = (nb, sb, ob, proc);
+        (self.ob, self.proc) = (ob, proc);
         Ok(callee.start)
     }
 
@@ -780,8 +868,7 @@ impl Machine<'_> {
         locals: &mut [Value],
         f: impl FnOnce(&mut Cx<'_>) -> Result<T, crate::engine::RuntimeError>,
     ) -> Result<T, Stop> {
-        self.charge_steps();
-        let left = ROUND_BUDGET.saturating_sub(self.work);
+        let left = ROUND_BUDGET.saturating_sub(self.work());
         let start = EVAL_BUDGET.min(left);
         let mut cx = Cx {
             p: self.p,
@@ -793,7 +880,7 @@ impl Machine<'_> {
         };
         let r = f(&mut cx);
         let used = start - cx.budget;
-        self.work = self.work.saturating_add(used);
+        self.evals = self.evals.saturating_add(used);
         r.map_err(|_| Stop("the engine's evaluator failed"))
     }
 
@@ -804,8 +891,8 @@ impl Machine<'_> {
         let mut locals: Vec<Value> = slots
             .iter()
             .map(|s| match *s {
-                SlotReg::Num(r, k) => value_of_num(k, self.n[self.nb + r as usize]),
-                SlotReg::Set(r) => Value::Cards(self.s[self.sb + r as usize]),
+                SlotReg::Num(r, k) => value_of_num(k, self.n[r as usize]),
+                SlotReg::Set(r) => Value::Cards(self.s[(r & SET_MASK) as usize]),
                 SlotReg::Obj(r) => self.o[self.ob + r as usize].clone(),
                 SlotReg::Hidden => Value::Unit,
             })
@@ -820,7 +907,7 @@ impl Machine<'_> {
                     }
                     _ => return Err(Stop("a value of another kind")),
                 };
-                self.n[self.nb + r as usize] = x;
+                self.n[r as usize] = x;
             }
             SlotReg::Set(r) => {
                 let s = match v {
@@ -829,7 +916,7 @@ impl Machine<'_> {
                     Value::Zone(z) => self.board.sets[z as usize],
                     _ => return Err(Stop("a value that is not cards")),
                 };
-                self.s[self.sb + r as usize] = s;
+                self.s[(r & SET_MASK) as usize] = s;
             }
             SlotReg::Obj(r) => self.o[self.ob + r as usize] = v,
             SlotReg::Hidden => {}
@@ -841,10 +928,9 @@ impl Machine<'_> {
     pub(super) fn count_decision(&mut self) -> Result<(), Stop> {
         self.decisions += 1;
         self.round_decisions += 1;
-        self.charge_steps();
         if self.decisions > self.decision_limit
             || self.round_decisions > crate::engine::ROUND_DECISION_LIMIT
-            || self.work >= ROUND_BUDGET
+            || self.work() >= ROUND_BUDGET
         {
             return Err(Stop("a limit"));
         }

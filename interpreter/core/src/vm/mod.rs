@@ -20,8 +20,8 @@
 //! work per step than the engine charges (see `machine.rs`).
 
 mod decide;
-mod image;
-mod ins;
+pub mod image;
+pub mod ins;
 mod lower;
 mod lower_expr;
 mod machine;
