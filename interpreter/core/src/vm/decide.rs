@@ -51,9 +51,7 @@ impl Machine<'_> {
         for (i, o) in d.options.iter().enumerate() {
             let (count, allowed) = self.count(o, players)?;
             if matches!(o.count, Count::Cards { .. }) {
-                *cards
-                    .get_mut(card_options)
-                    .ok_or(Stop("many card options"))? = allowed;
+                *cards.get_mut(card_options).ok_or(Stop::Internal)? = allowed;
                 card_options += 1;
             }
             if o.ends && ending.is_none() && count > 0 {
@@ -121,7 +119,7 @@ impl Machine<'_> {
         players: &mut AutoPlayers<'_>,
     ) -> Result<usize, Stop> {
         match n {
-            0 => Err(Stop("no legal move")),
+            0 => Err(Stop::NoMove),
             1 => Ok(0),
             n => {
                 // A move chosen among several: the engine returns to its caller here,
@@ -138,7 +136,7 @@ impl Machine<'_> {
     #[inline(always)]
     fn take(&mut self, o: &PickOption, allowed: CardSet, rest: usize) -> Result<u32, Stop> {
         if let Count::Cards { param, .. } = o.count {
-            let c = allowed.nth(rest).ok_or(Stop("a counted move is missing"))?;
+            let c = allowed.nth(rest).ok_or(Stop::Internal)?;
             self.n[param as usize] = c as i64;
         }
         self.count_decision()?;
@@ -170,6 +168,51 @@ impl Machine<'_> {
         };
         let mut claimants = std::mem::take(&mut self.claimants);
         claimants.clear();
+        // The usual window: one claim, a hand guard on the asked seat's hand plus a card
+        // (`当たり when 役代(手札[x] + d).total > 0`), its table's sums kept by the board.
+        // The card and the table are read once; each seat is a sum, a count and a bit.
+        if let (None, [o]) = (&list, &d.options[..]) {
+            if let Some(Guard::Hand(hi, full)) = o.guard {
+                let h = &im.hands[hi as usize];
+                if let (Some((table, track, tracks)), Some(Plus::Card(cr)), true) =
+                    (&h.fit, h.plus, h.seat == d.seat_reg)
+                {
+                    let c = self.card_in(cr)?;
+                    let weight = table.weight(c as usize);
+                    for i in 0..asked {
+                        let k = first + i;
+                        let seat = if k >= n { k - n } else { k };
+                        self.n[bind] = seat as i64;
+                        let zi = h.first as usize + seat as usize;
+                        let b = &self.board;
+                        let held = *b.sets.get(zi).ok_or(Stop::Value)?;
+                        let mut sum = *b.fit_sums.get(zi * tracks + track).ok_or(Stop::Internal)?;
+                        let mut count = b.zones[zi].len();
+                        if !held.contains(c) {
+                            count += 1;
+                            sum = sum.wrapping_add(weight);
+                        }
+                        if !table.answer(sum, count) {
+                            continue;
+                        }
+                        let pays = match h.exact {
+                            true => {
+                                crate::score::pays(self.p, h.table, held.union(CardSet::single(c)))
+                            }
+                            false => None,
+                        };
+                        let claims = match pays {
+                            Some(b) => b,
+                            None => self.snippet(full, players)?,
+                        };
+                        if claims {
+                            claimants.push((seat, 2, o.ends.then_some(1), 1));
+                        }
+                    }
+                    return self.settle_claim(d, claimants, players);
+                }
+            }
+        }
         for i in 0..asked {
             let seat = match &list {
                 Some(l) => l[i as usize],
@@ -202,6 +245,19 @@ impl Machine<'_> {
                 claimants.push((seat, moves, first_ending, holding));
             }
         }
+        self.settle_claim(d, claimants, players)
+    }
+
+    /// The end of a claim window once every asked seat's claims are known: nobody can
+    /// claim (the rules go on after it), or each claimant chooses and the highest
+    /// claim, the first asked among equals, is taken.
+    fn settle_claim(
+        &mut self,
+        d: &super::image::ClaimDef,
+        claimants: Vec<(u8, usize, Option<usize>, u32)>,
+        players: &mut AutoPlayers<'_>,
+    ) -> Result<Option<u32>, Stop> {
+        let bind = d.seat_reg as usize;
         if claimants.is_empty() {
             self.claimants = claimants;
             return Ok(Some(d.after));
@@ -255,7 +311,7 @@ impl Machine<'_> {
         let pc = self.im.snippets[id as usize];
         match self.exec(pc, players)? {
             Exit::Yield(b) => Ok(b),
-            Exit::End => Err(Stop("a guard's code ended the game")),
+            Exit::End => Err(Stop::Internal),
         }
     }
 
@@ -267,7 +323,7 @@ impl Machine<'_> {
         let h = &self.im.hands[hi as usize];
         let b = &self.board;
         let zi = h.first as usize + self.seat_in(h.seat)?;
-        let held = *b.sets.get(zi).ok_or(Stop("no such zone"))?;
+        let held = *b.sets.get(zi).ok_or(Stop::Value)?;
         let card = match h.plus {
             Some(Plus::Card(r)) => Some(self.card_in(r)?),
             _ => None,
@@ -276,10 +332,7 @@ impl Machine<'_> {
             // The zone's running sum, plus the added card's weight when it is not
             // already in the hand.
             Some((table, track, tracks)) => {
-                let mut sum = *b
-                    .fit_sums
-                    .get(zi * tracks + track)
-                    .ok_or(Stop("no fit sum"))?;
+                let mut sum = *b.fit_sums.get(zi * tracks + track).ok_or(Stop::Internal)?;
                 let mut count = b.zones.get(zi).map_or(0, Vec::len);
                 if let Some(c) = card.filter(|c| !held.contains(*c)) {
                     count += 1;

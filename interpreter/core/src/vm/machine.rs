@@ -18,9 +18,29 @@ use super::ins::{
 use super::lower::value_of_num;
 
 /// Why the machine stopped a game before its end. The game is then played again by
-/// the engine, which reports what happened in the rules' words.
+/// the engine, which reports what happened in the rules' words. (A byte, so that every
+/// result the machine passes around stays in registers.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Stop(pub &'static str);
+pub enum Stop {
+    /// A value of an unexpected kind or out of range (a seat, a card, a zone, an item).
+    Value,
+    /// `top` of an empty zone.
+    Empty,
+    /// Arithmetic outside 64 bits, or a division by zero.
+    Arithmetic,
+    /// A deal the zone cannot give, or of a count that is not one.
+    Deal,
+    /// A limit: steps or decisions without an end, or calls nested too deep.
+    Limit,
+    /// A `require` or `expect` that failed.
+    Failed,
+    /// A decision with no legal move.
+    NoMove,
+    /// The engine's evaluator reported an error.
+    Evaluator,
+    /// Something the machine's own code should never meet.
+    Internal,
+}
 
 /// The most engine ops one instruction stands for: a jump that goes straight to where a
 /// chain of jumps ends, or a draw (`let c = top(Z)` and `move c to …`) in one. The
@@ -151,11 +171,11 @@ pub fn play(
         claimants: Vec::new(),
         seen_events: 0,
     };
-    let entry = im.procs.get(im.entry as usize).ok_or(Stop("no entry"))?;
+    let entry = im.procs.get(im.entry as usize).ok_or(Stop::Internal)?;
     m.o.resize(entry.objs as usize, Value::Unit);
     match m.exec(entry.start, players)? {
         Exit::End => {}
-        Exit::Yield(_) => return Err(Stop("a guard's end outside a guard")),
+        Exit::Yield(_) => return Err(Stop::Internal),
     }
     // The engine returns to its caller at the end too, which reads the chips once more.
     m.boundary();
@@ -207,7 +227,7 @@ impl Machine<'_> {
         if (0..self.board.seats as i64).contains(&s) {
             Ok(s as usize)
         } else {
-            Err(Stop("no such seat"))
+            Err(Stop::Value)
         }
     }
 
@@ -222,7 +242,7 @@ impl Machine<'_> {
                 if (0..self.board.zones.len() as i64).contains(&i) {
                     Ok(i as usize)
                 } else {
-                    Err(Stop("no such zone"))
+                    Err(Stop::Value)
                 }
             }
         }
@@ -253,7 +273,7 @@ impl Machine<'_> {
         if (0..self.board.card_zone.len() as i64).contains(&c) {
             Ok(c as CardIx)
         } else {
-            Err(Stop("no such card"))
+            Err(Stop::Value)
         }
     }
 
@@ -302,7 +322,7 @@ impl Machine<'_> {
         } else {
             cur.checked_add(v)
         };
-        self.put(to, r.ok_or(Stop("overflow"))?, None)
+        self.put(to, r.ok_or(Stop::Arithmetic)?, None)
     }
 
     /// The round's work so far, against [`ROUND_BUDGET`]: the evaluator's steps and
@@ -335,12 +355,12 @@ impl Machine<'_> {
         macro_rules! checked {
             () => {
                 if steps > STEP_LIMIT {
-                    return Err(Stop("endless loop"));
+                    return Err(Stop::Limit);
                 }
             };
         }
         loop {
-            let ins = code.get(pc as usize).ok_or(Stop("past the code"))?;
+            let ins = code.get(pc as usize).ok_or(Stop::Internal)?;
             pc += 1;
             steps += 1;
             match *ins {
@@ -366,11 +386,11 @@ impl Machine<'_> {
                         Arith::Rem if b != 0 => a.checked_rem_euclid(b),
                         _ => None,
                     };
-                    self.n[dst as usize] = r.ok_or(Stop("arithmetic"))?;
+                    self.n[dst as usize] = r.ok_or(Stop::Arithmetic)?;
                 }
                 Ins::Neg { dst, a } => {
                     let a = self.num(a)?;
-                    self.n[dst as usize] = a.checked_neg().ok_or(Stop("overflow"))?;
+                    self.n[dst as usize] = a.checked_neg().ok_or(Stop::Arithmetic)?;
                 }
                 Ins::Test { dst, c } => {
                     let h = self.holds(c)?;
@@ -429,9 +449,7 @@ impl Machine<'_> {
                 }
                 Ins::Top { dst, z } => {
                     let z = self.zone(z)?;
-                    let c = *self.board.zones[z]
-                        .last()
-                        .ok_or(Stop("top of an empty zone"))?;
+                    let c = *self.board.zones[z].last().ok_or(Stop::Empty)?;
                     self.n[dst as usize] = c as i64;
                 }
                 Ins::MoveCard { c, to } => {
@@ -441,9 +459,7 @@ impl Machine<'_> {
                 }
                 Ins::MoveTop { dst, from, to } => {
                     let from = self.zone(from)?;
-                    let c = *self.board.zones[from]
-                        .last()
-                        .ok_or(Stop("top of an empty zone"))?;
+                    let c = *self.board.zones[from].last().ok_or(Stop::Empty)?;
                     self.n[dst as usize] = c as i64;
                     let to = self.zone(to)?;
                     self.board.move_card(c, to as u16);
@@ -500,7 +516,7 @@ impl Machine<'_> {
                         Loop::Range(a, b) => {
                             let (a, b) = (self.num(a)?, self.num(b)?);
                             if b.saturating_sub(a) > 1_000_000 {
-                                return Err(Stop("a loop too long"));
+                                return Err(Stop::Limit);
                             }
                             (a, (b - a + 1).max(0))
                         }
@@ -534,7 +550,7 @@ impl Machine<'_> {
                 Ins::ListStart { list, from, idx } => {
                     let v = self.o[self.ob + from as usize].clone();
                     if !matches!(v, Value::List(_)) {
-                        return Err(Stop("a loop over a value that is not a list"));
+                        return Err(Stop::Value);
                     }
                     self.o[self.ob + list as usize] = v;
                     self.n[idx as usize] = 0;
@@ -548,12 +564,12 @@ impl Machine<'_> {
                     checked!();
                     let i = self.n[idx as usize] as usize;
                     let Value::List(items) = &self.o[self.ob + list as usize] else {
-                        return Err(Stop("a loop over a value that is not a list"));
+                        return Err(Stop::Value);
                     };
                     match items.get(i) {
                         None => pc = exit,
                         Some(v) => {
-                            let v = scalar_of(v).ok_or(Stop("a list item that is not a number"))?;
+                            let v = scalar_of(v).ok_or(Stop::Value)?;
                             self.n[var as usize] = v;
                             self.n[idx as usize] = i as i64 + 1;
                         }
@@ -654,7 +670,7 @@ impl Machine<'_> {
                 }
                 Ins::Field { dst, r, field } => {
                     let Value::Score(r) = &self.o[self.ob + r as usize] else {
-                        return Err(Stop("a field of a value that is not a result"));
+                        return Err(Stop::Value);
                     };
                     self.n[dst as usize] = match field {
                         Field::Total => r.total,
@@ -670,21 +686,20 @@ impl Machine<'_> {
                 }
                 Ins::Len { dst, r } => {
                     let Value::List(items) = &self.o[self.ob + r as usize] else {
-                        return Err(Stop("the length of a value that is not a list"));
+                        return Err(Stop::Value);
                     };
                     self.n[dst as usize] = items.len() as i64;
                 }
                 Ins::Index { dst, r, i } => {
                     let i = self.num(i)?;
                     let Value::List(items) = &self.o[self.ob + r as usize] else {
-                        return Err(Stop("an item of a value that is not a list"));
+                        return Err(Stop::Value);
                     };
                     let item = usize::try_from(i)
                         .ok()
                         .and_then(|i| items.get(i))
-                        .ok_or(Stop("an index outside its list"))?;
-                    self.n[dst as usize] =
-                        scalar_of(item).ok_or(Stop("an item that is not a number"))?;
+                        .ok_or(Stop::Value)?;
+                    self.n[dst as usize] = scalar_of(item).ok_or(Stop::Value)?;
                 }
                 Ins::Cold(k) => {
                     self.steps = steps;
@@ -692,7 +707,7 @@ impl Machine<'_> {
                 }
                 Ins::Require(c) => {
                     if !self.holds(c)? {
-                        return Err(Stop("a `require` or `expect` failed"));
+                        return Err(Stop::Failed);
                     }
                 }
                 Ins::Yield(r) => {
@@ -710,12 +725,12 @@ impl Machine<'_> {
         let def = &self.im.deals[d as usize];
         let mut counts = [0i64; 16];
         if def.counts.len() > counts.len() {
-            return Err(Stop("a deal of many passes"));
+            return Err(Stop::Deal);
         }
         for (k, c) in counts.iter_mut().zip(def.counts.iter()) {
             *k = self.num(*c)?;
             if *k < 0 {
-                return Err(Stop("a negative deal count"));
+                return Err(Stop::Deal);
             }
         }
         let counts = &counts[..def.counts.len()];
@@ -731,7 +746,7 @@ impl Machine<'_> {
             DealTo::Family(first) => {
                 // A deal into the zone it deals from is the engine's to report.
                 if (0..n).any(|s| first + s as u16 == from) || per.saturating_mul(n as i64) > held {
-                    return Err(Stop("a deal short of cards"));
+                    return Err(Stop::Deal);
                 }
                 for &k in counts {
                     for i in 0..n {
@@ -743,7 +758,7 @@ impl Machine<'_> {
             DealTo::Zone(z) => {
                 let dest = self.zone(z)? as u16;
                 if dest == from || per > held {
-                    return Err(Stop("a deal short of cards"));
+                    return Err(Stop::Deal);
                 }
                 for &k in counts {
                     self.board.deal_top(from, dest, k as usize);
@@ -764,10 +779,10 @@ impl Machine<'_> {
                     .map(|v| match v {
                         Value::Seat(s) => self.seat_of(*s as i64).map(|s| s as u8),
                         Value::Int(i) => self.seat_of(*i).map(|s| s as u8),
-                        _ => Err(Stop("a seat list item that is not a seat")),
+                        _ => Err(Stop::Value),
                     })
                     .collect(),
-                _ => Err(Stop("a seat list that is not a list")),
+                _ => Err(Stop::Value),
             },
         }
     }
@@ -800,7 +815,7 @@ impl Machine<'_> {
     /// Calls a procedure: its arguments into a new frame's registers.
     fn call(&mut self, proc: u16, args: u16, ret: u32) -> Result<u32, Stop> {
         if self.frames.len() + 1 >= MAX_DEPTH {
-            return Err(Stop("procedures nest too deep"));
+            return Err(Stop::Limit);
         }
         let callee = &self.im.procs[proc as usize];
         // A new frame starts with every register zero, as a fresh one would.
@@ -823,7 +838,7 @@ impl Machine<'_> {
                 (Some(SlotReg::Obj(r)), Arg::Obj(v)) => {
                     self.o[ob + *r as usize] = self.o[self.ob + v as usize].clone();
                 }
-                _ => return Err(Stop("an argument of another kind")),
+                _ => return Err(Stop::Value),
             }
         }
         self.frames.push(Frame {
@@ -881,7 +896,7 @@ impl Machine<'_> {
         let r = f(&mut cx);
         let used = start - cx.budget;
         self.evals = self.evals.saturating_add(used);
-        r.map_err(|_| Stop("the engine's evaluator failed"))
+        r.map_err(|_| Stop::Evaluator)
     }
 
     /// A value the engine's evaluator works out, with the frame's locals as values.
@@ -902,10 +917,8 @@ impl Machine<'_> {
             SlotReg::Num(r, k) => {
                 let x = match (&v, k) {
                     (Value::Zone(z), NumKind::Zone) => *z as i64,
-                    (v, k) if k != NumKind::Zone => {
-                        scalar_of(v).ok_or(Stop("a value that is not a number"))?
-                    }
-                    _ => return Err(Stop("a value of another kind")),
+                    (v, k) if k != NumKind::Zone => scalar_of(v).ok_or(Stop::Value)?,
+                    _ => return Err(Stop::Value),
                 };
                 self.n[r as usize] = x;
             }
@@ -914,7 +927,7 @@ impl Machine<'_> {
                     Value::Cards(s) => s,
                     Value::Card(c) => CardSet::single(c),
                     Value::Zone(z) => self.board.sets[z as usize],
-                    _ => return Err(Stop("a value that is not cards")),
+                    _ => return Err(Stop::Value),
                 };
                 self.s[(r & SET_MASK) as usize] = s;
             }
@@ -932,7 +945,7 @@ impl Machine<'_> {
             || self.round_decisions > crate::engine::ROUND_DECISION_LIMIT
             || self.work() >= ROUND_BUDGET
         {
-            return Err(Stop("a limit"));
+            return Err(Stop::Limit);
         }
         Ok(())
     }
@@ -954,7 +967,7 @@ impl Machine<'_> {
 fn var_num(v: &Value) -> Result<i64, Stop> {
     match v {
         Value::Int(i) => Ok(*i),
-        other => scalar_of(other).ok_or(Stop("a variable that is not a number")),
+        other => scalar_of(other).ok_or(Stop::Value),
     }
 }
 
@@ -963,6 +976,6 @@ fn var_num(v: &Value) -> Result<i64, Stop> {
 fn var_set(v: &Value) -> Result<CardSet, Stop> {
     match v {
         Value::Cards(s) => Ok(*s),
-        _ => Err(Stop("a variable that holds no cards")),
+        _ => Err(Stop::Value),
     }
 }
