@@ -42,13 +42,26 @@ fn seats(p: &fuda_core::Program) -> u8 {
 }
 
 /// One game's whole record (or its error), as text, played by the engine or by
-/// whichever of the two `play_game` picks.
+/// whichever of the two `play_game` picks, with the invariants checked after every
+/// decision (as `fuda simulate` plays) or not.
 fn game(p: &fuda_core::Program, agent: &str, seed: u64, engine_only: bool) -> String {
+    game_checked(p, agent, seed, engine_only, false)
+}
+
+/// [`game`], checking the invariants when `check`.
+fn game_checked(
+    p: &fuda_core::Program,
+    agent: &str,
+    seed: u64,
+    engine_only: bool,
+    check: bool,
+) -> String {
     let mut agents: Vec<Box<dyn Agent>> = (0..seats(p) as usize)
         .map(|s| by_name(agent, agent_seed(seed, s)).expect("agent"))
         .collect();
     let opts = PlayOptions {
         engine_only,
+        check_invariants: check,
         ..PlayOptions::default()
     };
     match play_game(p, &[], seed, &mut agents, &opts) {
@@ -67,7 +80,7 @@ fn machine_finishes(p: &fuda_core::Program, agent: &str, seed: u64) -> bool {
         .collect();
     let mut lent = fuda_core::agents::AutoPlayers::of(&mut agents).expect("lent players");
     let board = fuda_core::State::blank(p, &[], seed).expect("starts").board;
-    fuda_core::vm::play(p, &image, board, &mut lent, 1_000_000).is_ok()
+    fuda_core::vm::play(p, &image, board, &mut lent, 1_000_000, false).is_ok()
 }
 
 /// Plays `games` games each way with each lent agent and says where they differ;
@@ -77,9 +90,13 @@ fn same_games(p: &fuda_core::Program, games: u64) -> u64 {
     for agent in ["eager", "random"] {
         for g in 0..games {
             let seed = game_seed(7, g);
-            let engine = game(p, agent, seed, true);
-            let either = game(p, agent, seed, false);
-            assert_eq!(engine, either, "{agent} game {g} differs");
+            let check = g % 2 == 1;
+            let engine = game_checked(p, agent, seed, true, check);
+            let either = game_checked(p, agent, seed, false, check);
+            assert_eq!(
+                engine, either,
+                "{agent} game {g} differs (checked: {check})"
+            );
             by_machine += u64::from(machine_finishes(p, agent, seed));
         }
     }
@@ -128,13 +145,32 @@ fn every_seat_count_of_sangohana_plays_the_engines_games() {
 }
 
 #[test]
-fn rulesets_the_machine_declines_play_as_before() {
-    // The fishing games use constructs the machine has no instruction for yet; their
-    // games go to the engine whole.
-    for name in ["ukishima.fuda", "nara-hanaawase.fuda"] {
+fn ukishima_and_its_variants_are_lowered_and_play_the_engines_games() {
+    for name in [
+        "ukishima.fuda",
+        "ukishima-no-subtraction.fuda",
+        "ukishima-2p.fuda",
+        "ukishima-2p-te9ba3.fuda",
+        "ukishima-2p-no-subtraction.fuda",
+    ] {
         let p = bundled(name);
-        assert_eq!(same_games(&p, 5), 0, "{name} is declined");
+        let image = p.vm.image(&p, seats(&p));
+        assert!(image.is_ok(), "{name}: {:?}", image.err());
+        assert_eq!(
+            same_games(&p, 20),
+            40,
+            "{name}: the machine played every game"
+        );
     }
+}
+
+#[test]
+fn rulesets_the_machine_declines_play_as_before() {
+    // 奈良 decides with `choose each`, which the machine has no instruction for yet:
+    // its games go to the engine whole.
+    let p = bundled("nara-hanaawase.fuda");
+    assert!(p.vm.image(&p, seats(&p)).is_err());
+    assert_eq!(same_games(&p, 5), 0, "declined");
 }
 
 #[test]
@@ -170,6 +206,51 @@ proc match {
         assert!(!machine_finishes(&p, "random", seed), "the machine stops");
         assert_eq!(engine, game(&p, "random", seed, false), "game {g}");
     }
+}
+
+#[test]
+fn a_broken_invariant_is_the_engines_to_report() {
+    // `pay` from a variable outside the ledger breaks the ledger's sum: the machine
+    // stops at its next check, and the engine reports where the sum broke.
+    let p = program(
+        r#"
+ruleset "x"
+import "std/kabufuda"
+seats 2 { 2: A B }
+zone 山 shared stack hidden
+zone 手 per seat pile owner
+var chips: int per seat = 0
+var 外: int = 0
+ledger chips
+proc match {
+  gather 山
+  shuffle 山
+  let s = dealer
+  repeat 6 {
+    choose s {
+      move 引く "引く" { let c = top(山)  move c to 手[s] }
+      move 払う "払う" { pay 1 from 外 to chips[s] }
+    }
+    s = next(s)
+  }
+}
+"#,
+    );
+    assert!(p.vm.image(&p, 2).is_ok(), "lowered");
+    let mut broke = 0;
+    for g in 0..20 {
+        let seed = game_seed(2, g);
+        let engine = game_checked(&p, "random", seed, true, true);
+        broke += usize::from(engine.contains("Invariant"));
+        assert_eq!(
+            engine,
+            game_checked(&p, "random", seed, false, true),
+            "game {g}"
+        );
+        // Unchecked, the machine plays the same game to its end.
+        assert!(machine_finishes(&p, "random", seed), "game {g}");
+    }
+    assert!(broke > 10, "most games break the ledger ({broke} did)");
 }
 
 #[test]

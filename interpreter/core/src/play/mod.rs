@@ -103,7 +103,7 @@ pub fn play_game(
 ) -> Result<GameRecord, GameError> {
     // The register machine plays the same game in fewer steps; a game it stops
     // (anything unusual) is played again by the engine, from the same start.
-    if !(opts.keep_moves || opts.check_invariants || opts.engine_only) {
+    if !(opts.keep_moves || opts.engine_only) {
         if let Some(rec) = by_machine(p, params, seed, agents, opts)? {
             return Ok(rec);
         }
@@ -177,7 +177,7 @@ fn by_machine(
     let limit = opts
         .decision_limit
         .unwrap_or(crate::engine::DEFAULT_DECISION_LIMIT);
-    match crate::vm::play(p, &image, start, &mut lent, limit) {
+    match crate::vm::play(p, &image, start, &mut lent, limit, opts.check_invariants) {
         Ok((mut rec, board)) => {
             rec.seed = seed;
             rec.chips = chips_on(p, &board);

@@ -124,7 +124,7 @@ impl Machine<'_> {
             n => {
                 // A move chosen among several: the engine returns to its caller here,
                 // which reads the chips.
-                self.boundary();
+                self.boundary()?;
                 self.chosen();
                 Ok(players.pick(seat, n, ending).min(n - 1))
             }
@@ -264,7 +264,7 @@ impl Machine<'_> {
         }
         // The engine lists this decision and returns to its caller, which reads the
         // chips and asks each claimant in turn.
-        self.boundary();
+        self.boundary()?;
         self.chosen();
         let mut best: Option<(i64, u8, usize)> = None;
         for &(seat, moves, first_ending, holding) in &claimants {

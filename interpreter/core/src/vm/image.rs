@@ -34,6 +34,8 @@ pub struct Image {
     pub entry: u16,
     /// Constant card sets.
     pub sets: Vec<CardSet>,
+    /// `tally` labels.
+    pub labels: Vec<std::sync::Arc<str>>,
     /// Deals.
     pub deals: Vec<DealDef>,
     /// Decisions taken by one seat.
@@ -229,6 +231,9 @@ pub struct ClaimOption {
 pub struct ColdDef {
     /// The expression (its locals are the running frame's slots).
     pub expr: Expr,
+    /// Slots the expression around it bound to registers of their own (see
+    /// `Lower::slot`), given to the evaluator over the frame's.
+    pub overlay: Vec<(u16, SlotReg)>,
     /// Where the value goes.
     pub dst: SlotReg,
     /// Where written, for the evaluator's messages.

@@ -220,6 +220,21 @@ pub enum Ins {
     Jump(u32),
     /// Jump when the comparison is false.
     JumpUnless(Cond, u32),
+    /// `dst = the value of attribute attr of the card c` (a number or a symbol).
+    Attr { dst: Reg, attr: u16, c: Num },
+    /// The next card of a quantifier's domain: the lowest card of set register `rest`
+    /// is taken out into `var`, or the loop is done (a jump to `exit`).
+    SetPop { rest: Reg, var: Reg, exit: u32 },
+    /// `set register dst += the card c`.
+    SetInsert { dst: Reg, c: Num },
+    /// A quantifier's `max` or `min` so far: `acc = v` when nothing was seen yet
+    /// (`seen == 0`) or `v` is larger (smaller); `seen = 1`.
+    Best {
+        acc: Reg,
+        seen: Reg,
+        v: Num,
+        max: bool,
+    },
     /// `dst = top(z)` (an empty zone stops the game).
     Top { dst: Reg, z: Zr },
     /// `move c to z`, the card a number.
@@ -287,6 +302,11 @@ pub enum Ins {
     },
     /// `outcome`: a symbol's text.
     Outcome(Num),
+    /// `outcome` of any other value (its text, as the engine shows it).
+    OutcomeValue(Reg),
+    /// `tally label v`: [`super::Image::labels`] entry `label`, and the value shown as
+    /// the engine shows it.
+    Tally { label: u16, v: Arg },
     /// `record r for seat`.
     Record { r: Reg, seat: Num },
     /// `dst = a score table's result` (args: entry of [`super::Image::arg_lists`]).

@@ -33,8 +33,10 @@ pub(super) fn lower(p: &Program, seats: u8) -> Res<Image> {
     for (i, pd) in p.procs.iter().enumerate() {
         let proc_image = {
             let mut l = Lower::new(p, &layout, seats, &mut im, &pd.slots, pd.frame)?;
-            l.proc(pd)
-                .map_err(|d| Declined::new(format!("proc {}: {}", pd.name, d.reason)))?;
+            l.proc(pd).map_err(|d| {
+                let at = l.at.map(|a| a.span.start).unwrap_or(0);
+                Declined::new(format!("proc {} (byte {at}): {}", pd.name, d.reason))
+            })?;
             l.finish()?
         };
         debug_assert_eq!(im.procs.len(), i);
@@ -122,6 +124,9 @@ pub(super) struct Lower<'a> {
     fix_claims: Vec<u16>,
     /// Guards whose code is emitted after the procedure's: snippet and expression.
     jobs: Vec<(u16, Expr)>,
+    /// Slots an expression being lowered bound to registers of their own (`let … in`,
+    /// a quantifier's element), innermost last.
+    pub overlay: Vec<(u16, SlotReg)>,
     /// Each loop's registers, by its list slot.
     loops: Vec<Option<LoopRegs>>,
     /// The first instruction of each op.
@@ -155,6 +160,7 @@ impl<'a> Lower<'a> {
             fix_picks: Vec::new(),
             fix_claims: Vec::new(),
             jobs: Vec::new(),
+            overlay: Vec::new(),
             loops: vec![None; frame as usize],
             op_pc: Vec::new(),
         };
@@ -224,6 +230,11 @@ impl<'a> Lower<'a> {
             Ins::ListNext { list, idx, var, .. } => Ins::ListNext {
                 list,
                 idx,
+                var,
+                exit: to,
+            },
+            Ins::SetPop { rest, var, .. } => Ins::SetPop {
+                rest,
                 var,
                 exit: to,
             },
@@ -452,7 +463,20 @@ impl<'a> Lower<'a> {
                     self.emit(Ins::Outcome(v));
                     Ok(())
                 }
-                _ => Err(Declined::new("an outcome that is not a symbol")),
+                Kind::Obj => {
+                    let r = self.obj(e)?;
+                    self.emit(Ins::OutcomeValue(r));
+                    Ok(())
+                }
+                Kind::Num(k) => {
+                    // Shown as the engine shows the value.
+                    let r = self.obj_temp();
+                    self.cold(e, SlotReg::Obj(r));
+                    let _ = k;
+                    self.emit(Ins::OutcomeValue(r));
+                    Ok(())
+                }
+                _ => Err(Declined::new("an outcome of another kind")),
             },
             Op::Record(r, s) => {
                 let r = self.obj(r)?;
@@ -479,7 +503,18 @@ impl<'a> Lower<'a> {
                 self.emit(Ins::Require(c));
                 Ok(())
             }
-            Op::Tally(..) => Err(Declined::new("`tally`")),
+            Op::Tally(label, e) => {
+                let v = match self.kind(e)? {
+                    Kind::Num(k) => Arg::Num(self.num(e)?, k),
+                    Kind::Set => Arg::Set(self.set(e)?),
+                    Kind::Obj => Arg::Obj(self.obj(e)?),
+                    Kind::Family => return Err(Declined::new("a per-seat zone tallied")),
+                };
+                self.im.labels.push(label.as_str().into());
+                let label = (self.im.labels.len() - 1) as u16;
+                self.emit(Ins::Tally { label, v });
+                Ok(())
+            }
             Op::Answer(..) => Err(Declined::new("a test's answer")),
             Op::Call(q, args, _) => self.call(*q, args),
             Op::Return => {
@@ -490,7 +525,13 @@ impl<'a> Lower<'a> {
     }
 
     /// `let slot = e`.
-    fn store_slot(&mut self, slot: u16, e: &Expr) -> Res<()> {
+    pub(super) fn store_slot(&mut self, slot: u16, e: &Expr) -> Res<()> {
+        self.bind_slot(slot, e, false)
+    }
+
+    /// `let slot = e`; `within` an expression (a `def`'s argument), where nothing can
+    /// move a card before the binding is last read, a zone may be bound as its cards.
+    pub(super) fn bind_slot(&mut self, slot: u16, e: &Expr, within: bool) -> Res<()> {
         match self.slots.get(slot as usize).copied() {
             Some(SlotReg::Num(r, k)) => {
                 // A zone held in a local stays the zone (not its cards), as the engine's.
@@ -501,7 +542,8 @@ impl<'a> Lower<'a> {
             }
             Some(SlotReg::Set(r)) => {
                 // The engine keeps a zone bound this way as the zone, read later.
-                if self.kind(e)? != Kind::Set {
+                let zone = self.kind(e)? == Kind::Num(NumKind::Zone);
+                if self.kind(e)? != Kind::Set && !(within && zone) {
                     return Err(Declined::new("cards bound from another kind"));
                 }
                 let v = self.set(e)?;
@@ -662,6 +704,8 @@ impl<'a> Lower<'a> {
         };
         let var = match self.slots.get(var as usize) {
             Some(SlotReg::Num(r, _)) => *r,
+            // A loop whose value has no name (`repeat 6`): a register nothing reads.
+            Some(SlotReg::Hidden) => self.num_temp(),
             _ => return Err(Declined::new("a loop over values that are not numbers")),
         };
         match start {

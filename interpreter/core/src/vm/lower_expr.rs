@@ -58,13 +58,50 @@ fn kind_of_value(v: &Value) -> Kind {
 type Res<T> = Result<T, Declined>;
 
 impl Lower<'_> {
+    /// A local slot's register: an expression's own binding (`let … in`, a quantifier's
+    /// element) first, then the procedure's.
+    pub(super) fn slot(&self, s: u16) -> Option<&SlotReg> {
+        match self.overlay.iter().rev().find(|(x, _)| *x == s) {
+            Some((_, r)) => Some(r),
+            None => self.slots.get(s as usize),
+        }
+    }
+
+    /// Binds `slot` to `v` for an expression (a def's argument bound once): a fresh
+    /// register of `v`'s own kind, seen by the expression's body until the overlay is
+    /// cut back to the length returned.
+    fn let_in(&mut self, slot: u16, v: &Expr) -> Res<usize> {
+        let before = self.overlay.len();
+        let reg = match self.kind(v)? {
+            Kind::Num(k) => {
+                let r = self.num_temp();
+                self.num_into(v, r, k)?;
+                SlotReg::Num(r, k)
+            }
+            Kind::Set => {
+                let x = self.set(v)?;
+                let r = self.set_temp();
+                self.emit(Ins::SetCards { dst: r, v: x });
+                SlotReg::Set(r)
+            }
+            Kind::Obj => {
+                let r = self.obj_temp();
+                self.obj_into(v, r)?;
+                SlotReg::Obj(r)
+            }
+            Kind::Family => return Err(Declined::new("a per-seat zone bound in an expression")),
+        };
+        self.overlay.push((slot, reg));
+        Ok(before)
+    }
+
     /// The kind an expression's value is held as, from the checker's types.
     pub(super) fn kind(&self, e: &Expr) -> Res<Kind> {
         use crate::ir::BinderKind as B;
         let num = |k| Ok(Kind::Num(k));
         match e {
             Expr::Const(v) => Ok(kind_of_value(v)),
-            Expr::Local(s) => match self.slots.get(*s as usize) {
+            Expr::Local(s) => match self.slot(*s) {
                 Some(SlotReg::Num(_, k)) => num(*k),
                 Some(SlotReg::Set(_)) => Ok(Kind::Set),
                 Some(SlotReg::Obj(_)) => Ok(Kind::Obj),
@@ -185,6 +222,7 @@ impl Lower<'_> {
 
     /// A number: an int, bool, seat, card, symbol or zone instance.
     pub(super) fn num(&mut self, e: &Expr) -> Res<Num> {
+        use crate::ir::BinderKind as B;
         Ok(match e {
             Expr::Const(v) => match v {
                 Value::Zone(z) => Num::K(*z as i64),
@@ -193,7 +231,7 @@ impl Lower<'_> {
                     None => return Err(Declined::new("a constant that is not a number")),
                 },
             },
-            Expr::Local(s) => match self.slots.get(*s as usize) {
+            Expr::Local(s) => match self.slot(*s) {
                 Some(SlotReg::Num(r, _)) => Num::R(*r),
                 _ => return Err(Declined::new("a local that holds no number")),
             },
@@ -264,6 +302,24 @@ impl Lower<'_> {
                 let dst = self.num_temp();
                 self.emit(Ins::Len { dst, r });
                 Num::R(dst)
+            }
+            Expr::Attr(a, c) => {
+                let c = self.num(c)?;
+                let dst = self.num_temp();
+                self.emit(Ins::Attr { dst, attr: *a, c });
+                Num::R(dst)
+            }
+            Expr::LetIn(slot, v, body) => {
+                let bound = self.let_in(*slot, v)?;
+                let r = self.num(body);
+                self.overlay.truncate(bound);
+                return r;
+            }
+            Expr::Binder(k, slot, dom, body, _)
+                if matches!(k, B::Count | B::Sum | B::Max | B::Min)
+                    && self.card_domain(*slot, dom)? =>
+            {
+                Num::R(self.binder_num(*k, *slot, dom, body)?)
             }
             Expr::Call(Builtin::Top, args, _) if args.len() == 1 => {
                 let z = self.zone(&args[0])?;
@@ -349,7 +405,9 @@ impl Lower<'_> {
                 self.cold(e, SlotReg::Num(r, k));
                 Ok(Num::R(r))
             }
-            _ => Err(Declined::new("a number of another kind")),
+            other => Err(Declined::new(format!(
+                "a number of another kind ({other:?}: {e:?})"
+            ))),
         }
     }
 
@@ -394,6 +452,7 @@ impl Lower<'_> {
 
     /// A bool expression as one comparison of numbers (a bool value `v` as `v != 0`).
     pub(super) fn cond(&mut self, e: &Expr) -> Res<Cond> {
+        use crate::ir::BinderKind as BK;
         let cmp_of = |op: &Op2| match op {
             Op2::Eq | Op2::EqScalar => Some(Cmp::Eq),
             Op2::Ne | Op2::NeScalar => Some(Cmp::Ne),
@@ -442,6 +501,36 @@ impl Lower<'_> {
                 let dst = self.num_temp();
                 self.emit(Ins::CardIn { dst, c, v });
                 Ok(truthy(dst))
+            }
+            Expr::Call(Builtin::Empty, args, _)
+                if args.len() == 1
+                    && matches!(self.kind(&args[0])?, Kind::Set | Kind::Num(NumKind::Zone)) =>
+            {
+                let count = match self.kind(&args[0])? {
+                    Kind::Num(NumKind::Zone) => Num::Count(self.zone(&args[0])?),
+                    _ => {
+                        let v = self.set(&args[0])?;
+                        let dst = self.num_temp();
+                        self.emit(Ins::SetCount { dst, v });
+                        Num::R(dst)
+                    }
+                };
+                Ok(Cond {
+                    a: count,
+                    cmp: Cmp::Eq,
+                    b: Num::K(0),
+                })
+            }
+            Expr::LetIn(slot, v, body) => {
+                let bound = self.let_in(*slot, v)?;
+                let c = self.cond(body);
+                self.overlay.truncate(bound);
+                c
+            }
+            Expr::Binder(k @ (BK::All | BK::Any), slot, dom, body, _)
+                if self.card_domain(*slot, dom)? =>
+            {
+                Ok(truthy(self.binder_num(*k, *slot, dom, body)?))
             }
             Expr::Bin(Op2::In, x, y) if matches!(**y, Expr::List(_)) => {
                 let Expr::List(items) = &**y else {
@@ -551,7 +640,7 @@ impl Lower<'_> {
                 ))
             }
             Expr::Const(Value::Zone(z)) => Ok(Zr::I(*z)),
-            Expr::Local(s) => match self.slots.get(*s as usize) {
+            Expr::Local(s) => match self.slot(*s) {
                 Some(SlotReg::Num(r, NumKind::Zone)) => Ok(Zr::R(*r)),
                 _ => Err(Declined::new("a local that holds no zone")),
             },
@@ -568,7 +657,7 @@ impl Lower<'_> {
     pub(super) fn set(&mut self, e: &Expr) -> Res<Set> {
         Ok(match e {
             Expr::Cards(s) | Expr::Const(Value::Cards(s)) => Set::K(self.set_const(*s)),
-            Expr::Local(s) => match self.slots.get(*s as usize) {
+            Expr::Local(s) => match self.slot(*s) {
                 Some(SlotReg::Set(r)) => Set::R(*r),
                 Some(SlotReg::Num(r, NumKind::Card)) => Set::Card(*r),
                 Some(SlotReg::Num(r, NumKind::Zone)) => Set::Zone(Zr::R(*r)),
@@ -580,6 +669,17 @@ impl Lower<'_> {
             Expr::SeatVar(v, s) if self.kind(e)? == Kind::Set => {
                 let seat = self.num(s)?;
                 Set::SV(self.layout.var_base[*v as usize], self.num_reg(seat))
+            }
+            Expr::LetIn(slot, v, body) => {
+                let bound = self.let_in(*slot, v)?;
+                let r = self.set(body);
+                self.overlay.truncate(bound);
+                return r;
+            }
+            Expr::Binder(crate::ir::BinderKind::Filter, slot, dom, body, _)
+                if self.card_domain(*slot, dom)? =>
+            {
+                Set::R(self.binder_filter(*slot, dom, body)?)
             }
             Expr::Bin(op @ (Op2::Union | Op2::Minus), a, b) => {
                 let (a, b) = (self.set(a)?, self.set(b)?);
@@ -609,7 +709,7 @@ impl Lower<'_> {
     /// Another value (a list, a score result, text), in a register.
     pub(super) fn obj(&mut self, e: &Expr) -> Res<Reg> {
         if let Expr::Local(s) = e {
-            if let Some(SlotReg::Obj(r)) = self.slots.get(*s as usize) {
+            if let Some(SlotReg::Obj(r)) = self.slot(*s) {
                 return Ok(*r);
             }
         }
@@ -648,7 +748,7 @@ impl Lower<'_> {
                 });
                 Ok(())
             }
-            Expr::Local(s) => match self.slots.get(*s as usize) {
+            Expr::Local(s) => match self.slot(*s) {
                 Some(SlotReg::Obj(_)) => {
                     self.cold(e, SlotReg::Obj(dst));
                     Ok(())
@@ -696,11 +796,139 @@ impl Lower<'_> {
         }
     }
 
+    /// Whether a quantifier walks cards into a card local (what [`Lower::binder_num`]
+    /// lowers; any other domain goes to the evaluator).
+    fn card_domain(&self, _slot: u16, dom: &Expr) -> Res<bool> {
+        Ok(matches!(
+            self.kind(dom)?,
+            Kind::Set | Kind::Num(NumKind::Zone) | Kind::Num(NumKind::Card)
+        ))
+    }
+
+    /// Starts a walk over a quantifier's cards: the domain copied into a register the
+    /// walk takes cards out of, the card bound to `slot`'s register. The loop's head.
+    fn walk(&mut self, slot: u16, dom: &Expr) -> Res<(Reg, Reg, u32)> {
+        let v = self.set(dom)?;
+        // The element has its own register, bound for the body (see `Lower::slot`).
+        let var = self.num_temp();
+        self.overlay.push((slot, SlotReg::Num(var, NumKind::Card)));
+        let rest = self.set_temp();
+        self.emit(Ins::SetCards { dst: rest, v });
+        let top = self.here();
+        self.emit(Ins::SetPop {
+            rest,
+            var,
+            exit: u32::MAX,
+        });
+        Ok((rest, var, top))
+    }
+
+    /// `count`, `sum`, `max`, `min`, `all` or `any` over cards: the answer's register.
+    /// As the engine's, `all` and `any` stop at the first card that settles them, and
+    /// `max` and `min` of no cards are 0.
+    fn binder_num(
+        &mut self,
+        kind: crate::ir::BinderKind,
+        slot: u16,
+        dom: &Expr,
+        body: &Expr,
+    ) -> Res<Reg> {
+        use super::ins::Place;
+        use crate::ir::BinderKind as B;
+        let acc = self.num_temp();
+        let init = i32::from(kind == B::All);
+        self.emit(Ins::Store {
+            to: Place::R(acc),
+            v: Num::K(init as i64),
+            kind: NumKind::Int,
+        });
+        let seen = self.num_temp();
+        if matches!(kind, B::Max | B::Min) {
+            self.emit(Ins::Store {
+                to: Place::R(seen),
+                v: Num::K(0),
+                kind: NumKind::Int,
+            });
+        }
+        let (_, _, top) = self.walk(slot, dom)?;
+        match kind {
+            B::Count => {
+                let c = self.cond(body)?;
+                self.emit(Ins::JumpUnless(c, top));
+                self.emit(Ins::Add {
+                    to: Place::R(acc),
+                    v: Num::K(1),
+                });
+                self.emit(Ins::Jump(top));
+            }
+            B::Sum => {
+                let v = self.num(body)?;
+                self.emit(Ins::Add {
+                    to: Place::R(acc),
+                    v,
+                });
+                self.emit(Ins::Jump(top));
+            }
+            B::Max | B::Min => {
+                let v = self.num(body)?;
+                self.emit(Ins::Best {
+                    acc,
+                    seen,
+                    v,
+                    max: kind == B::Max,
+                });
+                self.emit(Ins::Jump(top));
+            }
+            B::All | B::Any => {
+                // `all`: a card that fails sets 0 and ends the walk; `any`: one that
+                // holds sets 1 and ends it.
+                let mut c = self.cond(body)?;
+                if kind == B::All {
+                    c.cmp = c.cmp.negated();
+                }
+                self.emit(Ins::JumpUnless(c, top));
+                self.emit(Ins::Store {
+                    to: Place::R(acc),
+                    v: Num::K(i64::from(kind == B::Any)),
+                    kind: NumKind::Int,
+                });
+            }
+            B::Filter => return Err(Declined::new("a filter as a number")),
+        }
+        self.overlay.pop();
+        let end = self.here();
+        self.patch_jump(top, end);
+        Ok(acc)
+    }
+
+    /// `filter(c in dom: body)`: the cards for which the body holds.
+    fn binder_filter(&mut self, slot: u16, dom: &Expr, body: &Expr) -> Res<Reg> {
+        let acc = self.set_temp();
+        let empty = self.set_const(CardSet::EMPTY);
+        self.emit(Ins::SetCards {
+            dst: acc,
+            v: Set::K(empty),
+        });
+        let (_, var, top) = self.walk(slot, dom)?;
+        let c = self.cond(body)?;
+        self.emit(Ins::JumpUnless(c, top));
+        self.emit(Ins::SetInsert {
+            dst: acc,
+            c: Num::R(var),
+        });
+        self.emit(Ins::Jump(top));
+        self.overlay.pop();
+        let end = self.here();
+        self.patch_jump(top, end);
+        Ok(acc)
+    }
+
     /// `dst = e`, worked out by the engine's evaluator.
     pub(super) fn cold(&mut self, e: &Expr, dst: SlotReg) {
         let i = self.im.cold.len() as u16;
         self.im.cold.push(ColdDef {
             expr: e.clone(),
+            overlay: self.overlay.clone(),
             dst,
             at: self.at.unwrap_or_default(),
         });

@@ -135,19 +135,25 @@ pub(super) struct Machine<'a> {
     pub claimants: Vec<(u8, usize, Option<usize>, u32)>,
     /// How many events there were at the last decision boundary.
     seen_events: usize,
+    /// The ledger's sum, when invariants are checked at each boundary.
+    ledger: Option<i64>,
 }
 
 /// Plays one game of `p` (lowered as `im`) from its start on `board`, with players lent
 /// by the caller: the record the engine would make (but the seed and the chips, which
-/// the caller reads off the final board returned with it), or [`Stop`].
+/// the caller reads off the final board returned with it), or [`Stop`]. With `check`,
+/// the invariants are checked where the engine checks them (every card in one zone, the
+/// ledger's sum unchanged), and a broken one stops the game.
 pub fn play(
     p: &Program,
     im: &Image,
     board: Board,
     players: &mut AutoPlayers<'_>,
     decision_limit: u64,
+    check: bool,
 ) -> Result<(GameRecord, Board), Stop> {
     let deal_chips = DealChips::new(p, &board, &[]);
+    let board_ledger = board.ledger_sum(p);
     let mut m = Machine {
         p,
         im,
@@ -170,6 +176,7 @@ pub fn play(
         deal_rows: Vec::new(),
         claimants: Vec::new(),
         seen_events: 0,
+        ledger: check.then_some(board_ledger),
     };
     let entry = im.procs.get(im.entry as usize).ok_or(Stop::Internal)?;
     m.o.resize(entry.objs as usize, Value::Unit);
@@ -178,7 +185,7 @@ pub fn play(
         Exit::Yield(_) => return Err(Stop::Internal),
     }
     // The engine returns to its caller at the end too, which reads the chips once more.
-    m.boundary();
+    m.boundary()?;
     m.deal_chips.finish(&m.board, &mut m.deal_rows);
     let mut rec = GameRecord {
         seats: m.board.seats,
@@ -447,6 +454,33 @@ impl Machine<'_> {
                         pc = t;
                     }
                 }
+                Ins::Attr { dst, attr, c } => {
+                    let c = self.card(self.num(c)?)?;
+                    self.n[dst as usize] = self.p.deck.attr(attr, c);
+                }
+                Ins::SetPop { rest, var, exit } => {
+                    checked!();
+                    let set = &mut self.s[(rest & SET_MASK) as usize];
+                    match set.first() {
+                        Some(c) => {
+                            set.remove(c);
+                            self.n[var as usize] = c as i64;
+                        }
+                        None => pc = exit,
+                    }
+                }
+                Ins::SetInsert { dst, c } => {
+                    let c = self.card(self.num(c)?)?;
+                    self.s[(dst & SET_MASK) as usize].insert(c);
+                }
+                Ins::Best { acc, seen, v, max } => {
+                    let v = self.num(v)?;
+                    let a = self.n[acc as usize];
+                    if self.n[seen as usize] == 0 || (max && v > a) || (!max && v < a) {
+                        self.n[acc as usize] = v;
+                    }
+                    self.n[seen as usize] = 1;
+                }
                 Ins::Top { dst, z } => {
                     let z = self.zone(z)?;
                     let c = *self.board.zones[z].last().ok_or(Stop::Empty)?;
@@ -630,6 +664,25 @@ impl Machine<'_> {
                     self.round_decisions = 0;
                     self.round_steps = 0;
                     self.evals = 0;
+                }
+                Ins::OutcomeValue(r) => {
+                    let text: Arc<str> = match &self.o[self.ob + r as usize] {
+                        Value::Str(s) => s.clone(),
+                        Value::Sym(s) => self.p.sym(*s).into(),
+                        other => {
+                            crate::engine::show::value_on(self.p, Some(&self.board), other).into()
+                        }
+                    };
+                    self.events.push(Event::Outcome(text, self.board.dealer));
+                    self.round_decisions = 0;
+                    self.round_steps = 0;
+                    self.evals = 0;
+                }
+                Ins::Tally { label, v } => {
+                    let v = self.arg_value(v)?;
+                    let shown = crate::engine::show::value_on(self.p, Some(&self.board), &v);
+                    let label = self.im.labels[label as usize].clone();
+                    self.events.push(Event::Tally(label, shown));
                 }
                 Ins::Record { r, seat } => {
                     let seat = self.seat_of(self.num(seat)?)? as u8;
@@ -856,14 +909,17 @@ impl Machine<'_> {
     fn arg_values(&self, args: u16) -> Result<Vec<Value>, Stop> {
         self.im.arg_lists[args as usize]
             .iter()
-            .map(|a| {
-                Ok(match *a {
-                    Arg::Num(v, k) => value_of_num(k, self.num(v)?),
-                    Arg::Set(v) => Value::Cards(self.set(v)?),
-                    Arg::Obj(r) => self.o[self.ob + r as usize].clone(),
-                })
-            })
+            .map(|a| self.arg_value(*a))
             .collect()
+    }
+
+    /// A value handed over whole.
+    fn arg_value(&self, a: Arg) -> Result<Value, Stop> {
+        Ok(match a {
+            Arg::Num(v, k) => value_of_num(k, self.num(v)?),
+            Arg::Set(v) => Value::Cards(self.set(v)?),
+            Arg::Obj(r) => self.o[self.ob + r as usize].clone(),
+        })
     }
 
     /// Runs the engine's evaluator on the board with the round's work left, charging
@@ -903,15 +959,18 @@ impl Machine<'_> {
     fn cold(&mut self, k: u16) -> Result<(), Stop> {
         let def = &self.im.cold[k as usize];
         let slots = &self.im.procs[self.proc as usize].slots;
-        let mut locals: Vec<Value> = slots
-            .iter()
-            .map(|s| match *s {
-                SlotReg::Num(r, k) => value_of_num(k, self.n[r as usize]),
-                SlotReg::Set(r) => Value::Cards(self.s[(r & SET_MASK) as usize]),
-                SlotReg::Obj(r) => self.o[self.ob + r as usize].clone(),
-                SlotReg::Hidden => Value::Unit,
-            })
-            .collect();
+        let value = |s: &SlotReg| match *s {
+            SlotReg::Num(r, k) => value_of_num(k, self.n[r as usize]),
+            SlotReg::Set(r) => Value::Cards(self.s[(r & SET_MASK) as usize]),
+            SlotReg::Obj(r) => self.o[self.ob + r as usize].clone(),
+            SlotReg::Hidden => Value::Unit,
+        };
+        let mut locals: Vec<Value> = slots.iter().map(value).collect();
+        for (slot, reg) in &def.overlay {
+            if let Some(l) = locals.get_mut(*slot as usize) {
+                *l = value(reg);
+            }
+        }
         let v = self.evaluate_with(def.at, &mut locals, |cx| cx.eval(&def.expr))?;
         match def.dst {
             SlotReg::Num(r, k) => {
@@ -952,13 +1011,21 @@ impl Machine<'_> {
 
     /// A decision boundary (a move a player chose among several): chips are read for
     /// deals that ended since the last one.
-    pub(super) fn boundary(&mut self) {
+    /// With invariants checked, the board is checked here as the engine checks it at
+    /// the same moments (a broken one stops the game: the engine then reports it).
+    pub(super) fn boundary(&mut self) -> Result<(), Stop> {
         // Only a deal's end (an outcome: an event) is read at a boundary.
         if self.events.len() != self.seen_events {
             self.seen_events = self.events.len();
             self.deal_chips
                 .boundary(&self.board, &self.events, &mut self.deal_rows);
         }
+        if let Some(ledger) = self.ledger {
+            if self.board.check_cards().is_err() || self.board.ledger_sum(self.p) != ledger {
+                return Err(Stop::Failed);
+            }
+        }
+        Ok(())
     }
 }
 
