@@ -165,12 +165,42 @@ fn ukishima_and_its_variants_are_lowered_and_play_the_engines_games() {
 }
 
 #[test]
-fn rulesets_the_machine_declines_play_as_before() {
-    // 奈良 decides with `choose each`, which the machine has no instruction for yet:
-    // its games go to the engine whole.
+fn nara_is_lowered_and_plays_the_engines_games() {
+    // 奈良 chooses with `choose each` and loops over cards.
     let p = bundled("nara-hanaawase.fuda");
-    assert!(p.vm.image(&p, seats(&p)).is_err());
-    assert_eq!(same_games(&p, 5), 0, "declined");
+    let image = p.vm.image(&p, seats(&p));
+    assert!(image.is_ok(), "{:?}", image.err());
+    assert_eq!(same_games(&p, 20), 40, "the machine played every game");
+}
+
+#[test]
+fn a_program_the_machine_declines_plays_as_before() {
+    // A claim with an argument has no instruction yet: the program is declined whole
+    // and its games run in the engine.
+    let p = program(
+        r#"
+ruleset "x"
+import "std/kabufuda"
+seats 2 { 2: A B }
+zone 山 shared stack hidden
+zone 手 per seat pile owner
+proc match {
+  gather 山
+  shuffle 山
+  deal 3 from 山 to 手
+  let s = dealer
+  repeat 4 {
+    claim x in others(s) {
+      move 出す(c in 手[x]) "出す" { move c to 山 }
+    }
+    s = next(s)
+  }
+}
+"#,
+    );
+    let declined = p.vm.image(&p, 2).expect_err("declined");
+    assert!(declined.reason.contains("argument"), "{}", declined.reason);
+    assert_eq!(same_games(&p, 10), 0, "the engine played every game");
 }
 
 #[test]

@@ -294,6 +294,89 @@ impl Machine<'_> {
         }))
     }
 
+    /// A `choose each`: every asked seat's moves, each seat's choice (none asked when
+    /// every seat has one move, as the engine takes such a decision at once), and the
+    /// first seat's move started; the others wait, in seat order, for
+    /// [`Machine::each_done`]. Where the rules go on.
+    pub(super) fn each(&mut self, k: u16, players: &mut AutoPlayers<'_>) -> Result<u32, Stop> {
+        let im = self.im;
+        let d = &im.claims[k as usize];
+        let bind = d.seat_reg as usize;
+        let seats = self.seat_list(d.who)?;
+        let mut asked = std::mem::take(&mut self.claimants);
+        asked.clear();
+        for &seat in &seats {
+            self.n[bind] = seat as i64;
+            let (mut moves, mut first_ending, mut holding) = (0usize, None, 0u32);
+            for (j, o) in d.options.iter().enumerate() {
+                let ok = match &o.guard {
+                    None => true,
+                    Some(g) => self.guard(g, players)?,
+                };
+                if ok {
+                    if o.ends && first_ending.is_none() {
+                        first_ending = Some(moves);
+                    }
+                    moves += 1;
+                    holding |= 1 << j;
+                }
+            }
+            if moves == 0 {
+                self.claimants = asked;
+                return Err(Stop::NoMove);
+            }
+            asked.push((seat, moves, first_ending, holding));
+        }
+        let forced = asked.iter().all(|a| a.1 == 1);
+        if !forced {
+            // The engine lists this decision and returns to its caller.
+            self.boundary()?;
+            self.chosen();
+        }
+        let depth = self.depth();
+        // Waiting moves of an earlier run of this decision (left by a `break`) are stale.
+        self.queue.retain(|e| !(e.0 == depth && e.1 == k));
+        let mut first = None;
+        let mut waiting = Vec::with_capacity(asked.len());
+        for &(seat, moves, first_ending, holding) in &asked {
+            let pick = match forced {
+                true => 0,
+                false => players.seat(seat).pick(moves, first_ending).min(moves - 1),
+            };
+            let mut bits = holding;
+            for _ in 0..pick {
+                bits &= bits - 1;
+            }
+            let body = d.options[bits.trailing_zeros() as usize].body;
+            match first {
+                None => first = Some((seat, body)),
+                Some(_) => waiting.push((depth, k, seat, body)),
+            }
+        }
+        self.claimants = asked;
+        self.count_decision()?;
+        // The next to start is the last entry.
+        self.queue.extend(waiting.into_iter().rev());
+        let (seat, body) = first.ok_or(Stop::NoMove)?;
+        self.n[bind] = seat as i64;
+        Ok(body)
+    }
+
+    /// The end of a `choose each` option's body: the next waiting move of window `k`
+    /// starts (its seat bound), or the rules go on after the decision.
+    pub(super) fn each_done(&mut self, k: u16) -> u32 {
+        let d = &self.im.claims[k as usize];
+        let depth = self.depth();
+        match self.queue.last() {
+            Some(&(at, w, seat, body)) if at == depth && w == k => {
+                self.queue.pop();
+                self.n[d.seat_reg as usize] = seat as i64;
+                body
+            }
+            _ => d.after,
+        }
+    }
+
     /// Whether a guard holds.
     fn guard(&mut self, g: &Guard, players: &mut AutoPlayers<'_>) -> Result<bool, Stop> {
         match *g {

@@ -34,6 +34,9 @@ pub struct Image {
     pub entry: u16,
     /// Constant card sets.
     pub sets: Vec<CardSet>,
+    /// For each card attribute, the cards of each value: the smallest value and the
+    /// sets from it on (made when a quantifier first asks about the attribute).
+    pub attr_cards: Vec<(i64, Vec<CardSet>)>,
     /// `tally` labels.
     pub labels: Vec<std::sync::Arc<str>>,
     /// Deals.

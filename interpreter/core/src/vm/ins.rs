@@ -5,7 +5,7 @@
 use crate::ir::Loc;
 
 /// A register of the running frame, in one of its three files (numbers, card sets,
-/// other values). A byte: a frame has 256 number registers, 64 card-set registers
+/// other values). A byte: a frame has 256 number registers, 256 card-set registers
 /// and as many other-value registers as its procedure needs.
 pub type Reg = u8;
 
@@ -225,6 +225,18 @@ pub enum Ins {
     /// The next card of a quantifier's domain: the lowest card of set register `rest`
     /// is taken out into `var`, or the loop is done (a jump to `exit`).
     SetPop { rest: Reg, var: Reg, exit: u32 },
+    /// `dst = every card of the deck whose attribute `attr` compares so with `v`` (from
+    /// the cards of each value, [`super::Image::attr_cards`]).
+    AttrCards {
+        dst: Reg,
+        attr: u16,
+        cmp: Cmp,
+        v: Num,
+    },
+    /// `dst = a ∩ b`.
+    Inter { dst: Reg, a: Set, b: Set },
+    /// `dst = the sum of attribute attr over the cards of v`.
+    AttrSum { dst: Reg, v: Set, attr: u16 },
     /// `set register dst += the card c`.
     SetInsert { dst: Reg, c: Num },
     /// A quantifier's `max` or `min` so far: `acc = v` when nothing was seen yet
@@ -274,6 +286,8 @@ pub enum Ins {
         var: Reg,
         exit: u32,
     },
+    /// `dst = the cards of zone z as a list`, in the zone's order (bottom first).
+    ZoneList { dst: Reg, z: Zr },
     /// A loop over the items of a list value starts.
     ListStart { list: Reg, from: Reg, idx: Reg },
     /// The next item of a list into `var` (a number register), or a jump to `exit`.
@@ -287,6 +301,11 @@ pub enum Ins {
     Pick(u16),
     /// A claim window: entry of [`super::Image::claims`].
     Claim(u16),
+    /// A `choose each`: entry of [`super::Image::claims`] (a window without a pass).
+    Each(u16),
+    /// The end of a `choose each` option's body: the next seat's chosen move starts,
+    /// or the rules go on after the decision.
+    EachDone(u16),
     /// Calls procedure `proc` with the arguments of [`super::Image::arg_lists`] entry `args`.
     Call { proc: u16, args: u16 },
     /// Returns from the running procedure.

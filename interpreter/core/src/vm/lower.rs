@@ -17,9 +17,20 @@ use super::lower_expr::{kind_of_type, Kind};
 
 type Res<T> = Result<T, Declined>;
 
-/// A loop's registers: its base, length, place and list value, and what it walks
-/// (`None`: a list value's items).
-type LoopRegs = (Reg, Reg, Reg, Reg, Option<Loop>);
+/// A loop's registers: its base, length, place, list value and cards left, and what
+/// it walks.
+type LoopRegs = (Reg, Reg, Reg, Reg, Reg, Walk);
+
+/// What a `for` loop walks.
+#[derive(Clone, Copy, Debug)]
+enum Walk {
+    /// Seats or a range.
+    Seats(Loop),
+    /// A list value's items (a zone's cards are listed in its order).
+    List,
+    /// A card set's cards, in card order.
+    Cards,
+}
 
 /// Lowers every procedure of `p` for `seats` seats.
 pub(super) fn lower(p: &Program, seats: u8) -> Res<Image> {
@@ -124,6 +135,8 @@ pub(super) struct Lower<'a> {
     fix_claims: Vec<u16>,
     /// Guards whose code is emitted after the procedure's: snippet and expression.
     jobs: Vec<(u16, Expr)>,
+    /// Each `choose each` lowered so far: its op index and its window.
+    each_windows: Vec<(u32, u16)>,
     /// Slots an expression being lowered bound to registers of their own (`let … in`,
     /// a quantifier's element), innermost last.
     pub overlay: Vec<(u16, SlotReg)>,
@@ -160,6 +173,7 @@ impl<'a> Lower<'a> {
             fix_picks: Vec::new(),
             fix_claims: Vec::new(),
             jobs: Vec::new(),
+            each_windows: Vec::new(),
             overlay: Vec::new(),
             loops: vec![None; frame as usize],
             op_pc: Vec::new(),
@@ -301,6 +315,7 @@ impl<'a> Lower<'a> {
             let target = match self.im.code[at] {
                 Ins::Jump(t) | Ins::JumpUnless(_, t) => t,
                 Ins::LoopNext { exit, .. } | Ins::ListNext { exit, .. } => exit,
+                Ins::SetPop { exit, .. } => exit,
                 _ => continue,
             };
             let to = pc(self, target)?;
@@ -422,12 +437,22 @@ impl<'a> Lower<'a> {
             }
             Op::Decide(d) => match d.kind {
                 DecideKind::One => self.pick(d),
-                DecideKind::Claim => self.claim(d),
-                DecideKind::Each => Err(Declined::new("`choose each`")),
+                DecideKind::Claim => self.window(d, false),
+                DecideKind::Each => self.window(d, true),
             },
             Op::OptionDone { decide } => match code.get(*decide as usize) {
-                // No `choose each` is lowered, so no move waits: the rules go on after
-                // the decision.
+                // A `choose each` may have moves waiting to start.
+                Some(Op::Decide(d)) if d.kind == DecideKind::Each => {
+                    let k = self
+                        .each_windows
+                        .iter()
+                        .find(|(at, _)| at == decide)
+                        .map(|(_, k)| *k)
+                        .ok_or_else(|| Declined::new("an option before its decision"))?;
+                    self.emit(Ins::EachDone(k));
+                    Ok(())
+                }
+                // Any other decision took one move: the rules go on after it.
                 Some(Op::Decide(d)) => {
                     self.jump_op(Ins::Jump(d.after));
                     Ok(())
@@ -669,36 +694,59 @@ impl<'a> Lower<'a> {
             _ => None,
         };
         let (base, len, idx) = (self.num_temp(), self.num_temp(), self.num_temp());
-        let obj = self.obj_temp();
+        let (obj, rest) = (self.obj_temp(), self.set_temp());
+        let _ = index;
+        // The engine lists the domain when the loop starts: the loop walks that list.
+        let walk = match over {
+            Some(over) => {
+                self.emit(Ins::LoopStart {
+                    over,
+                    base,
+                    len,
+                    idx,
+                });
+                Walk::Seats(over)
+            }
+            None => match self.kind(domain)? {
+                Kind::Obj => {
+                    let from = self.obj(domain)?;
+                    self.emit(Ins::ListStart {
+                        list: obj,
+                        from,
+                        idx,
+                    });
+                    Walk::List
+                }
+                // A zone's cards in its order, bottom first.
+                Kind::Num(NumKind::Zone) => {
+                    let z = self.zone(domain)?;
+                    self.emit(Ins::ZoneList { dst: obj, z });
+                    self.emit(Ins::ListStart {
+                        list: obj,
+                        from: obj,
+                        idx,
+                    });
+                    Walk::List
+                }
+                Kind::Set | Kind::Num(NumKind::Card) => {
+                    let v = self.set(domain)?;
+                    self.emit(Ins::SetCards { dst: rest, v });
+                    Walk::Cards
+                }
+                _ => return Err(Declined::new("a loop over another kind")),
+            },
+        };
         let slot = self
             .loops
             .get_mut(list as usize)
             .ok_or_else(|| Declined::new("a loop's slot outside its frame"))?;
-        *slot = Some((base, len, idx, obj, over));
-        let _ = index;
-        match over {
-            Some(over) => self.emit(Ins::LoopStart {
-                over,
-                base,
-                len,
-                idx,
-            }),
-            None if self.kind(domain)? == Kind::Obj => {
-                let from = self.obj(domain)?;
-                self.emit(Ins::ListStart {
-                    list: obj,
-                    from,
-                    idx,
-                });
-            }
-            None => return Err(Declined::new("a loop over cards")),
-        }
+        *slot = Some((base, len, idx, obj, rest, walk));
         Ok(())
     }
 
     /// The next round of the loop started at `list`'s slot.
     fn for_next(&mut self, list: u16, var: u16, exit: u32) -> Res<()> {
-        let Some(Some((base, len, idx, obj, start))) = self.loops.get(list as usize).copied()
+        let Some(Some((base, len, idx, obj, rest, walk))) = self.loops.get(list as usize).copied()
         else {
             return Err(Declined::new("a loop without its start"));
         };
@@ -708,8 +756,9 @@ impl<'a> Lower<'a> {
             Some(SlotReg::Hidden) => self.num_temp(),
             _ => return Err(Declined::new("a loop over values that are not numbers")),
         };
-        match start {
-            Some(over) => self.jump_op(Ins::LoopNext {
+        match walk {
+            Walk::Cards => self.jump_op(Ins::SetPop { rest, var, exit }),
+            Walk::Seats(over) => self.jump_op(Ins::LoopNext {
                 over,
                 base,
                 len,
@@ -717,7 +766,7 @@ impl<'a> Lower<'a> {
                 var,
                 exit,
             }),
-            None => self.jump_op(Ins::ListNext {
+            Walk::List => self.jump_op(Ins::ListNext {
                 list: obj,
                 idx,
                 var,
@@ -897,8 +946,8 @@ impl<'a> Lower<'a> {
         Ok(())
     }
 
-    /// A claim window.
-    fn claim(&mut self, d: &Decide) -> Res<()> {
+    /// A claim window, or a `choose each` (`each`): every asked seat's moves.
+    fn window(&mut self, d: &Decide, each: bool) -> Res<()> {
         if d.options.len() > super::decide::MOST_OPTIONS {
             return Err(Declined::new("a claim window of many options"));
         }
@@ -910,7 +959,9 @@ impl<'a> Lower<'a> {
         let mut options = Vec::with_capacity(d.options.len());
         for o in &d.options {
             if o.param.is_some() {
-                return Err(Declined::new("a claim with an argument"));
+                return Err(Declined::new(
+                    "a claim or `choose each` move with an argument",
+                ));
             }
             options.push(ClaimOption {
                 guard: self.guard(o, false)?,
@@ -927,7 +978,13 @@ impl<'a> Lower<'a> {
         });
         let k = (self.im.claims.len() - 1) as u16;
         self.fix_claims.push(k);
-        self.emit(Ins::Claim(k));
+        if each {
+            let at = self.op_pc.len() as u32 - 1;
+            self.each_windows.push((at, k));
+            self.emit(Ins::Each(k));
+        } else {
+            self.emit(Ins::Claim(k));
+        }
         Ok(())
     }
 }

@@ -65,7 +65,7 @@ const MAX_DEPTH: usize = 200;
 pub(super) const NUM_REGS: usize = 256;
 
 /// Card-set registers a frame has (a register is read masked to this many).
-pub(super) const SET_REGS: usize = 64;
+pub(super) const SET_REGS: usize = 256;
 
 /// The mask that keeps a set register in its file.
 pub(super) const SET_MASK: u8 = (SET_REGS - 1) as u8;
@@ -135,6 +135,9 @@ pub(super) struct Machine<'a> {
     pub claimants: Vec<(u8, usize, Option<usize>, u32)>,
     /// How many events there were at the last decision boundary.
     seen_events: usize,
+    /// Moves a `choose each` chose that wait to start: the frame depth, the window,
+    /// the seat, and the body (the next to start last).
+    pub queue: Vec<(usize, u16, u8, u32)>,
     /// The ledger's sum, when invariants are checked at each boundary.
     ledger: Option<i64>,
 }
@@ -176,6 +179,7 @@ pub fn play(
         deal_rows: Vec::new(),
         claimants: Vec::new(),
         seen_events: 0,
+        queue: Vec::new(),
         ledger: check.then_some(board_ledger),
     };
     let entry = im.procs.get(im.entry as usize).ok_or(Stop::Internal)?;
@@ -469,6 +473,36 @@ impl Machine<'_> {
                         None => pc = exit,
                     }
                 }
+                Ins::AttrCards { dst, attr, cmp, v } => {
+                    let v = self.num(v)?;
+                    let (lo, sets) = self
+                        .im
+                        .attr_cards
+                        .get(attr as usize)
+                        .filter(|(_, sets)| !sets.is_empty())
+                        .ok_or(Stop::Internal)?;
+                    let mut cards = CardSet::EMPTY;
+                    for (i, set) in sets.iter().enumerate() {
+                        if cmp.test(lo + i as i64, v) {
+                            cards = cards.union(*set);
+                        }
+                    }
+                    self.s[(dst & SET_MASK) as usize] = cards;
+                }
+                Ins::Inter { dst, a, b } => {
+                    let v = self.set(a)?.inter(self.set(b)?);
+                    self.s[(dst & SET_MASK) as usize] = v;
+                }
+                Ins::AttrSum { dst, v, attr } => {
+                    let v = self.set(v)?;
+                    let values = &self.p.deck.attrs[attr as usize].values;
+                    let mut sum: i64 = 0;
+                    for c in v.iter() {
+                        let x = *values.get(c as usize).ok_or(Stop::Value)?;
+                        sum = sum.checked_add(x).ok_or(Stop::Arithmetic)?;
+                    }
+                    self.n[dst as usize] = sum;
+                }
                 Ins::SetInsert { dst, c } => {
                     let c = self.card(self.num(c)?)?;
                     self.s[(dst & SET_MASK) as usize].insert(c);
@@ -581,6 +615,14 @@ impl Machine<'_> {
                         self.n[idx as usize] = i + 1;
                     }
                 }
+                Ins::ZoneList { dst, z } => {
+                    let z = self.zone(z)?;
+                    let items: Vec<Value> = self.board.zones[z]
+                        .iter()
+                        .map(|c| Value::Card(*c))
+                        .collect();
+                    self.o[self.ob + dst as usize] = Value::List(items.into());
+                }
                 Ins::ListStart { list, from, idx } => {
                     let v = self.o[self.ob + from as usize].clone();
                     if !matches!(v, Value::List(_)) {
@@ -623,6 +665,13 @@ impl Machine<'_> {
                     }
                     steps = self.steps;
                 }
+                Ins::Each(k) => {
+                    checked!();
+                    self.steps = steps;
+                    pc = self.each(k, players)?;
+                    steps = self.steps;
+                }
+                Ins::EachDone(k) => pc = self.each_done(k),
                 Ins::Call { proc, args } => {
                     checked!();
                     pc = self.call(proc, args, pc)?
@@ -635,6 +684,10 @@ impl Machine<'_> {
                     }
                     Some(f) => {
                         checked!();
+                        // Moves a `choose each` of the returning frame left waiting go
+                        // with it, as the engine's frame takes its queue.
+                        let depth = self.frames.len();
+                        self.queue.retain(|e| e.0 <= depth);
                         self.o.truncate(self.ob);
                         let n = std::mem::replace(&mut self.n, f.n);
                         let s = std::mem::replace(&mut self.s, f.s);
@@ -878,8 +931,9 @@ impl Machine<'_> {
                 Box::new([CardSet::EMPTY; SET_REGS]),
             )
         });
-        n.fill(0);
-        s.fill(CardSet::EMPTY);
+        // Only the registers the callee uses (a frame's files are fixed-size).
+        n[..(callee.nums as usize).min(NUM_REGS)].fill(0);
+        s[..(callee.sets as usize).min(SET_REGS)].fill(CardSet::EMPTY);
         let ob = self.o.len();
         self.o.resize(ob + callee.objs as usize, Value::Unit);
         for (i, a) in self.im.arg_lists[args as usize].iter().enumerate() {
@@ -994,6 +1048,11 @@ impl Machine<'_> {
             SlotReg::Hidden => {}
         }
         Ok(())
+    }
+
+    /// The frames active now (the depth a `choose each`'s waiting moves belong to).
+    pub(super) fn depth(&self) -> usize {
+        self.frames.len()
     }
 
     /// Counts a decision taken; a game past its limits stops.
