@@ -333,3 +333,61 @@ proc match {
     assert!(p.vm.image(&p, 3).is_ok(), "{:?}", p.vm.image(&p, 3).err());
     assert_eq!(same_games(&p, 40), 80, "the machine played every game");
 }
+
+#[test]
+fn choose_each_loops_and_quantifiers_play_the_engines_games() {
+    // `choose each` with a guard (some seats forced), loops over a zone (its order)
+    // and over a set (card order), and quantifiers the machine answers with sets
+    // (attributes compared every way, tags, `in`, `and`/`or`/`not`, sums) or walks.
+    let p = program(
+        r#"
+ruleset "x"
+import "std/kabufuda"
+seats 3 { 3: A B C }
+enum 結果: 終わり
+zone 山 shared stack hidden
+zone 場 shared pile public
+zone 手 per seat pile owner
+zone 取 per seat pile public
+var 点: int per seat = 0
+var n: int = 0
+def 同(h: cards, k: int) = count(c in h: c.number == k)
+proc match {
+  repeat 3 {
+    gather 山
+    shuffle 山
+    deal 4 from 山 to 手
+    deal 3 from 山 to 場
+    repeat 4 {
+      choose each x in seats() {
+        move 出す "出す" when count(手[x]) > 0 { let c = top(手[x])  move c to 場 }
+        move 待つ "待つ" when count(手[x]) < 3 { n += 1 }
+      }
+      for x in seats() {
+        for c in 場 { if c.number == 3 or c is 赤ピン { move c to 取[x] } }
+      }
+      for c in filter(c in 山: c.number > 8 and not (c is 玉四)) { move c to 場 }
+    }
+    for x in seats() {
+      点[x] = 点[x] + 同(取[x], 3) + count(c in 手[x]: c.number < 4 or c in 場)
+        + sum(c in 取[x]: c.number) + count(c in 取[x]: 5 >= c.number)
+      if all(c in 手[x]: c.number != 7) and any(y in seats(): count(取[y]) > 0) { n += 2 }
+      tally 点数 点[x]
+      tally 取り 取[x]
+    }
+    tally 場札 場
+    tally 回数 n
+    outcome 終わり
+  }
+}
+"#,
+    );
+    assert!(p.vm.image(&p, 3).is_ok(), "{:?}", p.vm.image(&p, 3).err());
+    assert_eq!(same_games(&p, 30), 60, "the machine played every game");
+    // The record holds what the rules did: tallies of every seat's points and piles.
+    let g = game(&p, "random", game_seed(7, 0), false);
+    assert!(
+        g.contains("点数") && g.contains("場札") && g.contains("終わり"),
+        "{g}"
+    );
+}
