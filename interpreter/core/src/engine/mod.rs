@@ -6,6 +6,7 @@ mod decision;
 mod error;
 mod eval;
 mod exec;
+mod invariants;
 mod offer;
 mod pick;
 mod quicken;

@@ -48,6 +48,24 @@ pub struct GameRecord {
     pub moves: Vec<Vec<usize>>,
 }
 
+impl GameRecord {
+    /// Keeps what a game's events say: its outcomes (with their dealers), recorded
+    /// results and tallies.
+    pub(crate) fn take_events(&mut self, events: impl Iterator<Item = Event>) {
+        for e in events {
+            match e {
+                Event::Outcome(o, d) => {
+                    self.outcomes.push(o);
+                    self.dealers.push(d);
+                }
+                Event::Record(s, r, d) => self.records.push((s, r, d)),
+                Event::Tally(l, v) => self.tallies.push((l, v)),
+                Event::Say(_) => {}
+            }
+        }
+    }
+}
+
 /// Options for playing a game.
 #[derive(Clone, Debug, Default)]
 pub struct PlayOptions {
@@ -140,17 +158,7 @@ pub fn play_game(
     }
     deals.finish(&st.board, &mut rec.deal_chips);
     rec.decisions = st.decisions;
-    for e in st.events.drain(..) {
-        match e {
-            Event::Outcome(o, d) => {
-                rec.outcomes.push(o);
-                rec.dealers.push(d);
-            }
-            Event::Record(s, r, d) => rec.records.push((s, r, d)),
-            Event::Tally(l, v) => rec.tallies.push((l, v)),
-            Event::Say(_) => {}
-        }
-    }
+    rec.take_events(st.events.drain(..));
     rec.chips = chips_of(p, &st);
     Ok(rec)
 }

@@ -227,20 +227,7 @@ impl Machine<'_> {
             };
             self.n[bind] = seat as i64;
             // The seat's moves: a pass first, then each option whose guard holds.
-            let (mut moves, mut first_ending, mut holding) = (1usize, None, 0u32);
-            for (j, o) in d.options.iter().enumerate() {
-                let ok = match &o.guard {
-                    None => true,
-                    Some(g) => self.guard(g, players)?,
-                };
-                if ok {
-                    if o.ends && first_ending.is_none() {
-                        first_ending = Some(moves);
-                    }
-                    moves += 1;
-                    holding |= 1 << j;
-                }
-            }
+            let (moves, first_ending, holding) = self.seat_moves(d, 1, players)?;
             if moves > 1 {
                 claimants.push((seat, moves, first_ending, holding));
             }
@@ -307,20 +294,7 @@ impl Machine<'_> {
         asked.clear();
         for &seat in &seats {
             self.n[bind] = seat as i64;
-            let (mut moves, mut first_ending, mut holding) = (0usize, None, 0u32);
-            for (j, o) in d.options.iter().enumerate() {
-                let ok = match &o.guard {
-                    None => true,
-                    Some(g) => self.guard(g, players)?,
-                };
-                if ok {
-                    if o.ends && first_ending.is_none() {
-                        first_ending = Some(moves);
-                    }
-                    moves += 1;
-                    holding |= 1 << j;
-                }
-            }
+            let (moves, first_ending, holding) = self.seat_moves(d, 0, players)?;
             if moves == 0 {
                 self.claimants = asked;
                 return Err(Stop::NoMove);
@@ -375,6 +349,32 @@ impl Machine<'_> {
             }
             _ => d.after,
         }
+    }
+
+    /// The moves the seat bound to a window's register has: how many (counting from
+    /// `pass`, 1 when a pass comes first), the first that may end the round, and which
+    /// options' guards hold (bit per option).
+    fn seat_moves(
+        &mut self,
+        d: &super::image::ClaimDef,
+        pass: usize,
+        players: &mut AutoPlayers<'_>,
+    ) -> Result<(usize, Option<usize>, u32), Stop> {
+        let (mut moves, mut first_ending, mut holding) = (pass, None, 0u32);
+        for (j, o) in d.options.iter().enumerate() {
+            let ok = match &o.guard {
+                None => true,
+                Some(g) => self.guard(g, players)?,
+            };
+            if ok {
+                if o.ends && first_ending.is_none() {
+                    first_ending = Some(moves);
+                }
+                moves += 1;
+                holding |= 1 << j;
+            }
+        }
+        Ok((moves, first_ending, holding))
     }
 
     /// Whether a guard holds.

@@ -5,13 +5,10 @@
 use fuda_grammar::ast::AssignOp;
 
 use crate::engine::Layout;
-use crate::ir::{Builtin, Decide, DecideKind, Expr, Loc, Op, PayFrom, Program, Target};
+use crate::ir::{Builtin, DecideKind, Expr, Loc, Op, PayFrom, Program, Target};
 use crate::value::{Type, Value};
 
-use super::image::{
-    CardGuard, ClaimDef, ClaimOption, Count, DealDef, DealTo, Declined, Guard, HandDef, Image,
-    PickDef, PickOption, Plus, ProcImage, SlotReg,
-};
+use super::image::{DealDef, DealTo, Declined, Image, ProcImage, SlotReg};
 use super::ins::{Arg, Ins, Loop, NumKind, Place, Reg, Seats};
 use super::lower_expr::{kind_of_type, Kind};
 
@@ -130,20 +127,21 @@ pub(super) struct Lower<'a> {
     start: u32,
     /// Instructions whose jump target is still an op index.
     fix: Vec<usize>,
-    /// Decision tables whose bodies are still op indices.
-    fix_picks: Vec<u16>,
-    fix_claims: Vec<u16>,
+    /// `choose` tables whose bodies are still op indices.
+    pub(super) fix_picks: Vec<u16>,
+    /// Claim and `choose each` tables whose bodies are still op indices.
+    pub(super) fix_claims: Vec<u16>,
     /// Guards whose code is emitted after the procedure's: snippet and expression.
     jobs: Vec<(u16, Expr)>,
     /// Each `choose each` lowered so far: its op index and its window.
-    each_windows: Vec<(u32, u16)>,
+    pub(super) each_windows: Vec<(u32, u16)>,
     /// Slots an expression being lowered bound to registers of their own (`let … in`,
     /// a quantifier's element), innermost last.
     pub overlay: Vec<(u16, SlotReg)>,
     /// Each loop's registers, by its list slot.
     loops: Vec<Option<LoopRegs>>,
     /// The first instruction of each op.
-    op_pc: Vec<u32>,
+    pub(super) op_pc: Vec<u32>,
 }
 
 impl<'a> Lower<'a> {
@@ -266,7 +264,7 @@ impl<'a> Lower<'a> {
     }
 
     /// A guard's code, emitted after the procedure's; its snippet number.
-    fn snippet(&mut self, e: &Expr) -> u16 {
+    pub(super) fn snippet(&mut self, e: &Expr) -> u16 {
         let id = self.im.snippets.len() as u16;
         self.im.snippets.push(u32::MAX);
         self.jobs.push((id, e.clone()));
@@ -672,7 +670,7 @@ impl<'a> Lower<'a> {
     }
 
     /// A seat list walked by a payment or a claim window.
-    fn seats_of(&mut self, e: &Expr) -> Res<Seats> {
+    pub(super) fn seats_of(&mut self, e: &Expr) -> Res<Seats> {
         Ok(match e {
             Expr::Call(Builtin::Seats, args, _) if args.is_empty() => Seats::All,
             Expr::Call(Builtin::Others, args, _) if args.len() == 1 => {
@@ -839,152 +837,6 @@ impl<'a> Lower<'a> {
         }
         let args = self.arg_list(out)?;
         self.emit(Ins::Call { proc: q, args });
-        Ok(())
-    }
-
-    /// A guard: a comparison worked out before the decision, a hand guard, or code.
-    /// `inline`: the guard reads nothing the decision binds, so its comparison may be
-    /// worked out just before it.
-    fn guard(&mut self, o: &crate::ir::OptionDef, inline: bool) -> Res<Option<Guard>> {
-        let Some(g) = &o.guard else {
-            return Ok(None);
-        };
-        if let Some(h) = o.hand_guard {
-            let seat = match self.slots.get(h.seat as usize) {
-                Some(SlotReg::Num(r, NumKind::Seat)) => *r,
-                _ => return Err(Declined::new("a hand guard's seat")),
-            };
-            let plus = match h.plus.map(|c| self.slots.get(c as usize).copied()) {
-                None => None,
-                Some(Some(SlotReg::Num(r, NumKind::Card))) => Some(Plus::Card(r)),
-                Some(Some(SlotReg::Set(r))) => Some(Plus::Set(r)),
-                Some(_) => return Err(Declined::new("a hand guard's card")),
-            };
-            let fit = match (h.track, plus) {
-                (Some(t), None | Some(Plus::Card(_))) => self
-                    .layout
-                    .fit
-                    .get(t as usize)
-                    .map(|table| (table.clone(), t as usize, self.layout.fit.len())),
-                _ => None,
-            };
-            self.im.hands.push(HandDef {
-                first: self.layout.zone_base[h.zone as usize],
-                seat,
-                plus,
-                fit,
-                pattern: h.pattern,
-                table: h.table,
-                exact: h.exact,
-            });
-            let hand = (self.im.hands.len() - 1) as u16;
-            let full = self.snippet(g);
-            return Ok(Some(Guard::Hand(hand, full)));
-        }
-        if inline {
-            return Ok(Some(Guard::Cond(self.cond(g)?)));
-        }
-        Ok(Some(Guard::Code(self.snippet(g))))
-    }
-
-    /// A `choose`.
-    fn pick(&mut self, d: &Decide) -> Res<()> {
-        let card_options = d.options.iter().filter(|o| o.param.is_some()).count();
-        if d.options.len() > super::decide::MOST_OPTIONS
-            || card_options > super::decide::CARD_OPTIONS
-        {
-            return Err(Declined::new("a decision of many options"));
-        }
-        let who = self.num(&d.who)?;
-        let seat_reg = match d.seat_slot.map(|s| self.slots.get(s as usize).copied()) {
-            None => None,
-            Some(Some(SlotReg::Num(r, NumKind::Seat))) => Some(r),
-            Some(_) => return Err(Declined::new("a decision's seat")),
-        };
-        let mut options = Vec::with_capacity(d.options.len());
-        for o in &d.options {
-            let count = match &o.param {
-                None => Count::One(self.guard(o, seat_reg.is_none())?),
-                Some((slot, dom)) => {
-                    let param = match self.slots.get(*slot as usize) {
-                        Some(SlotReg::Num(r, NumKind::Card)) => *r,
-                        _ => return Err(Declined::new("a move over values that are not cards")),
-                    };
-                    let of = match self.kind(dom)? {
-                        Kind::Num(NumKind::Zone) | Kind::Set if seat_reg.is_none() => {
-                            self.set(dom)?
-                        }
-                        _ => return Err(Declined::new("a move over another domain")),
-                    };
-                    let guard = match (&o.guard, o.left_out) {
-                        (None, _) => CardGuard::All,
-                        (Some(g), Some(t)) if g.leaves_out(*slot) == Some(t) => {
-                            match self.slots.get(t as usize) {
-                                Some(SlotReg::Num(r, NumKind::Card)) => CardGuard::AllBut(*r),
-                                _ => CardGuard::Each(Guard::Code(self.snippet(g))),
-                            }
-                        }
-                        (Some(g), _) => CardGuard::Each(Guard::Code(self.snippet(g))),
-                    };
-                    Count::Cards { of, param, guard }
-                }
-            };
-            options.push(PickOption {
-                count,
-                ends: o.ends_round,
-                body: o.body,
-            });
-        }
-        self.im.picks.push(PickDef {
-            who,
-            seat_reg,
-            options: options.into_boxed_slice(),
-        });
-        let k = (self.im.picks.len() - 1) as u16;
-        self.fix_picks.push(k);
-        self.emit(Ins::Pick(k));
-        Ok(())
-    }
-
-    /// A claim window, or a `choose each` (`each`): every asked seat's moves.
-    fn window(&mut self, d: &Decide, each: bool) -> Res<()> {
-        if d.options.len() > super::decide::MOST_OPTIONS {
-            return Err(Declined::new("a claim window of many options"));
-        }
-        let who = self.seats_of(&d.who)?;
-        let seat_reg = match d.seat_slot.map(|s| self.slots.get(s as usize).copied()) {
-            Some(Some(SlotReg::Num(r, NumKind::Seat))) => r,
-            _ => return Err(Declined::new("a claim window's seat")),
-        };
-        let mut options = Vec::with_capacity(d.options.len());
-        for o in &d.options {
-            if o.param.is_some() {
-                return Err(Declined::new(
-                    "a claim or `choose each` move with an argument",
-                ));
-            }
-            options.push(ClaimOption {
-                guard: self.guard(o, false)?,
-                ends: o.ends_round,
-                priority: o.priority,
-                body: o.body,
-            });
-        }
-        self.im.claims.push(ClaimDef {
-            who,
-            seat_reg,
-            options: options.into_boxed_slice(),
-            after: d.after,
-        });
-        let k = (self.im.claims.len() - 1) as u16;
-        self.fix_claims.push(k);
-        if each {
-            let at = self.op_pc.len() as u32 - 1;
-            self.each_windows.push((at, k));
-            self.emit(Ins::Each(k));
-        } else {
-            self.emit(Ins::Claim(k));
-        }
         Ok(())
     }
 }

@@ -5,16 +5,14 @@
 use std::sync::Arc;
 
 use crate::agents::AutoPlayers;
-use crate::engine::{scalar_of, Board, Cx, Event, EVAL_BUDGET, OP_LIMIT, ROUND_BUDGET};
+use crate::engine::{scalar_of, Board, Event, OP_LIMIT, ROUND_BUDGET};
 use crate::ir::Program;
 use crate::model::{CardIx, CardSet};
 use crate::play::{DealChips, GameRecord};
 use crate::value::Value;
 
-use super::image::{DealTo, Image, SlotReg};
-use super::ins::{
-    Arg, Arith, Cond, Field, Ins, Loop, Num, NumKind, Place, Seats, SeatsOf, Set, Zr,
-};
+use super::image::Image;
+use super::ins::{Arith, Cond, Field, Ins, Loop, Num, NumKind, Place, Set, Zr};
 use super::lower::value_of_num;
 
 /// Why the machine stopped a game before its end. The game is then played again by
@@ -58,7 +56,7 @@ const WORK_PER_INSTRUCTION: u64 = 16;
 const STEP_LIMIT: u64 = OP_LIMIT / OPS_PER_INSTRUCTION;
 
 /// Deepest procedure nesting (the engine's limit).
-const MAX_DEPTH: usize = 200;
+pub(super) const MAX_DEPTH: usize = 200;
 
 /// Number registers a frame has: a [`Reg`](super::ins::Reg) is a byte, so reading one
 /// needs no bounds check.
@@ -71,19 +69,24 @@ pub(super) const SET_REGS: usize = 256;
 pub(super) const SET_MASK: u8 = (SET_REGS - 1) as u8;
 
 /// A frame's number registers.
-type Nums = Box<[i64; NUM_REGS]>;
+pub(super) type Nums = Box<[i64; NUM_REGS]>;
 
 /// A frame's card-set registers.
-type Sets = Box<[CardSet; SET_REGS]>;
+pub(super) type Sets = Box<[CardSet; SET_REGS]>;
 
 /// One active call: where to go on in the caller, and the caller's registers.
 #[derive(Debug)]
-struct Frame {
-    ret: u32,
-    n: Nums,
-    s: Sets,
-    ob: usize,
-    proc: u16,
+pub(super) struct Frame {
+    /// Where the caller goes on.
+    pub ret: u32,
+    /// The caller's number registers.
+    pub n: Nums,
+    /// The caller's card-set registers.
+    pub s: Sets,
+    /// The caller's first other-value register.
+    pub ob: usize,
+    /// The caller's procedure.
+    pub proc: u16,
 }
 
 /// How a run of instructions ended.
@@ -109,10 +112,11 @@ pub(super) struct Machine<'a> {
     /// The running frame's first other-value register.
     pub ob: usize,
     /// Register files of frames that returned, for the next calls.
-    spare: Vec<(Nums, Sets)>,
+    pub(super) spare: Vec<(Nums, Sets)>,
     /// The running procedure.
     pub proc: u16,
-    frames: Vec<Frame>,
+    /// The callers' frames.
+    pub(super) frames: Vec<Frame>,
     /// What happened (outcomes and records), as the engine's events.
     pub events: Vec<Event>,
     /// Decisions taken in the game and in the round.
@@ -197,17 +201,7 @@ pub fn play(
         deal_chips: std::mem::take(&mut m.deal_rows),
         ..GameRecord::default()
     };
-    for e in m.events.drain(..) {
-        match e {
-            Event::Outcome(o, d) => {
-                rec.outcomes.push(o);
-                rec.dealers.push(d);
-            }
-            Event::Record(s, r, d) => rec.records.push((s, r, d)),
-            Event::Tally(l, v) => rec.tallies.push((l, v)),
-            Event::Say(_) => {}
-        }
-    }
+    rec.take_events(m.events.drain(..));
     Ok((rec, m.board))
 }
 
@@ -824,230 +818,6 @@ impl Machine<'_> {
                 Ins::Nop => {}
             }
         }
-    }
-
-    /// `deal …`: checked whole before any card moves, then pass by pass.
-    fn deal(&mut self, d: u16) -> Result<(), Stop> {
-        let def = &self.im.deals[d as usize];
-        let mut counts = [0i64; 16];
-        if def.counts.len() > counts.len() {
-            return Err(Stop::Deal);
-        }
-        for (k, c) in counts.iter_mut().zip(def.counts.iter()) {
-            *k = self.num(*c)?;
-            if *k < 0 {
-                return Err(Stop::Deal);
-            }
-        }
-        let counts = &counts[..def.counts.len()];
-        let from = self.zone(def.from)? as u16;
-        let n = self.board.seats;
-        let start = match def.start {
-            Some(s) => self.seat_of(self.num(s)?)? as u8,
-            None => (self.board.dealer + 1) % n,
-        };
-        let per = counts.iter().fold(0i64, |a, k| a.saturating_add(*k));
-        let held = self.board.zones[from as usize].len() as i64;
-        match def.to {
-            DealTo::Family(first) => {
-                // A deal into the zone it deals from is the engine's to report.
-                if (0..n).any(|s| first + s as u16 == from) || per.saturating_mul(n as i64) > held {
-                    return Err(Stop::Deal);
-                }
-                for &k in counts {
-                    for i in 0..n {
-                        let dest = first + ((start + i) % n) as u16;
-                        self.board.deal_top(from, dest, k as usize);
-                    }
-                }
-            }
-            DealTo::Zone(z) => {
-                let dest = self.zone(z)? as u16;
-                if dest == from || per > held {
-                    return Err(Stop::Deal);
-                }
-                for &k in counts {
-                    self.board.deal_top(from, dest, k as usize);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// The seats a payment or a claim window walks, in order.
-    pub(super) fn seat_list(&self, seats: Seats) -> Result<Vec<u8>, Stop> {
-        match seats {
-            Seats::All => self.seats_of(SeatsOf::All),
-            Seats::Others(s) => self.seats_of(SeatsOf::Others(s)),
-            Seats::List(r) => match &self.o[self.ob + r as usize] {
-                Value::List(items) => items
-                    .iter()
-                    .map(|v| match v {
-                        Value::Seat(s) => self.seat_of(*s as i64).map(|s| s as u8),
-                        Value::Int(i) => self.seat_of(*i).map(|s| s as u8),
-                        _ => Err(Stop::Value),
-                    })
-                    .collect(),
-                _ => Err(Stop::Value),
-            },
-        }
-    }
-
-    /// `seats()`, `others(s)` or `leaders(v)`.
-    fn seats_of(&self, of: SeatsOf) -> Result<Vec<u8>, Stop> {
-        let n = self.board.seats;
-        let ring = |first: u8, count: u8| (0..count).map(move |k| (first + k) % n);
-        Ok(match of {
-            SeatsOf::All => ring(self.board.dealer, n).collect(),
-            SeatsOf::Others(s) => {
-                let s = self.seat_of(self.num(s)?)? as u8;
-                ring((s + 1) % n, n - 1).collect()
-            }
-            SeatsOf::Leaders(v) => {
-                let val = |s: u8| {
-                    self.board
-                        .vars
-                        .get(v as usize + s as usize)
-                        .map(|x| x.int())
-                        .unwrap_or(0)
-                };
-                let order: Vec<u8> = ring(self.board.dealer, n).collect();
-                let top = order.iter().map(|s| val(*s)).max().unwrap_or(0);
-                order.into_iter().filter(|s| val(*s) == top).collect()
-            }
-        })
-    }
-
-    /// Calls a procedure: its arguments into a new frame's registers.
-    fn call(&mut self, proc: u16, args: u16, ret: u32) -> Result<u32, Stop> {
-        if self.frames.len() + 1 >= MAX_DEPTH {
-            return Err(Stop::Limit);
-        }
-        let callee = &self.im.procs[proc as usize];
-        // A new frame starts with every register zero, as a fresh one would.
-        let (mut n, mut s) = self.spare.pop().unwrap_or_else(|| {
-            (
-                Box::new([0; NUM_REGS]),
-                Box::new([CardSet::EMPTY; SET_REGS]),
-            )
-        });
-        // Only the registers the callee uses (a frame's files are fixed-size).
-        n[..(callee.nums as usize).min(NUM_REGS)].fill(0);
-        s[..(callee.sets as usize).min(SET_REGS)].fill(CardSet::EMPTY);
-        let ob = self.o.len();
-        self.o.resize(ob + callee.objs as usize, Value::Unit);
-        for (i, a) in self.im.arg_lists[args as usize].iter().enumerate() {
-            match (callee.slots.get(i), *a) {
-                (Some(SlotReg::Num(r, _)), Arg::Num(v, _)) => n[*r as usize] = self.num(v)?,
-                (Some(SlotReg::Set(r)), Arg::Set(v)) => {
-                    s[(*r & SET_MASK) as usize] = self.set(v)?
-                }
-                (Some(SlotReg::Obj(r)), Arg::Obj(v)) => {
-                    self.o[ob + *r as usize] = self.o[self.ob + v as usize].clone();
-                }
-                _ => return Err(Stop::Value),
-            }
-        }
-        self.frames.push(Frame {
-            ret,
-            n: std::mem::replace(&mut self.n, n),
-            s: std::mem::replace(&mut self.s, s),
-            ob: self.ob,
-            proc: self.proc,
-        });
-        (self.ob, self.proc) = (ob, proc);
-        Ok(callee.start)
-    }
-
-    /// A score table's arguments as values.
-    fn arg_values(&self, args: u16) -> Result<Vec<Value>, Stop> {
-        self.im.arg_lists[args as usize]
-            .iter()
-            .map(|a| self.arg_value(*a))
-            .collect()
-    }
-
-    /// A value handed over whole.
-    fn arg_value(&self, a: Arg) -> Result<Value, Stop> {
-        Ok(match a {
-            Arg::Num(v, k) => value_of_num(k, self.num(v)?),
-            Arg::Set(v) => Value::Cards(self.set(v)?),
-            Arg::Obj(r) => self.o[self.ob + r as usize].clone(),
-        })
-    }
-
-    /// Runs the engine's evaluator on the board with the round's work left, charging
-    /// what it used.
-    fn evaluate<T>(
-        &mut self,
-        at: crate::ir::Loc,
-        f: impl FnOnce(&mut Cx<'_>) -> Result<T, crate::engine::RuntimeError>,
-    ) -> Result<T, Stop> {
-        self.evaluate_with(at, &mut [], f)
-    }
-
-    /// [`Machine::evaluate`] with the running frame's locals given.
-    fn evaluate_with<T>(
-        &mut self,
-        at: crate::ir::Loc,
-        locals: &mut [Value],
-        f: impl FnOnce(&mut Cx<'_>) -> Result<T, crate::engine::RuntimeError>,
-    ) -> Result<T, Stop> {
-        let left = ROUND_BUDGET.saturating_sub(self.work());
-        let start = EVAL_BUDGET.min(left);
-        let mut cx = Cx {
-            p: self.p,
-            b: Some(&self.board),
-            locals,
-            groups: &[],
-            budget: start,
-            at,
-        };
-        let r = f(&mut cx);
-        let used = start - cx.budget;
-        self.evals = self.evals.saturating_add(used);
-        r.map_err(|_| Stop::Evaluator)
-    }
-
-    /// A value the engine's evaluator works out, with the frame's locals as values.
-    fn cold(&mut self, k: u16) -> Result<(), Stop> {
-        let def = &self.im.cold[k as usize];
-        let slots = &self.im.procs[self.proc as usize].slots;
-        let value = |s: &SlotReg| match *s {
-            SlotReg::Num(r, k) => value_of_num(k, self.n[r as usize]),
-            SlotReg::Set(r) => Value::Cards(self.s[(r & SET_MASK) as usize]),
-            SlotReg::Obj(r) => self.o[self.ob + r as usize].clone(),
-            SlotReg::Hidden => Value::Unit,
-        };
-        let mut locals: Vec<Value> = slots.iter().map(value).collect();
-        for (slot, reg) in &def.overlay {
-            if let Some(l) = locals.get_mut(*slot as usize) {
-                *l = value(reg);
-            }
-        }
-        let v = self.evaluate_with(def.at, &mut locals, |cx| cx.eval(&def.expr))?;
-        match def.dst {
-            SlotReg::Num(r, k) => {
-                let x = match (&v, k) {
-                    (Value::Zone(z), NumKind::Zone) => *z as i64,
-                    (v, k) if k != NumKind::Zone => scalar_of(v).ok_or(Stop::Value)?,
-                    _ => return Err(Stop::Value),
-                };
-                self.n[r as usize] = x;
-            }
-            SlotReg::Set(r) => {
-                let s = match v {
-                    Value::Cards(s) => s,
-                    Value::Card(c) => CardSet::single(c),
-                    Value::Zone(z) => self.board.sets[z as usize],
-                    _ => return Err(Stop::Value),
-                };
-                self.s[(r & SET_MASK) as usize] = s;
-            }
-            SlotReg::Obj(r) => self.o[self.ob + r as usize] = v,
-            SlotReg::Hidden => {}
-        }
-        Ok(())
     }
 
     /// The frames active now (the depth a `choose each`'s waiting moves belong to).

@@ -23,8 +23,11 @@ mod decide;
 pub mod image;
 pub mod ins;
 mod lower;
+mod lower_decide;
 mod lower_expr;
+mod lower_quant;
 mod machine;
+mod runtime;
 
 pub use image::{Declined, Image};
 pub use machine::{play, Stop};
