@@ -580,7 +580,7 @@ impl Machine<'_> {
                             if b.saturating_sub(a) > 1_000_000 {
                                 return Err(Stop::Limit);
                             }
-                            (a, (b - a + 1).max(0))
+                            (a, b.saturating_sub(a).saturating_add(1).max(0))
                         }
                     };
                     self.n[base as usize] = b;
