@@ -370,7 +370,7 @@ proc match {
     }
     for x in seats() {
       点[x] = 点[x] + 同(取[x], 3) + count(c in 手[x]: c.number < 4 or c in 場)
-        + sum(c in 取[x]: c.number) + count(c in 取[x]: 5 >= c.number)
+        + sum(c in 取[x]: c.number) + count(c in 取[x]: n % 9 >= c.number)
       if all(c in 手[x]: c.number != 7) and any(y in seats(): count(取[y]) > 0) { n += 2 }
       tally 点数 点[x]
       tally 取り 取[x]
