@@ -103,23 +103,32 @@ fn same_games(p: &fuda_core::Program, games: u64) -> u64 {
     by_machine
 }
 
-#[test]
-fn sangohana_and_its_variants_are_lowered_and_play_the_engines_games() {
-    for name in [
-        "sangohana.fuda",
-        "sangohana-strict.fuda",
-        "sangohana-strict-kasu3.fuda",
-    ] {
+/// Each bundled ruleset named is lowered (or the test would compare the engine with
+/// itself) and plays `games` games of each lent agent as the engine does, the machine
+/// finishing every one.
+fn lowered_and_same(names: &[&str], games: u64) {
+    for name in names {
         let p = bundled(name);
-        // Lowered, or this test would compare the engine with itself.
         let image = p.vm.image(&p, seats(&p));
         assert!(image.is_ok(), "{name}: {:?}", image.err());
         assert_eq!(
-            same_games(&p, 60),
-            120,
+            same_games(&p, games),
+            2 * games,
             "{name}: the machine played every game"
         );
     }
+}
+
+#[test]
+fn sangohana_and_its_variants_are_lowered_and_play_the_engines_games() {
+    lowered_and_same(
+        &[
+            "sangohana.fuda",
+            "sangohana-strict.fuda",
+            "sangohana-strict-kasu3.fuda",
+        ],
+        60,
+    );
 }
 
 #[test]
@@ -146,31 +155,22 @@ fn every_seat_count_of_sangohana_plays_the_engines_games() {
 
 #[test]
 fn ukishima_and_its_variants_are_lowered_and_play_the_engines_games() {
-    for name in [
-        "ukishima.fuda",
-        "ukishima-no-subtraction.fuda",
-        "ukishima-2p.fuda",
-        "ukishima-2p-te9ba3.fuda",
-        "ukishima-2p-no-subtraction.fuda",
-    ] {
-        let p = bundled(name);
-        let image = p.vm.image(&p, seats(&p));
-        assert!(image.is_ok(), "{name}: {:?}", image.err());
-        assert_eq!(
-            same_games(&p, 20),
-            40,
-            "{name}: the machine played every game"
-        );
-    }
+    lowered_and_same(
+        &[
+            "ukishima.fuda",
+            "ukishima-no-subtraction.fuda",
+            "ukishima-2p.fuda",
+            "ukishima-2p-te9ba3.fuda",
+            "ukishima-2p-no-subtraction.fuda",
+        ],
+        20,
+    );
 }
 
 #[test]
 fn nara_is_lowered_and_plays_the_engines_games() {
     // 奈良 chooses with `choose each` and loops over cards.
-    let p = bundled("nara-hanaawase.fuda");
-    let image = p.vm.image(&p, seats(&p));
-    assert!(image.is_ok(), "{:?}", image.err());
-    assert_eq!(same_games(&p, 20), 40, "the machine played every game");
+    lowered_and_same(&["nara-hanaawase.fuda"], 20);
 }
 
 #[test]
