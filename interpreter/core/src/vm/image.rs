@@ -53,8 +53,6 @@ pub struct Image {
     pub cold: Vec<ColdDef>,
     /// The first instruction of each guard's code (snippet).
     pub snippets: Vec<u32>,
-    /// Outcome texts by symbol are the program's own; the seat count this code is for.
-    pub seats: u8,
 }
 
 /// A procedure's frame: where its code starts, how many registers of each file it
@@ -97,8 +95,6 @@ pub struct DealDef {
     pub to: DealTo,
     /// The first seat dealt to; `None`: the one after the dealer.
     pub start: Option<Num>,
-    /// Where written.
-    pub at: Loc,
 }
 
 /// Where a deal's cards go.

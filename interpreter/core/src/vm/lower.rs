@@ -35,7 +35,6 @@ pub(super) fn lower(p: &Program, seats: u8) -> Res<Image> {
     let layout = Layout::new(p, seats);
     let mut im = Image {
         entry,
-        seats,
         ..Image::default()
     };
     for (i, pd) in p.procs.iter().enumerate() {
@@ -370,11 +369,7 @@ impl<'a> Lower<'a> {
                 self.jump_op(Ins::JumpUnless(c, *t));
                 Ok(())
             }
-            Op::ForStart {
-                list,
-                index,
-                domain,
-            } => self.for_start(*list, *index, domain),
+            Op::ForStart { list, domain, .. } => self.for_start(*list, domain),
             Op::ForNext {
                 list, var, exit, ..
             } => self.for_next(*list, *var, *exit),
@@ -426,8 +421,8 @@ impl<'a> Lower<'a> {
                 from,
                 to,
                 start,
-                loc,
-            } => self.deal(counts, from, to, start.as_ref(), *loc),
+                ..
+            } => self.deal(counts, from, to, start.as_ref()),
             Op::Gather(z, _) => {
                 let z = self.zone(z)?;
                 self.emit(Ins::Gather(z));
@@ -491,11 +486,10 @@ impl<'a> Lower<'a> {
                     self.emit(Ins::OutcomeValue(r));
                     Ok(())
                 }
-                Kind::Num(k) => {
+                Kind::Num(_) => {
                     // Shown as the engine shows the value.
                     let r = self.obj_temp();
                     self.cold(e, SlotReg::Obj(r));
-                    let _ = k;
                     self.emit(Ins::OutcomeValue(r));
                     Ok(())
                 }
@@ -549,12 +543,6 @@ impl<'a> Lower<'a> {
 
     /// `let slot = e`.
     pub(super) fn store_slot(&mut self, slot: u16, e: &Expr) -> Res<()> {
-        self.bind_slot(slot, e, false)
-    }
-
-    /// `let slot = e`; `within` an expression (a `def`'s argument), where nothing can
-    /// move a card before the binding is last read, a zone may be bound as its cards.
-    pub(super) fn bind_slot(&mut self, slot: u16, e: &Expr, within: bool) -> Res<()> {
         match self.slots.get(slot as usize).copied() {
             Some(SlotReg::Num(r, k)) => {
                 // A zone held in a local stays the zone (not its cards), as the engine's.
@@ -565,8 +553,7 @@ impl<'a> Lower<'a> {
             }
             Some(SlotReg::Set(r)) => {
                 // The engine keeps a zone bound this way as the zone, read later.
-                let zone = self.kind(e)? == Kind::Num(NumKind::Zone);
-                if self.kind(e)? != Kind::Set && !(within && zone) {
+                if self.kind(e)? != Kind::Set {
                     return Err(Declined::new("cards bound from another kind"));
                 }
                 let v = self.set(e)?;
@@ -682,7 +669,7 @@ impl<'a> Lower<'a> {
     }
 
     /// `for var in domain`: seats, a range, or a list of numbers.
-    fn for_start(&mut self, list: u16, index: u16, domain: &Expr) -> Res<()> {
+    fn for_start(&mut self, list: u16, domain: &Expr) -> Res<()> {
         let over = match domain {
             Expr::Call(Builtin::Seats, args, _) if args.is_empty() => Some(Loop::All),
             Expr::Call(Builtin::Others, args, _) if args.len() == 1 => {
@@ -693,7 +680,6 @@ impl<'a> Lower<'a> {
         };
         let (base, len, idx) = (self.num_temp(), self.num_temp(), self.num_temp());
         let (obj, rest) = (self.obj_temp(), self.set_temp());
-        let _ = index;
         // The engine lists the domain when the loop starts: the loop walks that list.
         let walk = match over {
             Some(over) => {
@@ -775,14 +761,7 @@ impl<'a> Lower<'a> {
     }
 
     /// `deal k… from z to family`.
-    fn deal(
-        &mut self,
-        counts: &[Expr],
-        from: &Expr,
-        to: &Expr,
-        start: Option<&Expr>,
-        at: Loc,
-    ) -> Res<()> {
+    fn deal(&mut self, counts: &[Expr], from: &Expr, to: &Expr, start: Option<&Expr>) -> Res<()> {
         let mut ks = Vec::with_capacity(counts.len());
         for k in counts {
             ks.push(self.num(k)?);
@@ -801,7 +780,6 @@ impl<'a> Lower<'a> {
             from,
             to,
             start,
-            at,
         });
         self.emit(Ins::Deal((self.im.deals.len() - 1) as u16));
         Ok(())

@@ -321,8 +321,7 @@ impl Lower<'_> {
                 return r;
             }
             Expr::Binder(k, slot, dom, body, _)
-                if matches!(k, B::Count | B::Sum | B::Max | B::Min)
-                    && self.card_domain(*slot, dom)? =>
+                if matches!(k, B::Count | B::Sum | B::Max | B::Min) && self.card_domain(dom)? =>
             {
                 Num::R(self.binder_num(*k, *slot, dom, body)?)
             }
@@ -547,7 +546,7 @@ impl Lower<'_> {
                 c
             }
             Expr::Binder(k @ (BK::All | BK::Any), slot, dom, body, _)
-                if self.card_domain(*slot, dom)? =>
+                if self.card_domain(dom)? =>
             {
                 Ok(truthy(self.binder_num(*k, *slot, dom, body)?))
             }
@@ -696,7 +695,7 @@ impl Lower<'_> {
                 return r;
             }
             Expr::Binder(crate::ir::BinderKind::Filter, slot, dom, body, _)
-                if self.card_domain(*slot, dom)? =>
+                if self.card_domain(dom)? =>
             {
                 Set::R(self.binder_filter(*slot, dom, body)?)
             }

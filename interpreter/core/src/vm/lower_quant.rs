@@ -52,7 +52,7 @@ impl Lower<'_> {
             });
             return Ok(Some(dst));
         }
-        let Some(pred) = self.card_pred(slot, dom, body)? else {
+        let Some(pred) = self.card_pred(slot, body)? else {
             return Ok(None);
         };
         let of = self.set(dom)?;
@@ -114,11 +114,10 @@ impl Lower<'_> {
     /// body asks only about the card's attributes (compared with values that do not
     /// depend on the card), its tags and its membership of sets, joined with `and`,
     /// `or` and `not`. `None` for any other body (the quantifier then walks its cards).
-    fn card_pred(&mut self, slot: u16, dom: &Expr, body: &Expr) -> Res<Option<Set>> {
+    fn card_pred(&mut self, slot: u16, body: &Expr) -> Res<Option<Set>> {
         if !self.pred_shape(slot, body)? {
             return Ok(None);
         }
-        let _ = dom;
         self.pred(slot, body).map(Some)
     }
 
@@ -273,7 +272,7 @@ impl Lower<'_> {
 
     /// Whether a quantifier walks cards into a card local (what [`Lower::binder_num`]
     /// lowers; any other domain goes to the evaluator).
-    pub(super) fn card_domain(&self, _slot: u16, dom: &Expr) -> Res<bool> {
+    pub(super) fn card_domain(&self, dom: &Expr) -> Res<bool> {
         Ok(seats_domain(dom).is_some()
             || matches!(
                 self.kind(dom)?,
@@ -413,7 +412,7 @@ impl Lower<'_> {
 
     /// `filter(c in dom: body)`: the cards for which the body holds.
     pub(super) fn binder_filter(&mut self, slot: u16, dom: &Expr, body: &Expr) -> Res<Reg> {
-        if let Some(pred) = self.card_pred(slot, dom, body)? {
+        if let Some(pred) = self.card_pred(slot, body)? {
             let of = self.set(dom)?;
             let dst = self.set_temp();
             self.emit(Ins::Inter {
