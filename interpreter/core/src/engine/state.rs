@@ -367,29 +367,48 @@ impl Board {
 }
 
 /// Removes card `c` from a zone's list, the cards above it each moving down one place.
-/// Cards mostly leave from the top (draws, the discard taken) or from a short hand, so
-/// one pass down from the top that shifts while it looks is cheaper than a search
-/// followed by `Vec::remove` (whose copy is a library call even when nothing moves).
+/// Cards mostly leave from the top (draws, the discard taken), which is one look; from
+/// a short list (a hand) the place is found and the cards shifted without a branch that
+/// depends on where the card was, since a discard's place is as good as random and a
+/// mispredicted exit from a search loop costs more than the whole shift.
 #[inline]
 fn take_out(z: &mut Vec<CardIx>, c: CardIx) {
-    let Some(mut carry) = z.pop() else {
-        return;
-    };
-    if carry == c {
-        return;
-    }
-    // `carry` holds the card lifted from the place above; each place takes it and
-    // lifts its own, until the lifted card is `c`.
-    for slot in z.iter_mut().rev() {
-        std::mem::swap(slot, &mut carry);
-        if carry == c {
+    let n = z.len();
+    match z.last() {
+        None => return,
+        Some(&top) if top == c => {
+            z.pop();
             return;
         }
+        _ => {}
     }
-    // Not there (the tables disagree): every card moved down one place and `carry` is
-    // the bottom one, so putting it back restores the list.
-    z.insert(0, carry);
+    if n <= SHORT_LIST {
+        // The card's place (`n` when absent), then every card from it on takes the
+        // value above it: a fixed number of steps for a hand of fixed size.
+        let mut at = n;
+        for (i, &x) in z.iter().enumerate().rev() {
+            at = if x == c { i } else { at };
+        }
+        if at == n {
+            // Not there (the tables disagree): the list stays as it was.
+            return;
+        }
+        let s = &mut z[..];
+        for i in 0..n - 1 {
+            s[i] = if i >= at { s[i + 1] } else { s[i] };
+        }
+        z.pop();
+        return;
+    }
+    let Some(at) = z.iter().rposition(|&x| x == c) else {
+        return;
+    };
+    z.remove(at);
 }
+
+/// Lists at most this long are searched and shifted without branching on the card's
+/// place (see [`take_out`]); longer ones (a stock) are searched from the top.
+const SHORT_LIST: usize = 16;
 
 /// Something that happened, for statistics and logs.
 #[derive(Clone, Debug)]
@@ -838,6 +857,15 @@ mod tests {
         assert_eq!(z, [3, 1, 4, 5]);
         take_out(&mut z, 3);
         assert_eq!(z, [1, 4, 5]);
+        take_out(&mut z, 4);
+        assert_eq!(z, [1, 5]);
+        // A long list (searched, not shifted without branches) keeps the same order.
+        let mut long: Vec<CardIx> = (0..40).collect();
+        take_out(&mut long, 17);
+        take_out(&mut long, 39);
+        take_out(&mut long, 99);
+        let want: Vec<CardIx> = (0..39).filter(|&c| c != 17).collect();
+        assert_eq!(long, want);
     }
 
     proptest! {
