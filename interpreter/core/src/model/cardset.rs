@@ -125,18 +125,15 @@ impl CardSet {
     }
 
     /// The `k`-th card in increasing order (from 0), if the set holds more than `k`:
-    /// the same card as `iter().nth(k)`, found word by word (a word's count, then its
-    /// low cards dropped) instead of card by card.
+    /// the same card as `iter().nth(k)`, found word by word (a word's count), then in
+    /// the word by [`select`] without a loop over its cards (a random player's `k` is
+    /// random, so a loop's exit would be mispredicted half the time).
     #[inline]
     pub fn nth(&self, mut k: usize) -> Option<CardIx> {
         for (i, &w) in self.0.iter().enumerate() {
             let held = w.count_ones() as usize;
             if k < held {
-                let mut w = w;
-                for _ in 0..k {
-                    w &= w - 1;
-                }
-                return Some((i as u16) * 64 + w.trailing_zeros() as u16);
+                return Some((i as u16) * 64 + select(w, k as u32) as u16);
             }
             k -= held;
         }
@@ -151,6 +148,56 @@ impl CardSet {
             i: 0,
         }
     }
+}
+
+/// A one in every byte of a word: multiplying by it spreads a byte to all eight (or
+/// sums each byte with those below it).
+const BYTES_ONE: u64 = 0x0101_0101_0101_0101;
+
+/// The high bit of every byte of a word.
+const BYTES_HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// `IN_BYTE[b][k]`: the place of the `k`-th set bit (from 0) of byte `b`, 8 where it
+/// has no such bit.
+static IN_BYTE: [[u8; 8]; 256] = {
+    let mut t = [[8u8; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let (mut bit, mut k) = (0, 0);
+        while bit < 8 {
+            if b & (1 << bit) != 0 {
+                t[b][k] = bit as u8;
+                k += 1;
+            }
+            bit += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The place of the `k`-th set bit (from 0) of `w`, which has more than `k`: each
+/// byte's count, their running sums in one multiplication, the byte holding the bit
+/// found by comparing all eight sums with `k` at once, then a table for the byte
+/// (broadword selection, as in Vigna's rank/select structures). No branch depends on
+/// the bits or on `k`.
+#[inline]
+fn select(w: u64, k: u32) -> u32 {
+    // Each byte's count of set bits.
+    let mut s = w - ((w >> 1) & 0x5555_5555_5555_5555);
+    s = (s & 0x3333_3333_3333_3333) + ((s >> 2) & 0x3333_3333_3333_3333);
+    s = (s + (s >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    // Byte i: the bits set in bytes 0..=i (at most 64, so no byte overflows).
+    let sums = s.wrapping_mul(BYTES_ONE);
+    // The high bit of byte i is set where sums[i] <= k: those bytes come before the
+    // one holding the bit, so their number is its index.
+    let kk = (k as u64 & 0x7f).wrapping_mul(BYTES_ONE);
+    let before = ((kk | BYTES_HIGH).wrapping_sub(sums) & BYTES_HIGH).count_ones() * 8;
+    // The bits set below that byte: the previous byte's running sum.
+    let below = ((sums << 8) >> (before & 63)) & 0xff;
+    let byte = ((w >> (before & 63)) & 0xff) as usize;
+    let rank = (k as u64).wrapping_sub(below) as usize & 7;
+    before + IN_BYTE[byte][rank] as u32
 }
 
 impl std::fmt::Debug for CardSet {
@@ -214,6 +261,29 @@ mod tests {
         fn nth_is_the_iterators_nth(words: [u64; 4], k in 0usize..260) {
             let s = CardSet(words);
             proptest::prop_assert_eq!(s.nth(k), s.iter().nth(k));
+        }
+    }
+
+    /// Every `k` of words whose bits crowd one byte, spread one per byte, or fill the
+    /// word: the shapes where a running byte sum is 0, 8 or 64.
+    #[test]
+    fn select_finds_every_set_bit_of_dense_and_sparse_words() {
+        let words = [
+            1,
+            1 << 63,
+            u64::MAX,
+            0xff,
+            0xff << 56,
+            0x0101_0101_0101_0101,
+            0x8000_0000_0000_0001,
+            0xaaaa_aaaa_aaaa_aaaa,
+            0x00ff_00ff_0000_ff00,
+        ];
+        for w in words {
+            let places: Vec<u32> = (0..64).filter(|b| w & (1 << b) != 0).collect();
+            for (k, &b) in places.iter().enumerate() {
+                assert_eq!(select(w, k as u32), b, "word {w:#x}, k {k}");
+            }
         }
     }
 
