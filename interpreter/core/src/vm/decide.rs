@@ -159,7 +159,9 @@ impl Machine<'_> {
             Seats::All => (self.board.dealer, n, None),
             Seats::Others(s) => {
                 let s = self.seat_of(self.num(s)?)? as u8;
-                ((s + 1) % n, n - 1, None)
+                // The seat after `s`, without a division.
+                let after = if s + 1 >= n { 0 } else { s + 1 };
+                (after, n - 1, None)
             }
             Seats::List(_) => {
                 let l = self.seat_list(d.who)?;

@@ -404,7 +404,13 @@ impl Machine<'_> {
                 Ins::NextSeat { dst, s, back } => {
                     let s = self.seat_of(self.num(s)?)?;
                     let n = self.board.seats as usize;
-                    let next = if back { (s + n - 1) % n } else { (s + 1) % n };
+                    // Round the table without a division (tens of cycles).
+                    let next = match back {
+                        true if s == 0 => n - 1,
+                        true => s - 1,
+                        false if s + 1 >= n => 0,
+                        false => s + 1,
+                    };
                     self.n[dst as usize] = next as i64;
                 }
                 Ins::SetCards { dst, v } => {
