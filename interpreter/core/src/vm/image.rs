@@ -39,6 +39,9 @@ pub struct Image {
     pub attr_cards: Vec<(i64, Vec<CardSet>)>,
     /// `tally` labels.
     pub labels: Vec<std::sync::Arc<str>>,
+    /// The program's symbols, shared: an outcome's event names its symbol without a
+    /// new string each deal.
+    pub names: Vec<std::sync::Arc<str>>,
     /// Deals.
     pub deals: Vec<DealDef>,
     /// Decisions taken by one seat.
@@ -53,6 +56,39 @@ pub struct Image {
     pub cold: Vec<ColdDef>,
     /// The first instruction of each guard's code (snippet).
     pub snippets: Vec<u32>,
+    /// Register files of games that ended, for the next games (see [`Files`]).
+    pub(super) files: Files,
+}
+
+/// Register files kept between games: a frame's files are fixed-size (10 KiB), and
+/// zeroing fresh ones for every game and call cost more than some whole turns. A game
+/// takes them all when it starts and gives them back when it ends, so games on other
+/// threads at the same time make their own. Which files a game gets never changes what
+/// it does: each call clears the registers its procedure uses.
+#[derive(Default)]
+pub(super) struct Files(std::sync::Mutex<Vec<(super::machine::Nums, super::machine::Sets)>>);
+
+impl Files {
+    /// Every kept file pair (none when another game holds them).
+    pub(super) fn take(&self) -> Vec<(super::machine::Nums, super::machine::Sets)> {
+        match self.0.lock() {
+            Ok(mut kept) => std::mem::take(&mut *kept),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// Keeps `files` for the next game.
+    pub(super) fn give(&self, mut files: Vec<(super::machine::Nums, super::machine::Sets)>) {
+        if let Ok(mut kept) = self.0.lock() {
+            kept.append(&mut files);
+        }
+    }
+}
+
+impl std::fmt::Debug for Files {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Files")
+    }
 }
 
 /// A procedure's frame: where its code starts, how many registers of each file it

@@ -161,15 +161,17 @@ pub fn play(
 ) -> Result<(GameRecord, Board), Stop> {
     let deal_chips = DealChips::new(p, &board, &[]);
     let board_ledger = board.ledger_sum(p);
+    let mut spare = im.files.take();
+    let (n, s) = spare.pop().unwrap_or_else(new_files);
     let mut m = Machine {
         p,
         im,
         board,
-        n: Box::new([0; NUM_REGS]),
-        s: Box::new([CardSet::EMPTY; SET_REGS]),
+        n,
+        s,
         o: Vec::with_capacity(8),
         ob: 0,
-        spare: Vec::new(),
+        spare,
         proc: im.entry,
         frames: Vec::with_capacity(8),
         events: Vec::new(),
@@ -186,26 +188,52 @@ pub fn play(
         queue: Vec::new(),
         ledger: check.then_some(board_ledger),
     };
-    let entry = im.procs.get(im.entry as usize).ok_or(Stop::Internal)?;
-    m.o.resize(entry.objs as usize, Value::Unit);
-    match m.exec(entry.start, players)? {
-        Exit::End => {}
-        Exit::Yield(_) => return Err(Stop::Internal),
-    }
-    // The engine returns to its caller at the end too, which reads the chips once more.
-    m.boundary()?;
-    m.deal_chips.finish(&m.board, &mut m.deal_rows);
-    let mut rec = GameRecord {
-        seats: m.board.seats,
-        decisions: m.decisions,
-        deal_chips: std::mem::take(&mut m.deal_rows),
-        ..GameRecord::default()
-    };
-    rec.take_events(m.events.drain(..));
-    Ok((rec, m.board))
+    let played = m.run(players);
+    // The register files go back for the next game, however this one ended.
+    let mut files = std::mem::take(&mut m.spare);
+    files.extend(m.frames.drain(..).map(|f| (f.n, f.s)));
+    files.push((m.n, m.s));
+    im.files.give(files);
+    played.map(|rec| (rec, m.board))
+}
+
+/// A fresh pair of register files, every register zero.
+pub(super) fn new_files() -> (Nums, Sets) {
+    (
+        Box::new([0; NUM_REGS]),
+        Box::new([CardSet::EMPTY; SET_REGS]),
+    )
 }
 
 impl Machine<'_> {
+    /// Plays the game from the entry procedure's start to its end: the record.
+    fn run(&mut self, players: &mut AutoPlayers<'_>) -> Result<GameRecord, Stop> {
+        let entry = self
+            .im
+            .procs
+            .get(self.im.entry as usize)
+            .ok_or(Stop::Internal)?;
+        // Files kept from an earlier game hold its values.
+        self.n[..(entry.nums as usize).min(NUM_REGS)].fill(0);
+        self.s[..(entry.sets as usize).min(SET_REGS)].fill(CardSet::EMPTY);
+        self.o.resize(entry.objs as usize, Value::Unit);
+        match self.exec(entry.start, players)? {
+            Exit::End => {}
+            Exit::Yield(_) => return Err(Stop::Internal),
+        }
+        // The engine returns to its caller at the end too, which reads the chips once more.
+        self.boundary()?;
+        self.deal_chips.finish(&self.board, &mut self.deal_rows);
+        let mut rec = GameRecord {
+            seats: self.board.seats,
+            decisions: self.decisions,
+            deal_chips: std::mem::take(&mut self.deal_rows),
+            ..GameRecord::default()
+        };
+        rec.take_events(self.events.drain(..));
+        Ok(rec)
+    }
+
     /// A number operand's value.
     #[inline(always)]
     pub(super) fn num(&self, x: Num) -> Result<i64, Stop> {
@@ -703,14 +731,24 @@ impl Machine<'_> {
                 }
                 Ins::PayEach { n, var, seats, to } => {
                     let n = self.num(n)?;
-                    for s in self.seat_list(seats)? {
+                    let (first, count, list) = self.seat_run(seats)?;
+                    let seats = self.board.seats;
+                    for i in 0..count {
+                        let s = match &list {
+                            Some(l) => l[i as usize],
+                            None if first + i >= seats => first + i - seats,
+                            None => first + i,
+                        };
                         self.add(Place::V(var + s as u16), n, true)?;
                         self.add(to, n, false)?;
                     }
                 }
                 Ins::Outcome(v) => {
                     let sym = self.num(v)?;
-                    let text: Arc<str> = self.p.sym(sym as u32).into();
+                    let text: Arc<str> = match self.im.names.get(sym as usize) {
+                        Some(name) => name.clone(),
+                        None => self.p.sym(sym as u32).into(),
+                    };
                     self.events.push(Event::Outcome(text, self.board.dealer));
                     // A new round begins: its limits start again (but the count of
                     // instructions without a decision, which the engine keeps too).
@@ -832,6 +870,7 @@ impl Machine<'_> {
     }
 
     /// Counts a decision taken; a game past its limits stops.
+    #[inline(always)]
     pub(super) fn count_decision(&mut self) -> Result<(), Stop> {
         self.decisions += 1;
         self.round_decisions += 1;
@@ -848,7 +887,20 @@ impl Machine<'_> {
     /// deals that ended since the last one.
     /// With invariants checked, the board is checked here as the engine checks it at
     /// the same moments (a broken one stops the game: the engine then reports it).
+    #[inline(always)]
     pub(super) fn boundary(&mut self) -> Result<(), Stop> {
+        // Mostly nothing happened since the last one and nothing is checked.
+        if self.events.len() == self.seen_events && self.ledger.is_none() {
+            return Ok(());
+        }
+        self.boundary_work()
+    }
+
+    /// [`Machine::boundary`] when a deal ended since the last one or invariants are
+    /// checked.
+    #[cold]
+    #[inline(never)]
+    fn boundary_work(&mut self) -> Result<(), Stop> {
         // Only a deal's end (an outcome: an event) is read at a boundary.
         if self.events.len() != self.seen_events {
             self.seen_events = self.events.len();

@@ -60,6 +60,28 @@ impl Machine<'_> {
         Ok(())
     }
 
+    /// The seats a payment or a claim window walks, without a list when they go round
+    /// the table: the first, how many, and the list the rules made if they did (then
+    /// the first is 0). Seat `i` of a run round the table is `first + i`, less the
+    /// number of seats once it passes the last.
+    #[inline(always)]
+    pub(super) fn seat_run(&self, seats: Seats) -> Result<(u8, u8, Option<Vec<u8>>), Stop> {
+        let n = self.board.seats;
+        Ok(match seats {
+            Seats::All => (self.board.dealer, n, None),
+            Seats::Others(s) => {
+                let s = self.seat_of(self.num(s)?)? as u8;
+                // The seat after `s`, without a division.
+                let after = if s + 1 >= n { 0 } else { s + 1 };
+                (after, n - 1, None)
+            }
+            Seats::List(_) => {
+                let l = self.seat_list(seats)?;
+                (0, l.len() as u8, Some(l))
+            }
+        })
+    }
+
     /// The seats a payment or a claim window walks, in order.
     pub(super) fn seat_list(&self, seats: Seats) -> Result<Vec<u8>, Stop> {
         match seats {
@@ -111,12 +133,7 @@ impl Machine<'_> {
         }
         let callee = &self.im.procs[proc as usize];
         // A new frame starts with every register zero, as a fresh one would.
-        let (mut n, mut s) = self.spare.pop().unwrap_or_else(|| {
-            (
-                Box::new([0; NUM_REGS]),
-                Box::new([CardSet::EMPTY; SET_REGS]),
-            )
-        });
+        let (mut n, mut s) = self.spare.pop().unwrap_or_else(super::machine::new_files);
         // Only the registers the callee uses (a frame's files are fixed-size).
         n[..(callee.nums as usize).min(NUM_REGS)].fill(0);
         s[..(callee.sets as usize).min(SET_REGS)].fill(CardSet::EMPTY);
