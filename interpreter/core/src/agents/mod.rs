@@ -43,6 +43,7 @@ impl<'a> AutoPlayer<'a> {
     }
 
     /// The move taken among `n` moves, the first that may end the round being `ending`.
+    #[inline]
     pub fn pick(&mut self, n: usize, ending: Option<usize>) -> usize {
         match ending {
             Some(i) if self.eager => i,
@@ -117,6 +118,7 @@ impl<'a> AutoPlayers<'a> {
 impl Picker for AutoPlayers<'_> {
     const PICKS: bool = true;
 
+    #[inline]
     fn pick(&mut self, seat: u8, n: usize, ending: Option<usize>) -> usize {
         let k = self.seat(seat).pick(n, ending);
         self.last = Some(k);

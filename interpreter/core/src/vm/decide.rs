@@ -9,7 +9,6 @@ use crate::engine::Picker;
 use crate::model::CardSet;
 
 use super::image::{CardGuard, Count, Guard, PickOption, Plus};
-use super::ins::Seats;
 use super::machine::{Exit, Machine, Stop};
 
 /// The most options a decision the machine takes may have.
@@ -85,6 +84,8 @@ impl Machine<'_> {
     ) -> Result<(usize, CardSet), Stop> {
         Ok(match &o.count {
             Count::One(None) => (1, CardSet::EMPTY),
+            // A comparison is a few instructions: answered here, not through a call.
+            Count::One(Some(Guard::Cond(c))) => (usize::from(self.holds(*c)?), CardSet::EMPTY),
             Count::One(Some(g)) => (usize::from(self.guard(g, players)?), CardSet::EMPTY),
             Count::Cards { of, param, guard } => {
                 let set = self.set(*of)?;
@@ -155,19 +156,7 @@ impl Machine<'_> {
         let n = self.board.seats;
         let bind = d.seat_reg as usize;
         // The seats asked: round the table from one, or a list the rules made.
-        let (first, asked, list) = match d.who {
-            Seats::All => (self.board.dealer, n, None),
-            Seats::Others(s) => {
-                let s = self.seat_of(self.num(s)?)? as u8;
-                // The seat after `s`, without a division.
-                let after = if s + 1 >= n { 0 } else { s + 1 };
-                (after, n - 1, None)
-            }
-            Seats::List(_) => {
-                let l = self.seat_list(d.who)?;
-                (0, l.len() as u8, Some(l))
-            }
-        };
+        let (first, asked, list) = self.seat_run(d.who)?;
         let mut claimants = std::mem::take(&mut self.claimants);
         claimants.clear();
         // The usual window: one claim, a hand guard on the asked seat's hand plus a card
@@ -380,6 +369,7 @@ impl Machine<'_> {
     }
 
     /// Whether a guard holds.
+    #[inline(never)]
     fn guard(&mut self, g: &Guard, players: &mut AutoPlayers<'_>) -> Result<bool, Stop> {
         match *g {
             Guard::Cond(c) => self.holds(c),

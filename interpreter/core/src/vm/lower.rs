@@ -35,6 +35,7 @@ pub(super) fn lower(p: &Program, seats: u8) -> Res<Image> {
     let layout = Layout::new(p, seats);
     let mut im = Image {
         entry,
+        names: p.symbols.iter().map(|s| s.as_str().into()).collect(),
         ..Image::default()
     };
     for (i, pd) in p.procs.iter().enumerate() {
