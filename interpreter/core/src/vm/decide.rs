@@ -22,6 +22,9 @@ impl Machine<'_> {
     pub(super) fn pick(&mut self, k: u16, players: &mut AutoPlayers<'_>) -> Result<u32, Stop> {
         let im = self.im;
         let d = &im.picks[k as usize];
+        if let Some(q) = &d.quick {
+            return self.pick_quick(q, players);
+        }
         let seat = self.seat_of(self.num(d.who)?)? as u8;
         if let Some(r) = d.seat_reg {
             self.n[r as usize] = seat as i64;
@@ -112,7 +115,7 @@ impl Machine<'_> {
     /// being `ending`): none to take stops the game, one is taken, and among several
     /// the player chooses.
     #[inline(always)]
-    fn choose_among(
+    pub(super) fn choose_among(
         &mut self,
         seat: u8,
         n: usize,
@@ -153,57 +156,15 @@ impl Machine<'_> {
     ) -> Result<Option<u32>, Stop> {
         let im = self.im;
         let d = &im.claims[k as usize];
+        if let Some(q) = &d.quick {
+            return self.claim_quick(q, players).map(Some);
+        }
         let n = self.board.seats;
         let bind = d.seat_reg as usize;
         // The seats asked: round the table from one, or a list the rules made.
         let (first, asked, list) = self.seat_run(d.who)?;
         let mut claimants = std::mem::take(&mut self.claimants);
         claimants.clear();
-        // The usual window: one claim, a hand guard on the asked seat's hand plus a card
-        // (`当たり when 役代(手札[x] + d).total > 0`), its table's sums kept by the board.
-        // The card and the table are read once; each seat is a sum, a count and a bit.
-        if let (None, [o]) = (&list, &d.options[..]) {
-            if let Some(Guard::Hand(hi, full)) = o.guard {
-                let h = &im.hands[hi as usize];
-                if let (Some((table, track, tracks)), Some(Plus::Card(cr)), true) =
-                    (&h.fit, h.plus, h.seat == d.seat_reg)
-                {
-                    let c = self.card_in(cr)?;
-                    let weight = table.weight(c as usize);
-                    for i in 0..asked {
-                        let k = first + i;
-                        let seat = if k >= n { k - n } else { k };
-                        self.n[bind] = seat as i64;
-                        let zi = h.first as usize + seat as usize;
-                        let b = &self.board;
-                        let held = *b.sets.get(zi).ok_or(Stop::Value)?;
-                        let mut sum = *b.fit_sums.get(zi * tracks + track).ok_or(Stop::Internal)?;
-                        let mut count = b.zones[zi].len();
-                        if !held.contains(c) {
-                            count += 1;
-                            sum = sum.wrapping_add(weight);
-                        }
-                        if !table.answer(sum, count) {
-                            continue;
-                        }
-                        let pays = match h.exact {
-                            true => {
-                                crate::score::pays(self.p, h.table, held.union(CardSet::single(c)))
-                            }
-                            false => None,
-                        };
-                        let claims = match pays {
-                            Some(b) => b,
-                            None => self.snippet(full, players)?,
-                        };
-                        if claims {
-                            claimants.push((seat, 2, o.ends.then_some(1), 1));
-                        }
-                    }
-                    return self.settle_claim(d, claimants, players);
-                }
-            }
-        }
         for i in 0..asked {
             let seat = match &list {
                 Some(l) => l[i as usize],
@@ -382,7 +343,7 @@ impl Machine<'_> {
     }
 
     /// Runs a guard's code.
-    fn snippet(&mut self, id: u16, players: &mut AutoPlayers<'_>) -> Result<bool, Stop> {
+    pub(super) fn snippet(&mut self, id: u16, players: &mut AutoPlayers<'_>) -> Result<bool, Stop> {
         let pc = self.im.snippets[id as usize];
         match self.exec(pc, players)? {
             Exit::Yield(b) => Ok(b),
@@ -394,7 +355,7 @@ impl Machine<'_> {
     /// a hand that cannot fit, the plans' answer for one that may when the guard is
     /// exact; `None`: evaluate the guard.
     #[inline(always)]
-    fn hand(&self, hi: u16) -> Result<Option<bool>, Stop> {
+    pub(super) fn hand(&self, hi: u16) -> Result<Option<bool>, Stop> {
         let h = &self.im.hands[hi as usize];
         let b = &self.board;
         let zi = h.first as usize + self.seat_in(h.seat)?;

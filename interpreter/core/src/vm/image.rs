@@ -151,6 +151,8 @@ pub struct PickDef {
     pub seat_reg: Option<Reg>,
     /// Its options, in order.
     pub options: Box<[PickOption]>,
+    /// The same decision resolved, when it has the usual shape (`shapes.rs`).
+    pub quick: Option<super::shapes::QuickPick>,
 }
 
 /// One option of a [`PickDef`].
@@ -246,6 +248,8 @@ pub struct ClaimDef {
     pub options: Box<[ClaimOption]>,
     /// Where the rules go on when nobody claims.
     pub after: u32,
+    /// The same window resolved, when it has the usual shape (`shapes.rs`).
+    pub quick: Option<super::shapes::QuickClaim>,
 }
 
 /// One option of a claim window.

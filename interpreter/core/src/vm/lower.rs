@@ -51,6 +51,7 @@ pub(super) fn lower(p: &Program, seats: u8) -> Res<Image> {
         im.procs.push(proc_image);
     }
     thread_jumps(&mut im);
+    super::shapes::resolve(&mut im);
     Ok(im)
 }
 

@@ -112,6 +112,7 @@ impl Lower<'_> {
             who,
             seat_reg,
             options: options.into_boxed_slice(),
+            quick: None,
         });
         let k = (self.im.picks.len() - 1) as u16;
         self.fix_picks.push(k);
@@ -148,6 +149,7 @@ impl Lower<'_> {
             seat_reg,
             options: options.into_boxed_slice(),
             after: d.after,
+            quick: None,
         });
         let k = (self.im.claims.len() - 1) as u16;
         self.fix_claims.push(k);

@@ -27,7 +27,9 @@ mod lower_decide;
 mod lower_expr;
 mod lower_quant;
 mod machine;
+mod quick;
 mod runtime;
+pub mod shapes;
 
 pub use image::{Declined, Image};
 pub use machine::{play, Stop};

@@ -1,0 +1,179 @@
+//! Taking the decisions `shapes.rs` resolved: a two-option `choose` and a one-claim
+//! hand-guarded window, with every operand already of one kind. Each asks exactly
+//! what `decide.rs` asks of the same decision (the same guards in the same order, the
+//! same players with the same number of moves), so the game is the same either way;
+//! only the reading of operands is shorter.
+
+use crate::agents::AutoPlayers;
+use crate::model::CardSet;
+
+use super::image::Plus;
+use super::machine::{Machine, Stop};
+use super::shapes::{QuickClaim, QuickCount, QuickPick};
+
+/// The most seats a game has (the checker's limit), so a window's claimants fit in an
+/// array.
+const MOST_SEATS: usize = 16;
+
+impl Machine<'_> {
+    /// A two-option `choose`: where the rules go on (the taken option's body).
+    #[inline(always)]
+    pub(super) fn pick_quick(
+        &mut self,
+        q: &QuickPick,
+        players: &mut AutoPlayers<'_>,
+    ) -> Result<u32, Stop> {
+        let seat = self.seat_in(q.who)? as u8;
+        if let Some(r) = q.seat_reg {
+            self.n[r as usize] = seat as i64;
+        }
+        // Each option's moves, counted in option order as the engine asks its guards.
+        let na = self.quick_count(&q.count[0], players)?;
+        let nb = self.quick_count(&q.count[1], players)?;
+        let ending = match (q.ends[0] && na > 0, q.ends[1] && nb > 0) {
+            (true, _) => Some(0),
+            (false, true) => Some(na),
+            _ => None,
+        };
+        let k = self.choose_among(seat, na + nb, ending, players)?;
+        let (i, rest) = if k < na { (0, k) } else { (1, k - na) };
+        if let QuickCount::Cards {
+            first,
+            seat,
+            param,
+            but,
+        } = q.count[i]
+        {
+            // The board has not changed since the moves were counted.
+            let c = self
+                .quick_cards(first, seat, but)?
+                .nth(rest)
+                .ok_or(Stop::Internal)?;
+            self.n[param as usize] = c as i64;
+        }
+        self.count_decision()?;
+        Ok(q.body[i])
+    }
+
+    /// How many moves an option offers.
+    #[inline(always)]
+    fn quick_count(
+        &mut self,
+        c: &QuickCount,
+        players: &mut AutoPlayers<'_>,
+    ) -> Result<usize, Stop> {
+        Ok(match c {
+            QuickCount::Always => 1,
+            QuickCount::Cond(c) => usize::from(self.holds(*c)?),
+            QuickCount::Hand(h, full) => usize::from(match self.hand(*h)? {
+                Some(b) => b,
+                None => self.snippet(*full, players)?,
+            }),
+            QuickCount::Cards {
+                first, seat, but, ..
+            } => self.quick_cards(*first, *seat, *but)?.len(),
+        })
+    }
+
+    /// The cards a card option offers: a zone instance's, but one if one is left out.
+    #[inline(always)]
+    fn quick_cards(
+        &self,
+        first: u16,
+        seat: Option<super::ins::Reg>,
+        but: Option<super::ins::Reg>,
+    ) -> Result<CardSet, Stop> {
+        let zi = first as usize
+            + match seat {
+                Some(r) => self.seat_in(r)?,
+                None => 0,
+            };
+        let set = *self.board.sets.get(zi).ok_or(Stop::Value)?;
+        Ok(match but {
+            None => set,
+            Some(t) => set.minus(CardSet::single(self.card_in(t)?)),
+        })
+    }
+
+    /// A one-claim window on a hand guard: the claim's body, or where the rules go on.
+    /// Each asked seat is a sum, a count and a bit off the board (and the plans or the
+    /// guard's code when its hand may fit); then each seat that can claim is asked, in
+    /// order, and the first that claims takes it.
+    #[inline(always)]
+    pub(super) fn claim_quick(
+        &mut self,
+        q: &QuickClaim,
+        players: &mut AutoPlayers<'_>,
+    ) -> Result<u32, Stop> {
+        let n = self.board.seats;
+        let (first, asked) = match q.others_of {
+            None => (self.board.dealer, n),
+            Some(s) => {
+                let s = self.seat_of(self.num(s)?)? as u8;
+                (if s + 1 >= n { 0 } else { s + 1 }, n - 1)
+            }
+        };
+        let im = self.im;
+        let h = im.hands.get(q.hand as usize).ok_or(Stop::Internal)?;
+        let (Some((table, track, tracks)), Some(Plus::Card(cr))) = (&h.fit, h.plus) else {
+            return Err(Stop::Internal);
+        };
+        let c = self.card_in(cr)?;
+        let weight = table.weight(c as usize);
+        let bind = q.bind as usize;
+        let mut claimants = [0u8; MOST_SEATS];
+        let mut m = 0;
+        for i in 0..asked {
+            let k = first + i;
+            let seat = if k >= n { k - n } else { k };
+            self.n[bind] = seat as i64;
+            let zi = h.first as usize + seat as usize;
+            let b = &self.board;
+            let held = *b.sets.get(zi).ok_or(Stop::Value)?;
+            let mut sum = *b.fit_sums.get(zi * tracks + track).ok_or(Stop::Internal)?;
+            let mut count = b.zones.get(zi).map_or(0, Vec::len);
+            if !held.contains(c) {
+                count += 1;
+                sum = sum.wrapping_add(weight);
+            }
+            if !table.answer(sum, count) {
+                continue;
+            }
+            let pays = match h.exact {
+                true => crate::score::pays(self.p, h.table, held.union(CardSet::single(c))),
+                false => None,
+            };
+            let claims = match pays {
+                Some(b) => b,
+                None => self.snippet(q.full, players)?,
+            };
+            if claims {
+                *claimants.get_mut(m).ok_or(Stop::Internal)? = seat;
+                m += 1;
+            }
+        }
+        if m == 0 {
+            return Ok(q.after);
+        }
+        // The engine lists this decision and returns to its caller, which reads the
+        // chips and asks each claimant in turn (a pass, then the claim).
+        self.boundary()?;
+        self.chosen();
+        let ending = q.ends.then_some(1);
+        let mut taker = None;
+        for &seat in &claimants[..m] {
+            let k = players.seat(seat).pick(2, ending).min(1);
+            if k == 1 && taker.is_none() {
+                taker = Some(seat);
+            }
+        }
+        self.count_decision()?;
+        Ok(match taker {
+            Some(seat) => {
+                self.n[bind] = seat as i64;
+                q.body
+            }
+            None => q.after,
+        })
+    }
+}

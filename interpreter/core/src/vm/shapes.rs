@@ -1,0 +1,164 @@
+//! The usual shapes of decisions, recognised once the code is final: a `choose` of two
+//! options (draw or take, win or discard) and a claim window of one hand-guarded claim
+//! on a card (`当たり when 役代(手札[x] + d).total > 0`). Each is resolved into a form
+//! whose operands are already of one kind, so that taking it (`quick.rs`) reads no
+//! operand through a table of kinds. Every other decision, and every decision here
+//! whose parts are of another kind, runs as `decide.rs` runs it; both ask the same
+//! players the same questions in the same order.
+
+use super::image::{CardGuard, ClaimDef, Count, Guard, Image, PickDef, Plus};
+use super::ins::{Cond, Num, Reg, Seats, Set, Zr};
+
+/// A `choose` of two options, resolved.
+#[derive(Clone, Debug)]
+pub struct QuickPick {
+    /// The number register holding the deciding seat.
+    pub who: Reg,
+    /// A register bound to the deciding seat, if the decision names one.
+    pub seat_reg: Option<Reg>,
+    /// How each option's moves are counted.
+    pub count: [QuickCount; 2],
+    /// Whether each option may end the round.
+    pub ends: [bool; 2],
+    /// Each option's body.
+    pub body: [u32; 2],
+}
+
+/// How a [`QuickPick`] option's moves are counted.
+#[derive(Clone, Debug)]
+pub enum QuickCount {
+    /// One move, always.
+    Always,
+    /// One move when a comparison holds.
+    Cond(Cond),
+    /// One move when a hand guard holds ([`super::image::HandDef`] by index, whose
+    /// table's sums the board keeps, and the guard's code for when no plan answers).
+    Hand(u16, u16),
+    /// One move per card of a zone instance (`first`, plus the seat in a register for a
+    /// per-seat zone), every card or all but the one in a register, the card bound to
+    /// `param`.
+    Cards {
+        /// The zone's (first) instance.
+        first: u16,
+        /// The register holding the seat, for a per-seat zone.
+        seat: Option<Reg>,
+        /// The register the card is bound to.
+        param: Reg,
+        /// The register holding the card left out, if one is.
+        but: Option<Reg>,
+    },
+}
+
+/// A claim window of one option guarded by a hand guard on the asked seat's hand plus
+/// a card, resolved.
+#[derive(Clone, Debug)]
+pub struct QuickClaim {
+    /// The seats asked: everyone from the dealer, or the others after a seat.
+    pub others_of: Option<Num>,
+    /// The number register bound to the asked seat.
+    pub bind: Reg,
+    /// The hand guard ([`super::image::HandDef`] by index) and the guard's code.
+    pub hand: u16,
+    /// The guard's code, for when the hand may fit and no plan answers.
+    pub full: u16,
+    /// Whether the claim may end the round.
+    pub ends: bool,
+    /// The claim's body.
+    pub body: u32,
+    /// Where the rules go on when nobody claims.
+    pub after: u32,
+}
+
+/// Resolves every decision of the usual shapes in `im` (after its jumps are final).
+pub(super) fn resolve(im: &mut Image) {
+    for k in 0..im.picks.len() {
+        let quick = pick(im, &im.picks[k]);
+        im.picks[k].quick = quick;
+    }
+    for k in 0..im.claims.len() {
+        let quick = claim(im, &im.claims[k]);
+        im.claims[k].quick = quick;
+    }
+}
+
+/// The quick form of a `choose`, if it has the usual shape.
+fn pick(im: &Image, d: &PickDef) -> Option<QuickPick> {
+    let Num::R(who) = d.who else {
+        return None;
+    };
+    let [a, b] = &d.options[..] else {
+        return None;
+    };
+    Some(QuickPick {
+        who,
+        seat_reg: d.seat_reg,
+        count: [count(im, &a.count)?, count(im, &b.count)?],
+        ends: [a.ends, b.ends],
+        body: [a.body, b.body],
+    })
+}
+
+/// The quick form of an option's count, if it has one.
+fn count(im: &Image, c: &Count) -> Option<QuickCount> {
+    Some(match c {
+        Count::One(None) => QuickCount::Always,
+        Count::One(Some(Guard::Cond(c))) => QuickCount::Cond(*c),
+        Count::One(Some(Guard::Hand(h, full))) => {
+            // Only a hand whose table's running sums the board keeps.
+            let hd = im.hands.get(*h as usize)?;
+            match (&hd.fit, hd.plus) {
+                (Some(_), None | Some(Plus::Card(_))) => QuickCount::Hand(*h, *full),
+                _ => return None,
+            }
+        }
+        Count::One(Some(Guard::Code(_))) => return None,
+        Count::Cards { of, param, guard } => {
+            let (first, seat) = match of {
+                Set::Zone(Zr::I(i)) => (*i, None),
+                Set::Zone(Zr::S(first, r)) => (*first, Some(*r)),
+                _ => return None,
+            };
+            let but = match guard {
+                CardGuard::All => None,
+                CardGuard::AllBut(t) => Some(*t),
+                CardGuard::Each(_) => return None,
+            };
+            QuickCount::Cards {
+                first,
+                seat,
+                param: *param,
+                but,
+            }
+        }
+    })
+}
+
+/// The quick form of a claim window, if it has the usual shape.
+fn claim(im: &Image, d: &ClaimDef) -> Option<QuickClaim> {
+    let others_of = match d.who {
+        Seats::All => None,
+        Seats::Others(s) => Some(s),
+        Seats::List(_) => return None,
+    };
+    let [o] = &d.options[..] else {
+        return None;
+    };
+    let Some(Guard::Hand(hand, full)) = o.guard else {
+        return None;
+    };
+    let h = im.hands.get(hand as usize)?;
+    // The asked seat's hand plus a card, with the table's sums kept by the board.
+    match (&h.fit, h.plus) {
+        (Some(_), Some(Plus::Card(_))) if h.seat == d.seat_reg => {}
+        _ => return None,
+    }
+    Some(QuickClaim {
+        others_of,
+        bind: d.seat_reg,
+        hand,
+        full,
+        ends: o.ends,
+        body: o.body,
+        after: d.after,
+    })
+}
