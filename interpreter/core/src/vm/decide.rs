@@ -18,13 +18,12 @@ pub(super) const MOST_OPTIONS: usize = 16;
 pub(super) const CARD_OPTIONS: usize = 4;
 
 impl Machine<'_> {
-    /// A `choose`: where the rules go on (the taken option's body).
+    /// A `choose`: where the rules go on (the taken option's body). (One of the usual
+    /// shape is taken by [`Machine::pick_quick`] instead.)
+    #[inline(never)]
     pub(super) fn pick(&mut self, k: u16, players: &mut AutoPlayers<'_>) -> Result<u32, Stop> {
         let im = self.im;
         let d = &im.picks[k as usize];
-        if let Some(q) = &d.quick {
-            return self.pick_quick(q, players);
-        }
         let seat = self.seat_of(self.num(d.who)?)? as u8;
         if let Some(r) = d.seat_reg {
             self.n[r as usize] = seat as i64;
@@ -148,7 +147,9 @@ impl Machine<'_> {
     }
 
     /// A claim window: the taken claim's body, or where the rules go on when nobody
-    /// claims (`None`: the same place, the window's end).
+    /// claims (`None`: the same place, the window's end). (One of the usual shape is
+    /// taken by [`Machine::claim_quick`] instead.)
+    #[inline(never)]
     pub(super) fn claim(
         &mut self,
         k: u16,
@@ -156,9 +157,6 @@ impl Machine<'_> {
     ) -> Result<Option<u32>, Stop> {
         let im = self.im;
         let d = &im.claims[k as usize];
-        if let Some(q) = &d.quick {
-            return self.claim_quick(q, players).map(Some);
-        }
         let n = self.board.seats;
         let bind = d.seat_reg as usize;
         // The seats asked: round the table from one, or a list the rules made.

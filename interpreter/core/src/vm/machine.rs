@@ -682,14 +682,24 @@ impl Machine<'_> {
                 Ins::Pick(k) => {
                     checked!();
                     self.steps = steps;
-                    pc = self.pick(k, players)?;
+                    // A decision of the usual shape goes straight to its quick form,
+                    // without the general one's frame.
+                    pc = match &self.im.picks.get(k as usize).ok_or(Stop::Internal)?.quick {
+                        Some(q) => self.pick_quick(q, players)?,
+                        None => self.pick(k, players)?,
+                    };
                     steps = self.steps;
                 }
                 Ins::Claim(k) => {
                     checked!();
                     self.steps = steps;
-                    if let Some(to) = self.claim(k, players)? {
-                        pc = to;
+                    match &self.im.claims.get(k as usize).ok_or(Stop::Internal)?.quick {
+                        Some(q) => pc = self.claim_quick(q, players)?,
+                        None => {
+                            if let Some(to) = self.claim(k, players)? {
+                                pc = to;
+                            }
+                        }
                     }
                     steps = self.steps;
                 }

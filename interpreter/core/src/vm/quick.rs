@@ -17,7 +17,7 @@ const MOST_SEATS: usize = 16;
 
 impl Machine<'_> {
     /// A two-option `choose`: where the rules go on (the taken option's body).
-    #[inline(always)]
+    #[inline(never)]
     pub(super) fn pick_quick(
         &mut self,
         q: &QuickPick,
@@ -99,7 +99,7 @@ impl Machine<'_> {
     /// Each asked seat is a sum, a count and a bit off the board (and the plans or the
     /// guard's code when its hand may fit); then each seat that can claim is asked, in
     /// order, and the first that claims takes it.
-    #[inline(always)]
+    #[inline(never)]
     pub(super) fn claim_quick(
         &mut self,
         q: &QuickClaim,
