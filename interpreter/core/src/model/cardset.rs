@@ -132,17 +132,18 @@ impl CardSet {
     }
 
     /// The `k`-th card in increasing order (from 0), if the set holds more than `k`:
-    /// the same card as `iter().nth(k)`, found word by word (a word's count), then in
-    /// the word by [`select`] without a loop over its cards (a random player's `k` is
-    /// random, so a loop's exit would be mispredicted half the time).
+    /// the same card as `iter().nth(k)`, found word by word, then in the word by
+    /// [`select`] without a loop over its cards (a random player's `k` is random, so a
+    /// loop's exit would be mispredicted half the time). A word's count comes out of
+    /// the same sums that find the bit.
     #[inline]
-    pub fn nth(&self, mut k: usize) -> Option<CardIx> {
+    pub fn nth(&self, k: usize) -> Option<CardIx> {
+        let mut k = u32::try_from(k).ok()?;
         for (i, &w) in self.0.iter().enumerate() {
-            let held = w.count_ones() as usize;
-            if k < held {
-                return Some((i as u16) * 64 + select(w, k as u32) as u16);
+            match select(w, k) {
+                Ok(place) => return Some((i as u16) * 64 + place as u16),
+                Err(held) => k -= held,
             }
-            k -= held;
         }
         None
     }
@@ -183,28 +184,35 @@ static IN_BYTE: [[u8; 8]; 256] = {
     t
 };
 
-/// The place of the `k`-th set bit (from 0) of `w`, which has more than `k`: each
-/// byte's count, their running sums in one multiplication, the byte holding the bit
-/// found by comparing all eight sums with `k` at once, then a table for the byte
-/// (broadword selection, as in Vigna's rank/select structures). No branch depends on
-/// the bits or on `k`.
+/// The place of the `k`-th set bit (from 0) of `w`, or `Err` with how many bits it has
+/// when they are no more than `k`: each byte's count, their running sums in one
+/// multiplication (the last is the word's count), the byte holding the bit found by
+/// comparing all eight sums with `k` at once, then a table for the byte (broadword
+/// selection, as in Vigna's rank/select structures). No branch depends on the bits or
+/// on `k`, but the one on whether the word holds the bit at all.
 #[inline]
-fn select(w: u64, k: u32) -> u32 {
+fn select(w: u64, k: u32) -> Result<u32, u32> {
     // Each byte's count of set bits.
     let mut s = w - ((w >> 1) & 0x5555_5555_5555_5555);
     s = (s & 0x3333_3333_3333_3333) + ((s >> 2) & 0x3333_3333_3333_3333);
     s = (s + (s >> 4)) & 0x0f0f_0f0f_0f0f_0f0f;
     // Byte i: the bits set in bytes 0..=i (at most 64, so no byte overflows).
     let sums = s.wrapping_mul(BYTES_ONE);
+    let held = (sums >> 56) as u32;
+    if k >= held {
+        return Err(held);
+    }
     // The high bit of byte i is set where sums[i] <= k: those bytes come before the
-    // one holding the bit, so their number is its index.
+    // one holding the bit, so their number is its index (each a 1 once shifted down,
+    // added up by one more multiplication).
     let kk = (k as u64 & 0x7f).wrapping_mul(BYTES_ONE);
-    let before = ((kk | BYTES_HIGH).wrapping_sub(sums) & BYTES_HIGH).count_ones() * 8;
+    let under = ((kk | BYTES_HIGH).wrapping_sub(sums) & BYTES_HIGH) >> 7;
+    let before = ((under.wrapping_mul(BYTES_ONE) >> 56) * 8) as u32;
     // The bits set below that byte: the previous byte's running sum.
     let below = ((sums << 8) >> (before & 63)) & 0xff;
     let byte = ((w >> (before & 63)) & 0xff) as usize;
     let rank = (k as u64).wrapping_sub(below) as usize & 7;
-    before + IN_BYTE[byte][rank] as u32
+    Ok(before + IN_BYTE[byte][rank] as u32)
 }
 
 impl std::fmt::Debug for CardSet {
@@ -288,8 +296,9 @@ mod tests {
         ];
         for w in words {
             let places: Vec<u32> = (0..64).filter(|b| w & (1 << b) != 0).collect();
+            assert_eq!(select(w, places.len() as u32), Err(places.len() as u32));
             for (k, &b) in places.iter().enumerate() {
-                assert_eq!(select(w, k as u32), b, "word {w:#x}, k {k}");
+                assert_eq!(select(w, k as u32), Ok(b), "word {w:#x}, k {k}");
             }
         }
     }
