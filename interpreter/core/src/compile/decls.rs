@@ -418,14 +418,18 @@ fn seats_decl(c: &mut Compiler, file: u16, s: &ast::SeatsDecl) {
     let bad: Vec<usize> = counts
         .iter()
         .copied()
-        .filter(|n| !(1..=16).contains(n))
+        .filter(|n| !(1..=crate::ir::MOST_SEATS).contains(n))
         .collect();
     if !bad.is_empty() {
         let list: Vec<String> = bad.iter().map(|n| n.to_string()).collect();
         c.error(
             Diagnostic::error(
                 "fuda::bad-seats",
-                format!("a game has 1 to 16 seats, not {}", list.join(", ")),
+                format!(
+                    "a game has 1 to {} seats, not {}",
+                    crate::ir::MOST_SEATS,
+                    list.join(", ")
+                ),
                 count_loc,
                 "out of range",
             )

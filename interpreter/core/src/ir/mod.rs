@@ -182,6 +182,10 @@ pub struct ParamDef {
     pub loc: Loc,
 }
 
+/// The most seats a game may have (the checker refuses more): the engine and the
+/// register machine size per-seat tables by it.
+pub const MOST_SEATS: usize = 16;
+
 /// Seats: how many and their role names.
 #[derive(Clone, Debug)]
 pub struct SeatsDef {

@@ -38,8 +38,9 @@ use std::sync::{Arc, OnceLock};
 
 use crate::ir::Program;
 
-/// The most seats a program's machine code is kept for (one lowering per seat count).
-const CACHED_SEATS: usize = 16;
+/// The most seats a program's machine code is kept for (one lowering per seat count):
+/// every seat count a game may have.
+const CACHED_SEATS: usize = crate::ir::MOST_SEATS + 1;
 
 /// A program's machine code, lowered on first use for each seat count and kept: a
 /// simulation lowers once, not once per game.

@@ -11,9 +11,7 @@ use super::image::Plus;
 use super::machine::{Machine, Stop};
 use super::shapes::{QuickClaim, QuickCount, QuickPick};
 
-/// The most seats a game has (the checker's limit), so a window's claimants fit in an
-/// array.
-const MOST_SEATS: usize = 16;
+use crate::ir::MOST_SEATS;
 
 impl Machine<'_> {
     /// A two-option `choose`: where the rules go on (the taken option's body).
