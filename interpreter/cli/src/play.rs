@@ -414,7 +414,14 @@ impl Session<'_> {
                         r.name,
                         r.total
                     );
-                    // The cards scored, as split: a winner's hand is shown to the table.
+                    // What it is made of, as `fuda score` shows it, then the cards scored,
+                    // as split: a winner's hand is shown to the table.
+                    for line in view::yaku_lines(r) {
+                        outln!("  {line}");
+                    }
+                    if !r.yaku.is_empty() {
+                        outln!("  {}", view::sum_line(r));
+                    }
                     for line in view::group_lines(self.p, &r.groups) {
                         outln!("  {line}");
                     }

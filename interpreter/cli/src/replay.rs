@@ -410,8 +410,21 @@ impl Log {
                     let role = params::role(p, st.board.seats, *d, *s)
                         .map(|r| format!(" {r}"))
                         .unwrap_or_default();
-                    self.lines
-                        .push(format!("  seat {s}{role} scores {}: {}", r.name, r.total))
+                    // The yaku and bonuses in one line after the total, as the result's
+                    // rows read (`素役 1, 福上がり 15`).
+                    let rows: Vec<String> = r
+                        .yaku
+                        .iter()
+                        .map(|y| format!("{} {}", y.name, y.value))
+                        .collect();
+                    let rows = match rows.is_empty() {
+                        true => String::new(),
+                        false => format!(" ({})", rows.join(", ")),
+                    };
+                    self.lines.push(format!(
+                        "  seat {s}{role} scores {}: {}{rows}",
+                        r.name, r.total
+                    ))
                 }
                 Event::Say(m) if self.moves => self.lines.push(format!("  » {m}")),
                 _ => {}

@@ -446,7 +446,8 @@ fn game_over_labels_seats_with_the_last_deals_roles() {
     assert!(differs > 0, "no deal in 1..=30 passed the deal on");
 }
 
-/// At a win the winning hand is shown with the score, split as it was scored.
+/// At a win the winning hand is shown with the score: its yaku and bonuses as `fuda
+/// score` lists them, how the total is made, and the cards split as they were scored.
 #[test]
 fn a_win_shows_the_winning_hand() {
     let input = "1\n".repeat(3000);
@@ -461,6 +462,24 @@ fn a_win_shows_the_winning_hand() {
         let Some(i) = lines.iter().position(|l| l.contains(" scores ")) else {
             continue;
         };
+        // `… scores 素役: 16`, then `  素役  1` and `  福上がり  15`, then the sum.
+        let total = lines[i].rsplit(": ").next().unwrap_or_default();
+        let sum = lines[i + 1..]
+            .iter()
+            .position(|l| l.starts_with("  base ") && l.ends_with(&format!("= total {total}")))
+            .unwrap_or_else(|| panic!("seed {seed}: no sum line: {}", lines[i..].join("\n")));
+        assert!(
+            sum >= 1,
+            "seed {seed}: no yaku line: {}",
+            lines[i..].join("\n")
+        );
+        assert!(
+            lines[i + 1..i + 1 + sum].iter().all(
+                |l| l.starts_with("  ") && l.trim_end().ends_with(|c: char| c.is_ascii_digit())
+            ),
+            "seed {seed}: {}",
+            lines[i..].join("\n")
+        );
         // The groups up to the deal's end hold the eight cards of the hand.
         let cards: usize = lines[i + 1..]
             .iter()

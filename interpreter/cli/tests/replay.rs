@@ -452,6 +452,19 @@ fn a_replay_shows_every_recorded_move_and_a_summary_on_request() {
             "not a summary line: {line:?}\n{}",
             summary.stdout
         );
+        // A score lists its rows after the total: `scores 素役: 16 (素役 1, 福上がり 15)`.
+        if let Some((_, result)) = line.split_once(" scores ") {
+            let rows = result
+                .split_once(" (")
+                .and_then(|(_, rows)| rows.strip_suffix(')'))
+                .unwrap_or_else(|| panic!("no rows: {line:?}"));
+            assert!(
+                rows.split(", ").all(|r| r
+                    .rsplit_once(' ')
+                    .is_some_and(|(_, v)| v.parse::<i64>().is_ok())),
+                "{line:?}"
+            );
+        }
     }
     // Both end on the same final chips.
     let tail = |t: &str| {
