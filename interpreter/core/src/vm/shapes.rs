@@ -69,7 +69,9 @@ pub struct QuickClaim {
     pub after: u32,
 }
 
-/// Resolves every decision of the usual shapes in `im` (after its jumps are final).
+/// Resolves every decision of the usual shapes in `im` (after its jumps are final). A
+/// `choose each` shares the claim windows' table but is always taken by `decide.rs`
+/// (its seats have no pass), so a quick form made for one is never read.
 pub(super) fn resolve(im: &mut Image) {
     for k in 0..im.picks.len() {
         let quick = pick(im, &im.picks[k]);
