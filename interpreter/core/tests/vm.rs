@@ -391,3 +391,84 @@ proc match {
         "{g}"
     );
 }
+
+#[test]
+fn quick_decisions_of_every_kind_play_the_engines_games() {
+    // The shapes `vm/shapes.rs` resolves, in forms the bundled rulesets do not use: a
+    // window asking every seat from the dealer (`seats()`, the decider included), a
+    // card option over a shared zone, and a comparison written constant first. A deal
+    // ends at a win or when the stock runs out; the winner is paid by each other seat.
+    let p = program(
+        r#"
+ruleset "x"
+import "std/hanafuda"
+seats 3 { 3: A B C }
+enum 結果: 和 | 流
+zone 山 shared stack hidden
+zone 場 shared stack public
+zone 手 per seat pile owner
+var chips: int per seat = 0
+ledger chips
+pattern 揃 {
+  group 甲: 3 same kind
+  group 乙: 3 same kind
+}
+score 点(hand: cards) over 揃(hand) {
+  yaku first {
+    揃い 2 when 甲.kind == 乙.kind
+    揃い 1 when 甲.kind != 乙.kind
+  }
+}
+proc 勝ち(x: seat) {
+  let r = 点(手[x])
+  record r for x
+  outcome 和
+  pay r.total from each others(x) to chips[x]
+}
+proc match {
+  repeat 3 {
+    gather 山
+    shuffle 山
+    deal 3, 2 from 山 to 手 from next(dealer)
+    let s = dealer
+    loop {
+      choose s {
+        move 引く "引く" when 0 < count(山) { let c = top(山)  move c to 手[s] }
+        move 拾う(t in 場) "拾う" { move t to 手[s] }
+      }
+      if count(手[s]) == 6 {
+        choose s {
+          move 和 "和" when 点(手[s]).total > 0 {
+            勝ち(s)
+            break
+          }
+          move 捨てる(d in 手[s]) "捨てる" { move d to 場 }
+        }
+      }
+      let d = top(場)
+      claim x in seats() {
+        move 和 "和" when 点(手[x] + d).total > 0 {
+          move d to 手[x]
+          勝ち(x)
+          break
+        }
+      }
+      if count(山) == 0 {
+        outcome 流
+        break
+      }
+      s = next(s)
+    }
+  }
+}
+"#,
+    );
+    let image = p.vm.image(&p, 3).expect("lowered");
+    let quick_picks = image.picks.iter().filter(|d| d.quick.is_some()).count();
+    let quick_windows = image.claims.iter().filter(|d| d.quick.is_some()).count();
+    assert!(
+        quick_picks == 2 && quick_windows == 1,
+        "{quick_picks} picks, {quick_windows} windows"
+    );
+    assert_eq!(same_games(&p, 20), 40, "the machine played every game");
+}
