@@ -299,6 +299,9 @@ pub(crate) struct DealChips {
     scanned: usize,
     /// The chips at the last deal boundary.
     at_boundary: Vec<i64>,
+    /// The chips now, read into a list kept between deals (it and `at_boundary` swap
+    /// at each deal's end, so a game reads its chips without allocating).
+    now: Vec<i64>,
 }
 
 impl DealChips {
@@ -308,18 +311,32 @@ impl DealChips {
             slot,
             scanned: events.len(),
             at_boundary: Vec::new(),
+            now: Vec::new(),
         };
-        d.at_boundary = d.read(board);
+        d.read(board);
+        std::mem::swap(&mut d.at_boundary, &mut d.now);
         d
     }
 
-    /// Each seat's chips now.
-    fn read(&self, board: &Board) -> Vec<i64> {
+    /// Reads each seat's chips into `now`.
+    fn read(&mut self, board: &Board) {
         let seats = board.seats as usize;
+        self.now.clear();
         match self.slot {
-            Some(base) => (0..seats).map(|i| board.vars[base + i].int()).collect(),
-            None => vec![0; seats],
+            Some(base) => self
+                .now
+                .extend((0..seats).map(|i| board.vars[base + i].int())),
+            None => self.now.resize(seats, 0),
         }
+    }
+
+    /// Adds what changed since the last deal boundary to `into`, and makes now the
+    /// boundary.
+    fn close_deal(&mut self, into: &mut [i64]) {
+        for ((d, n), b) in into.iter_mut().zip(&self.now).zip(&self.at_boundary) {
+            *d = d.saturating_add(n.saturating_sub(*b));
+        }
+        std::mem::swap(&mut self.at_boundary, &mut self.now);
     }
 
     /// At a decision boundary: one entry per deal that ended since the last one, the
@@ -337,28 +354,19 @@ impl DealChips {
             }
         }
         self.scanned = events.len();
-        if out.len() > first_new {
-            let now = self.read(board);
-            if let Some((_, last)) = out.last_mut() {
-                self.add_change(&now, last);
-            }
-            self.at_boundary = now;
+        let ended = out.len() > first_new;
+        if let Some((_, last)) = out.last_mut().filter(|_| ended) {
+            self.read(board);
+            self.close_deal(last);
         }
     }
 
     /// At the end of the game: what moved after the last deal boundary (a match-end
     /// pot split) belongs to the last deal.
     pub(crate) fn finish(&mut self, board: &Board, out: &mut [(u8, Vec<i64>)]) {
-        let now = self.read(board);
         if let Some((_, last)) = out.last_mut() {
-            self.add_change(&now, last);
-            self.at_boundary = now;
-        }
-    }
-
-    fn add_change(&self, now: &[i64], into: &mut [i64]) {
-        for ((d, n), b) in into.iter_mut().zip(now).zip(&self.at_boundary) {
-            *d = d.saturating_add(n.saturating_sub(*b));
+            self.read(board);
+            self.close_deal(last);
         }
     }
 }
