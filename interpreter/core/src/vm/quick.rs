@@ -5,13 +5,12 @@
 //! only the reading of operands is shorter.
 
 use crate::agents::AutoPlayers;
+use crate::ir::MOST_SEATS;
 use crate::model::CardSet;
 
 use super::image::Plus;
 use super::machine::{Machine, Stop};
 use super::shapes::{QuickClaim, QuickCount, QuickPick};
-
-use crate::ir::MOST_SEATS;
 
 impl Machine<'_> {
     /// A two-option `choose`: where the rules go on (the taken option's body).
