@@ -28,22 +28,8 @@ impl Machine<'_> {
         if let Some(r) = d.seat_reg {
             self.n[r as usize] = seat as i64;
         }
-        // Each option's moves, counted in option order as the engine asks its guards.
-        if let [a, b] = &d.options[..] {
-            // Two options, the usual shape: counted into locals.
-            let (na, sa) = self.count(a, players)?;
-            let (nb, sb) = self.count(b, players)?;
-            let ending = match (a.ends && na > 0, b.ends && nb > 0) {
-                (true, _) => Some(0),
-                (false, true) => Some(na),
-                _ => None,
-            };
-            let k = self.choose_among(seat, na + nb, ending, players)?;
-            return match k < na {
-                true => self.take(a, sa, k),
-                false => self.take(b, sb, k - na),
-            };
-        }
+        // Each option's moves, counted in option order as the engine asks its guards
+        // (two options of the usual kinds are `quick.rs`'s).
         let mut counts = [0u16; MOST_OPTIONS];
         // The allowed cards of each card option (at most `CARD_OPTIONS` of them).
         let mut cards = [CardSet::EMPTY; CARD_OPTIONS];
