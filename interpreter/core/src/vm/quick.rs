@@ -24,6 +24,50 @@ impl Machine<'_> {
         if let Some(r) = q.seat_reg {
             self.n[r as usize] = seat as i64;
         }
+        // The two commonest pairs, each with one test of the pair's kinds: a move or
+        // another when a comparison holds (draw or take), and a win or a card
+        // (declare or discard).
+        match &q.count {
+            [QuickCount::Always, QuickCount::Cond(c)] => {
+                let nb = usize::from(self.holds(*c)?);
+                let ending = match (q.ends[0], q.ends[1] && nb > 0) {
+                    (true, _) => Some(0),
+                    (false, true) => Some(1),
+                    _ => None,
+                };
+                let k = self.choose_among(seat, 1 + nb, ending, players)?;
+                self.count_decision()?;
+                return Ok(q.body[usize::from(k > 0)]);
+            }
+            [QuickCount::Hand(h, full), QuickCount::Cards {
+                first,
+                seat: zs,
+                param,
+                but,
+            }] => {
+                let na = usize::from(match self.hand(*h)? {
+                    Some(b) => b,
+                    None => self.snippet(*full, players)?,
+                });
+                let cards = self.quick_cards(*first, *zs, *but)?;
+                let nb = cards.len();
+                let ending = match (q.ends[0] && na > 0, q.ends[1] && nb > 0) {
+                    (true, _) => Some(0),
+                    (false, true) => Some(na),
+                    _ => None,
+                };
+                let k = self.choose_among(seat, na + nb, ending, players)?;
+                if k < na {
+                    self.count_decision()?;
+                    return Ok(q.body[0]);
+                }
+                let c = cards.nth(k - na).ok_or(Stop::Internal)?;
+                self.n[*param as usize] = c as i64;
+                self.count_decision()?;
+                return Ok(q.body[1]);
+            }
+            _ => {}
+        }
         // Each option's moves, counted in option order as the engine asks its guards.
         let na = self.quick_count(&q.count[0], players)?;
         let nb = self.quick_count(&q.count[1], players)?;
