@@ -383,16 +383,18 @@ fn take_out(z: &mut Vec<CardIx>, c: CardIx) {
         _ => {}
     }
     if n <= SHORT_LIST {
-        // The card's place (`n` when absent), then every card from it on takes the
-        // value above it: a fixed number of steps for a hand of fixed size.
-        let mut at = n;
-        for (i, &x) in z.iter().enumerate().rev() {
-            at = if x == c { i } else { at };
+        // The card's place, from a mask of the places that hold it (each place is
+        // compared on its own, so the comparisons do not wait for one another);
+        // then every card from it on takes the value above it.
+        let mut places = 0u32;
+        for (i, &x) in z.iter().enumerate() {
+            places |= u32::from(x == c) << i;
         }
-        if at == n {
+        if places == 0 {
             // Not there (the tables disagree): the list stays as it was.
             return;
         }
+        let at = places.trailing_zeros() as usize;
         let s = &mut z[..];
         for i in 0..n - 1 {
             s[i] = if i >= at { s[i + 1] } else { s[i] };
