@@ -103,7 +103,7 @@ pub fn table(p: &Program, st: &State, me: u8) -> String {
         b.layout
             .zone_of
             .iter()
-            .zip(&b.zones)
+            .zip(b.zones.iter())
             .all(|((z2, _), cs)| *z2 != z || cs.is_empty())
     };
     let mut collapsed: Vec<u16> = Vec::new();
@@ -120,7 +120,7 @@ pub fn table(p: &Program, st: &State, me: u8) -> String {
             (Owner::PerSeat, Some(s)) => format!("{} of {}", def.name, seat(p, st, *s, Some(me))),
             _ => def.name.clone(),
         };
-        let mut cs = b.zones[i].clone();
+        let mut cs = b.zones[i].to_vec();
         // Stacks read top first (the top is what is taken); piles in deck order.
         match def.order {
             Order::Stack => cs.reverse(),

@@ -784,7 +784,7 @@ fn bare_board(seats: u8, params: Vec<Value>) -> Board {
         dealer: 0,
         params,
         vars: vec![],
-        zones: vec![],
+        zones: super::Zones::new(0, 0),
         sets: vec![],
         card_zone: vec![],
         fit_sums: vec![],

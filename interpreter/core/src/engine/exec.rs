@@ -116,7 +116,7 @@ fn cards_of(b: &Board, v: &Value, at: Loc) -> Result<Vec<CardIx>, RuntimeError> 
     Ok(match v {
         Value::Card(c) => vec![*c],
         Value::Cards(s) => s.iter().collect(),
-        Value::Zone(z) => b.zones[*z as usize].clone(),
+        Value::Zone(z) => b.zones[*z as usize].to_vec(),
         Value::ZoneFamily(z) => {
             let base = b.layout.zone_base[*z as usize] as usize;
             (0..b.seats as usize)

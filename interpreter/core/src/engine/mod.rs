@@ -13,6 +13,7 @@ mod quicken;
 pub mod show;
 mod state;
 mod typed;
+mod zones;
 
 pub(crate) use by_class::class_shaped;
 pub use decision::{Move, Pending, SeatMoves, LATE_OPTIONS, PASS};
@@ -28,3 +29,4 @@ pub use state::{
     Board, CodeRef, Event, Frame, Layout, State, DEFAULT_DECISION_LIMIT, ROUND_DECISION_LIMIT,
 };
 pub(crate) use typed::{scalar_of, STACK_ARGS};
+pub use zones::Zones;

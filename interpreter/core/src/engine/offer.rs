@@ -270,7 +270,9 @@ impl State {
         let (tracks, n) = (b.layout.fit.len(), b.seats as usize);
         // Every seat's instance and sum are checked to lie in the board's tables once,
         // not seat by seat (outside them, the general path decides).
-        if first + n > b.zones.len().min(b.sets.len()) || (first + n) * tracks > b.fit_sums.len() {
+        if first + n > b.zones.instances().min(b.sets.len())
+            || (first + n) * tracks > b.fit_sums.len()
+        {
             return None;
         }
         let weight = table.weight(c as usize);

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::decision::Pending;
 use super::error::RuntimeError;
+use super::zones::Zones;
 use crate::ir::{Loc, Owner, Program};
 use crate::model::{CardIx, CardSet, GameRng};
 use crate::pattern::FitTable;
@@ -79,7 +80,7 @@ pub struct Board {
     /// Variable values (per-seat variables take one slot per seat).
     pub vars: Vec<Value>,
     /// Cards in each zone instance, bottom first (the top is last).
-    pub zones: Vec<Vec<CardIx>>,
+    pub zones: Zones,
     /// The same as sets, for fast tests.
     pub sets: Vec<CardSet>,
     /// Zone instance of each card.
@@ -178,9 +179,9 @@ impl Board {
         if from == to {
             return;
         }
-        take_out(&mut self.zones[from as usize], c);
+        self.zones.take_out(from as usize, c);
         self.sets[from as usize].remove(c);
-        self.zones[to as usize].push(c);
+        self.zones.push(to as usize, c);
         self.sets[to as usize].insert(c);
         self.card_zone[c as usize] = to;
         self.fit_move(c, from, to);
@@ -208,7 +209,7 @@ impl Board {
     pub fn recount_fit(&mut self) {
         let n = self.layout.fit.len();
         self.fit_sums.clear();
-        self.fit_sums.resize(self.zones.len() * n, 0);
+        self.fit_sums.resize(self.zones.instances() * n, 0);
         for (i, z) in self.zones.iter().enumerate() {
             for (t, table) in self.layout.fit.iter().enumerate() {
                 self.fit_sums[i * n + t] = table.weight_of(z);
@@ -227,16 +228,13 @@ impl Board {
     /// (so they land in reverse order), or as many as `from` holds; whether it held
     /// `k`. The same as `move_card` of each top card in turn, without looking for it.
     pub fn deal_top(&mut self, from: u16, to: u16, k: usize) -> bool {
-        let held = self.zones[from as usize].len();
+        let held = self.zones.held(from as usize);
         if from == to {
             // Each card would stay where it is.
             return k == 0 || held > 0;
         }
         let n = k.min(held);
-        let Ok([src, dest]) = self.zones.get_disjoint_mut([from as usize, to as usize]) else {
-            unreachable!("two distinct zone instances")
-        };
-        let dealt = &src[held - n..];
+        let dealt = &self.zones[from as usize][held - n..];
         let mut moved = CardSet::EMPTY;
         for &c in dealt {
             moved.insert(c);
@@ -253,8 +251,7 @@ impl Board {
                 *s = s.wrapping_add(w);
             }
         }
-        dest.extend(dealt.iter().rev());
-        src.truncate(held - n);
+        self.zones.deal_top(from as usize, to as usize, n);
         self.sets[from as usize] = self.sets[from as usize].minus(moved);
         self.sets[to as usize] = self.sets[to as usize].union(moved);
         n == k
@@ -284,20 +281,17 @@ impl Board {
                 *s = if i == to as usize { all } else { 0 };
             }
         }
-        let mut pile = std::mem::take(&mut zones[to as usize]);
         let mut pile_set = sets[to as usize];
-        for (i, (z, set)) in zones.iter_mut().zip(sets.iter_mut()).enumerate() {
+        for (i, set) in sets.iter_mut().enumerate() {
             if i == to as usize {
                 continue;
             }
-            for &c in z.iter() {
+            for &c in &zones[i] {
                 card_zone[c as usize] = to;
             }
-            // `append` leaves the emptied zone its allocation for the next deal.
-            pile.append(z);
+            zones.append(to as usize, i);
             pile_set = pile_set.union(std::mem::replace(set, CardSet::EMPTY));
         }
-        zones[to as usize] = pile;
         sets[to as usize] = pile_set;
     }
 
@@ -305,7 +299,7 @@ impl Board {
     /// them under the rest; with `aside`, the lower part's top card is first set aside
     /// there. The engine and the register machine both cut here, so both draw alike.
     pub fn cut(&mut self, z: u16, aside: Option<u16>) {
-        let n = self.zones[z as usize].len();
+        let n = self.zones.held(z as usize);
         if n < 2 {
             return;
         }
@@ -365,52 +359,6 @@ impl Board {
         self.layout.zone_base[z as usize] + seat.unwrap_or(0) as u16
     }
 }
-
-/// Removes card `c` from a zone's list, the cards above it each moving down one place.
-/// Cards mostly leave from the top (draws, the discard taken), which is one look; from
-/// a short list (a hand) the place is found and the cards shifted without a branch that
-/// depends on where the card was, since a discard's place is as good as random and a
-/// mispredicted exit from a search loop costs more than the whole shift.
-#[inline]
-fn take_out(z: &mut Vec<CardIx>, c: CardIx) {
-    let n = z.len();
-    match z.last() {
-        None => return,
-        Some(&top) if top == c => {
-            z.pop();
-            return;
-        }
-        _ => {}
-    }
-    if n <= SHORT_LIST {
-        // The card's place, from a mask of the places that hold it (each place is
-        // compared on its own, so the comparisons do not wait for one another);
-        // then every card from it on takes the value above it.
-        let mut places = 0u32;
-        for (i, &x) in z.iter().enumerate() {
-            places |= u32::from(x == c) << i;
-        }
-        if places == 0 {
-            // Not there (the tables disagree): the list stays as it was.
-            return;
-        }
-        let at = places.trailing_zeros() as usize;
-        let s = &mut z[..];
-        for i in 0..n - 1 {
-            s[i] = if i >= at { s[i + 1] } else { s[i] };
-        }
-        z.pop();
-        return;
-    }
-    let Some(at) = z.iter().rposition(|&x| x == c) else {
-        return;
-    };
-    z.remove(at);
-}
-
-/// Lists at most this long are searched and shifted without branching on the card's
-/// place (see [`take_out`]); longer ones (a stock) are searched from the top.
-const SHORT_LIST: usize = 16;
 
 /// Something that happened, for statistics and logs.
 #[derive(Clone, Debug)]
@@ -593,10 +541,10 @@ impl State {
             .position(|z| z.owner == Owner::Shared)
             .map(|z| layout.zone_base[z])
             .unwrap_or(0);
-        let mut zones = vec![Vec::new(); n_inst.max(1)];
-        let mut sets = vec![CardSet::EMPTY; n_inst.max(1)];
         let deck_len = p.deck.len();
-        zones[start as usize] = (0..deck_len as CardIx).collect();
+        let mut zones = Zones::new(n_inst.max(1), deck_len);
+        let mut sets = vec![CardSet::EMPTY; n_inst.max(1)];
+        zones.set(start as usize, &(0..deck_len as CardIx).collect::<Vec<_>>());
         sets[start as usize] = p.deck.all();
         let mut board = Board {
             seats,
@@ -791,6 +739,10 @@ mod tests {
     /// A board of `zones` shared zone instances holding the given lists, nothing else.
     fn board_of(lists: Vec<Vec<CardIx>>) -> Board {
         let n_cards = lists.iter().map(Vec::len).sum::<usize>();
+        let mut zones = Zones::new(lists.len(), n_cards);
+        for (i, l) in lists.iter().enumerate() {
+            zones.set(i, l);
+        }
         let mut card_zone = vec![0; n_cards];
         for (i, z) in lists.iter().enumerate() {
             z.iter().for_each(|c| card_zone[*c as usize] = i as u16);
@@ -808,7 +760,7 @@ mod tests {
                 var_base: Vec::new(),
                 fit: Vec::new(),
             }),
-            zones: lists,
+            zones,
             card_zone,
             fit_sums: Vec::new(),
             rng: GameRng::new(0),
@@ -854,20 +806,19 @@ mod tests {
 
     #[test]
     fn taking_out_a_missing_card_leaves_the_list_as_it_was() {
-        let mut z = vec![3, 1, 4, 5];
-        take_out(&mut z, 9);
-        assert_eq!(z, [3, 1, 4, 5]);
-        take_out(&mut z, 3);
-        assert_eq!(z, [1, 4, 5]);
-        take_out(&mut z, 4);
-        assert_eq!(z, [1, 5]);
-        // A long list (searched, not shifted without branches) keeps the same order.
-        let mut long: Vec<CardIx> = (0..40).collect();
-        take_out(&mut long, 17);
-        take_out(&mut long, 39);
-        take_out(&mut long, 99);
-        let want: Vec<CardIx> = (0..39).filter(|&c| c != 17).collect();
-        assert_eq!(long, want);
+        let mut b = board_of(vec![vec![3, 1, 4, 5, 0, 2], (6..46).collect()]);
+        let mut take = |zone: usize, c| {
+            b.zones.take_out(zone, c);
+            b.zones.to_lists()
+        };
+        assert_eq!(take(0, 9)[0], [3, 1, 4, 5, 0, 2]);
+        assert_eq!(take(0, 3)[0], [1, 4, 5, 0, 2]);
+        assert_eq!(take(0, 4)[0], [1, 5, 0, 2]);
+        // A long list (searched, not shifted over a fixed stretch) keeps the same order.
+        take(1, 17);
+        take(1, 45);
+        let want: Vec<CardIx> = (6..45).filter(|&c| c != 17).collect();
+        assert_eq!(take(1, 99)[1], want);
     }
 
     proptest! {
@@ -907,7 +858,7 @@ mod tests {
                         }
                     }
                 }
-                prop_assert_eq!(&b.zones, &r);
+                prop_assert_eq!(&b.zones.to_lists(), &r);
                 prop_assert!(consistent(&b));
             }
         }
@@ -928,12 +879,13 @@ mod tests {
             let held = board.zones[z].len();
             let c = board.zones[z].get(b % held.max(1)).copied();
             match (fault, c) {
-                (1, Some(c)) => board.zones[other].push(c),
-                (2, Some(c)) => board.zones[z].push(c),
+                (1, Some(c)) => board.zones.push(other, c),
+                (2, Some(c)) => board.zones.push(z, c),
                 (3, Some(c)) => board.card_zone[c as usize] = other as u16,
                 (4, Some(c)) => board.sets[other].insert(c),
                 (5, Some(c)) => {
-                    board.zones[z].retain(|x| *x != c);
+                    let kept: Vec<CardIx> = board.zones[z].iter().copied().filter(|x| *x != c).collect();
+                    board.zones.set(z, &kept);
                     board.sets[z] = board.sets[z].minus(CardSet::single(c));
                 }
                 _ => {}

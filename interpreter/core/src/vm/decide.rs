@@ -353,7 +353,7 @@ impl Machine<'_> {
             // already in the hand.
             Some((table, track, tracks)) => {
                 let mut sum = *b.fit_sums.get(zi * tracks + track).ok_or(Stop::Internal)?;
-                let mut count = b.zones.get(zi).map_or(0, Vec::len);
+                let mut count = b.zones.held(zi);
                 if let Some(c) = card.filter(|c| !held.contains(*c)) {
                     count += 1;
                     sum = sum.wrapping_add(table.weight(c as usize));

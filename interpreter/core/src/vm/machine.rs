@@ -272,7 +272,7 @@ impl Machine<'_> {
             Zr::S(first, r) => Ok(first as usize + self.seat_in(r)?),
             Zr::R(r) => {
                 let i = self.n[r as usize];
-                if (0..self.board.zones.len() as i64).contains(&i) {
+                if (0..self.board.zones.instances() as i64).contains(&i) {
                     Ok(i as usize)
                 } else {
                     Err(Stop::Value)
@@ -566,7 +566,7 @@ impl Machine<'_> {
                     v.iter().for_each(|c| self.board.move_card(c, to));
                 }
                 Ins::MoveZone { from, to } => {
-                    let cards = self.board.zones[self.zone(from)?].clone();
+                    let cards = self.board.zones[self.zone(from)?].to_vec();
                     let to = self.zone(to)? as u16;
                     cards.into_iter().for_each(|c| self.board.move_card(c, to));
                 }

@@ -172,7 +172,7 @@ impl Machine<'_> {
             let b = &self.board;
             let held = *b.sets.get(zi).ok_or(Stop::Value)?;
             let mut sum = *b.fit_sums.get(zi * tracks + track).ok_or(Stop::Internal)?;
-            let mut count = b.zones.get(zi).map_or(0, Vec::len);
+            let mut count = b.zones.held(zi);
             if !held.contains(c) {
                 count += 1;
                 sum = sum.wrapping_add(weight);
