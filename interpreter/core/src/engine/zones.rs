@@ -9,7 +9,7 @@ use crate::model::CardIx;
 
 /// The stretch a short list is edited in at once (see [`Zones::take_out`]): every
 /// instance has at least this much room.
-const WINDOW: usize = 17;
+const WINDOW: usize = 16;
 
 /// Boards whose buffer is at most this long are copied whole; longer ones (many
 /// instances of a large deck, mostly empty) list by list.
@@ -22,14 +22,14 @@ pub struct Zones {
     cards: Vec<CardIx>,
     /// How many cards each instance holds.
     lens: Vec<u32>,
-    /// The room of each instance: the deck's size, or [`WINDOW`] if that is more.
+    /// The room of each instance: the deck's size, or twice [`WINDOW`] if that is more.
     stride: usize,
 }
 
 impl Zones {
     /// `instances` empty lists, each with room for every card of a deck of `deck`.
     pub fn new(instances: usize, deck: usize) -> Zones {
-        let stride = deck.max(WINDOW);
+        let stride = deck.max(2 * WINDOW);
         Zones {
             cards: vec![0; instances * stride],
             lens: vec![0; instances],
@@ -151,14 +151,14 @@ impl Zones {
         if n < WINDOW {
             let Some(Ok(w)) = self
                 .cards
-                .get_mut(base..base + WINDOW)
-                .map(<&mut [CardIx; WINDOW]>::try_from)
+                .get(base..base + WINDOW)
+                .map(<&[CardIx; WINDOW]>::try_from)
             else {
                 return;
             };
             // Places past the list hold stale cards: the mask leaves them out.
             let mut places = 0u32;
-            for (k, &x) in w[..WINDOW - 1].iter().enumerate() {
+            for (k, &x) in w.iter().enumerate() {
                 places |= u32::from(x == c) << k;
             }
             places &= (1u32 << n) - 1;
@@ -166,10 +166,18 @@ impl Zones {
                 // Not there (the tables disagree): the list stays as it was.
                 return;
             }
-            let at = places.trailing_zeros() as usize;
-            let was = *w;
-            for k in 0..WINDOW - 1 {
-                w[k] = if k >= at { was[k + 1] } else { was[k] };
+            // The cards above move down one place: a stretch of fixed length read
+            // from the place after the card's and written over it.
+            let at = base + places.trailing_zeros() as usize;
+            let Some(Ok(above)) = self
+                .cards
+                .get(at + 1..at + 1 + WINDOW)
+                .map(<[CardIx; WINDOW]>::try_from)
+            else {
+                return;
+            };
+            if let Some(to) = self.cards.get_mut(at..at + WINDOW) {
+                to.copy_from_slice(&above);
             }
             self.lens[i] -= 1;
             return;
@@ -332,12 +340,12 @@ mod tests {
     #[test]
     fn a_list_never_spills_into_the_next() {
         let mut z = Zones::new(2, 3);
-        for c in 0..30 {
+        for c in 0..40 {
             z.push(0, c);
         }
-        assert_eq!(z.held(0), WINDOW);
+        assert_eq!(z.held(0), 2 * WINDOW);
         assert_eq!(z.held(1), 0);
         z.set(1, &[7; 40]);
-        assert_eq!(z.held(1), WINDOW);
+        assert_eq!(z.held(1), 2 * WINDOW);
     }
 }
