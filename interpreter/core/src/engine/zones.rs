@@ -7,8 +7,9 @@ use std::ops::{Index, IndexMut};
 
 use crate::model::CardIx;
 
-/// The stretch a short list is edited in at once (see [`Zones::take_out`]): every
-/// instance has at least this much room.
+/// The stretch a short list is edited in at once (see [`Zones::take_out`]): lists
+/// shorter than this are short. Every instance has room for two, so the stretch above
+/// any place of a short list stays inside the instance's own room.
 const WINDOW: usize = 16;
 
 /// Boards whose buffer is at most this long are copied whole; longer ones (many
