@@ -152,15 +152,19 @@ impl Clone for Board {
         } = src;
         self.seats = *seats;
         self.dealer = *dealer;
-        self.params.clone_from(params);
-        self.vars.clone_from(vars);
+        crate::value::copy_values(&mut self.params, params);
+        crate::value::copy_values(&mut self.vars, vars);
         self.zones.clone_from(zones);
         self.sets.clone_from(sets);
         self.card_zone.clone_from(card_zone);
         self.fit_sums.clone_from(fit_sums);
         self.revealed.clone_from(revealed);
         self.rng.clone_from(rng);
-        self.layout.clone_from(layout);
+        // The same layout as a rule (a lookahead copy reset to its game): counting an
+        // `Arc` up and the old one down would be two atomic operations for nothing.
+        if !Arc::ptr_eq(&self.layout, layout) {
+            self.layout.clone_from(layout);
+        }
         self.quicken = *quicken;
     }
 }
@@ -669,13 +673,15 @@ impl State {
         } = src;
         self.board.clone_from(board);
         self.frames.clone_from(frames);
-        self.locals.clone_from(locals);
+        crate::value::copy_values(&mut self.locals, locals);
         self.pending.clone_from(pending);
         self.keep_log = *keep_log;
         self.decisions = *decisions;
         self.decision_limit = *decision_limit;
         self.round_decisions = *round_decisions;
-        self.public_zones.clone_from(public_zones);
+        if !Arc::ptr_eq(&self.public_zones, public_zones) {
+            self.public_zones.clone_from(public_zones);
+        }
         self.steps_left = *steps_left;
         // A test's queue: empty in every game played, where copying it cost more than
         // any other list.
