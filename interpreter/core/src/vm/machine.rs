@@ -799,7 +799,8 @@ impl Machine<'_> {
                     at,
                 } => {
                     self.steps = steps;
-                    let vals = self.arg_values(args)?;
+                    let frame = self.p.scores.get(table as usize).map_or(0, |s| s.frame);
+                    let vals = self.arg_values_in(args, frame as usize)?;
                     let r = if crate::score::surely_nothing(self.p, table, &vals) {
                         crate::engine::nothing()
                     } else {

@@ -164,10 +164,18 @@ impl Machine<'_> {
 
     /// A score table's arguments as values.
     pub(super) fn arg_values(&self, args: u16) -> Result<Vec<Value>, Stop> {
-        self.im.arg_lists[args as usize]
-            .iter()
-            .map(|a| self.arg_value(*a))
-            .collect()
+        self.arg_values_in(args, 0)
+    }
+
+    /// [`Machine::arg_values`] in a list with room for `room` values: a score table's
+    /// whole frame, which it fills out from its arguments without growing the list.
+    pub(super) fn arg_values_in(&self, args: u16, room: usize) -> Result<Vec<Value>, Stop> {
+        let list = &self.im.arg_lists[args as usize];
+        let mut vals = Vec::with_capacity(room.max(list.len()));
+        for a in list.iter() {
+            vals.push(self.arg_value(*a)?);
+        }
+        Ok(vals)
     }
 
     /// A value handed over whole.
