@@ -28,8 +28,8 @@ impl Machine<'_> {
         // another when a comparison holds (draw or take), and a win or a card
         // (declare or discard).
         match &q.count {
-            [QuickCount::Always, QuickCount::Cond(c)] => {
-                let nb = usize::from(self.holds(*c)?);
+            [QuickCount::Always, second @ (QuickCount::Cond(_) | QuickCount::Count(..))] => {
+                let nb = self.quick_count(second, players)?;
                 let ending = match (q.ends[0], q.ends[1] && nb > 0) {
                     (true, _) => Some(0),
                     (false, true) => Some(1),
@@ -106,6 +106,9 @@ impl Machine<'_> {
         Ok(match c {
             QuickCount::Always => 1,
             QuickCount::Cond(c) => usize::from(self.holds(*c)?),
+            QuickCount::Count(z, cmp, k) => {
+                usize::from(cmp.test(self.board.zones.held(*z as usize) as i64, *k))
+            }
             QuickCount::Hand(h, full) => usize::from(match self.hand(*h)? {
                 Some(b) => b,
                 None => self.snippet(*full, players)?,

@@ -7,7 +7,7 @@
 //! players the same questions in the same order.
 
 use super::image::{CardGuard, ClaimDef, Count, Guard, Image, PickDef, Plus};
-use super::ins::{Cond, Num, Reg, Seats, Set, Zr};
+use super::ins::{Cmp, Cond, Num, Reg, Seats, Set, Zr};
 
 /// A `choose` of two options, resolved.
 #[derive(Clone, Debug)]
@@ -31,6 +31,9 @@ pub enum QuickCount {
     Always,
     /// One move when a comparison holds.
     Cond(Cond),
+    /// One move when a shared zone's count compares so with a constant (`when
+    /// count(捨て札) > 0`): the comparison with its operands' kinds settled.
+    Count(u16, Cmp, i64),
     /// One move when a hand guard holds ([`super::image::HandDef`] by index, whose
     /// table's sums the board keeps, and the guard's code for when no plan answers).
     Hand(u16, u16),
@@ -104,6 +107,11 @@ fn pick(im: &Image, d: &PickDef) -> Option<QuickPick> {
 fn count(im: &Image, c: &Count) -> Option<QuickCount> {
     Some(match c {
         Count::One(None) => QuickCount::Always,
+        Count::One(Some(Guard::Cond(Cond {
+            a: Num::Count(Zr::I(z)),
+            cmp,
+            b: Num::K(k),
+        }))) => QuickCount::Count(*z, *cmp, *k),
         Count::One(Some(Guard::Cond(c))) => QuickCount::Cond(*c),
         Count::One(Some(Guard::Hand(h, full))) => {
             // Only a hand whose table's running sums the board keeps.
