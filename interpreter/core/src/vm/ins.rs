@@ -220,6 +220,12 @@ pub enum Ins {
     Jump(u32),
     /// Jump when the comparison is false.
     JumpUnless(Cond, u32),
+    /// [`Ins::JumpUnless`] on a shared zone's count against a constant (`if count(山札)
+    /// == 0`), its operands' kinds settled (`shapes.rs`).
+    JumpUnlessCount { z: u16, cmp: Cmp, k: i64, to: u32 },
+    /// [`Ins::JumpUnless`] on a number register against the dealer's seat (`if s ==
+    /// dealer`), its operands' kinds settled (`shapes.rs`).
+    JumpUnlessDealer { r: Reg, cmp: Cmp, to: u32 },
     /// `dst = the value of attribute attr of the card c` (a number or a symbol).
     Attr { dst: Reg, attr: u16, c: Num },
     /// The next card of a quantifier's domain: the lowest card of set register `rest`

@@ -486,6 +486,19 @@ impl Machine<'_> {
                         pc = t;
                     }
                 }
+                Ins::JumpUnlessCount { z, cmp, k, to } => {
+                    checked!();
+                    let held = self.board.zones.held(z as usize) as i64;
+                    if !cmp.test(held, k) {
+                        pc = to;
+                    }
+                }
+                Ins::JumpUnlessDealer { r, cmp, to } => {
+                    checked!();
+                    if !cmp.test(self.n[r as usize], self.board.dealer as i64) {
+                        pc = to;
+                    }
+                }
                 Ins::Attr { dst, attr, c } => {
                     let c = self.card(self.num(c)?)?;
                     self.n[dst as usize] = self.p.deck.attr(attr, c);

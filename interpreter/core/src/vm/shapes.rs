@@ -4,10 +4,12 @@
 //! whose operands are already of one kind, so that taking it (`quick.rs`) reads no
 //! operand through a table of kinds. Every other decision, and every decision here
 //! whose parts are of another kind, runs as `decide.rs` runs it; both ask the same
-//! players the same questions in the same order.
+//! players the same questions in the same order. The same pass gives the two usual
+//! conditional jumps of a turn (`if count(山札) == 0`, `if s == dealer`) instructions
+//! of their own, in place.
 
 use super::image::{CardGuard, ClaimDef, Count, Guard, Image, PickDef, Plus};
-use super::ins::{Cmp, Cond, Num, Reg, Seats, Set, Zr};
+use super::ins::{Cmp, Cond, Ins, Num, Reg, Seats, Set, Zr};
 
 /// A `choose` of two options, resolved.
 #[derive(Clone, Debug)]
@@ -76,6 +78,28 @@ pub struct QuickClaim {
 /// `choose each` shares the claim windows' table but is always taken by `decide.rs`
 /// (its seats have no pass), so a quick form made for one is never read.
 pub(super) fn resolve(im: &mut Image) {
+    // Conditional jumps of the usual kinds, in place (so no jump target moves).
+    for ins in im.code.iter_mut() {
+        *ins = match *ins {
+            Ins::JumpUnless(
+                Cond {
+                    a: Num::Count(Zr::I(z)),
+                    cmp,
+                    b: Num::K(k),
+                },
+                to,
+            ) => Ins::JumpUnlessCount { z, cmp, k, to },
+            Ins::JumpUnless(
+                Cond {
+                    a: Num::R(r),
+                    cmp,
+                    b: Num::Dealer,
+                },
+                to,
+            ) => Ins::JumpUnlessDealer { r, cmp, to },
+            other => other,
+        };
+    }
     for k in 0..im.picks.len() {
         let quick = pick(im, &im.picks[k]);
         im.picks[k].quick = quick;
