@@ -226,6 +226,20 @@ pub enum Ins {
     /// [`Ins::JumpUnless`] on a number register against the dealer's seat (`if s ==
     /// dealer`), its operands' kinds settled (`shapes.rs`).
     JumpUnlessDealer { r: Reg, cmp: Cmp, to: u32 },
+    /// [`Ins::MoveCard`] of the card in a register to a shared zone (a discard).
+    MoveCardTo { c: Reg, to: u16 },
+    /// [`Ins::MoveTop`] from a shared zone to a per-seat one (a draw into a hand):
+    /// the per-seat zone's first instance and the register holding the seat.
+    DrawTo {
+        dst: Reg,
+        from: u16,
+        first: u16,
+        seat: Reg,
+    },
+    /// [`Ins::Top`] of a shared zone.
+    TopOf { dst: Reg, z: u16 },
+    /// [`Ins::NextSeat`] forward from the seat in a register (`s = next(s)`).
+    NextOf { dst: Reg, s: Reg },
     /// `dst = the value of attribute attr of the card c` (a number or a symbol).
     Attr { dst: Reg, attr: u16, c: Num },
     /// The next card of a quantifier's domain: the lowest card of set register `rest`

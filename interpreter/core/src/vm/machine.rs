@@ -493,6 +493,33 @@ impl Machine<'_> {
                         pc = to;
                     }
                 }
+                Ins::MoveCardTo { c, to } => {
+                    let c = self.card_in(c)?;
+                    if (to as usize) >= self.board.zones.instances() {
+                        return Err(Stop::Internal);
+                    }
+                    self.board.move_card(c, to);
+                }
+                Ins::DrawTo {
+                    dst,
+                    from,
+                    first,
+                    seat,
+                } => {
+                    let c = self.board.zones.top(from as usize).ok_or(Stop::Empty)?;
+                    self.n[dst as usize] = c as i64;
+                    let to = first as usize + self.seat_in(seat)?;
+                    self.board.move_card(c, to as u16);
+                }
+                Ins::TopOf { dst, z } => {
+                    let c = self.board.zones.top(z as usize).ok_or(Stop::Empty)?;
+                    self.n[dst as usize] = c as i64;
+                }
+                Ins::NextOf { dst, s } => {
+                    let s = self.seat_in(s)?;
+                    let n = self.board.seats as usize;
+                    self.n[dst as usize] = if s + 1 >= n { 0 } else { s + 1 } as i64;
+                }
                 Ins::JumpUnlessDealer { r, cmp, to } => {
                     checked!();
                     if !cmp.test(self.n[r as usize], self.board.dealer as i64) {

@@ -4,9 +4,10 @@
 //! whose operands are already of one kind, so that taking it (`quick.rs`) reads no
 //! operand through a table of kinds. Every other decision, and every decision here
 //! whose parts are of another kind, runs as `decide.rs` runs it; both ask the same
-//! players the same questions in the same order. The same pass gives the two usual
-//! conditional jumps of a turn (`if count(山札) == 0`, `if s == dealer`) instructions
-//! of their own, in place.
+//! players the same questions in the same order. The same pass gives the usual
+//! instructions of a turn whose operands are of the usual kinds (`if count(山札) ==
+//! 0`, `if s == dealer`, a draw into a hand, a discard, `top(捨て札)`, `next(s)`)
+//! instructions of their own, in place.
 
 use super::image::{CardGuard, ClaimDef, Count, Guard, Image, PickDef, Plus};
 use super::ins::{Cmp, Cond, Ins, Num, Reg, Seats, Set, Zr};
@@ -97,6 +98,26 @@ pub(super) fn resolve(im: &mut Image) {
                 },
                 to,
             ) => Ins::JumpUnlessDealer { r, cmp, to },
+            Ins::MoveCard {
+                c: Num::R(c),
+                to: Zr::I(to),
+            } => Ins::MoveCardTo { c, to },
+            Ins::MoveTop {
+                dst,
+                from: Zr::I(from),
+                to: Zr::S(first, seat),
+            } => Ins::DrawTo {
+                dst,
+                from,
+                first,
+                seat,
+            },
+            Ins::Top { dst, z: Zr::I(z) } => Ins::TopOf { dst, z },
+            Ins::NextSeat {
+                dst,
+                s: Num::R(s),
+                back: false,
+            } => Ins::NextOf { dst, s },
             other => other,
         };
     }
