@@ -79,7 +79,8 @@ pub struct QuickClaim {
 /// `choose each` shares the claim windows' table but is always taken by `decide.rs`
 /// (its seats have no pass), so a quick form made for one is never read.
 pub(super) fn resolve(im: &mut Image) {
-    // Conditional jumps of the usual kinds, in place (so no jump target moves).
+    // Instructions whose operands are of the usual kinds, in place (so no jump target
+    // moves): each reads its operands without asking their kinds.
     for ins in im.code.iter_mut() {
         *ins = match *ins {
             Ins::JumpUnless(
