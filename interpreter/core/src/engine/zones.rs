@@ -92,21 +92,6 @@ impl Zones {
         }
     }
 
-    /// Takes instance `i`'s top card off.
-    #[inline(always)]
-    pub fn pop(&mut self, i: usize) -> Option<CardIx> {
-        let c = self.top(i)?;
-        self.lens[i] -= 1;
-        Some(c)
-    }
-
-    /// Empties instance `i`.
-    pub fn clear(&mut self, i: usize) {
-        if let Some(n) = self.lens.get_mut(i) {
-            *n = 0;
-        }
-    }
-
     /// Makes `cards` instance `i`'s list (as many as it has room for).
     pub fn set(&mut self, i: usize, cards: &[CardIx]) {
         if i >= self.instances() {
@@ -116,13 +101,6 @@ impl Zones {
         let base = i * self.stride;
         self.cards[base..base + n].copy_from_slice(&cards[..n]);
         self.lens[i] = n as u32;
-    }
-
-    /// Keeps instance `i`'s bottom `n` cards.
-    pub fn truncate(&mut self, i: usize, n: usize) {
-        if let Some(len) = self.lens.get_mut(i) {
-            *len = (*len).min(n as u32);
-        }
     }
 
     /// Removes card `c` from instance `i`'s list, the cards above it each moving down
@@ -333,7 +311,8 @@ mod tests {
         assert_eq!(z.to_lists(), vec![vec![1, 2], vec![9, 4, 3]]);
         z.append(0, 1);
         assert_eq!(z.to_lists(), vec![vec![1, 2, 9, 4, 3], vec![]]);
-        assert_eq!(z.pop(0), Some(3));
+        assert_eq!(z.top(0), Some(3));
+        z.take_out(0, 3);
         assert_eq!(z.top(0), Some(4));
         assert_eq!(z.top(1), None);
     }
