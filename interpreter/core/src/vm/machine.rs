@@ -319,16 +319,12 @@ impl Machine<'_> {
     /// Writes a number to a place, as a value of `kind` (`None`: an int, as a sum is).
     #[inline(always)]
     fn put(&mut self, to: Place, v: i64, kind: Option<NumKind>) -> Result<(), Stop> {
-        let value = || match kind {
-            Some(k) => value_of_num(k, v),
-            None => Value::Int(v),
-        };
         match to {
             Place::R(r) => self.n[r as usize] = v,
-            Place::V(slot) => self.board.vars[slot as usize] = value(),
+            Place::V(slot) => put_num(&mut self.board.vars[slot as usize], v, kind),
             Place::SV(first, r) => {
                 let slot = first as usize + self.seat_in(r)?;
-                self.board.vars[slot] = value();
+                put_num(&mut self.board.vars[slot], v, kind);
             }
             Place::Dealer => self.board.dealer = self.seat_of(v)? as u8,
         }
@@ -964,6 +960,21 @@ impl Machine<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// Writes number `v` to a variable as a value of `kind` (`None`: an int). A variable
+/// that already holds that kind is written in place: building the value apart and
+/// moving it in costs a drop call and a copy read back through narrower stores.
+#[inline(always)]
+fn put_num(slot: &mut Value, v: i64, kind: Option<NumKind>) {
+    match (slot, kind) {
+        (Value::Int(x), None | Some(NumKind::Int)) => *x = v,
+        (Value::Seat(x), Some(NumKind::Seat)) => *x = v as u8,
+        (Value::Card(x), Some(NumKind::Card)) => *x = v as u16,
+        (Value::Bool(x), Some(NumKind::Bool)) => *x = v != 0,
+        (slot, Some(k)) => *slot = value_of_num(k, v),
+        (slot, None) => *slot = Value::Int(v),
     }
 }
 
