@@ -140,9 +140,11 @@ impl Machine<'_> {
     }
 
     /// A one-claim window on a hand guard: the claim's body, or where the rules go on.
-    /// Each asked seat is a sum, a count and a bit off the board (and the plans or the
-    /// guard's code when its hand may fit); then each seat that can claim is asked, in
-    /// order, and the first that claims takes it.
+    /// Each asked seat is first a sum and a count off the board; only a seat whose hand
+    /// may fit is bound and judged (by the plans or the guard's code); then each seat
+    /// that can claim is asked, in order, and the first that claims takes it. The
+    /// bound register is left as it was when no seat may fit: nothing reads it after
+    /// the window but the claim's own body, which a claimant's seat is bound for.
     #[inline(never)]
     pub(super) fn claim_quick(
         &mut self,
@@ -164,25 +166,38 @@ impl Machine<'_> {
         };
         let c = self.card_in(cr)?;
         let weight = table.weight(c as usize);
+        // First, from the running sums alone, the asked seats whose hand may fit with
+        // the card: mostly none, and the window is over without a store.
+        let b = &self.board;
+        let at = *b.card_zone.get(c as usize).ok_or(Stop::Internal)? as usize;
+        let mut may = 0u32;
+        for i in 0..asked {
+            let k = first + i;
+            let seat = if k >= n { k - n } else { k };
+            let zi = h.first as usize + seat as usize;
+            let sum = *b.fit_sums.get(zi * tracks + track).ok_or(Stop::Internal)?;
+            // The card counts once, whether or not the hand already holds it.
+            let (sum, count) = match at == zi {
+                true => (sum, b.zones.held(zi)),
+                false => (sum.wrapping_add(weight), b.zones.held(zi) + 1),
+            };
+            may |= u32::from(table.answer(sum, count)) << i;
+        }
+        if may == 0 {
+            return Ok(q.after);
+        }
         let bind = q.bind as usize;
         let mut claimants = [0u8; MOST_SEATS];
         let mut m = 0;
         for i in 0..asked {
+            if may >> i & 1 == 0 {
+                continue;
+            }
             let k = first + i;
             let seat = if k >= n { k - n } else { k };
             self.n[bind] = seat as i64;
             let zi = h.first as usize + seat as usize;
-            let b = &self.board;
-            let held = *b.sets.get(zi).ok_or(Stop::Value)?;
-            let mut sum = *b.fit_sums.get(zi * tracks + track).ok_or(Stop::Internal)?;
-            let mut count = b.zones.held(zi);
-            if !held.contains(c) {
-                count += 1;
-                sum = sum.wrapping_add(weight);
-            }
-            if !table.answer(sum, count) {
-                continue;
-            }
+            let held = *self.board.sets.get(zi).ok_or(Stop::Value)?;
             let pays = match h.exact {
                 true => crate::score::pays(self.p, h.table, held.union(CardSet::single(c))),
                 false => None,
