@@ -49,8 +49,7 @@ impl Machine<'_> {
                     Some(b) => b,
                     None => self.snippet(*full, players)?,
                 });
-                let cards = self.quick_cards(*first, *zs, *but)?;
-                let nb = cards.len();
+                let (cards, nb) = self.quick_cards_counted(*first, *zs, *but)?;
                 let ending = match (q.ends[0] && na > 0, q.ends[1] && nb > 0) {
                     (true, _) => Some(0),
                     (false, true) => Some(na),
@@ -136,6 +135,32 @@ impl Machine<'_> {
         Ok(match but {
             None => set,
             Some(t) => set.minus(CardSet::single(self.card_in(t)?)),
+        })
+    }
+
+    /// [`Machine::quick_cards`] and their number, read off the zone's list length
+    /// (the list and the set hold the same cards) rather than counted in the set.
+    #[inline(always)]
+    fn quick_cards_counted(
+        &self,
+        first: u16,
+        seat: Option<super::ins::Reg>,
+        but: Option<super::ins::Reg>,
+    ) -> Result<(CardSet, usize), Stop> {
+        let zi = first as usize
+            + match seat {
+                Some(r) => self.seat_in(r)?,
+                None => 0,
+            };
+        let set = *self.board.sets.get(zi).ok_or(Stop::Value)?;
+        let held = self.board.zones.held(zi);
+        Ok(match but {
+            None => (set, held),
+            Some(t) => {
+                let t = self.card_in(t)?;
+                let inside = usize::from(set.contains(t));
+                (set.minus(CardSet::single(t)), held - inside)
+            }
         })
     }
 
