@@ -49,7 +49,7 @@ impl Machine<'_> {
                     Some(b) => b,
                     None => self.snippet(*full, players)?,
                 });
-                let (cards, nb) = self.quick_cards_counted(*first, *zs, *but)?;
+                let (cards, nb) = self.quick_cards(*first, *zs, *but)?;
                 let ending = match (q.ends[0] && na > 0, q.ends[1] && nb > 0) {
                     (true, _) => Some(0),
                     (false, true) => Some(na),
@@ -87,6 +87,7 @@ impl Machine<'_> {
             // The board has not changed since the moves were counted.
             let c = self
                 .quick_cards(first, seat, but)?
+                .0
                 .nth(rest)
                 .ok_or(Stop::Internal)?;
             self.n[param as usize] = c as i64;
@@ -114,34 +115,15 @@ impl Machine<'_> {
             }),
             QuickCount::Cards {
                 first, seat, but, ..
-            } => self.quick_cards(*first, *seat, *but)?.len(),
+            } => self.quick_cards(*first, *seat, *but)?.1,
         })
     }
 
-    /// The cards a card option offers: a zone instance's, but one if one is left out.
+    /// The cards a card option offers (a zone instance's, but one if one is left out)
+    /// and their number, read off the zone's list length (the list and the set hold the
+    /// same cards) rather than counted in the set.
     #[inline(always)]
     fn quick_cards(
-        &self,
-        first: u16,
-        seat: Option<super::ins::Reg>,
-        but: Option<super::ins::Reg>,
-    ) -> Result<CardSet, Stop> {
-        let zi = first as usize
-            + match seat {
-                Some(r) => self.seat_in(r)?,
-                None => 0,
-            };
-        let set = *self.board.sets.get(zi).ok_or(Stop::Value)?;
-        Ok(match but {
-            None => set,
-            Some(t) => set.minus(CardSet::single(self.card_in(t)?)),
-        })
-    }
-
-    /// [`Machine::quick_cards`] and their number, read off the zone's list length
-    /// (the list and the set hold the same cards) rather than counted in the set.
-    #[inline(always)]
-    fn quick_cards_counted(
         &self,
         first: u16,
         seat: Option<super::ins::Reg>,
