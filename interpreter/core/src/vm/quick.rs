@@ -141,7 +141,7 @@ impl Machine<'_> {
             Some(t) => {
                 let t = self.card_in(t)?;
                 let inside = usize::from(set.contains(t));
-                (set.minus(CardSet::single(t)), held - inside)
+                (set.minus(CardSet::single(t)), held.saturating_sub(inside))
             }
         })
     }
