@@ -144,7 +144,7 @@ impl CardSet {
             return self.nth_wide(k);
         }
         let k = u32::try_from(k).ok()?;
-        select(self.0[0], k).ok().map(|place| place as CardIx)
+        select_in_word(self.0[0], k).map(|place| place as CardIx)
     }
 
     /// [`CardSet::nth`] word by word.
@@ -227,6 +227,30 @@ fn select(w: u64, k: u32) -> Result<u32, u32> {
     Ok(before + IN_BYTE[byte][rank] as u32)
 }
 
+/// [`select`]'s place of bit `k` of `w`, by one parallel deposit where the processor
+/// has BMI2 (three instructions instead of some fifty: the one `nth` every discard of a
+/// random player asks); the same answer either way.
+#[inline(always)]
+fn select_in_word(w: u64, k: u32) -> Option<u32> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("bmi2") {
+        // SAFETY: the processor has just been found to have BMI2.
+        return unsafe { select_bmi2(w, k) };
+    }
+    select(w, k).ok()
+}
+
+/// [`select_in_word`] with BMI2: bit `k` of `w` deposited alone, and its place.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2")]
+fn select_bmi2(w: u64, k: u32) -> Option<u32> {
+    use std::arch::x86_64::_pdep_u64;
+    let bit = 1u64.checked_shl(k)?;
+    // The `k`-th set bit of `w` alone, or none when `w` holds `k` or fewer.
+    let found = _pdep_u64(bit, w);
+    (found != 0).then(|| found.trailing_zeros())
+}
+
 impl std::fmt::Debug for CardSet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_set().entries(self.iter()).finish()
@@ -295,6 +319,15 @@ mod tests {
         fn nth_of_a_one_word_set_is_the_iterators_nth(word: u64, k in 0usize..70) {
             let s = CardSet([word, 0, 0, 0]);
             proptest::prop_assert_eq!(s.nth(k), s.iter().nth(k));
+        }
+
+        /// The deposit (where the processor has BMI2) and the portable sums agree,
+        /// sparse words and `k` past the word's bits included.
+        #[test]
+        fn select_in_word_is_the_portable_select(word: u64, sparse: u64, k in 0u32..70) {
+            for w in [word, word & sparse] {
+                proptest::prop_assert_eq!(select_in_word(w, k), select(w, k).ok());
+            }
         }
     }
 
