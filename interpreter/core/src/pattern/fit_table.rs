@@ -94,9 +94,6 @@ impl FitTable {
         counts[k] = 0;
     }
 
-    /// Whether `cards` may fit the pattern, as [`may_fit_by_classes`] says, after the
-    /// size check. Stops at the first card past the pattern's size, so the sum stays
-    /// below (size + 1) × 2¹⁶ and cannot overflow.
     /// The weight of card `c`: what it adds to a hand's entry.
     #[inline(always)]
     pub fn weight(&self, c: usize) -> u32 {
@@ -115,11 +112,22 @@ impl FitTable {
     /// sums zone by zone, see `Board::fit_sums`).
     #[inline(always)]
     pub fn answer(&self, index: u32, n: usize) -> bool {
-        n == self.size
-            && index < self.entries
-            && self.bits[index as usize / 64] & (1 << (index % 64)) != 0
+        self.answers().answer(index, n)
     }
 
+    /// The table's answers alone, small enough to stay in registers over a loop that
+    /// asks about several hands.
+    #[inline(always)]
+    pub fn answers(&self) -> Answers<'_> {
+        Answers {
+            bits: &self.bits,
+            size: self.size,
+        }
+    }
+
+    /// Whether `cards` may fit the pattern, as [`may_fit_by_classes`] says, after the
+    /// size check. Stops at the first card past the pattern's size, so the sum stays
+    /// below (size + 1) × 2¹⁶ and cannot overflow.
     #[inline]
     pub fn may_fit(&self, cards: CardSet) -> bool {
         let mut index = 0u32;
@@ -139,6 +147,28 @@ impl FitTable {
         n == self.size
             && index < self.entries
             && self.bits[index as usize / 64] & (1 << (index % 64)) != 0
+    }
+}
+
+/// A [`FitTable`]'s answers by entry (see [`FitTable::answers`]).
+#[derive(Clone, Copy)]
+pub struct Answers<'a> {
+    /// Bit `i` set when the counts spelled by `i` may fit.
+    bits: &'a [u64],
+    /// The pattern's size.
+    size: usize,
+}
+
+impl Answers<'_> {
+    /// [`FitTable::answer`]. An entry past the table is in no word, or in the last
+    /// word's bits past the entries, which are never set: either way, no fit.
+    #[inline(always)]
+    pub fn answer(self, index: u32, n: usize) -> bool {
+        n == self.size
+            && self
+                .bits
+                .get(index as usize / 64)
+                .is_some_and(|w| w >> (index % 64) & 1 != 0)
     }
 }
 
