@@ -191,6 +191,26 @@ impl Board {
         self.fit_move(c, from, to);
     }
 
+    /// Moves the top card of `from` to the top of `to` (a draw): which card, or `None`
+    /// when `from` is empty or `to` is no instance. The same as `move_card` of the top
+    /// card, without looking up where the card is or for its place in the list.
+    #[inline(always)]
+    pub fn draw_top(&mut self, from: u16, to: u16) -> Option<CardIx> {
+        if to as usize >= self.zones.instances() {
+            return None;
+        }
+        if from == to {
+            return self.zones.top(from as usize);
+        }
+        let c = self.zones.pop(from as usize)?;
+        self.sets[from as usize].remove(c);
+        self.zones.push(to as usize, c);
+        self.sets[to as usize].insert(c);
+        self.card_zone[c as usize] = to;
+        self.fit_move(c, from, to);
+        Some(c)
+    }
+
     /// Moves card `c`'s weights from instance `from`'s fit sums to `to`'s (see
     /// [`Board::fit_sums`]). (`deal_top` moves the weights of all the cards it deals
     /// at once.)
@@ -792,7 +812,7 @@ mod tests {
         })
     }
 
-    /// Zone lists, and ops as (kind: move, deal or gather; a card or source; a count
+    /// Zone lists, and ops as (kind: move, deal, draw or gather; a card or source; a count
     /// whose remainder by 4 is the destination).
     type Setup = (Vec<Vec<CardIx>>, Vec<(u8, usize, usize)>);
 
@@ -805,7 +825,7 @@ mod tests {
             for (k, c) in cards.into_iter().enumerate() {
                 lists[(k * 7 + seed as usize) % 4].push(c);
             }
-            let ops = prop::collection::vec((0u8..3, 0usize..40, 0usize..12), 0..30);
+            let ops = prop::collection::vec((0u8..4, 0usize..40, 0usize..12), 0..30);
             (Just(lists), ops)
         })
     }
@@ -828,8 +848,8 @@ mod tests {
     }
 
     proptest! {
-        /// Moving a card, dealing from the top and gathering keep each zone's order
-        /// exactly as moving one card at a time does.
+        /// Moving a card, dealing or drawing from the top and gathering keep each
+        /// zone's order exactly as moving one card at a time does.
         #[test]
         fn bulk_moves_match_one_card_at_a_time((lists, ops) in setup()) {
             let n = lists.iter().map(Vec::len).sum::<usize>();
@@ -851,6 +871,15 @@ mod tests {
                             let Some(&c) = r[from].last() else { break };
                             reference(&mut r, c, to);
                             if from == to { break; }
+                        }
+                    }
+                    2 => {
+                        // A draw: the top card, moved as `move_card` moves it.
+                        let from = a % 4;
+                        let drawn = b.draw_top(from as u16, to as u16);
+                        prop_assert_eq!(drawn, r[from].last().copied());
+                        if let Some(c) = drawn {
+                            reference(&mut r, c, to);
                         }
                     }
                     _ => {

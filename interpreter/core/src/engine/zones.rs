@@ -58,6 +58,13 @@ impl Zones {
         self.lens.get(i).map_or(0, |n| *n as usize)
     }
 
+    /// How many cards each of the instances `from..from + n` holds (for a zone's
+    /// instances side by side, one per seat), if there are such instances.
+    #[inline(always)]
+    pub fn helds(&self, from: usize, n: usize) -> Option<&[u32]> {
+        self.lens.get(from..from.checked_add(n)?)
+    }
+
     /// Instance `i`'s top card.
     #[inline(always)]
     pub fn top(&self, i: usize) -> Option<CardIx> {
@@ -90,6 +97,16 @@ impl Zones {
                 *n += 1;
             }
         }
+    }
+
+    /// Takes instance `i`'s top card off, if it has one.
+    #[inline(always)]
+    pub fn pop(&mut self, i: usize) -> Option<CardIx> {
+        let n = self.lens.get_mut(i)?;
+        let top = n.checked_sub(1)?;
+        let c = *self.cards.get(i * self.stride + top as usize)?;
+        *n = top;
+        Some(c)
     }
 
     /// Makes `cards` instance `i`'s list (as many as it has room for).

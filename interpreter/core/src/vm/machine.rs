@@ -502,10 +502,13 @@ impl Machine<'_> {
                     first,
                     seat,
                 } => {
-                    let c = self.board.zones.top(from as usize).ok_or(Stop::Empty)?;
-                    self.n[dst as usize] = c as i64;
+                    // An empty zone's `top` first, as the engine finds it.
+                    if self.board.zones.held(from as usize) == 0 {
+                        return Err(Stop::Empty);
+                    }
                     let to = first as usize + self.seat_in(seat)?;
-                    self.board.move_card(c, to as u16);
+                    let c = self.board.draw_top(from, to as u16).ok_or(Stop::Internal)?;
+                    self.n[dst as usize] = c as i64;
                 }
                 Ins::TopOf { dst, z } => {
                     let c = self.board.zones.top(z as usize).ok_or(Stop::Empty)?;
