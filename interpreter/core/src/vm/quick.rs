@@ -45,11 +45,17 @@ impl Machine<'_> {
                 param,
                 but,
             }] => {
-                let na = usize::from(match self.hand(*h)? {
-                    Some(b) => b,
-                    None => self.snippet(*full, players)?,
-                });
-                let (cards, nb) = self.quick_cards(*first, *zs, *but)?;
+                let (na, cards, nb) = match q.own_hand {
+                    true => self.own_hand(*h, *full, seat, *but, players)?,
+                    false => {
+                        let na = usize::from(match self.hand(*h)? {
+                            Some(b) => b,
+                            None => self.snippet(*full, players)?,
+                        });
+                        let (cards, nb) = self.quick_cards(*first, *zs, *but)?;
+                        (na, cards, nb)
+                    }
+                };
                 let ending = match (q.ends[0] && na > 0, q.ends[1] && nb > 0) {
                     (true, _) => Some(0),
                     (false, true) => Some(na),
@@ -94,6 +100,49 @@ impl Machine<'_> {
         }
         self.count_decision()?;
         Ok(q.body[i])
+    }
+
+    /// A win guard on `seat`'s own hand and a card of it (a [`QuickPick::own_hand`]
+    /// pair): the win's moves (the guard as [`Machine::hand`] answers it, or its code),
+    /// the cards offered, and their number, with the hand read once.
+    #[inline(always)]
+    fn own_hand(
+        &mut self,
+        hi: u16,
+        full: u16,
+        seat: u8,
+        but: Option<super::ins::Reg>,
+        players: &mut AutoPlayers<'_>,
+    ) -> Result<(usize, CardSet, usize), Stop> {
+        let im = self.im;
+        let h = im.hands.get(hi as usize).ok_or(Stop::Internal)?;
+        let Some((table, track, tracks)) = &h.fit else {
+            return Err(Stop::Internal);
+        };
+        let b = &self.board;
+        let zi = h.first as usize + seat as usize;
+        let held = *b.sets.get(zi).ok_or(Stop::Value)?;
+        let count = b.zones.held(zi);
+        let sum = *b.fit_sums.get(zi * tracks + track).ok_or(Stop::Internal)?;
+        let wins = match table.answer(sum, count) {
+            false => false,
+            true => match h.exact {
+                true => match crate::score::pays(self.p, h.table, held) {
+                    Some(pays) => pays,
+                    None => self.snippet(full, players)?,
+                },
+                false => self.snippet(full, players)?,
+            },
+        };
+        let (cards, n) = match but {
+            None => (held, count),
+            Some(t) => {
+                let t = self.card_in(t)?;
+                let inside = usize::from(held.contains(t));
+                (held.minus(CardSet::single(t)), count.saturating_sub(inside))
+            }
+        };
+        Ok((usize::from(wins), cards, n))
     }
 
     /// How many moves an option offers.

@@ -25,6 +25,10 @@ pub struct QuickPick {
     pub ends: [bool; 2],
     /// Each option's body.
     pub body: [u32; 2],
+    /// Whether the pair is a win guard on the decider's own hand and a card of that
+    /// same hand (`上がり when 役代(手札[s])…`, `捨てる(d in 手札[s])`): the hand's
+    /// place, cards and count are then read once for both.
+    pub own_hand: bool,
 }
 
 /// How a [`QuickPick`] option's moves are counted.
@@ -140,12 +144,22 @@ fn pick(im: &Image, d: &PickDef) -> Option<QuickPick> {
     let [a, b] = &d.options[..] else {
         return None;
     };
+    let count = [count(im, &a.count)?, count(im, &b.count)?];
+    let own_hand = match &count {
+        [QuickCount::Hand(h, _), QuickCount::Cards { first, seat, .. }] => {
+            im.hands.get(*h as usize).is_some_and(|hd| {
+                hd.plus.is_none() && hd.first == *first && hd.seat == who && *seat == Some(who)
+            })
+        }
+        _ => false,
+    };
     Some(QuickPick {
         who,
         seat_reg: d.seat_reg,
-        count: [count(im, &a.count)?, count(im, &b.count)?],
+        count,
         ends: [a.ends, b.ends],
         body: [a.body, b.body],
+        own_hand,
     })
 }
 
