@@ -58,13 +58,6 @@ impl Zones {
         self.lens.get(i).map_or(0, |n| *n as usize)
     }
 
-    /// How many cards each of the instances `from..from + n` holds (for a zone's
-    /// instances side by side, one per seat), if there are such instances.
-    #[inline(always)]
-    pub fn helds(&self, from: usize, n: usize) -> Option<&[u32]> {
-        self.lens.get(from..from.checked_add(n)?)
-    }
-
     /// Instance `i`'s top card.
     #[inline(always)]
     pub fn top(&self, i: usize) -> Option<CardIx> {
