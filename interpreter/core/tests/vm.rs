@@ -496,3 +496,34 @@ fn a_window_whose_card_is_in_an_asked_hand_plays_the_engines_games() {
     );
     assert_eq!(same_games(&p, 20), 40, "the machine played every game");
 }
+
+#[test]
+fn a_match_longer_than_one_rounds_limit_is_the_machines_to_finish() {
+    // 120 deals of about 80 decisions each: more than a round may take
+    // (`ROUND_DECISION_LIMIT`), though no deal comes near it. Each outcome starts the
+    // round's count again, so the machine plays the match to its end.
+    let text = std::fs::read_to_string(format!(
+        "{}/../../rulesets/sangohana.fuda",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .expect("bundled ruleset");
+    let long = text.replace("param deals: int = 12 in", "param deals: int = 120 in");
+    assert_ne!(long, text, "the number of deals is a parameter");
+    let p = program(&long);
+    for g in 0..2 {
+        let seed = game_seed(5, g);
+        let rec = game(&p, "random", seed, false);
+        let decisions: u64 = rec
+            .split("decisions: ")
+            .nth(1)
+            .and_then(|s| s.split(|c: char| !c.is_ascii_digit()).next())
+            .and_then(|d| d.parse().ok())
+            .expect("a record with its decisions");
+        assert!(
+            decisions > fuda_core::engine::ROUND_DECISION_LIMIT,
+            "{decisions} decisions"
+        );
+        assert!(machine_finishes(&p, "random", seed), "game {g}");
+        assert_eq!(rec, game(&p, "random", seed, true), "game {g}");
+    }
+}

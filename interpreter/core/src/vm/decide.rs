@@ -5,7 +5,6 @@
 //! and the table's plans) and run as code otherwise.
 
 use crate::agents::AutoPlayers;
-use crate::engine::Picker;
 use crate::model::CardSet;
 
 use super::image::{CardGuard, Count, Guard, PickOption, Plus};
@@ -115,7 +114,9 @@ impl Machine<'_> {
                 // which reads the chips.
                 self.boundary()?;
                 self.chosen();
-                Ok(players.pick(seat, n, ending).min(n - 1))
+                // The player itself: `last`, which the engine reads back from a
+                // pick, means nothing here.
+                Ok(players.seat(seat).pick(n, ending).min(n - 1))
             }
         }
     }

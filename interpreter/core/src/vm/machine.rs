@@ -119,11 +119,14 @@ pub(super) struct Machine<'a> {
     pub(super) frames: Vec<Frame>,
     /// What happened (outcomes and records), as the engine's events.
     pub events: Vec<Event>,
-    /// Decisions taken in the game and in the round.
+    /// Decisions taken in the game.
     pub decisions: u64,
-    pub round_decisions: u64,
     /// Most decisions the game may take.
     pub decision_limit: u64,
+    /// Past this count of the game's decisions the game stops: the game's limit, or
+    /// the round's ([`crate::engine::ROUND_DECISION_LIMIT`] past its first), whichever
+    /// comes first; one comparison for both on every decision.
+    decision_stop: u64,
     /// Steps the engine's evaluator took in the round (see [`Machine::work`]).
     pub evals: u64,
     /// Instructions run in the round before the last decision a player chose.
@@ -176,8 +179,8 @@ pub fn play(
         frames: Vec::with_capacity(8),
         events: Vec::new(),
         decisions: 0,
-        round_decisions: 0,
         decision_limit,
+        decision_stop: decision_limit.min(crate::engine::ROUND_DECISION_LIMIT),
         evals: 0,
         round_steps: 0,
         steps: 0,
@@ -801,7 +804,7 @@ impl Machine<'_> {
                     self.events.push(Event::Outcome(text, self.board.dealer));
                     // A new round begins: its limits start again (but the count of
                     // instructions without a decision, which the engine keeps too).
-                    self.round_decisions = 0;
+                    self.new_round();
                     self.round_steps = 0;
                     self.evals = 0;
                 }
@@ -814,7 +817,7 @@ impl Machine<'_> {
                         }
                     };
                     self.events.push(Event::Outcome(text, self.board.dealer));
-                    self.round_decisions = 0;
+                    self.new_round();
                     self.round_steps = 0;
                     self.evals = 0;
                 }
@@ -919,15 +922,19 @@ impl Machine<'_> {
         self.frames.len()
     }
 
+    /// A round begins: its count of decisions starts again.
+    fn new_round(&mut self) {
+        let round = self
+            .decisions
+            .saturating_add(crate::engine::ROUND_DECISION_LIMIT);
+        self.decision_stop = self.decision_limit.min(round);
+    }
+
     /// Counts a decision taken; a game past its limits stops.
     #[inline(always)]
     pub(super) fn count_decision(&mut self) -> Result<(), Stop> {
         self.decisions += 1;
-        self.round_decisions += 1;
-        if self.decisions > self.decision_limit
-            || self.round_decisions > crate::engine::ROUND_DECISION_LIMIT
-            || self.work() >= ROUND_BUDGET
-        {
+        if self.decisions > self.decision_stop || self.work() >= ROUND_BUDGET {
             return Err(Stop::Limit);
         }
         Ok(())
