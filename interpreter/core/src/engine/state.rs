@@ -217,6 +217,18 @@ impl Board {
     #[inline(always)]
     fn fit_move(&mut self, c: CardIx, from: u16, to: u16) {
         let n = self.layout.fit.len();
+        // Mostly one table (a game's one win pattern): its sums are one per instance,
+        // without a loop.
+        if let [table] = &self.layout.fit[..] {
+            let w = table.weight(c as usize);
+            if let Some(s) = self.fit_sums.get_mut(from as usize) {
+                *s = s.wrapping_sub(w);
+            }
+            if let Some(s) = self.fit_sums.get_mut(to as usize) {
+                *s = s.wrapping_add(w);
+            }
+            return;
+        }
         for (t, table) in self.layout.fit.iter().enumerate() {
             let w = table.weight(c as usize);
             if let Some(s) = self.fit_sums.get_mut(from as usize * n + t) {
