@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use crate::agents::AutoPlayers;
-use crate::engine::{scalar_of, Board, Event, OP_LIMIT, ROUND_BUDGET};
+use crate::engine::{scalar_of, Board, Event, OP_LIMIT};
 use crate::ir::Program;
 use crate::model::{CardIx, CardSet};
 use crate::play::{DealChips, GameRecord};
@@ -45,12 +45,6 @@ pub enum Stop {
 /// machine stops after [`OP_LIMIT`] / this many instructions without a decision, so it
 /// stops no later than the engine would.
 pub(super) const OPS_PER_INSTRUCTION: u64 = 4;
-
-/// Work charged per instruction run. The engine charges one step per op and one per
-/// expression node it evaluates in full; an instruction stands for at most a few ops
-/// and nodes, so charging this many keeps the machine's count of a round's work above
-/// the engine's, and the machine stops first.
-const WORK_PER_INSTRUCTION: u64 = 16;
 
 /// Instructions the machine runs without a decision before it stops.
 const STEP_LIMIT: u64 = OP_LIMIT / OPS_PER_INSTRUCTION;
@@ -126,7 +120,7 @@ pub(super) struct Machine<'a> {
     /// Past this count of the game's decisions the game stops: the game's limit, or
     /// the round's ([`crate::engine::ROUND_DECISION_LIMIT`] past its first), whichever
     /// comes first; one comparison for both on every decision.
-    decision_stop: u64,
+    pub(super) decision_stop: u64,
     /// Steps the engine's evaluator took in the round (see [`Machine::work`]).
     pub evals: u64,
     /// Instructions run in the round before the last decision a player chose.
@@ -141,12 +135,12 @@ pub(super) struct Machine<'a> {
     /// kept between windows so that asking allocates nothing.
     pub claimants: Vec<(u8, usize, Option<usize>, u32)>,
     /// How many events there were at the last decision boundary.
-    seen_events: usize,
+    pub(super) seen_events: usize,
     /// Moves a `choose each` chose that wait to start: the frame depth, the window,
     /// the seat, and the body (the next to start last).
     pub queue: Vec<(usize, u16, u8, u32)>,
     /// The ledger's sum, when invariants are checked at each boundary.
-    ledger: Option<i64>,
+    pub(super) ledger: Option<i64>,
 }
 
 /// Plays one game of `p` (lowered as `im`) from its start on `board`, with players lent
@@ -355,22 +349,6 @@ impl Machine<'_> {
             cur.checked_add(v)
         };
         self.put(to, r.ok_or(Stop::Arithmetic)?, None)
-    }
-
-    /// The round's work so far, against [`ROUND_BUDGET`]: the evaluator's steps and
-    /// [`WORK_PER_INSTRUCTION`] for each instruction. (The engine charges the ops run
-    /// before an outcome since its last decision to the new round; so does this, as
-    /// `steps` runs on past an outcome.)
-    pub(super) fn work(&self) -> u64 {
-        let run = self.round_steps.saturating_add(self.steps);
-        self.evals
-            .saturating_add(run.saturating_mul(WORK_PER_INSTRUCTION))
-    }
-
-    /// A decision a player chose: the count of instructions without one starts again.
-    pub(super) fn chosen(&mut self) {
-        self.round_steps = self.round_steps.saturating_add(self.steps);
-        self.steps = 0;
     }
 
     /// Runs instructions from `pc` until the game ends or a guard's code yields.
@@ -920,56 +898,6 @@ impl Machine<'_> {
     /// The frames active now (the depth a `choose each`'s waiting moves belong to).
     pub(super) fn depth(&self) -> usize {
         self.frames.len()
-    }
-
-    /// A round begins: its count of decisions starts again.
-    fn new_round(&mut self) {
-        let round = self
-            .decisions
-            .saturating_add(crate::engine::ROUND_DECISION_LIMIT);
-        self.decision_stop = self.decision_limit.min(round);
-    }
-
-    /// Counts a decision taken; a game past its limits stops.
-    #[inline(always)]
-    pub(super) fn count_decision(&mut self) -> Result<(), Stop> {
-        self.decisions += 1;
-        if self.decisions > self.decision_stop || self.work() >= ROUND_BUDGET {
-            return Err(Stop::Limit);
-        }
-        Ok(())
-    }
-
-    /// A decision boundary (a move a player chose among several): chips are read for
-    /// deals that ended since the last one.
-    /// With invariants checked, the board is checked here as the engine checks it at
-    /// the same moments (a broken one stops the game: the engine then reports it).
-    #[inline(always)]
-    pub(super) fn boundary(&mut self) -> Result<(), Stop> {
-        // Mostly nothing happened since the last one and nothing is checked.
-        if self.events.len() == self.seen_events && self.ledger.is_none() {
-            return Ok(());
-        }
-        self.boundary_work()
-    }
-
-    /// [`Machine::boundary`] when a deal ended since the last one or invariants are
-    /// checked.
-    #[cold]
-    #[inline(never)]
-    fn boundary_work(&mut self) -> Result<(), Stop> {
-        // Only a deal's end (an outcome: an event) is read at a boundary.
-        if self.events.len() != self.seen_events {
-            self.seen_events = self.events.len();
-            self.deal_chips
-                .boundary(&self.board, &self.events, &mut self.deal_rows);
-        }
-        if let Some(ledger) = self.ledger {
-            if self.board.check_cards().is_err() || self.board.ledger_sum(self.p) != ledger {
-                return Err(Stop::Failed);
-            }
-        }
-        Ok(())
     }
 }
 

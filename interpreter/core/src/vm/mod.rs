@@ -22,6 +22,7 @@
 mod decide;
 pub mod image;
 pub mod ins;
+mod limits;
 mod lower;
 mod lower_decide;
 mod lower_expr;
