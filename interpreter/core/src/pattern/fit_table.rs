@@ -109,20 +109,15 @@ impl FitTable {
 
     /// Whether a hand of `n` cards whose weights sum to `index` may fit: the answer
     /// [`FitTable::may_fit`] gives once it has added the hand up (the board keeps such
-    /// sums zone by zone, see `Board::fit_sums`).
+    /// sums zone by zone, see `Board::fit_sums`). An entry past the table is in no word, or in the last word's bits past the
+    /// entries, which are never set: either way, no fit.
     #[inline(always)]
     pub fn answer(&self, index: u32, n: usize) -> bool {
-        self.answers().answer(index, n)
-    }
-
-    /// The table's answers alone, small enough to stay in registers over a loop that
-    /// asks about several hands.
-    #[inline(always)]
-    pub fn answers(&self) -> Answers<'_> {
-        Answers {
-            bits: &self.bits,
-            size: self.size,
-        }
+        n == self.size
+            && self
+                .bits
+                .get(index as usize / 64)
+                .is_some_and(|w| w >> (index % 64) & 1 != 0)
     }
 
     /// Whether `cards` may fit the pattern, as [`may_fit_by_classes`] says, after the
@@ -147,28 +142,6 @@ impl FitTable {
         n == self.size
             && index < self.entries
             && self.bits[index as usize / 64] & (1 << (index % 64)) != 0
-    }
-}
-
-/// A [`FitTable`]'s answers by entry (see [`FitTable::answers`]).
-#[derive(Clone, Copy)]
-pub struct Answers<'a> {
-    /// Bit `i` set when the counts spelled by `i` may fit.
-    bits: &'a [u64],
-    /// The pattern's size.
-    size: usize,
-}
-
-impl Answers<'_> {
-    /// [`FitTable::answer`]. An entry past the table is in no word, or in the last
-    /// word's bits past the entries, which are never set: either way, no fit.
-    #[inline(always)]
-    pub fn answer(self, index: u32, n: usize) -> bool {
-        n == self.size
-            && self
-                .bits
-                .get(index as usize / 64)
-                .is_some_and(|w| w >> (index % 64) & 1 != 0)
     }
 }
 
