@@ -470,6 +470,14 @@ fn quick_decisions_of_every_kind_play_the_engines_games() {
         quick_picks == 2 && quick_windows == 1,
         "{quick_picks} picks, {quick_windows} windows"
     );
+    // The window comes right after the top card it asks about: the two are one.
+    assert!(
+        image
+            .code
+            .iter()
+            .any(|i| matches!(i, fuda_core::vm::ins::Ins::TopClaim { .. })),
+        "the top card and its window taken together"
+    );
     assert_eq!(same_games(&p, 20), 40, "the machine played every game");
 }
 

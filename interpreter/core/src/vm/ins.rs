@@ -238,6 +238,10 @@ pub enum Ins {
     },
     /// [`Ins::Top`] of a shared zone.
     TopOf { dst: Reg, z: u16 },
+    /// [`Ins::TopOf`] and the claim window of the usual shape that follows it (`let d =
+    /// top(捨て札)` then `claim x in others(s) …`), in one: where the window goes on.
+    /// The window's own instruction stays after it, for a jump that lands there.
+    TopClaim { dst: Reg, z: u16, k: u16 },
     /// [`Ins::NextSeat`] forward from the seat in a register (`s = next(s)`).
     NextOf { dst: Reg, s: Reg },
     /// `dst = the value of attribute attr of the card c` (a number or a symbol).

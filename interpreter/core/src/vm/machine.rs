@@ -495,6 +495,19 @@ impl Machine<'_> {
                     let c = self.board.zones.top(z as usize).ok_or(Stop::Empty)?;
                     self.n[dst as usize] = c as i64;
                 }
+                Ins::TopClaim { dst, z, k } => {
+                    // Counted as the two instructions it stands for, and checked where
+                    // the window's own instruction is.
+                    steps += 1;
+                    checked!();
+                    let c = self.board.zones.top(z as usize).ok_or(Stop::Empty)?;
+                    self.n[dst as usize] = c as i64;
+                    self.steps = steps;
+                    let d = self.im.claims.get(k as usize).ok_or(Stop::Internal)?;
+                    let q = d.quick.as_ref().ok_or(Stop::Internal)?;
+                    pc = self.claim_quick(q, players)?;
+                    steps = self.steps;
+                }
                 Ins::NextOf { dst, s } => {
                     let s = self.seat_in(s)?;
                     let n = self.board.seats as usize;

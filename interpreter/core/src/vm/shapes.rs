@@ -7,7 +7,8 @@
 //! players the same questions in the same order. The same pass gives the usual
 //! instructions of a turn whose operands are of the usual kinds (`if count(山札) ==
 //! 0`, `if s == dealer`, a draw into a hand, a discard, `top(捨て札)`, `next(s)`)
-//! instructions of their own, in place.
+//! instructions of their own, in place, and takes a window of the usual shape together
+//! with the top card just before it.
 
 use super::image::{CardGuard, ClaimDef, Count, Guard, Image, PickDef, Plus};
 use super::ins::{Cmp, Cond, Ins, Num, Reg, Seats, Set, Zr};
@@ -133,6 +134,15 @@ pub(super) fn resolve(im: &mut Image) {
     for k in 0..im.claims.len() {
         let quick = claim(im, &im.claims[k]);
         im.claims[k].quick = quick;
+    }
+    // A window of the usual shape right after the top card it asks about is taken with
+    // it. The window's instruction stays where it was, so a jump to it still lands on it.
+    for i in 1..im.code.len() {
+        if let (Ins::TopOf { dst, z }, Ins::Claim(k)) = (im.code[i - 1], im.code[i]) {
+            if im.claims.get(k as usize).is_some_and(|d| d.quick.is_some()) {
+                im.code[i - 1] = Ins::TopClaim { dst, z, k };
+            }
+        }
     }
 }
 
