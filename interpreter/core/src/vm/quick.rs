@@ -134,14 +134,7 @@ impl Machine<'_> {
                 false => self.snippet(full, players)?,
             },
         };
-        let (cards, n) = match but {
-            None => (held, count),
-            Some(t) => {
-                let t = self.card_in(t)?;
-                let inside = usize::from(held.contains(t));
-                (held.minus(CardSet::single(t)), count.saturating_sub(inside))
-            }
-        };
+        let (cards, n) = self.all_but(held, count, but)?;
         Ok((usize::from(wins), cards, n))
     }
 
@@ -184,7 +177,18 @@ impl Machine<'_> {
                 None => 0,
             };
         let set = *self.board.sets.get(zi).ok_or(Stop::Value)?;
-        let held = self.board.zones.held(zi);
+        self.all_but(set, self.board.zones.held(zi), but)
+    }
+
+    /// A zone's cards `set` (`held` of them) with the card in register `but` left out,
+    /// if one is, and their number.
+    #[inline(always)]
+    fn all_but(
+        &self,
+        set: CardSet,
+        held: usize,
+        but: Option<super::ins::Reg>,
+    ) -> Result<(CardSet, usize), Stop> {
         Ok(match but {
             None => (set, held),
             Some(t) => {
