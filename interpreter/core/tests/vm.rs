@@ -478,7 +478,26 @@ fn quick_decisions_of_every_kind_play_the_engines_games() {
             .any(|i| matches!(i, fuda_core::vm::ins::Ins::TopClaim { .. })),
         "the top card and its window taken together"
     );
+    // The win-or-discard pair has its own instruction; the draw-or-pick-up pair (a
+    // comparison and a card option) is taken by the general two-option form.
+    use fuda_core::vm::ins::Ins;
+    assert!(image.code.iter().any(|i| matches!(i, Ins::PickOwn(_))));
+    assert!(image.code.iter().any(|i| matches!(i, Ins::Pick(_))));
     assert_eq!(same_games(&p, 20), 40, "the machine played every game");
+}
+
+#[test]
+fn sangohanas_turn_takes_both_pick_shapes_as_the_engine_does() {
+    // Draw or take the discard, then declare or discard: each pair has an instruction
+    // of its own, and the games are the engine's.
+    use fuda_core::vm::ins::Ins;
+    let p = bundled("sangohana.fuda");
+    let image = p.vm.image(&p, seats(&p)).expect("lowered");
+    let count = |f: fn(&Ins) -> bool| image.code.iter().filter(|i| f(i)).count();
+    assert_eq!(count(|i| matches!(i, Ins::PickTake(_))), 1, "draw or take");
+    assert_eq!(count(|i| matches!(i, Ins::PickOwn(_))), 2, "declare or discard");
+    assert_eq!(count(|i| matches!(i, Ins::Pick(_))), 0, "no general pick left");
+    assert_eq!(same_games(&p, 10), 20, "the machine played every game");
 }
 
 #[test]

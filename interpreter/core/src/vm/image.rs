@@ -46,6 +46,10 @@ pub struct Image {
     pub deals: Vec<DealDef>,
     /// Decisions taken by one seat.
     pub picks: Vec<PickDef>,
+    /// Decisions of the draw-or-take shape, resolved (see [`Ins::PickTake`]).
+    pub take_picks: Vec<super::shapes::TakePick>,
+    /// Decisions of the win-or-discard shape, resolved (see [`Ins::PickOwn`]).
+    pub own_picks: Vec<super::shapes::OwnPick>,
     /// Claim windows.
     pub claims: Vec<ClaimDef>,
     /// Hand guards.

@@ -323,6 +323,12 @@ pub enum Ins {
     },
     /// A `choose`: entry of [`super::Image::picks`].
     Pick(u16),
+    /// A `choose` of one move or another when a count or comparison holds (draw or
+    /// take): entry of [`super::Image::take_picks`] (`shapes.rs`).
+    PickTake(u16),
+    /// A `choose` of a win on the decider's own hand or a card of that hand (declare
+    /// or discard): entry of [`super::Image::own_picks`] (`shapes.rs`).
+    PickOwn(u16),
     /// A claim window: entry of [`super::Image::claims`].
     Claim(u16),
     /// A `choose each`: entry of [`super::Image::claims`] (a window without a pass).

@@ -723,6 +723,18 @@ impl Machine<'_> {
                     };
                     steps = self.steps;
                 }
+                Ins::PickTake(k) => {
+                    checked!();
+                    self.steps = steps;
+                    pc = self.pick_take(k, players)?;
+                    steps = self.steps;
+                }
+                Ins::PickOwn(k) => {
+                    checked!();
+                    self.steps = steps;
+                    pc = self.pick_own(k, players)?;
+                    steps = self.steps;
+                }
                 Ins::Claim(k) => {
                     checked!();
                     self.steps = steps;

@@ -1,4 +1,5 @@
-//! Taking the decisions `shapes.rs` resolved: a two-option `choose` and a one-claim
+//! Taking the decisions `shapes.rs` resolved: a two-option `choose` (of the draw-or-take
+//! and win-or-discard shapes, or any other two options) and a one-claim
 //! hand-guarded window, with every operand already of one kind. Each asks exactly
 //! what `decide.rs` asks of the same decision (the same guards in the same order, the
 //! same players with the same number of moves), so the game is the same either way;
@@ -10,7 +11,7 @@ use crate::model::CardSet;
 
 use super::image::Plus;
 use super::machine::{Machine, Stop};
-use super::shapes::{QuickClaim, QuickCount, QuickPick};
+use super::shapes::{QuickClaim, QuickCount, QuickPick, TakeWhen};
 
 impl Machine<'_> {
     /// A two-option `choose`: where the rules go on (the taken option's body).
@@ -23,55 +24,6 @@ impl Machine<'_> {
         let seat = self.seat_in(q.who)? as u8;
         if let Some(r) = q.seat_reg {
             self.n[r as usize] = seat as i64;
-        }
-        // The two commonest pairs, each with one test of the pair's kinds: a move or
-        // another when a comparison holds (draw or take), and a win or a card
-        // (declare or discard).
-        match &q.count {
-            [QuickCount::Always, second @ (QuickCount::Cond(_) | QuickCount::Count(..))] => {
-                let nb = self.quick_count(second, players)?;
-                let ending = match (q.ends[0], q.ends[1] && nb > 0) {
-                    (true, _) => Some(0),
-                    (false, true) => Some(1),
-                    _ => None,
-                };
-                let k = self.choose_among(seat, 1 + nb, ending, players)?;
-                self.count_decision()?;
-                return Ok(q.body[usize::from(k > 0)]);
-            }
-            [QuickCount::Hand(h, full), QuickCount::Cards {
-                first,
-                seat: zs,
-                param,
-                but,
-            }] => {
-                let (na, cards, nb) = match q.own_hand {
-                    true => self.own_hand(*h, *full, seat, *but, players)?,
-                    false => {
-                        let na = usize::from(match self.hand(*h)? {
-                            Some(b) => b,
-                            None => self.snippet(*full, players)?,
-                        });
-                        let (cards, nb) = self.quick_cards(*first, *zs, *but)?;
-                        (na, cards, nb)
-                    }
-                };
-                let ending = match (q.ends[0] && na > 0, q.ends[1] && nb > 0) {
-                    (true, _) => Some(0),
-                    (false, true) => Some(na),
-                    _ => None,
-                };
-                let k = self.choose_among(seat, na + nb, ending, players)?;
-                if k < na {
-                    self.count_decision()?;
-                    return Ok(q.body[0]);
-                }
-                let c = cards.nth(k - na).ok_or(Stop::Internal)?;
-                self.n[*param as usize] = c as i64;
-                self.count_decision()?;
-                return Ok(q.body[1]);
-            }
-            _ => {}
         }
         // Each option's moves, counted in option order as the engine asks its guards.
         let na = self.quick_count(&q.count[0], players)?;
@@ -102,9 +54,61 @@ impl Machine<'_> {
         Ok(q.body[i])
     }
 
-    /// A win guard on `seat`'s own hand and a card of it (a [`QuickPick::own_hand`]
-    /// pair): the win's moves (the guard as [`Machine::hand`] answers it, or its code),
-    /// the cards offered, and their number, with the hand read once.
+    /// A `choose` of one move always or another when a count or comparison holds
+    /// (draw, or take): where the rules go on.
+    #[inline(never)]
+    pub(super) fn pick_take(&mut self, k: u16, players: &mut AutoPlayers<'_>) -> Result<u32, Stop> {
+        let im = self.im;
+        let q = im.take_picks.get(k as usize).ok_or(Stop::Internal)?;
+        let seat = self.seat_in(q.who)? as u8;
+        if let Some(r) = q.seat_reg {
+            self.n[r as usize] = seat as i64;
+        }
+        let second = match q.when {
+            TakeWhen::Count(z, cmp, k) => cmp.test(self.board.zones.held(z as usize) as i64, k),
+            TakeWhen::Cond(c) => self.holds(c)?,
+        };
+        let nb = usize::from(second);
+        let ending = match (q.ends[0], q.ends[1] && second) {
+            (true, _) => Some(0),
+            (false, true) => Some(1),
+            _ => None,
+        };
+        let k = self.choose_among(seat, 1 + nb, ending, players)?;
+        self.count_decision()?;
+        Ok(q.body[usize::from(k > 0)])
+    }
+
+    /// A `choose` of a win on the decider's own hand or a card of that hand (declare,
+    /// or discard): where the rules go on, the card bound when one is discarded.
+    #[inline(never)]
+    pub(super) fn pick_own(&mut self, k: u16, players: &mut AutoPlayers<'_>) -> Result<u32, Stop> {
+        let im = self.im;
+        let q = im.own_picks.get(k as usize).ok_or(Stop::Internal)?;
+        let seat = self.seat_in(q.who)? as u8;
+        if let Some(r) = q.seat_reg {
+            self.n[r as usize] = seat as i64;
+        }
+        let (na, cards, nb) = self.own_hand(q.hand, q.full, seat, q.but, players)?;
+        let ending = match (q.ends[0] && na > 0, q.ends[1] && nb > 0) {
+            (true, _) => Some(0),
+            (false, true) => Some(na),
+            _ => None,
+        };
+        let k = self.choose_among(seat, na + nb, ending, players)?;
+        if k < na {
+            self.count_decision()?;
+            return Ok(q.body[0]);
+        }
+        let c = cards.nth(k - na).ok_or(Stop::Internal)?;
+        self.n[q.param as usize] = c as i64;
+        self.count_decision()?;
+        Ok(q.body[1])
+    }
+
+    /// A win guard on `seat`'s own hand and a card of it (an [`OwnPick`]): the win's
+    /// moves (the guard as [`Machine::hand`] answers it, or its code), the cards
+    /// offered, and their number, with the hand read once.
     #[inline(always)]
     fn own_hand(
         &mut self,

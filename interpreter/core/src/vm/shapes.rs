@@ -60,6 +60,53 @@ pub enum QuickCount {
     },
 }
 
+/// A [`QuickPick`] of one move always, or another when a count or comparison holds
+/// (draw from the stock, or take the discard): [`super::ins::Ins::PickTake`].
+#[derive(Clone, Debug)]
+pub struct TakePick {
+    /// The number register holding the deciding seat.
+    pub who: Reg,
+    /// A register bound to the deciding seat, if the decision names one.
+    pub seat_reg: Option<Reg>,
+    /// When the second option offers its move.
+    pub when: TakeWhen,
+    /// Whether each option may end the round.
+    pub ends: [bool; 2],
+    /// Each option's body.
+    pub body: [u32; 2],
+}
+
+/// When a [`TakePick`]'s second option offers its move.
+#[derive(Clone, Copy, Debug)]
+pub enum TakeWhen {
+    /// A comparison holds.
+    Cond(Cond),
+    /// A shared zone's count compares so with a constant.
+    Count(u16, Cmp, i64),
+}
+
+/// A [`QuickPick`] of a win guard on the decider's own hand or a card of that hand
+/// (declare, or discard): [`super::ins::Ins::PickOwn`].
+#[derive(Clone, Debug)]
+pub struct OwnPick {
+    /// The number register holding the deciding seat.
+    pub who: Reg,
+    /// A register bound to the deciding seat, if the decision names one.
+    pub seat_reg: Option<Reg>,
+    /// The hand guard ([`super::image::HandDef`] by index).
+    pub hand: u16,
+    /// The guard's code, for when the hand may fit and no plan answers.
+    pub full: u16,
+    /// The register the card is bound to.
+    pub param: Reg,
+    /// The register holding the card left out, if one is.
+    pub but: Option<Reg>,
+    /// Whether each option may end the round.
+    pub ends: [bool; 2],
+    /// Each option's body.
+    pub body: [u32; 2],
+}
+
 /// A claim window of one option guarded by a hand guard on the asked seat's hand plus
 /// a card, resolved.
 #[derive(Clone, Debug)]
@@ -135,6 +182,23 @@ pub(super) fn resolve(im: &mut Image) {
         let quick = claim(im, &im.claims[k]);
         im.claims[k].quick = quick;
     }
+    // The two commonest pairs get instructions of their own, which go straight to
+    // their parts without asking the pair's kinds.
+    for i in 0..im.code.len() {
+        let Ins::Pick(k) = im.code[i] else {
+            continue;
+        };
+        let Some(q) = im.picks.get(k as usize).and_then(|d| d.quick.as_ref()) else {
+            continue;
+        };
+        if let Some(t) = take_pick(q) {
+            im.code[i] = Ins::PickTake(im.take_picks.len() as u16);
+            im.take_picks.push(t);
+        } else if let Some(o) = own_pick(q) {
+            im.code[i] = Ins::PickOwn(im.own_picks.len() as u16);
+            im.own_picks.push(o);
+        }
+    }
     // A window of the usual shape right after the top card it asks about is taken with
     // it. The window's instruction stays where it was, so a jump to it still lands on it.
     for i in 1..im.code.len() {
@@ -170,6 +234,40 @@ fn pick(im: &Image, d: &PickDef) -> Option<QuickPick> {
         ends: [a.ends, b.ends],
         body: [a.body, b.body],
         own_hand,
+    })
+}
+
+/// A quick `choose` of the draw-or-take shape, as a [`TakePick`].
+fn take_pick(q: &QuickPick) -> Option<TakePick> {
+    let when = match &q.count {
+        [QuickCount::Always, QuickCount::Cond(c)] => TakeWhen::Cond(*c),
+        [QuickCount::Always, QuickCount::Count(z, cmp, k)] => TakeWhen::Count(*z, *cmp, *k),
+        _ => return None,
+    };
+    Some(TakePick {
+        who: q.who,
+        seat_reg: q.seat_reg,
+        when,
+        ends: q.ends,
+        body: q.body,
+    })
+}
+
+/// A quick `choose` of the win-or-discard shape on the decider's own hand, as an
+/// [`OwnPick`].
+fn own_pick(q: &QuickPick) -> Option<OwnPick> {
+    let [QuickCount::Hand(hand, full), QuickCount::Cards { param, but, .. }] = &q.count else {
+        return None;
+    };
+    q.own_hand.then_some(OwnPick {
+        who: q.who,
+        seat_reg: q.seat_reg,
+        hand: *hand,
+        full: *full,
+        param: *param,
+        but: *but,
+        ends: q.ends,
+        body: q.body,
     })
 }
 
