@@ -495,8 +495,25 @@ fn sangohanas_turn_takes_both_pick_shapes_as_the_engine_does() {
     let image = p.vm.image(&p, seats(&p)).expect("lowered");
     let count = |f: fn(&Ins) -> bool| image.code.iter().filter(|i| f(i)).count();
     assert_eq!(count(|i| matches!(i, Ins::PickTake(_))), 1, "draw or take");
-    assert_eq!(count(|i| matches!(i, Ins::PickOwn(_))), 2, "declare or discard");
-    assert_eq!(count(|i| matches!(i, Ins::Pick(_))), 0, "no general pick left");
+    assert_eq!(
+        count(|i| matches!(i, Ins::PickOwn(_))),
+        2,
+        "declare or discard"
+    );
+    assert_eq!(
+        count(|i| matches!(i, Ins::Pick(_))),
+        0,
+        "no general pick left"
+    );
+    // The discard's `if` ends in the window itself, not in a jump to it.
+    let jumps_to_window = image.code.iter().filter(|i| {
+        matches!(i, Ins::Jump(t) if matches!(image.code.get(*t as usize), Some(Ins::TopClaim { .. })))
+    });
+    assert_eq!(jumps_to_window.count(), 0, "a jump to the window");
+    assert!(
+        count(|i| matches!(i, Ins::TopClaim { .. })) >= 2,
+        "the window copied"
+    );
     assert_eq!(same_games(&p, 10), 20, "the machine played every game");
 }
 

@@ -8,7 +8,7 @@
 //! instructions of a turn whose operands are of the usual kinds (`if count(山札) ==
 //! 0`, `if s == dealer`, a draw into a hand, a discard, `top(捨て札)`, `next(s)`)
 //! instructions of their own, in place, and takes a window of the usual shape together
-//! with the top card just before it.
+//! with the top card just before it (and in place of a jump to the two).
 
 use super::image::{CardGuard, ClaimDef, Count, Guard, Image, PickDef, Plus};
 use super::ins::{Cmp, Cond, Ins, Num, Reg, Seats, Set, Zr};
@@ -205,6 +205,20 @@ pub(super) fn resolve(im: &mut Image) {
         if let (Ins::TopOf { dst, z }, Ins::Claim(k)) = (im.code[i - 1], im.code[i]) {
             if im.claims.get(k as usize).is_some_and(|d| d.quick.is_some()) {
                 im.code[i - 1] = Ins::TopClaim { dst, z, k };
+            }
+        }
+    }
+    // A jump to a window taken with its top card becomes a copy of it (the window
+    // always says where the rules go on, so nothing follows it): one instruction fewer
+    // to run where a discard's `if` ends and the window begins. A threaded jump stands
+    // for at most `OPS_PER_INSTRUCTION` ops and the copy is counted as two steps, as
+    // the original, so the copy stands for at most six ops over two steps, within the
+    // machine's step limit. (A copied decision would be counted as one step, which a
+    // jump of four ops and the decision's own would pass; decisions are not copied.)
+    for i in 0..im.code.len() {
+        if let Ins::Jump(t) = im.code[i] {
+            if let Some(&to @ Ins::TopClaim { .. }) = im.code.get(t as usize) {
+                im.code[i] = to;
             }
         }
     }
