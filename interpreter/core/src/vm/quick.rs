@@ -21,10 +21,7 @@ impl Machine<'_> {
         q: &QuickPick,
         players: &mut AutoPlayers<'_>,
     ) -> Result<u32, Stop> {
-        let seat = self.seat_in(q.who)? as u8;
-        if let Some(r) = q.seat_reg {
-            self.n[r as usize] = seat as i64;
-        }
+        let seat = self.decider(q.who, q.seat_reg)?;
         // Each option's moves, counted in option order as the engine asks its guards.
         let na = self.quick_count(&q.count[0], players)?;
         let nb = self.quick_count(&q.count[1], players)?;
@@ -60,10 +57,7 @@ impl Machine<'_> {
     pub(super) fn pick_take(&mut self, k: u16, players: &mut AutoPlayers<'_>) -> Result<u32, Stop> {
         let im = self.im;
         let q = im.take_picks.get(k as usize).ok_or(Stop::Internal)?;
-        let seat = self.seat_in(q.who)? as u8;
-        if let Some(r) = q.seat_reg {
-            self.n[r as usize] = seat as i64;
-        }
+        let seat = self.decider(q.who, q.seat_reg)?;
         let second = match q.when {
             TakeWhen::Count(z, cmp, k) => cmp.test(self.board.zones.held(z as usize) as i64, k),
             TakeWhen::Cond(c) => self.holds(c)?,
@@ -85,10 +79,7 @@ impl Machine<'_> {
     pub(super) fn pick_own(&mut self, k: u16, players: &mut AutoPlayers<'_>) -> Result<u32, Stop> {
         let im = self.im;
         let q = im.own_picks.get(k as usize).ok_or(Stop::Internal)?;
-        let seat = self.seat_in(q.who)? as u8;
-        if let Some(r) = q.seat_reg {
-            self.n[r as usize] = seat as i64;
-        }
+        let seat = self.decider(q.who, q.seat_reg)?;
         let (na, cards, nb) = self.own_hand(q.hand, q.full, seat, q.but, players)?;
         let ending = match (q.ends[0] && na > 0, q.ends[1] && nb > 0) {
             (true, _) => Some(0),
@@ -104,6 +95,21 @@ impl Machine<'_> {
         self.n[q.param as usize] = c as i64;
         self.count_decision()?;
         Ok(q.body[1])
+    }
+
+    /// The deciding seat in register `who`, checked, and bound to `seat_reg` when the
+    /// decision names one.
+    #[inline(always)]
+    fn decider(
+        &mut self,
+        who: super::ins::Reg,
+        seat_reg: Option<super::ins::Reg>,
+    ) -> Result<u8, Stop> {
+        let seat = self.seat_in(who)? as u8;
+        if let Some(r) = seat_reg {
+            self.n[r as usize] = seat as i64;
+        }
+        Ok(seat)
     }
 
     /// A win guard on `seat`'s own hand and a card of it (an [`OwnPick`]): the win's
