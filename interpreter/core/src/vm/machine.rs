@@ -369,6 +369,16 @@ impl Machine<'_> {
                 }
             };
         }
+        // A decision (or a window): checked, with the count written back for the
+        // players' side to read and reset, and read again after; where the rules go on.
+        macro_rules! decision {
+            ($to:expr) => {{
+                checked!();
+                self.steps = steps;
+                pc = $to;
+                steps = self.steps;
+            }};
+        }
         loop {
             let ins = code.get(pc as usize).ok_or(Stop::Internal)?;
             pc += 1;
@@ -712,48 +722,28 @@ impl Machine<'_> {
                         }
                     }
                 }
+                // A decision of the usual shape goes straight to its quick form,
+                // without the general one's frame.
                 Ins::Pick(k) => {
-                    checked!();
-                    self.steps = steps;
-                    // A decision of the usual shape goes straight to its quick form,
-                    // without the general one's frame.
-                    pc = match &self.im.picks.get(k as usize).ok_or(Stop::Internal)?.quick {
-                        Some(q) => self.pick_quick(q, players)?,
-                        None => self.pick(k, players)?,
-                    };
-                    steps = self.steps;
-                }
-                Ins::PickTake(k) => {
-                    checked!();
-                    self.steps = steps;
-                    pc = self.pick_take(k, players)?;
-                    steps = self.steps;
-                }
-                Ins::PickOwn(k) => {
-                    checked!();
-                    self.steps = steps;
-                    pc = self.pick_own(k, players)?;
-                    steps = self.steps;
-                }
-                Ins::Claim(k) => {
-                    checked!();
-                    self.steps = steps;
-                    match &self.im.claims.get(k as usize).ok_or(Stop::Internal)?.quick {
-                        Some(q) => pc = self.claim_quick(q, players)?,
-                        None => {
-                            if let Some(to) = self.claim(k, players)? {
-                                pc = to;
-                            }
+                    decision!(
+                        match &self.im.picks.get(k as usize).ok_or(Stop::Internal)?.quick {
+                            Some(q) => self.pick_quick(q, players)?,
+                            None => self.pick(k, players)?,
                         }
-                    }
-                    steps = self.steps;
+                    )
                 }
-                Ins::Each(k) => {
-                    checked!();
-                    self.steps = steps;
-                    pc = self.each(k, players)?;
-                    steps = self.steps;
+                Ins::PickTake(k) => decision!(self.pick_take(k, players)?),
+                Ins::PickOwn(k) => decision!(self.pick_own(k, players)?),
+                // A window nobody claims goes on after its own instruction.
+                Ins::Claim(k) => {
+                    decision!(
+                        match &self.im.claims.get(k as usize).ok_or(Stop::Internal)?.quick {
+                            Some(q) => self.claim_quick(q, players)?,
+                            None => self.claim(k, players)?.unwrap_or(pc),
+                        }
+                    )
                 }
+                Ins::Each(k) => decision!(self.each(k, players)?),
                 Ins::EachDone(k) => pc = self.each_done(k),
                 Ins::Call { proc, args } => {
                     checked!();

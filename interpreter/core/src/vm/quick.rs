@@ -25,11 +25,7 @@ impl Machine<'_> {
         // Each option's moves, counted in option order as the engine asks its guards.
         let na = self.quick_count(&q.count[0], players)?;
         let nb = self.quick_count(&q.count[1], players)?;
-        let ending = match (q.ends[0] && na > 0, q.ends[1] && nb > 0) {
-            (true, _) => Some(0),
-            (false, true) => Some(na),
-            _ => None,
-        };
+        let ending = ending(q.ends, na, nb);
         let k = self.choose_among(seat, na + nb, ending, players)?;
         let (i, rest) = if k < na { (0, k) } else { (1, k - na) };
         if let QuickCount::Cards {
@@ -63,12 +59,7 @@ impl Machine<'_> {
             TakeWhen::Cond(c) => self.holds(c)?,
         };
         let nb = usize::from(second);
-        let ending = match (q.ends[0], q.ends[1] && second) {
-            (true, _) => Some(0),
-            (false, true) => Some(1),
-            _ => None,
-        };
-        let k = self.choose_among(seat, 1 + nb, ending, players)?;
+        let k = self.choose_among(seat, 1 + nb, ending(q.ends, 1, nb), players)?;
         self.count_decision()?;
         Ok(q.body[usize::from(k > 0)])
     }
@@ -81,11 +72,7 @@ impl Machine<'_> {
         let q = im.own_picks.get(k as usize).ok_or(Stop::Internal)?;
         let seat = self.decider(q.who, q.seat_reg)?;
         let (na, cards, nb) = self.own_hand(q.hand, q.full, seat, q.but, players)?;
-        let ending = match (q.ends[0] && na > 0, q.ends[1] && nb > 0) {
-            (true, _) => Some(0),
-            (false, true) => Some(na),
-            _ => None,
-        };
+        let ending = ending(q.ends, na, nb);
         let k = self.choose_among(seat, na + nb, ending, players)?;
         if k < na {
             self.count_decision()?;
@@ -304,5 +291,16 @@ impl Machine<'_> {
             }
             None => q.after,
         })
+    }
+}
+
+/// The first move that may end the round among two options' `na` and `nb` moves (each
+/// option's first), if either option may: what an eager player takes.
+#[inline(always)]
+fn ending(ends: [bool; 2], na: usize, nb: usize) -> Option<usize> {
+    match (ends[0] && na > 0, ends[1] && nb > 0) {
+        (true, _) => Some(0),
+        (false, true) => Some(na),
+        _ => None,
     }
 }

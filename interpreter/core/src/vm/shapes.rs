@@ -26,10 +26,6 @@ pub struct QuickPick {
     pub ends: [bool; 2],
     /// Each option's body.
     pub body: [u32; 2],
-    /// Whether the pair is a win guard on the decider's own hand and a card of that
-    /// same hand (`上がり when 役代(手札[s])…`, `捨てる(d in 手札[s])`): the hand's
-    /// place, cards and count are then read once for both.
-    pub own_hand: bool,
 }
 
 /// How a [`QuickPick`] option's moves are counted.
@@ -194,7 +190,7 @@ pub(super) fn resolve(im: &mut Image) {
         if let Some(t) = take_pick(q) {
             im.code[i] = Ins::PickTake(im.take_picks.len() as u16);
             im.take_picks.push(t);
-        } else if let Some(o) = own_pick(q) {
+        } else if let Some(o) = own_pick(im, q) {
             im.code[i] = Ins::PickOwn(im.own_picks.len() as u16);
             im.own_picks.push(o);
         }
@@ -233,21 +229,12 @@ fn pick(im: &Image, d: &PickDef) -> Option<QuickPick> {
         return None;
     };
     let count = [count(im, &a.count)?, count(im, &b.count)?];
-    let own_hand = match &count {
-        [QuickCount::Hand(h, _), QuickCount::Cards { first, seat, .. }] => {
-            im.hands.get(*h as usize).is_some_and(|hd| {
-                hd.plus.is_none() && hd.first == *first && hd.seat == who && *seat == Some(who)
-            })
-        }
-        _ => false,
-    };
     Some(QuickPick {
         who,
         seat_reg: d.seat_reg,
         count,
         ends: [a.ends, b.ends],
         body: [a.body, b.body],
-        own_hand,
     })
 }
 
@@ -268,12 +255,22 @@ fn take_pick(q: &QuickPick) -> Option<TakePick> {
 }
 
 /// A quick `choose` of the win-or-discard shape on the decider's own hand, as an
-/// [`OwnPick`].
-fn own_pick(q: &QuickPick) -> Option<OwnPick> {
-    let [QuickCount::Hand(hand, full), QuickCount::Cards { param, but, .. }] = &q.count else {
+/// [`OwnPick`]: a win guard on the hand of the deciding seat, adding nothing to it,
+/// and a card of that same hand (`上がり when 役代(手札[s])…`, `捨てる(d in 手札[s])`),
+/// so the hand's place, cards and count are read once for both.
+fn own_pick(im: &Image, q: &QuickPick) -> Option<OwnPick> {
+    let [QuickCount::Hand(hand, full), QuickCount::Cards {
+        first,
+        seat,
+        param,
+        but,
+    }] = &q.count
+    else {
         return None;
     };
-    q.own_hand.then_some(OwnPick {
+    let hd = im.hands.get(*hand as usize)?;
+    let own = hd.plus.is_none() && hd.first == *first && hd.seat == q.who && *seat == Some(q.who);
+    own.then_some(OwnPick {
         who: q.who,
         seat_reg: q.seat_reg,
         hand: *hand,
