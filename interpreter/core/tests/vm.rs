@@ -518,6 +518,40 @@ fn sangohanas_turn_takes_both_pick_shapes_as_the_engine_does() {
 }
 
 #[test]
+fn sangohanas_turn_runs_its_pairs_as_one_instruction_each() {
+    // A draw then declare or discard, a discard then the window on it, and the next
+    // seat then the jump back: each pair is one instruction, its second part left in
+    // place after it, and the games are still the engine's.
+    use fuda_core::vm::ins::Ins;
+    let p = bundled("sangohana.fuda");
+    let image = p.vm.image(&p, seats(&p)).expect("lowered");
+    let code = &image.code;
+    let pairs = |f: fn(&Ins, &Ins) -> bool| code.windows(2).filter(|w| f(&w[0], &w[1])).count();
+    assert_eq!(
+        pairs(|a, b| matches!((a, b), (Ins::DrawOwn { k, .. }, Ins::PickOwn(j)) if k == j)),
+        2,
+        "a draw, or the discard taken, then declare or discard"
+    );
+    assert_eq!(
+        pairs(|a, b| matches!(
+            (a, b),
+            (Ins::DiscardClaim { z, k, .. }, Ins::TopClaim { z: y, k: j, .. }) if z == y && k == j
+        )),
+        2,
+        "a discard, then the window on it"
+    );
+    assert_eq!(
+        pairs(|a, b| matches!((a, b), (Ins::NextOfJump { to, .. }, Ins::Jump(t)) if to == t)),
+        1,
+        "the next seat, then back to the loop's head"
+    );
+    assert!(!code
+        .iter()
+        .any(|i| matches!(i, Ins::DrawTo { .. } | Ins::MoveCardTo { .. })));
+    assert_eq!(same_games(&p, 10), 20, "the machine played every game");
+}
+
+#[test]
 fn a_window_whose_card_is_in_an_asked_hand_plays_the_engines_games() {
     // The window's card is the decider's own top card, so when the decider is asked
     // the card is already in the hand the guard adds it to: the running sum and count

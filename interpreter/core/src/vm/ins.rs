@@ -244,6 +244,28 @@ pub enum Ins {
     TopClaim { dst: Reg, z: u16, k: u16 },
     /// [`Ins::NextSeat`] forward from the seat in a register (`s = next(s)`).
     NextOf { dst: Reg, s: Reg },
+    /// [`Ins::DrawTo`] and the [`Ins::PickOwn`] `k` right after it, in one (a draw,
+    /// then declare or discard): where the rules go on. The decision's own instruction
+    /// stays after it, for a jump that lands there (as each fused pair below).
+    DrawOwn {
+        dst: Reg,
+        from: u16,
+        first: u16,
+        seat: Reg,
+        k: u16,
+    },
+    /// [`Ins::MoveCardTo`] and the [`Ins::TopClaim`] right after it, in one (a
+    /// discard, then the window on the pile's top): where the window goes on.
+    DiscardClaim {
+        c: Reg,
+        to: u16,
+        dst: Reg,
+        z: u16,
+        k: u16,
+    },
+    /// [`Ins::NextOf`] and the [`Ins::Jump`] right after it, in one (`s = next(s)` at
+    /// the end of a loop's turn).
+    NextOfJump { dst: Reg, s: Reg, to: u32 },
     /// `dst = the value of attribute attr of the card c` (a number or a symbol).
     Attr { dst: Reg, attr: u16, c: Num },
     /// The next card of a quantifier's domain: the lowest card of set register `rest`

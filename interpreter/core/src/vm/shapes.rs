@@ -8,7 +8,8 @@
 //! instructions of a turn whose operands are of the usual kinds (`if count(山札) ==
 //! 0`, `if s == dealer`, a draw into a hand, a discard, `top(捨て札)`, `next(s)`)
 //! instructions of their own, in place, and takes a window of the usual shape together
-//! with the top card just before it (and in place of a jump to the two).
+//! with the top card just before it (and in place of a jump to the two), and the
+//! pairs of instructions a usual turn runs one after the other become one each.
 
 use super::image::{CardGuard, ClaimDef, Count, Guard, Image, PickDef, Plus};
 use super::ins::{Cmp, Cond, Ins, Num, Reg, Seats, Set, Zr};
@@ -217,6 +218,39 @@ pub(super) fn resolve(im: &mut Image) {
                 im.code[i] = to;
             }
         }
+    }
+    fuse_turn_pairs(&mut im.code);
+}
+
+/// The pairs a usual turn runs one after the other (a draw then declare or discard, a
+/// discard then the window on it, the next seat then the jump back to the loop's head)
+/// become one instruction each, in the first one's place: one dispatch fewer for each.
+/// The second stays where it was, so a jump that lands on it still finds it; the
+/// fused one goes on where the second would have gone on, so nothing else changes.
+fn fuse_turn_pairs(code: &mut [Ins]) {
+    for i in 1..code.len() {
+        code[i - 1] = match (code[i - 1], code[i]) {
+            (
+                Ins::DrawTo {
+                    dst,
+                    from,
+                    first,
+                    seat,
+                },
+                Ins::PickOwn(k),
+            ) => Ins::DrawOwn {
+                dst,
+                from,
+                first,
+                seat,
+                k,
+            },
+            (Ins::MoveCardTo { c, to }, Ins::TopClaim { dst, z, k }) => {
+                Ins::DiscardClaim { c, to, dst, z, k }
+            }
+            (Ins::NextOf { dst, s }, Ins::Jump(to)) => Ins::NextOfJump { dst, s, to },
+            (first, _) => first,
+        };
     }
 }
 
