@@ -24,6 +24,13 @@ impl Machine<'_> {
             .saturating_add(run.saturating_mul(WORK_PER_INSTRUCTION))
     }
 
+    /// Sets the evaluator's steps in the round, and with them how many instructions
+    /// the round may run ([`Machine::run_stop`]).
+    pub(super) fn set_evals(&mut self, evals: u64) {
+        self.evals = evals;
+        self.run_stop = run_stop(evals);
+    }
+
     /// A decision a player chose: the count of instructions without one starts again.
     pub(super) fn chosen(&mut self) {
         self.round_steps = self.round_steps.saturating_add(self.steps);
@@ -42,7 +49,9 @@ impl Machine<'_> {
     #[inline(always)]
     pub(super) fn count_decision(&mut self) -> Result<(), Stop> {
         self.decisions += 1;
-        if self.decisions > self.decision_stop || self.work() >= ROUND_BUDGET {
+        // `work() >= ROUND_BUDGET`, with the budget's division done when `evals` was set.
+        let run = self.round_steps.saturating_add(self.steps);
+        if self.decisions > self.decision_stop || run >= self.run_stop {
             return Err(Stop::Limit);
         }
         Ok(())
@@ -78,5 +87,60 @@ impl Machine<'_> {
             }
         }
         Ok(())
+    }
+}
+
+/// The least count of a round's instructions whose work, with `evals` steps of the
+/// evaluator, reaches [`ROUND_BUDGET`] (see [`Machine::work`]): 0 when `evals` alone
+/// does.
+pub(super) fn run_stop(evals: u64) -> u64 {
+    ROUND_BUDGET
+        .saturating_sub(evals)
+        .div_ceil(WORK_PER_INSTRUCTION)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The work a round's instructions and evaluator steps come to, as `work` counts.
+    fn work(evals: u64, run: u64) -> u64 {
+        evals.saturating_add(run.saturating_mul(WORK_PER_INSTRUCTION))
+    }
+
+    #[test]
+    fn the_run_stop_is_where_the_work_reaches_the_budget() {
+        let b = ROUND_BUDGET;
+        for evals in [
+            0,
+            1,
+            15,
+            16,
+            17,
+            b / 2,
+            b - 17,
+            b - 16,
+            b - 1,
+            b,
+            b + 1,
+            u64::MAX,
+        ] {
+            let stop = run_stop(evals);
+            for run in [
+                0,
+                1,
+                stop.saturating_sub(1),
+                stop,
+                stop + 1,
+                u64::MAX / 2,
+                u64::MAX,
+            ] {
+                assert_eq!(
+                    run >= stop,
+                    work(evals, run) >= b,
+                    "evals {evals}, run {run}, stop {stop}"
+                );
+            }
+        }
     }
 }

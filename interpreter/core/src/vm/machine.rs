@@ -122,7 +122,11 @@ pub(super) struct Machine<'a> {
     /// comes first; one comparison for both on every decision.
     pub(super) decision_stop: u64,
     /// Steps the engine's evaluator took in the round (see [`Machine::work`]).
-    pub evals: u64,
+    pub(super) evals: u64,
+    /// How many of the round's instructions (`round_steps + steps`) bring its work to
+    /// [`crate::engine::ROUND_BUDGET`], given `evals`: set with it
+    /// ([`Machine::set_evals`]), so that a decision compares two counts.
+    pub(super) run_stop: u64,
     /// Instructions run in the round before the last decision a player chose.
     pub round_steps: u64,
     /// Instructions run since the last decision a player chose, against [`STEP_LIMIT`]
@@ -176,6 +180,7 @@ pub fn play(
         decision_limit,
         decision_stop: decision_limit.min(crate::engine::ROUND_DECISION_LIMIT),
         evals: 0,
+        run_stop: super::limits::run_stop(0),
         round_steps: 0,
         steps: 0,
         deal_chips,
@@ -856,7 +861,7 @@ impl Machine<'_> {
                     // instructions without a decision, which the engine keeps too).
                     self.new_round();
                     self.round_steps = 0;
-                    self.evals = 0;
+                    self.set_evals(0);
                 }
                 Ins::OutcomeValue(r) => {
                     let text: Arc<str> = match &self.o[self.ob + r as usize] {
@@ -869,7 +874,7 @@ impl Machine<'_> {
                     self.events.push(Event::Outcome(text, self.board.dealer));
                     self.new_round();
                     self.round_steps = 0;
-                    self.evals = 0;
+                    self.set_evals(0);
                 }
                 Ins::Tally { label, v } => {
                     let v = self.arg_value(v)?;

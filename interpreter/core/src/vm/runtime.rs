@@ -216,7 +216,7 @@ impl Machine<'_> {
         };
         let r = f(&mut cx);
         let used = start - cx.budget;
-        self.evals = self.evals.saturating_add(used);
+        self.set_evals(self.evals.saturating_add(used));
         r.map_err(|_| Stop::Evaluator)
     }
 
