@@ -552,6 +552,44 @@ fn sangohanas_turn_runs_its_pairs_as_one_instruction_each() {
 }
 
 #[test]
+fn a_count_kept_in_a_variable_is_counted_in_place_as_the_engine_counts_it() {
+    // `回 += 2` and `回 -= 1` each turn, and the winner paid 回 by each other seat: the
+    // two are instructions of their own, and the chips are the engine's.
+    use fuda_core::vm::ins::Ins;
+    let mut text = QUICK_SHAPES.to_string();
+    for (from, to) in [
+        (
+            "var chips: int per seat = 0",
+            "var chips: int per seat = 0\nvar 回: int = 0",
+        ),
+        (
+            "      s = next(s)\n",
+            "      回 += 2\n      回 -= 1\n      s = next(s)\n",
+        ),
+        (
+            "pay r.total from each others(x) to chips[x]",
+            "pay r.total + 回 from each others(x) to chips[x]",
+        ),
+    ] {
+        assert!(text.contains(from), "{from}");
+        text = text.replace(from, to);
+    }
+    let p = program(&text);
+    let image = p.vm.image(&p, 3).expect("lowered");
+    let mut counts: Vec<i64> = image
+        .code
+        .iter()
+        .filter_map(|i| match i {
+            Ins::AddVar { k, .. } => Some(*k),
+            _ => None,
+        })
+        .collect();
+    counts.sort();
+    assert_eq!(counts, [-1, 2], "both counts in place");
+    assert_eq!(same_games(&p, 20), 40, "the machine played every game");
+}
+
+#[test]
 fn a_window_whose_card_is_in_an_asked_hand_plays_the_engines_games() {
     // The window's card is the decider's own top card, so when the decider is asked
     // the card is already in the hand the guard adds it to: the running sum and count

@@ -244,6 +244,9 @@ pub enum Ins {
     TopClaim { dst: Reg, z: u16, k: u16 },
     /// [`Ins::NextSeat`] forward from the seat in a register (`s = next(s)`).
     NextOf { dst: Reg, s: Reg },
+    /// [`Ins::Add`] (or [`Ins::Sub`], `k` negated) of a constant to a board variable
+    /// (`巡 += 1`): a count kept in place.
+    AddVar { slot: u16, k: i64 },
     /// [`Ins::DrawTo`] and the [`Ins::PickOwn`] `k` right after it, in one (a draw,
     /// then declare or discard): where the rules go on. The decision's own instruction
     /// stays after it, for a jump that lands there (as each fused pair below).

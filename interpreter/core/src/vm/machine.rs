@@ -562,6 +562,11 @@ impl Machine<'_> {
                     decision!(self.top_claim(dst, z, k, players)?)
                 }
                 Ins::NextOf { dst, s } => self.next_of(dst, s)?,
+                Ins::AddVar { slot, k } => match self.board.vars.get_mut(slot as usize) {
+                    Some(Value::Int(x)) => *x = x.checked_add(k).ok_or(Stop::Arithmetic)?,
+                    // Any other value as `Add` takes it.
+                    _ => self.add(Place::V(slot), k, false)?,
+                },
                 // Each fused pair is counted as the instructions it stands for.
                 Ins::DrawOwn {
                     dst,

@@ -6,13 +6,13 @@
 //! whose parts are of another kind, runs as `decide.rs` runs it; both ask the same
 //! players the same questions in the same order. The same pass gives the usual
 //! instructions of a turn whose operands are of the usual kinds (`if count(山札) ==
-//! 0`, `if s == dealer`, a draw into a hand, a discard, `top(捨て札)`, `next(s)`)
-//! instructions of their own, in place, and takes a window of the usual shape together
+//! 0`, `if s == dealer`, a draw into a hand, a discard, `top(捨て札)`, `next(s)`,
+//! `巡 += 1`) instructions of their own, in place, and takes a window of the usual shape together
 //! with the top card just before it (and in place of a jump to the two), and the
 //! pairs of instructions a usual turn runs one after the other become one each.
 
 use super::image::{CardGuard, ClaimDef, Count, Guard, Image, PickDef, Plus};
-use super::ins::{Cmp, Cond, Ins, Num, Reg, Seats, Set, Zr};
+use super::ins::{Cmp, Cond, Ins, Num, Place, Reg, Seats, Set, Zr};
 
 /// A `choose` of two options, resolved.
 #[derive(Clone, Debug)]
@@ -163,6 +163,14 @@ pub(super) fn resolve(im: &mut Image) {
                 seat,
             },
             Ins::Top { dst, z: Zr::I(z) } => Ins::TopOf { dst, z },
+            Ins::Add {
+                to: Place::V(slot),
+                v: Num::K(k),
+            } => Ins::AddVar { slot, k },
+            Ins::Sub {
+                to: Place::V(slot),
+                v: Num::K(k),
+            } if k != i64::MIN => Ins::AddVar { slot, k: -k },
             Ins::NextSeat {
                 dst,
                 s: Num::R(s),
