@@ -483,6 +483,12 @@ fn quick_decisions_of_every_kind_play_the_engines_games() {
     use fuda_core::vm::ins::Ins;
     assert!(image.code.iter().any(|i| matches!(i, Ins::PickOwn(_))));
     assert!(image.code.iter().any(|i| matches!(i, Ins::Pick(_))));
+    // The loop's head is a decision, not a test of the dealer: the next seat and the
+    // jump back are one instruction without a test.
+    assert!(image
+        .code
+        .iter()
+        .any(|i| matches!(i, Ins::NextOfJump { .. })));
     assert_eq!(same_games(&p, 20), 40, "the machine played every game");
 }
 
@@ -540,11 +546,15 @@ fn sangohanas_turn_runs_its_pairs_as_one_instruction_each() {
         2,
         "a discard, then the window on it"
     );
-    assert_eq!(
-        pairs(|a, b| matches!((a, b), (Ins::NextOfJump { to, .. }, Ins::Jump(t)) if to == t)),
-        1,
-        "the next seat, then back to the loop's head"
-    );
+    // The loop's head is `if s == dealer`: its test is taken with the next seat.
+    let heads = code.windows(2).filter(|w| match (w[0], w[1]) {
+        (Ins::NextOfDealer { then, to, .. }, Ins::Jump(t)) => {
+            matches!(code.get(t as usize), Some(&Ins::JumpUnlessDealer { to: e, .. }) if e == to)
+                && then == t + 1
+        }
+        _ => false,
+    });
+    assert_eq!(heads.count(), 1, "the next seat, then the loop's head");
     assert!(!code
         .iter()
         .any(|i| matches!(i, Ins::DrawTo { .. } | Ins::MoveCardTo { .. })));

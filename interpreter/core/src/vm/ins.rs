@@ -269,6 +269,17 @@ pub enum Ins {
     /// [`Ins::NextOf`] and the [`Ins::Jump`] right after it, in one (`s = next(s)` at
     /// the end of a loop's turn).
     NextOfJump { dst: Reg, s: Reg, to: u32 },
+    /// [`Ins::NextOfJump`] to a [`Ins::JumpUnlessDealer`] (a loop whose turn begins
+    /// with `if s == dealer`), the test taken too: on at `then` (the test's next
+    /// instruction) when it holds, at `to` when not.
+    NextOfDealer {
+        dst: Reg,
+        s: Reg,
+        r: Reg,
+        cmp: Cmp,
+        then: u32,
+        to: u32,
+    },
     /// `dst = the value of attribute attr of the card c` (a number or a symbol).
     Attr { dst: Reg, attr: u16, c: Num },
     /// The next card of a quantifier's domain: the lowest card of set register `rest`

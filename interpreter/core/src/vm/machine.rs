@@ -590,6 +590,22 @@ impl Machine<'_> {
                     checked!();
                     pc = to;
                 }
+                Ins::NextOfDealer {
+                    dst,
+                    s,
+                    r,
+                    cmp,
+                    then,
+                    to,
+                } => {
+                    steps += 2;
+                    self.next_of(dst, s)?;
+                    checked!();
+                    pc = match cmp.test(self.n[r as usize], self.board.dealer as i64) {
+                        true => then,
+                        false => to,
+                    };
+                }
                 Ins::JumpUnlessDealer { r, cmp, to } => {
                     checked!();
                     if !cmp.test(self.n[r as usize], self.board.dealer as i64) {

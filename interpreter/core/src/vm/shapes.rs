@@ -231,8 +231,9 @@ pub(super) fn resolve(im: &mut Image) {
 }
 
 /// The pairs a usual turn runs one after the other (a draw then declare or discard, a
-/// discard then the window on it, the next seat then the jump back to the loop's head)
-/// become one instruction each, in the first one's place: one dispatch fewer for each.
+/// discard then the window on it, the next seat then the jump back to the loop's head,
+/// with the head's test of the dealer when it has one) become one instruction each, in
+/// the first one's place: one dispatch fewer for each.
 /// The second stays where it was, so a jump that lands on it still finds it; the
 /// fused one goes on where the second would have gone on, so nothing else changes.
 fn fuse_turn_pairs(code: &mut [Ins]) {
@@ -256,7 +257,18 @@ fn fuse_turn_pairs(code: &mut [Ins]) {
             (Ins::MoveCardTo { c, to }, Ins::TopClaim { dst, z, k }) => {
                 Ins::DiscardClaim { c, to, dst, z, k }
             }
-            (Ins::NextOf { dst, s }, Ins::Jump(to)) => Ins::NextOfJump { dst, s, to },
+            (Ins::NextOf { dst, s }, Ins::Jump(t)) => match code.get(t as usize) {
+                // The loop's head is a test of the dealer: taken here too.
+                Some(&Ins::JumpUnlessDealer { r, cmp, to }) => Ins::NextOfDealer {
+                    dst,
+                    s,
+                    r,
+                    cmp,
+                    then: t + 1,
+                    to,
+                },
+                _ => Ins::NextOfJump { dst, s, to: t },
+            },
             (first, _) => first,
         };
     }
