@@ -7,9 +7,9 @@
 //! players the same questions in the same order. The same pass gives the usual
 //! instructions of a turn whose operands are of the usual kinds (`if count(山札) ==
 //! 0`, `if s == dealer`, a draw into a hand, a discard, `top(捨て札)`, `next(s)`,
-//! `巡 += 1`) instructions of their own, in place, and takes a window of the usual shape together
-//! with the top card just before it (and in place of a jump to the two), and the
-//! pairs of instructions a usual turn runs one after the other become one each.
+//! `巡 += 1`) instructions of their own, in place; takes a window of the usual shape
+//! together with the top card just before it (and in place of a jump to the two); and
+//! makes each pair of instructions a usual turn runs back to back one instruction.
 
 use super::image::{CardGuard, ClaimDef, Count, Guard, Image, PickDef, Plus};
 use super::ins::{Cmp, Cond, Ins, Num, Place, Reg, Seats, Set, Zr};
