@@ -250,65 +250,6 @@ impl Machine<'_> {
         })
     }
 
-    /// Moves the card in register `c` to the top of instance `to` (a discard).
-    #[inline(always)]
-    fn move_card_to(&mut self, c: super::ins::Reg, to: u16) -> Result<(), Stop> {
-        let c = self.card_in(c)?;
-        if (to as usize) >= self.board.zones.instances() {
-            return Err(Stop::Internal);
-        }
-        self.board.move_card(c, to);
-        Ok(())
-    }
-
-    /// Moves the top card of instance `from` to the seat in register `seat`'s
-    /// instance of the per-seat zone starting at `first` (a draw into a hand), the
-    /// card into register `dst`.
-    #[inline(always)]
-    fn draw_to(
-        &mut self,
-        dst: super::ins::Reg,
-        from: u16,
-        first: u16,
-        seat: super::ins::Reg,
-    ) -> Result<(), Stop> {
-        // An empty zone's `top` first, as the engine finds it.
-        if self.board.zones.held(from as usize) == 0 {
-            return Err(Stop::Empty);
-        }
-        let to = first as usize + self.seat_in(seat)?;
-        let c = self.board.draw_top(from, to as u16).ok_or(Stop::Internal)?;
-        self.n[dst as usize] = c as i64;
-        Ok(())
-    }
-
-    /// The top card of instance `z` into register `dst`, then claim window `k` (of the
-    /// usual shape) on it: where the window goes on.
-    #[inline(always)]
-    fn top_claim(
-        &mut self,
-        dst: super::ins::Reg,
-        z: u16,
-        k: u16,
-        players: &mut AutoPlayers<'_>,
-    ) -> Result<u32, Stop> {
-        let c = self.board.zones.top(z as usize).ok_or(Stop::Empty)?;
-        self.n[dst as usize] = c as i64;
-        let im = self.im;
-        let d = im.claims.get(k as usize).ok_or(Stop::Internal)?;
-        let q = d.quick.as_ref().ok_or(Stop::Internal)?;
-        self.claim_quick(q, players)
-    }
-
-    /// The seat after the one in register `s`, round the table, into register `dst`.
-    #[inline(always)]
-    fn next_of(&mut self, dst: super::ins::Reg, s: super::ins::Reg) -> Result<(), Stop> {
-        let s = self.seat_in(s)?;
-        let n = self.board.seats as usize;
-        self.n[dst as usize] = if s + 1 >= n { 0 } else { s + 1 } as i64;
-        Ok(())
-    }
-
     /// The seat in a number register, checked.
     #[inline(always)]
     pub(super) fn seat_in(&self, r: super::ins::Reg) -> Result<usize, Stop> {

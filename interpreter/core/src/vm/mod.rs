@@ -31,6 +31,7 @@ mod machine;
 mod quick;
 mod runtime;
 pub mod shapes;
+mod turn;
 
 pub use image::{Declined, Image};
 pub use machine::{play, Stop};
