@@ -97,7 +97,7 @@ impl Machine<'_> {
 
     /// The index of the move `seat` takes among `n` (the first that may end the round
     /// being `ending`): none to take stops the game, one is taken, and among several
-    /// the player chooses.
+    /// the player chooses. Either way the decision is counted.
     #[inline(always)]
     pub(super) fn choose_among(
         &mut self,
@@ -108,28 +108,31 @@ impl Machine<'_> {
     ) -> Result<usize, Stop> {
         match n {
             0 => Err(Stop::NoMove),
-            1 => Ok(0),
+            1 => {
+                self.count_decision()?;
+                Ok(0)
+            }
             n => {
                 // A move chosen among several: the engine returns to its caller here,
                 // which reads the chips.
                 self.boundary()?;
-                self.chosen();
                 // The player itself: `last`, which the engine reads back from a
                 // pick, means nothing here.
-                Ok(players.seat(seat).pick(n, ending).min(n - 1))
+                let k = players.seat(seat).pick(n, ending).min(n - 1);
+                self.chosen()?;
+                Ok(k)
             }
         }
     }
 
     /// Takes move `rest` of option `o` (its card, the `rest`-th of `allowed`): binds
-    /// the card and counts the decision; where the option's body starts.
+    /// the card; where the option's body starts.
     #[inline(always)]
     fn take(&mut self, o: &PickOption, allowed: CardSet, rest: usize) -> Result<u32, Stop> {
         if let Count::Cards { param, .. } = o.count {
             let c = allowed.nth(rest).ok_or(Stop::Internal)?;
             self.n[param as usize] = c as i64;
         }
-        self.count_decision()?;
         Ok(o.body)
     }
 
@@ -189,7 +192,7 @@ impl Machine<'_> {
         // The engine lists this decision and returns to its caller, which reads the
         // chips and asks each claimant in turn.
         self.boundary()?;
-        self.chosen();
+        self.chosen()?;
         let mut best: Option<(i64, u8, usize)> = None;
         for &(seat, moves, first_ending, holding) in &claimants {
             let k = players.seat(seat).pick(moves, first_ending).min(moves - 1);
@@ -208,7 +211,6 @@ impl Machine<'_> {
             }
         }
         self.claimants = claimants;
-        self.count_decision()?;
         Ok(Some(match best {
             Some((_, seat, option)) => {
                 self.n[bind] = seat as i64;
@@ -239,10 +241,12 @@ impl Machine<'_> {
             asked.push((seat, moves, first_ending, holding));
         }
         let forced = asked.iter().all(|a| a.1 == 1);
-        if !forced {
+        if forced {
+            self.count_decision()?;
+        } else {
             // The engine lists this decision and returns to its caller.
             self.boundary()?;
-            self.chosen();
+            self.chosen()?;
         }
         let depth = self.depth();
         // Waiting moves of an earlier run of this decision (left by a `break`) are stale.
@@ -265,7 +269,6 @@ impl Machine<'_> {
             }
         }
         self.claimants = asked;
-        self.count_decision()?;
         // The next to start is the last entry.
         self.queue.extend(waiting.into_iter().rev());
         let (seat, body) = first.ok_or(Stop::NoMove)?;

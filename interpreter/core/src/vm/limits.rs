@@ -31,10 +31,18 @@ impl Machine<'_> {
         self.run_stop = run_stop(evals);
     }
 
-    /// A decision a player chose: the count of instructions without one starts again.
-    pub(super) fn chosen(&mut self) {
-        self.round_steps = self.round_steps.saturating_add(self.steps);
+    /// A decision a player chooses (among several moves): the count of instructions
+    /// without one starts again, and the decision is counted ([`Machine::count_decision`]).
+    /// Counted before the player is asked rather than after: a game that stops here is
+    /// played again by the engine, with the players' generators as they were, so
+    /// nothing the player would have drawn is lost.
+    #[inline(always)]
+    pub(super) fn chosen(&mut self) -> Result<(), Stop> {
+        // Plain sums: a round stops before its instructions reach `run_stop` (below
+        // 2^23), and `steps` never passes `STEP_LIMIT` by more than an instruction's.
+        self.round_steps += self.steps;
         self.steps = 0;
+        self.count_decision()
     }
 
     /// A round begins: its count of decisions starts again.
@@ -50,7 +58,7 @@ impl Machine<'_> {
     pub(super) fn count_decision(&mut self) -> Result<(), Stop> {
         self.decisions += 1;
         // `work() >= ROUND_BUDGET`, with the budget's division done when `evals` was set.
-        let run = self.round_steps.saturating_add(self.steps);
+        let run = self.round_steps + self.steps;
         if self.decisions > self.decision_stop || run >= self.run_stop {
             return Err(Stop::Limit);
         }

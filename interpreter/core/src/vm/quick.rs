@@ -43,7 +43,6 @@ impl Machine<'_> {
                 .ok_or(Stop::Internal)?;
             self.n[param as usize] = c as i64;
         }
-        self.count_decision()?;
         Ok(q.body[i])
     }
 
@@ -62,7 +61,6 @@ impl Machine<'_> {
         };
         let nb = usize::from(second);
         let k = self.choose_among(seat, 1 + nb, ending(q.ends, 1, nb), players)?;
-        self.count_decision()?;
         Ok(q.body[usize::from(k > 0)])
     }
 
@@ -77,12 +75,10 @@ impl Machine<'_> {
         let ending = ending(q.ends, na, nb);
         let k = self.choose_among(seat, na + nb, ending, players)?;
         if k < na {
-            self.count_decision()?;
             return Ok(q.body[0]);
         }
         let c = cards.nth(k - na).ok_or(Stop::Internal)?;
         self.n[q.param as usize] = c as i64;
-        self.count_decision()?;
         Ok(q.body[1])
     }
 
@@ -276,7 +272,7 @@ impl Machine<'_> {
         // The engine lists this decision and returns to its caller, which reads the
         // chips and asks each claimant in turn (a pass, then the claim).
         self.boundary()?;
-        self.chosen();
+        self.chosen()?;
         let ending = q.ends.then_some(1);
         let mut taker = None;
         for &seat in &claimants[..m] {
@@ -285,7 +281,6 @@ impl Machine<'_> {
                 taker = Some(seat);
             }
         }
-        self.count_decision()?;
         Ok(match taker {
             Some(seat) => {
                 self.n[bind] = seat as i64;
