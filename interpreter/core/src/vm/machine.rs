@@ -518,7 +518,7 @@ impl Machine<'_> {
                 } => {
                     steps += 1;
                     self.draw_to(dst, from, first, seat)?;
-                    decision!(self.pick_own(k, players)?)
+                    decision!(self.pick_own_here(k, players)?)
                 }
                 Ins::DiscardClaim { c, to, dst, z, k } => {
                     steps += 2;

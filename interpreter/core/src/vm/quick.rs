@@ -68,6 +68,17 @@ impl Machine<'_> {
     /// or discard): where the rules go on, the card bound when one is discarded.
     #[inline(never)]
     pub(super) fn pick_own(&mut self, k: u16, players: &mut AutoPlayers<'_>) -> Result<u32, Stop> {
+        self.pick_own_here(k, players)
+    }
+
+    /// [`Machine::pick_own`] where it is asked: inlined into the one instruction a
+    /// usual turn runs it from (`Ins::DrawOwn`), and called from the others.
+    #[inline(always)]
+    pub(super) fn pick_own_here(
+        &mut self,
+        k: u16,
+        players: &mut AutoPlayers<'_>,
+    ) -> Result<u32, Stop> {
         let im = self.im;
         let q = im.own_picks.get(k as usize).ok_or(Stop::Internal)?;
         let seat = self.decider(q.who, q.seat_reg)?;
