@@ -500,7 +500,7 @@ impl Machine<'_> {
                     // Counted as the two instructions it stands for, and checked where
                     // the window's own instruction is.
                     steps += 1;
-                    decision!(self.top_claim(dst, z, k, players)?)
+                    decision!(self.top_claim::<false>(dst, z, k, players)?)
                 }
                 Ins::NextOf { dst, s } => self.next_of(dst, s)?,
                 Ins::AddVar { slot, k } => match self.board.vars.get_mut(slot as usize) {
@@ -523,7 +523,7 @@ impl Machine<'_> {
                 Ins::DiscardClaim { c, to, dst, z, k } => {
                     steps += 2;
                     self.move_card_to(c, to)?;
-                    decision!(self.top_claim(dst, z, k, players)?)
+                    decision!(self.top_claim::<true>(dst, z, k, players)?)
                 }
                 Ins::NextOfJump { dst, s, to } => {
                     steps += 1;

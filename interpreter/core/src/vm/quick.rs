@@ -217,6 +217,18 @@ impl Machine<'_> {
         q: &QuickClaim,
         players: &mut AutoPlayers<'_>,
     ) -> Result<u32, Stop> {
+        self.claim_quick_here(q, players)
+    }
+
+    /// [`Machine::claim_quick`] where it is asked: its first pass inlined into the one
+    /// instruction a usual turn runs it from (`Ins::DiscardClaim`), the rest (a seat
+    /// whose hand may fit, mostly none) in [`Machine::claim_judged`].
+    #[inline(always)]
+    pub(super) fn claim_quick_here(
+        &mut self,
+        q: &QuickClaim,
+        players: &mut AutoPlayers<'_>,
+    ) -> Result<u32, Stop> {
         let n = self.board.seats;
         let (first, asked) = match q.others_of {
             None => (self.board.dealer, n),
@@ -252,6 +264,25 @@ impl Machine<'_> {
         if may == 0 {
             return Ok(q.after);
         }
+        self.claim_judged(q, c, first, asked, may, players)
+    }
+
+    /// The rest of [`Machine::claim_quick`] once some of the `asked` seats from `first`
+    /// may fit with card `c` (bit `i` of `may` for the `i`-th asked): each of them
+    /// judged, and those who can claim asked in turn.
+    #[inline(never)]
+    fn claim_judged(
+        &mut self,
+        q: &QuickClaim,
+        c: crate::model::CardIx,
+        first: u8,
+        asked: u8,
+        may: u32,
+        players: &mut AutoPlayers<'_>,
+    ) -> Result<u32, Stop> {
+        let n = self.board.seats;
+        let im = self.im;
+        let h = im.hands.get(q.hand as usize).ok_or(Stop::Internal)?;
         let bind = q.bind as usize;
         let mut claimants = [0u8; MOST_SEATS];
         let mut m = 0;

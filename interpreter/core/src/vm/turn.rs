@@ -41,9 +41,10 @@ impl Machine<'_> {
     }
 
     /// The top card of instance `z` into register `dst`, then claim window `k` (of the
-    /// usual shape) on it: where the window goes on.
+    /// usual shape) on it: where the window goes on. `HERE`: the window's first pass
+    /// inlined (for the one instruction a usual turn runs it from).
     #[inline(always)]
-    pub(super) fn top_claim(
+    pub(super) fn top_claim<const HERE: bool>(
         &mut self,
         dst: Reg,
         z: u16,
@@ -55,7 +56,10 @@ impl Machine<'_> {
         let im = self.im;
         let d = im.claims.get(k as usize).ok_or(Stop::Internal)?;
         let q = d.quick.as_ref().ok_or(Stop::Internal)?;
-        self.claim_quick(q, players)
+        match HERE {
+            true => self.claim_quick_here(q, players),
+            false => self.claim_quick(q, players),
+        }
     }
 
     /// The seat after the one in register `s`, round the table, into register `dst`.
