@@ -9,7 +9,7 @@ use crate::agents::AutoPlayers;
 use crate::ir::MOST_SEATS;
 use crate::model::CardSet;
 
-use super::image::Plus;
+use super::ins::Num;
 use super::machine::{Machine, Stop};
 use super::shapes::{QuickClaim, QuickCount, QuickPick, TakeWhen};
 
@@ -217,32 +217,39 @@ impl Machine<'_> {
         q: &QuickClaim,
         players: &mut AutoPlayers<'_>,
     ) -> Result<u32, Stop> {
-        self.claim_quick_here(q, players)
+        self.claim_quick_here(q, None, players)
     }
 
     /// [`Machine::claim_quick`] where it is asked: its first pass inlined into the one
     /// instruction a usual turn runs it from (`Ins::DiscardClaim`), the rest (a seat
-    /// whose hand may fit, mostly none) in [`Machine::claim_judged`].
+    /// whose hand may fit, mostly none) in [`Machine::claim_judged`]. `top`: a
+    /// register and the card just put in it (the pile's top), read from there when the
+    /// window's card is that register's.
     #[inline(always)]
     pub(super) fn claim_quick_here(
         &mut self,
         q: &QuickClaim,
+        top: Option<(super::ins::Reg, crate::model::CardIx)>,
         players: &mut AutoPlayers<'_>,
     ) -> Result<u32, Stop> {
         let n = self.board.seats;
         let (first, asked) = match q.others_of {
             None => (self.board.dealer, n),
             Some(s) => {
-                let s = self.seat_of(self.num(s)?)? as u8;
+                // The usual `others(s)` names a register: read without a match on the
+                // operand's kind.
+                let s = match s {
+                    Num::R(r) => self.seat_in(r)?,
+                    s => self.seat_of(self.num(s)?)?,
+                } as u8;
                 (if s + 1 >= n { 0 } else { s + 1 }, n - 1)
             }
         };
-        let im = self.im;
-        let h = im.hands.get(q.hand as usize).ok_or(Stop::Internal)?;
-        let (Some((table, track, tracks)), Some(Plus::Card(cr))) = (&h.fit, h.plus) else {
-            return Err(Stop::Internal);
+        let (table, track, tracks) = (&q.table, q.track, q.tracks);
+        let c = match top {
+            Some((r, c)) if r == q.card => c,
+            _ => self.card_in(q.card)?,
         };
-        let c = self.card_in(cr)?;
         let weight = table.weight(c as usize);
         // First, from the running sums alone, the asked seats whose hand may fit with
         // the card: mostly none, and the window is over without a store.
@@ -252,7 +259,7 @@ impl Machine<'_> {
         for i in 0..asked {
             let k = first + i;
             let seat = if k >= n { k - n } else { k };
-            let zi = h.first as usize + seat as usize;
+            let zi = q.first as usize + seat as usize;
             let sum = *b.fit_sums.get(zi * tracks + track).ok_or(Stop::Internal)?;
             // The card counts once, whether or not the hand already holds it.
             let (sum, count) = match at == zi {

@@ -114,6 +114,18 @@ pub struct QuickClaim {
     pub bind: Reg,
     /// The hand guard ([`super::image::HandDef`] by index) and the guard's code.
     pub hand: u16,
+    /// The hand guard's per-seat zone's first instance (copied from its
+    /// [`super::image::HandDef`], as are the next four, so that a window's first pass
+    /// reads them without a lookup).
+    pub first: u16,
+    /// The number register holding the card added to the hand.
+    pub card: Reg,
+    /// The pattern's fit table, whose sums the board keeps.
+    pub table: std::sync::Arc<crate::pattern::FitTable>,
+    /// Where a hand's sum is among an instance's sums (`instance * tracks + track`).
+    pub track: usize,
+    /// How many sums the board keeps per instance.
+    pub tracks: usize,
     /// The guard's code, for when the hand may fit and no plan answers.
     pub full: u16,
     /// Whether the claim may end the round.
@@ -395,10 +407,18 @@ fn claim(im: &Image, d: &ClaimDef) -> Option<QuickClaim> {
         (Some(_), Some(Plus::Card(_))) if h.seat == d.seat_reg => {}
         _ => return None,
     }
+    let (Some((table, track, tracks)), Some(Plus::Card(card))) = (&h.fit, h.plus) else {
+        return None;
+    };
     Some(QuickClaim {
         others_of,
         bind: d.seat_reg,
         hand,
+        first: h.first,
+        card,
+        table: table.clone(),
+        track: *track,
+        tracks: *tracks,
         full,
         ends: o.ends,
         body: o.body,

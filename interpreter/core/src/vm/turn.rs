@@ -57,7 +57,7 @@ impl Machine<'_> {
         let d = im.claims.get(k as usize).ok_or(Stop::Internal)?;
         let q = d.quick.as_ref().ok_or(Stop::Internal)?;
         match HERE {
-            true => self.claim_quick_here(q, players),
+            true => self.claim_quick_here(q, Some((dst, c)), players),
             false => self.claim_quick(q, players),
         }
     }
