@@ -232,6 +232,34 @@ pub struct HandDef {
     pub exact: bool,
 }
 
+/// The parts of a hand guard whose table's sums the board keeps that a usual turn's
+/// decisions read every time (copied from the [`HandDef`] into the quick forms that
+/// ask it, so that they read them without a lookup).
+#[derive(Clone, Debug)]
+pub struct HandFit {
+    /// The per-seat zone's first instance.
+    pub first: u16,
+    /// The pattern's fit table.
+    pub table: std::sync::Arc<crate::pattern::FitTable>,
+    /// Where a hand's sum is among an instance's sums (`instance * tracks + track`).
+    pub track: usize,
+    /// How many sums the board keeps per instance.
+    pub tracks: usize,
+}
+
+impl HandDef {
+    /// The guard's [`HandFit`], when the board keeps its table's sums.
+    pub fn hand_fit(&self) -> Option<HandFit> {
+        let (table, track, tracks) = self.fit.as_ref()?;
+        Some(HandFit {
+            first: self.first,
+            table: table.clone(),
+            track: *track,
+            tracks: *tracks,
+        })
+    }
+}
+
 /// What a hand guard adds to the hand.
 #[derive(Clone, Copy, Debug)]
 pub enum Plus {

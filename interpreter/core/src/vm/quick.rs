@@ -11,7 +11,7 @@ use crate::model::CardSet;
 
 use super::ins::Num;
 use super::machine::{Machine, Stop};
-use super::shapes::{QuickClaim, QuickCount, QuickPick, TakeWhen};
+use super::shapes::{OwnPick, QuickClaim, QuickCount, QuickPick, TakeWhen};
 
 impl Machine<'_> {
     /// A two-option `choose`: where the rules go on (the taken option's body).
@@ -82,7 +82,7 @@ impl Machine<'_> {
         let im = self.im;
         let q = im.own_picks.get(k as usize).ok_or(Stop::Internal)?;
         let seat = self.decider(q.who, q.seat_reg)?;
-        let (na, cards, nb) = self.own_hand(q.hand, q.full, seat, q.but, players)?;
+        let (na, cards, nb) = self.own_hand(q, seat, players)?;
         let ending = ending(q.ends, na, nb);
         let k = self.choose_among(seat, na + nb, ending, players)?;
         if k < na {
@@ -114,33 +114,30 @@ impl Machine<'_> {
     #[inline(always)]
     fn own_hand(
         &mut self,
-        hi: u16,
-        full: u16,
+        q: &OwnPick,
         seat: u8,
-        but: Option<super::ins::Reg>,
         players: &mut AutoPlayers<'_>,
     ) -> Result<(usize, CardSet, usize), Stop> {
-        let im = self.im;
-        let h = im.hands.get(hi as usize).ok_or(Stop::Internal)?;
-        let Some((table, track, tracks)) = &h.fit else {
-            return Err(Stop::Internal);
-        };
+        let (table, track, tracks) = (&q.fit.table, q.fit.track, q.fit.tracks);
         let b = &self.board;
-        let zi = h.first as usize + seat as usize;
+        let zi = q.fit.first as usize + seat as usize;
         let held = *b.sets.get(zi).ok_or(Stop::Value)?;
         let count = b.zones.held(zi);
         let sum = *b.fit_sums.get(zi * tracks + track).ok_or(Stop::Internal)?;
         let wins = match table.answer(sum, count) {
             false => false,
-            true => match h.exact {
-                true => match crate::score::pays(self.p, h.table, held) {
-                    Some(pays) => pays,
-                    None => self.snippet(full, players)?,
-                },
-                false => self.snippet(full, players)?,
-            },
+            true => {
+                let h = self.im.hands.get(q.hand as usize).ok_or(Stop::Internal)?;
+                match h.exact {
+                    true => match crate::score::pays(self.p, h.table, held) {
+                        Some(pays) => pays,
+                        None => self.snippet(q.full, players)?,
+                    },
+                    false => self.snippet(q.full, players)?,
+                }
+            }
         };
-        let (cards, n) = self.all_but(held, count, but)?;
+        let (cards, n) = self.all_but(held, count, q.but)?;
         Ok((usize::from(wins), cards, n))
     }
 
@@ -245,7 +242,7 @@ impl Machine<'_> {
                 (if s + 1 >= n { 0 } else { s + 1 }, n - 1)
             }
         };
-        let (table, track, tracks) = (&q.table, q.track, q.tracks);
+        let (table, track, tracks) = (&q.fit.table, q.fit.track, q.fit.tracks);
         let c = match top {
             Some((r, c)) if r == q.card => c,
             _ => self.card_in(q.card)?,
@@ -259,7 +256,7 @@ impl Machine<'_> {
         for i in 0..asked {
             let k = first + i;
             let seat = if k >= n { k - n } else { k };
-            let zi = q.first as usize + seat as usize;
+            let zi = q.fit.first as usize + seat as usize;
             let sum = *b.fit_sums.get(zi * tracks + track).ok_or(Stop::Internal)?;
             // The card counts once, whether or not the hand already holds it.
             let (sum, count) = match at == zi {

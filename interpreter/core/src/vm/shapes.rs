@@ -11,7 +11,7 @@
 //! together with the top card just before it (and in place of a jump to the two); and
 //! makes each pair of instructions a usual turn runs back to back one instruction.
 
-use super::image::{CardGuard, ClaimDef, Count, Guard, Image, PickDef, Plus};
+use super::image::{CardGuard, ClaimDef, Count, Guard, HandFit, Image, PickDef, Plus};
 use super::ins::{Cmp, Cond, Ins, Num, Place, Reg, Seats, Set, Zr};
 
 /// A `choose` of two options, resolved.
@@ -92,6 +92,8 @@ pub struct OwnPick {
     pub seat_reg: Option<Reg>,
     /// The hand guard ([`super::image::HandDef`] by index).
     pub hand: u16,
+    /// The hand guard's zone and table.
+    pub fit: HandFit,
     /// The guard's code, for when the hand may fit and no plan answers.
     pub full: u16,
     /// The register the card is bound to.
@@ -114,18 +116,10 @@ pub struct QuickClaim {
     pub bind: Reg,
     /// The hand guard ([`super::image::HandDef`] by index) and the guard's code.
     pub hand: u16,
-    /// The hand guard's per-seat zone's first instance (copied from its
-    /// [`super::image::HandDef`], as are the next four, so that a window's first pass
-    /// reads them without a lookup).
-    pub first: u16,
+    /// The hand guard's zone and table.
+    pub fit: HandFit,
     /// The number register holding the card added to the hand.
     pub card: Reg,
-    /// The pattern's fit table, whose sums the board keeps.
-    pub table: std::sync::Arc<crate::pattern::FitTable>,
-    /// Where a hand's sum is among an instance's sums (`instance * tracks + track`).
-    pub track: usize,
-    /// How many sums the board keeps per instance.
-    pub tracks: usize,
     /// The guard's code, for when the hand may fit and no plan answers.
     pub full: u16,
     /// Whether the claim may end the round.
@@ -340,6 +334,7 @@ fn own_pick(im: &Image, q: &QuickPick) -> Option<OwnPick> {
         who: q.who,
         seat_reg: q.seat_reg,
         hand: *hand,
+        fit: hd.hand_fit()?,
         full: *full,
         param: *param,
         but: *but,
@@ -407,18 +402,15 @@ fn claim(im: &Image, d: &ClaimDef) -> Option<QuickClaim> {
         (Some(_), Some(Plus::Card(_))) if h.seat == d.seat_reg => {}
         _ => return None,
     }
-    let (Some((table, track, tracks)), Some(Plus::Card(card))) = (&h.fit, h.plus) else {
+    let (Some(fit), Some(Plus::Card(card))) = (h.hand_fit(), h.plus) else {
         return None;
     };
     Some(QuickClaim {
         others_of,
         bind: d.seat_reg,
         hand,
-        first: h.first,
+        fit,
         card,
-        table: table.clone(),
-        track: *track,
-        tracks: *tracks,
         full,
         ends: o.ends,
         body: o.body,
