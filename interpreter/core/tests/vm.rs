@@ -525,9 +525,9 @@ fn sangohanas_turn_takes_both_pick_shapes_as_the_engine_does() {
 
 #[test]
 fn sangohanas_turn_runs_its_pairs_as_one_instruction_each() {
-    // A draw then declare or discard, a discard then the window on it, and the next
-    // seat then the jump back: each pair is one instruction, its second part left in
-    // place after it, and the games are still the engine's.
+    // A draw then declare or discard, a discard then the window on it, the next seat
+    // then the jump back, and the stock's test then the next seat: each pair is one
+    // instruction, its second part left in place, and the games are still the engine's.
     use fuda_core::vm::ins::Ins;
     let p = bundled("sangohana.fuda");
     let image = p.vm.image(&p, seats(&p)).expect("lowered");
@@ -555,6 +555,18 @@ fn sangohanas_turn_runs_its_pairs_as_one_instruction_each() {
         _ => false,
     });
     assert_eq!(heads.count(), 1, "the next seat, then the loop's head");
+    // The turn's last test, `if count(山札) == 0`, jumps to that next seat: taken with
+    // it, the pair left where it was.
+    let ends = code.iter().filter(|i| match **i {
+        Ins::CountNextOfDealer { then, to, .. } => code.iter().any(
+            |j| matches!(*j, Ins::NextOfDealer { then: t, to: e, .. } if t == then && e == to),
+        ),
+        _ => false,
+    });
+    assert_eq!(ends.count(), 1, "the stock's test, then the next seat");
+    assert!(!code
+        .iter()
+        .any(|i| matches!(i, Ins::JumpUnlessCount { .. })));
     assert!(!code
         .iter()
         .any(|i| matches!(i, Ins::DrawTo { .. } | Ins::MoveCardTo { .. })));

@@ -280,6 +280,21 @@ pub enum Ins {
         then: u32,
         to: u32,
     },
+    /// [`Ins::JumpUnlessCount`] whose jump lands on an [`Ins::NextOfDealer`], the two in
+    /// one (a turn's end: `if count(山札) == 0 { … }`, then the next seat and the
+    /// loop's head): on at the next instruction when the count compares so, else the
+    /// next seat and on as that instruction goes on.
+    CountNextOfDealer {
+        z: u16,
+        cmp: Cmp,
+        k: i64,
+        dst: Reg,
+        s: Reg,
+        r: Reg,
+        at: Cmp,
+        then: u32,
+        to: u32,
+    },
     /// `dst = the value of attribute attr of the card c` (a number or a symbol).
     Attr { dst: Reg, attr: u16, c: Num },
     /// The next card of a quantifier's domain: the lowest card of set register `rest`

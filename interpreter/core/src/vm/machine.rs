@@ -547,6 +547,30 @@ impl Machine<'_> {
                         false => to,
                     };
                 }
+                Ins::CountNextOfDealer {
+                    z,
+                    cmp,
+                    k,
+                    dst,
+                    s,
+                    r,
+                    at,
+                    then,
+                    to,
+                } => {
+                    checked!();
+                    let held = self.board.zones.held(z as usize) as i64;
+                    if !cmp.test(held, k) {
+                        // The jump and the instruction it lands on, counted as they are.
+                        steps += 3;
+                        self.next_of(dst, s)?;
+                        checked!();
+                        pc = match at.test(self.n[r as usize], self.board.dealer as i64) {
+                            true => then,
+                            false => to,
+                        };
+                    }
+                }
                 Ins::JumpUnlessDealer { r, cmp, to } => {
                     checked!();
                     if !cmp.test(self.n[r as usize], self.board.dealer as i64) {

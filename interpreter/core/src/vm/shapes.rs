@@ -234,6 +234,40 @@ pub(super) fn resolve(im: &mut Image) {
         }
     }
     fuse_turn_pairs(&mut im.code);
+    fuse_turn_ends(&mut im.code);
+}
+
+/// A turn's last test (`if count(山札) == 0`) whose jump lands on the fused next seat
+/// and loop head ([`Ins::NextOfDealer`]) becomes one instruction with it, in the
+/// test's place (after [`fuse_turn_pairs`], which made the second): one dispatch
+/// fewer a turn. As there, the second stays where it was.
+fn fuse_turn_ends(code: &mut [Ins]) {
+    for i in 0..code.len() {
+        let Ins::JumpUnlessCount { z, cmp, k, to: t } = code[i] else {
+            continue;
+        };
+        if let Some(&Ins::NextOfDealer {
+            dst,
+            s,
+            r,
+            cmp: at,
+            then,
+            to,
+        }) = code.get(t as usize)
+        {
+            code[i] = Ins::CountNextOfDealer {
+                z,
+                cmp,
+                k,
+                dst,
+                s,
+                r,
+                at,
+                then,
+                to,
+            };
+        }
+    }
 }
 
 /// The pairs a usual turn runs one after the other (a draw then declare or discard, a
