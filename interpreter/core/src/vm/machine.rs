@@ -384,6 +384,34 @@ impl Machine<'_> {
                 steps = self.steps;
             }};
         }
+        // `巡 += 1` in place (`Ins::AddVar`).
+        macro_rules! add_var {
+            ($slot:expr, $k:expr) => {
+                match self.board.vars.get_mut($slot as usize) {
+                    Some(Value::Int(x)) => *x = x.checked_add($k).ok_or(Stop::Arithmetic)?,
+                    // Any other value as `Add` takes it.
+                    _ => self.add(Place::V($slot), $k, false)?,
+                }
+            };
+        }
+        // A turn's end (`Ins::CountNextOfDealer`): on at the next instruction when the
+        // count compares so, else the next seat and on as the fused next seat goes on.
+        macro_rules! count_next_of_dealer {
+            ($z:expr, $cmp:expr, $k:expr, $dst:expr, $s:expr, $r:expr, $at:expr, $then:expr, $to:expr) => {{
+                checked!();
+                let held = self.board.zones.held($z as usize) as i64;
+                if !$cmp.test(held, $k) {
+                    // The jump and the instruction it lands on, counted as they are.
+                    steps += 3;
+                    self.next_of($dst, $s)?;
+                    checked!();
+                    pc = match $at.test(self.n[$r as usize], self.board.dealer as i64) {
+                        true => $then,
+                        false => $to,
+                    };
+                }
+            }};
+        }
         loop {
             let ins = code.get(pc as usize).ok_or(Stop::Internal)?;
             pc += 1;
@@ -503,12 +531,10 @@ impl Machine<'_> {
                     decision!(self.top_claim::<false>(dst, z, k, players)?)
                 }
                 Ins::NextOf { dst, s } => self.next_of(dst, s)?,
-                Ins::AddVar { slot, k } => match self.board.vars.get_mut(slot as usize) {
-                    Some(Value::Int(x)) => *x = x.checked_add(k).ok_or(Stop::Arithmetic)?,
-                    // Any other value as `Add` takes it.
-                    _ => self.add(Place::V(slot), k, false)?,
-                },
-                // Each fused pair is counted as the instructions it stands for.
+                Ins::AddVar { slot, k } => add_var!(slot, k),
+                // Each fused pair is counted as the instructions it stands for. (A usual
+                // turn runs them from `Ins::PickTake`'s arm; here they are met from
+                // elsewhere, and their decisions are calls.)
                 Ins::DrawOwn {
                     dst,
                     from,
@@ -518,12 +544,12 @@ impl Machine<'_> {
                 } => {
                     steps += 1;
                     self.draw_to(dst, from, first, seat)?;
-                    decision!(self.pick_own_here(k, players)?)
+                    decision!(self.pick_own(k, players)?)
                 }
                 Ins::DiscardClaim { c, to, dst, z, k } => {
                     steps += 2;
                     self.move_card_to(c, to)?;
-                    decision!(self.top_claim::<true>(dst, z, k, players)?)
+                    decision!(self.top_claim::<false>(dst, z, k, players)?)
                 }
                 Ins::NextOfJump { dst, s, to } => {
                     steps += 1;
@@ -557,20 +583,7 @@ impl Machine<'_> {
                     at,
                     then,
                     to,
-                } => {
-                    checked!();
-                    let held = self.board.zones.held(z as usize) as i64;
-                    if !cmp.test(held, k) {
-                        // The jump and the instruction it lands on, counted as they are.
-                        steps += 3;
-                        self.next_of(dst, s)?;
-                        checked!();
-                        pc = match at.test(self.n[r as usize], self.board.dealer as i64) {
-                            true => then,
-                            false => to,
-                        };
-                    }
-                }
+                } => count_next_of_dealer!(z, cmp, k, dst, s, r, at, then, to),
                 Ins::JumpUnlessDealer { r, cmp, to } => {
                     checked!();
                     if !cmp.test(self.n[r as usize], self.board.dealer as i64) {
@@ -780,7 +793,67 @@ impl Machine<'_> {
                         }
                     )
                 }
-                Ins::PickTake(k) => decision!(self.pick_take(k, players)?),
+                // A usual turn (draw or take, then declare or discard, then the window on
+                // the discard, then the stock's test and the next seat, and the next
+                // turn) runs here from one instruction to the next without going round
+                // the loop: each next instruction is asked for by its kind, a branch
+                // that is nearly always taken, where the loop's dispatch is a jump
+                // through a table. Anything else goes on round the loop. Every
+                // instruction is counted and checked as the loop counts it.
+                Ins::PickTake(first) => {
+                    let mut take = first;
+                    'turn: loop {
+                        decision!(self.pick_take(take, players)?);
+                        let Some(&Ins::DrawOwn {
+                            dst,
+                            from,
+                            first,
+                            seat,
+                            k,
+                        }) = code.get(pc as usize)
+                        else {
+                            break 'turn;
+                        };
+                        // Where a decision goes on is its own to set: `pc` is not moved on.
+                        steps += 2;
+                        self.draw_to(dst, from, first, seat)?;
+                        decision!(self.pick_own_here(k, players)?);
+                        let Some(&Ins::DiscardClaim { c, to, dst, z, k }) = code.get(pc as usize)
+                        else {
+                            break 'turn;
+                        };
+                        steps += 3;
+                        self.move_card_to(c, to)?;
+                        decision!(self.top_claim::<true>(dst, z, k, players)?);
+                        let Some(&Ins::CountNextOfDealer {
+                            z,
+                            cmp,
+                            k,
+                            dst,
+                            s,
+                            r,
+                            at,
+                            then,
+                            to,
+                        }) = code.get(pc as usize)
+                        else {
+                            break 'turn;
+                        };
+                        pc += 1;
+                        steps += 1;
+                        count_next_of_dealer!(z, cmp, k, dst, s, r, at, then, to);
+                        if let Some(&Ins::AddVar { slot, k }) = code.get(pc as usize) {
+                            pc += 1;
+                            steps += 1;
+                            add_var!(slot, k);
+                        }
+                        let Some(&Ins::PickTake(next)) = code.get(pc as usize) else {
+                            break 'turn;
+                        };
+                        steps += 1;
+                        take = next;
+                    }
+                }
                 Ins::PickOwn(k) => decision!(self.pick_own(k, players)?),
                 // A window nobody claims goes on after its own instruction.
                 Ins::Claim(k) => {
