@@ -259,7 +259,8 @@ impl Machine<'_> {
     /// A number as a seat, checked.
     #[inline(always)]
     pub(super) fn seat_of(&self, s: i64) -> Result<usize, Stop> {
-        if (0..self.board.seats as i64).contains(&s) {
+        // One unsigned comparison: a negative number is then past every seat.
+        if (s as u64) < self.board.seats as u64 {
             Ok(s as usize)
         } else {
             Err(Stop::Value)
@@ -305,7 +306,8 @@ impl Machine<'_> {
     /// A number as a card of the deck, checked.
     #[inline(always)]
     fn card(&self, c: i64) -> Result<CardIx, Stop> {
-        if (0..self.board.card_zone.len() as i64).contains(&c) {
+        // One unsigned comparison, as for a seat.
+        if (c as u64) < self.board.card_zone.len() as u64 {
             Ok(c as CardIx)
         } else {
             Err(Stop::Value)
