@@ -253,10 +253,11 @@ impl Machine<'_> {
         let b = &self.board;
         let at = *b.card_zone.get(c as usize).ok_or(Stop::Internal)? as usize;
         let mut may = 0u32;
+        // The asked seat's instance, stepped round the table with the seat.
+        let (base, mut seat) = (q.fit.first as usize, first);
         for i in 0..asked {
-            let k = first + i;
-            let seat = if k >= n { k - n } else { k };
-            let zi = q.fit.first as usize + seat as usize;
+            let zi = base + seat as usize;
+            seat = if seat + 1 >= n { 0 } else { seat + 1 };
             let sum = *b.fit_sums.get(zi * tracks + track).ok_or(Stop::Internal)?;
             // The card counts once, whether or not the hand already holds it.
             let (sum, count) = match at == zi {
