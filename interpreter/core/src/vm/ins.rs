@@ -112,6 +112,73 @@ impl Cmp {
     }
 }
 
+/// A comparison with a constant (`count(山札) == 0`, `count(捨て札) > 0`) as a test of
+/// one interval: whether `x - lo`, read unsigned, is at most `span`, or (`out`) whether
+/// it is not. Every comparison with a constant is one of these, so it is tested in a
+/// few instructions without a jump on its kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Within {
+    /// The interval's least value.
+    lo: i64,
+    /// How far above `lo` the interval reaches.
+    span: u64,
+    /// Whether the test holds outside the interval instead.
+    out: bool,
+}
+
+impl Within {
+    /// The test of `x <cmp> k`.
+    pub fn of(cmp: Cmp, k: i64) -> Within {
+        // `x >= k`: `x - k` is in `0..=MAX - k`, which an unsigned difference reads
+        // exactly, and any `x < k` wraps past it.
+        let at_least = |k: i64| Within {
+            lo: k,
+            span: i64::MAX.wrapping_sub(k) as u64,
+            out: false,
+        };
+        // Every number: nothing is past the widest interval.
+        let every = Within {
+            lo: 0,
+            span: u64::MAX,
+            out: false,
+        };
+        match cmp {
+            Cmp::Eq => Within {
+                lo: k,
+                span: 0,
+                out: false,
+            },
+            Cmp::Ne => Within {
+                lo: k,
+                span: 0,
+                out: true,
+            },
+            Cmp::Ge => at_least(k),
+            Cmp::Lt => Within {
+                out: true,
+                ..at_least(k)
+            },
+            Cmp::Gt => match k.checked_add(1) {
+                Some(k) => at_least(k),
+                None => Within { out: true, ..every },
+            },
+            Cmp::Le => match k.checked_add(1) {
+                Some(k) => Within {
+                    out: true,
+                    ..at_least(k)
+                },
+                None => every,
+            },
+        }
+    }
+
+    /// Whether `x` passes the test.
+    #[inline(always)]
+    pub fn test(self, x: i64) -> bool {
+        (x.wrapping_sub(self.lo) as u64 <= self.span) != self.out
+    }
+}
+
 /// Checked int arithmetic, as the rules' `+ - * / %` (division and remainder are
 /// Euclidean, as the engine's).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -222,7 +289,7 @@ pub enum Ins {
     JumpUnless(Cond, u32),
     /// [`Ins::JumpUnless`] on a shared zone's count against a constant (`if count(山札)
     /// == 0`), its operands' kinds settled (`shapes.rs`).
-    JumpUnlessCount { z: u16, cmp: Cmp, k: i64, to: u32 },
+    JumpUnlessCount { z: u16, holds: Within, to: u32 },
     /// [`Ins::JumpUnless`] on a number register against the dealer's seat (`if s ==
     /// dealer`), its operands' kinds settled (`shapes.rs`).
     JumpUnlessDealer { r: Reg, cmp: Cmp, to: u32 },
@@ -286,8 +353,7 @@ pub enum Ins {
     /// next seat and on as that instruction goes on.
     CountNextOfDealer {
         z: u16,
-        cmp: Cmp,
-        k: i64,
+        holds: Within,
         dst: Reg,
         s: Reg,
         r: Reg,
@@ -478,4 +544,55 @@ pub enum Field {
     Base,
     /// `.count`.
     Count,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const CMPS: [Cmp; 6] = [Cmp::Eq, Cmp::Ne, Cmp::Lt, Cmp::Le, Cmp::Gt, Cmp::Ge];
+
+    /// Numbers near the edges of `i64` and of each other, where an interval test could
+    /// wrap wrongly.
+    fn edgy() -> impl Strategy<Value = i64> {
+        prop_oneof![
+            -3i64..=3,
+            (i64::MIN..=i64::MIN + 2),
+            (i64::MAX - 2..=i64::MAX),
+            any::<i64>(),
+        ]
+    }
+
+    proptest! {
+        /// A comparison with a constant tested as an interval answers as the
+        /// comparison does, for every comparison and any two numbers.
+        #[test]
+        fn an_interval_test_answers_as_its_comparison(x in edgy(), k in edgy(), c in 0usize..6) {
+            let cmp = CMPS[c];
+            prop_assert_eq!(Within::of(cmp, k).test(x), cmp.test(x, k), "{} {:?} {}", x, cmp, k);
+        }
+    }
+
+    #[test]
+    fn an_interval_test_at_the_edges_of_i64() {
+        for cmp in CMPS {
+            for k in [i64::MIN, i64::MIN + 1, -1, 0, 1, i64::MAX - 1, i64::MAX] {
+                for x in [
+                    i64::MIN,
+                    i64::MIN + 1,
+                    k.saturating_sub(1),
+                    k,
+                    k.saturating_add(1),
+                    i64::MAX,
+                ] {
+                    assert_eq!(
+                        Within::of(cmp, k).test(x),
+                        cmp.test(x, k),
+                        "{x} {cmp:?} {k}"
+                    );
+                }
+            }
+        }
+    }
 }

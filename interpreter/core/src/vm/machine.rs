@@ -399,10 +399,10 @@ impl Machine<'_> {
         // A turn's end (`Ins::CountNextOfDealer`): on at the next instruction when the
         // count compares so, else the next seat and on as the fused next seat goes on.
         macro_rules! count_next_of_dealer {
-            ($z:expr, $cmp:expr, $k:expr, $dst:expr, $s:expr, $r:expr, $at:expr, $then:expr, $to:expr) => {{
+            ($z:expr, $holds:expr, $dst:expr, $s:expr, $r:expr, $at:expr, $then:expr, $to:expr) => {{
                 checked!();
                 let held = self.board.zones.held($z as usize) as i64;
-                if !$cmp.test(held, $k) {
+                if !$holds.test(held) {
                     // The jump and the instruction it lands on, counted as they are.
                     steps += 3;
                     self.next_of($dst, $s)?;
@@ -508,10 +508,10 @@ impl Machine<'_> {
                         pc = t;
                     }
                 }
-                Ins::JumpUnlessCount { z, cmp, k, to } => {
+                Ins::JumpUnlessCount { z, holds, to } => {
                     checked!();
                     let held = self.board.zones.held(z as usize) as i64;
-                    if !cmp.test(held, k) {
+                    if !holds.test(held) {
                         pc = to;
                     }
                 }
@@ -577,15 +577,14 @@ impl Machine<'_> {
                 }
                 Ins::CountNextOfDealer {
                     z,
-                    cmp,
-                    k,
+                    holds,
                     dst,
                     s,
                     r,
                     at,
                     then,
                     to,
-                } => count_next_of_dealer!(z, cmp, k, dst, s, r, at, then, to),
+                } => count_next_of_dealer!(z, holds, dst, s, r, at, then, to),
                 Ins::JumpUnlessDealer { r, cmp, to } => {
                     checked!();
                     if !cmp.test(self.n[r as usize], self.board.dealer as i64) {
@@ -829,8 +828,7 @@ impl Machine<'_> {
                         decision!(self.top_claim::<true>(dst, z, k, players)?);
                         let Some(&Ins::CountNextOfDealer {
                             z,
-                            cmp,
-                            k,
+                            holds,
                             dst,
                             s,
                             r,
@@ -843,7 +841,7 @@ impl Machine<'_> {
                         };
                         pc += 1;
                         steps += 1;
-                        count_next_of_dealer!(z, cmp, k, dst, s, r, at, then, to);
+                        count_next_of_dealer!(z, holds, dst, s, r, at, then, to);
                         if let Some(&Ins::AddVar { slot, k }) = code.get(pc as usize) {
                             pc += 1;
                             steps += 1;

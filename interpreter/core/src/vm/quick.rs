@@ -56,7 +56,7 @@ impl Machine<'_> {
         let q = im.take_picks.get(k as usize).ok_or(Stop::Internal)?;
         let seat = self.decider(q.who, q.seat_reg)?;
         let second = match q.when {
-            TakeWhen::Count(z, cmp, k) => cmp.test(self.board.zones.held(z as usize) as i64, k),
+            TakeWhen::Count(z, holds) => holds.test(self.board.zones.held(z as usize) as i64),
             TakeWhen::Cond(c) => self.holds(c)?,
         };
         let nb = usize::from(second);

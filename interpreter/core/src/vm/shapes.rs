@@ -12,7 +12,7 @@
 //! makes each pair of instructions a usual turn runs back to back one instruction.
 
 use super::image::{CardGuard, ClaimDef, Count, Guard, HandFit, Image, PickDef, Plus};
-use super::ins::{Cmp, Cond, Ins, Num, Place, Reg, Seats, Set, Zr};
+use super::ins::{Cmp, Cond, Ins, Num, Place, Reg, Seats, Set, Within, Zr};
 
 /// A `choose` of two options, resolved.
 #[derive(Clone, Debug)]
@@ -79,7 +79,7 @@ pub enum TakeWhen {
     /// A comparison holds.
     Cond(Cond),
     /// A shared zone's count compares so with a constant.
-    Count(u16, Cmp, i64),
+    Count(u16, Within),
 }
 
 /// A [`QuickPick`] of a win guard on the decider's own hand or a card of that hand
@@ -145,7 +145,11 @@ pub(super) fn resolve(im: &mut Image) {
                     b: Num::K(k),
                 },
                 to,
-            ) => Ins::JumpUnlessCount { z, cmp, k, to },
+            ) => Ins::JumpUnlessCount {
+                z,
+                holds: Within::of(cmp, k),
+                to,
+            },
             Ins::JumpUnless(
                 Cond {
                     a: Num::R(r),
@@ -243,7 +247,7 @@ pub(super) fn resolve(im: &mut Image) {
 /// fewer a turn. As there, the second stays where it was.
 fn fuse_turn_ends(code: &mut [Ins]) {
     for i in 0..code.len() {
-        let Ins::JumpUnlessCount { z, cmp, k, to: t } = code[i] else {
+        let Ins::JumpUnlessCount { z, holds, to: t } = code[i] else {
             continue;
         };
         if let Some(&Ins::NextOfDealer {
@@ -257,8 +261,7 @@ fn fuse_turn_ends(code: &mut [Ins]) {
         {
             code[i] = Ins::CountNextOfDealer {
                 z,
-                cmp,
-                k,
+                holds,
                 dst,
                 s,
                 r,
@@ -336,7 +339,9 @@ fn pick(im: &Image, d: &PickDef) -> Option<QuickPick> {
 fn take_pick(q: &QuickPick) -> Option<TakePick> {
     let when = match &q.count {
         [QuickCount::Always, QuickCount::Cond(c)] => TakeWhen::Cond(*c),
-        [QuickCount::Always, QuickCount::Count(z, cmp, k)] => TakeWhen::Count(*z, *cmp, *k),
+        [QuickCount::Always, QuickCount::Count(z, cmp, k)] => {
+            TakeWhen::Count(*z, Within::of(*cmp, *k))
+        }
         _ => return None,
     };
     Some(TakePick {
