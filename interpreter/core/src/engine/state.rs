@@ -179,9 +179,16 @@ impl Board {
     /// Moves one card to the top of a zone instance.
     #[inline(always)]
     pub fn move_card(&mut self, c: CardIx, to: u16) {
+        self.move_card_from(c, to);
+    }
+
+    /// [`Board::move_card`], answering where the card was: `to` itself when it was
+    /// there already (and did not move, so it need not be the top).
+    #[inline(always)]
+    pub fn move_card_from(&mut self, c: CardIx, to: u16) -> u16 {
         let from = self.card_zone[c as usize];
         if from == to {
-            return;
+            return from;
         }
         self.zones.take_out(from as usize, c);
         self.sets[from as usize].remove(c);
@@ -189,6 +196,7 @@ impl Board {
         self.sets[to as usize].insert(c);
         self.card_zone[c as usize] = to;
         self.fit_move(c, from, to);
+        from
     }
 
     /// Moves the top card of `from` to the top of `to` (a draw): which card, or `None`

@@ -515,7 +515,9 @@ impl Machine<'_> {
                         pc = to;
                     }
                 }
-                Ins::MoveCardTo { c, to } => self.move_card_to(c, to)?,
+                Ins::MoveCardTo { c, to } => {
+                    self.move_card_to(c, to)?;
+                }
                 Ins::DrawTo {
                     dst,
                     from,
@@ -530,7 +532,7 @@ impl Machine<'_> {
                     // Counted as the two instructions it stands for, and checked where
                     // the window's own instruction is.
                     steps += 1;
-                    decision!(self.top_claim::<false>(dst, z, k, players)?)
+                    decision!(self.top_claim::<false>(dst, z, k, None, players)?)
                 }
                 Ins::NextOf { dst, s } => self.next_of(dst, s)?,
                 Ins::AddVar { slot, k } => add_var!(slot, k),
@@ -550,8 +552,8 @@ impl Machine<'_> {
                 }
                 Ins::DiscardClaim { c, to, dst, z, k } => {
                     steps += 2;
-                    self.move_card_to(c, to)?;
-                    decision!(self.top_claim::<false>(dst, z, k, players)?)
+                    let top = self.move_card_to(c, to)?.filter(|_| to == z);
+                    decision!(self.top_claim::<false>(dst, z, k, top, players)?)
                 }
                 Ins::NextOfJump { dst, s, to } => {
                     steps += 1;
@@ -824,8 +826,9 @@ impl Machine<'_> {
                             break 'turn;
                         };
                         steps += 3;
-                        self.move_card_to(c, to)?;
-                        decision!(self.top_claim::<true>(dst, z, k, players)?);
+                        // The discard is the pile's top when it went onto the pile.
+                        let top = self.move_card_to(c, to)?.filter(|_| to == z);
+                        decision!(self.top_claim::<true>(dst, z, k, top, players)?);
                         let Some(&Ins::CountNextOfDealer {
                             z,
                             holds,

@@ -3,20 +3,22 @@
 //! a draw into a hand, a discard, the window on the pile's top, the next seat.
 
 use crate::agents::AutoPlayers;
+use crate::model::CardIx;
 
 use super::ins::Reg;
 use super::machine::{Machine, Stop};
 
 impl Machine<'_> {
-    /// Moves the card in register `c` to the top of instance `to` (a discard).
+    /// Moves the card in register `c` to the top of instance `to` (a discard): the card,
+    /// if it was put on top (`None` when it was in `to` already, and stayed where it
+    /// was).
     #[inline(always)]
-    pub(super) fn move_card_to(&mut self, c: Reg, to: u16) -> Result<(), Stop> {
+    pub(super) fn move_card_to(&mut self, c: Reg, to: u16) -> Result<Option<CardIx>, Stop> {
         let c = self.card_in(c)?;
         if (to as usize) >= self.board.zones.instances() {
             return Err(Stop::Internal);
         }
-        self.board.move_card(c, to);
-        Ok(())
+        Ok((self.board.move_card_from(c, to) != to).then_some(c))
     }
 
     /// Moves the top card of instance `from` to the seat in register `seat`'s
@@ -42,16 +44,21 @@ impl Machine<'_> {
 
     /// The top card of instance `z` into register `dst`, then claim window `k` (of the
     /// usual shape) on it: where the window goes on. `HERE`: the window's first pass
-    /// inlined (for the one instruction a usual turn runs it from).
+    /// inlined (for the one instruction a usual turn runs it from). `top`: the card
+    /// known to be on top of `z` (one just put there), if one is.
     #[inline(always)]
     pub(super) fn top_claim<const HERE: bool>(
         &mut self,
         dst: Reg,
         z: u16,
         k: u16,
+        top: Option<CardIx>,
         players: &mut AutoPlayers<'_>,
     ) -> Result<u32, Stop> {
-        let c = self.board.zones.top(z as usize).ok_or(Stop::Empty)?;
+        let c = match top {
+            Some(c) => c,
+            None => self.board.zones.top(z as usize).ok_or(Stop::Empty)?,
+        };
         self.n[dst as usize] = c as i64;
         let im = self.im;
         let d = im.claims.get(k as usize).ok_or(Stop::Internal)?;
