@@ -28,6 +28,7 @@ mod lower_decide;
 mod lower_expr;
 mod lower_quant;
 mod machine;
+mod operands;
 mod quick;
 mod runtime;
 pub mod shapes;
