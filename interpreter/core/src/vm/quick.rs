@@ -47,9 +47,10 @@ impl Machine<'_> {
     }
 
     /// A `choose` of one move always or another when a count or comparison holds
-    /// (draw, or take): where the rules go on. Inlined into the machine's loop: a call
-    /// of its own kept six registers, a fifth of its instructions. (The declare or
-    /// discard, larger and run from two instructions, inlined no faster.)
+    /// (draw, or take): where the rules go on. Inlined into the machine's loop, where a
+    /// usual turn starts (a call of its own kept six registers, a fifth of its
+    /// instructions); the declare or discard and the window are inlined only there too
+    /// ([`Machine::pick_own_here`], [`Machine::claim_quick_here`]).
     #[inline(always)]
     pub(super) fn pick_take(&mut self, k: u16, players: &mut AutoPlayers<'_>) -> Result<u32, Stop> {
         let im = self.im;
