@@ -138,7 +138,7 @@ pub struct HandGuard {
     pub seat: u16,
     /// The local slot holding a card (or cards) added to the zone's, if any.
     pub plus: Option<u16>,
-    /// The pattern's place in [`Program::fit_tracks`], when the board keeps its fit
+    /// The pattern's place in [`Program::fit_tracks`](crate::ir::Program::fit_tracks), when the board keeps its fit
     /// table's sums.
     pub track: Option<u8>,
     /// The score table.

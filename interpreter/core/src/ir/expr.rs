@@ -44,7 +44,7 @@ pub enum Builtin {
     Matches,
     /// Cards of a set with a tag.
     Tagged,
-    /// Whether the cards' values spell a word of [`Program::words`]`[i]` in some order.
+    /// Whether the cards' values spell a word of [`Program::words`](crate::ir::Program::words)`[i]` in some order.
     Word(u16),
     /// The cards of the deck that, added to a set, make pattern `i` match: a hand's
     /// waits ("one card from a win").

@@ -29,7 +29,7 @@ pub enum QuickOp {
     OptionDone { decide: u32, after: u32 },
     /// A claim window over `others(from)` (`from` a local holding a seat) whose every
     /// option takes no argument and is guarded by a score table on the asked seat's
-    /// hand ([`HandGuard`]): when no asked seat's hand can fit, nobody can claim, and
+    /// hand ([`HandGuard`](crate::ir::HandGuard)): when no asked seat's hand can fit, nobody can claim, and
     /// the rules go on at `after` without offering anything.
     NoClaim { from: u16, after: u32 },
 }

@@ -133,11 +133,11 @@ impl CardSet {
 
     /// The `k`-th card in increasing order (from 0), if the set holds more than `k`:
     /// the same card as `iter().nth(k)`, found word by word, then in the word by
-    /// [`select`] without a loop over its cards (a random player's `k` is random, so a
+    /// `select` without a loop over its cards (a random player's `k` is random, so a
     /// loop's exit would be mispredicted half the time). A word's count comes out of
     /// the same sums that find the bit. A set within the first word (every set of a
     /// deck of up to 64 cards) is read in place, where it is asked, without a call or
-    /// a walk over the other words; a wider one by [`CardSet::nth_wide`].
+    /// a walk over the other words; a wider one by `CardSet::nth_wide`.
     #[inline(always)]
     pub fn nth(&self, k: usize) -> Option<CardIx> {
         if self.0[1] | self.0[2] | self.0[3] != 0 {

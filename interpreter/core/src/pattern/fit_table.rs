@@ -11,7 +11,7 @@ use crate::model::CardSet;
 /// The most count vectors a table holds (8 KiB of bits).
 const MAX_ENTRIES: usize = 1 << 16;
 
-/// [`super::may_fit`]'s answers for a pattern with a [`Prefilter`], by class counts.
+/// `pattern::may_fit`'s answers for a pattern with a [`Prefilter`], by class counts.
 /// A hand's entry is the sum of its cards' weights: a card of class `k` weighs
 /// `radixᵏ`, where the radix is one more than the pattern's size (no class of a
 /// fitting hand holds more), so the sum spells the count vector in that radix. A card
@@ -31,7 +31,7 @@ pub struct FitTable {
 impl FitTable {
     /// The table for `pat` over a deck of `deck_len` cards, or `None` when its classes
     /// are too many for one (every answer is then worked out per hand). Each entry is
-    /// [`may_fit_by_classes`] on a hand with those counts, so the table answers what
+    /// `may_fit_by_classes` on a hand with those counts, so the table answers what
     /// the function would.
     pub fn build(pat: &PatternDef, pf: &Prefilter, deck_len: usize) -> Option<FitTable> {
         let radix = pat.size.checked_add(1)?;
@@ -120,7 +120,7 @@ impl FitTable {
                 .is_some_and(|w| w >> (index % 64) & 1 != 0)
     }
 
-    /// Whether `cards` may fit the pattern, as [`may_fit_by_classes`] says, after the
+    /// Whether `cards` may fit the pattern, as `may_fit_by_classes` says, after the
     /// size check. Stops at the first card past the pattern's size, so the sum stays
     /// below (size + 1) × 2¹⁶ and cannot overflow.
     #[inline]

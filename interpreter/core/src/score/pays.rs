@@ -60,7 +60,7 @@ pub(crate) fn sign_by_yaku(p: &Program, def: &ScoreDef) -> bool {
 }
 
 /// Whether table `s` pays on `hand`; `None` when something is outside what its plans
-/// tabulated (evaluate it in full then). Only for a table [`sign_by_yaku`] holds for
+/// tabulated (evaluate it in full then). Only for a table `sign_by_yaku` holds for
 /// (a win guard's `HandGuard::exact` says so): on any other the answer means nothing,
 /// which debug builds, and so the tests, check on every call.
 pub fn pays(p: &Program, s: u16, hand: CardSet) -> Option<bool> {

@@ -6,7 +6,7 @@
 //! How it differs from the engine (`engine/`): `lower` turns each procedure once into
 //! flat instructions whose operands are registers, board slots and zone instances
 //! settled in advance, with each local kept as what the checker typed it (a number, a
-//! card set or another value) instead of a tagged [`Value`]; decisions of the usual
+//! card set or another value) instead of a tagged [`Value`](crate::value::Value); decisions of the usual
 //! shapes count their moves without listing them. The machine runs on the engine's own
 //! [`Board`](crate::engine::Board) (zones, variables, generator), and hands score
 //! tables and any expression it has no instruction for to the engine's evaluator, so
