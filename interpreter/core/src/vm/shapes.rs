@@ -437,13 +437,12 @@ fn claim(im: &Image, d: &ClaimDef) -> Option<QuickClaim> {
     };
     let h = im.hands.get(hand as usize)?;
     // The asked seat's hand plus a card, with the table's sums kept by the board.
-    match (&h.fit, h.plus) {
-        (Some(_), Some(Plus::Card(_))) if h.seat == d.seat_reg => {}
-        _ => return None,
-    }
     let (Some(fit), Some(Plus::Card(card))) = (h.hand_fit(), h.plus) else {
         return None;
     };
+    if h.seat != d.seat_reg {
+        return None;
+    }
     Some(QuickClaim {
         others_of,
         bind: d.seat_reg,
