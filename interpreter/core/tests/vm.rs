@@ -570,6 +570,13 @@ fn sangohanas_turn_runs_its_pairs_as_one_instruction_each() {
     assert!(!code
         .iter()
         .any(|i| matches!(i, Ins::DrawTo { .. } | Ins::MoveCardTo { .. })));
+    // And the whole turn, from the draw or take back to it, is recognised as one: its
+    // runs are played in `vm/usual.rs`, the same games as the engine's.
+    assert_eq!(
+        image.usual.iter().flatten().count(),
+        1,
+        "the usual turn, recognised whole"
+    );
     assert_eq!(same_games(&p, 10), 20, "the machine played every game");
 }
 

@@ -106,12 +106,28 @@ impl Machine<'_> {
         ending: Option<usize>,
         players: &mut AutoPlayers<'_>,
     ) -> Result<usize, Stop> {
-        match n {
-            0 => Err(Stop::NoMove),
-            1 => {
-                self.count_decision()?;
-                Ok(0)
-            }
+        let mut steps = self.steps;
+        let k = self.choose_counted(&mut steps, seat, n, ending, players);
+        self.steps = steps;
+        k
+    }
+
+    /// [`Machine::choose_among`] with the instructions since the last decision in
+    /// `steps` (a caller's local) rather than in the machine: reset when a player
+    /// chooses, and counted against the round's budget as [`Machine::chosen`] and
+    /// [`Machine::count_decision`] count them.
+    #[inline(always)]
+    pub(super) fn choose_counted(
+        &mut self,
+        steps: &mut u64,
+        seat: u8,
+        n: usize,
+        ending: Option<usize>,
+        players: &mut AutoPlayers<'_>,
+    ) -> Result<usize, Stop> {
+        let k = match n {
+            0 => return Err(Stop::NoMove),
+            1 => 0,
             n => {
                 // A move chosen among several: the engine returns to its caller here,
                 // which reads the chips.
@@ -119,10 +135,16 @@ impl Machine<'_> {
                 // The player itself: `last`, which the engine reads back from a
                 // pick, means nothing here.
                 let k = players.seat(seat).pick(n, ending).min(n - 1);
-                self.chosen()?;
-                Ok(k)
+                self.round_steps += *steps;
+                *steps = 0;
+                k
             }
+        };
+        self.decisions += 1;
+        if self.decisions > self.decision_stop || self.round_steps + *steps >= self.run_stop {
+            return Err(Stop::Limit);
         }
+        Ok(k)
     }
 
     /// Takes move `rest` of option `o` (its card, the `rest`-th of `allowed`): binds

@@ -50,6 +50,9 @@ pub struct Image {
     pub take_picks: Vec<super::shapes::TakePick>,
     /// Decisions of the win-or-discard shape, resolved (see [`Ins::PickOwn`]).
     pub own_picks: Vec<super::shapes::OwnPick>,
+    /// For each take pick, its usual turn when its options lead through one back to
+    /// it (see `usual.rs`).
+    pub usual: Vec<Option<super::usual::UsualTurn>>,
     /// Claim windows.
     pub claims: Vec<ClaimDef>,
     /// Hand guards.

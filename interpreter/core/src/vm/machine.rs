@@ -46,7 +46,7 @@ pub enum Stop {
 pub(super) const OPS_PER_INSTRUCTION: u64 = 4;
 
 /// Instructions the machine runs without a decision before it stops.
-const STEP_LIMIT: u64 = OP_LIMIT / OPS_PER_INSTRUCTION;
+pub(super) const STEP_LIMIT: u64 = OP_LIMIT / OPS_PER_INSTRUCTION;
 
 /// Deepest procedure nesting (the engine's limit).
 pub(super) const MAX_DEPTH: usize = 200;
@@ -263,16 +263,6 @@ impl Machine<'_> {
                 steps = self.steps;
             }};
         }
-        // `巡 += 1` in place (`Ins::AddVar`).
-        macro_rules! add_var {
-            ($slot:expr, $k:expr) => {
-                match self.board.vars.get_mut($slot as usize) {
-                    Some(Value::Int(x)) => *x = x.checked_add($k).ok_or(Stop::Arithmetic)?,
-                    // Any other value as `Add` takes it.
-                    _ => self.add(Place::V($slot), $k, false)?,
-                }
-            };
-        }
         // A turn's end (`Ins::CountNextOfDealer`): on at the next instruction when the
         // count compares so, else the next seat and on as the fused next seat goes on.
         macro_rules! count_next_of_dealer {
@@ -412,7 +402,7 @@ impl Machine<'_> {
                     decision!(self.top_claim::<false>(dst, z, k, None, players)?)
                 }
                 Ins::NextOf { dst, s } => self.next_of(dst, s)?,
-                Ins::AddVar { slot, k } => add_var!(slot, k),
+                Ins::AddVar { slot, k } => self.add_var(slot, k)?,
                 // Each fused pair is counted as the instructions it stands for. (A usual
                 // turn runs them from `Ins::PickTake`'s arm; here they are met from
                 // elsewhere, and their decisions are calls.)
@@ -673,67 +663,16 @@ impl Machine<'_> {
                         }
                     )
                 }
-                // A usual turn (draw or take, then declare or discard, then the window on
-                // the discard, then the stock's test and the next seat, and the next
-                // turn) runs here from one instruction to the next without going round
-                // the loop: each next instruction is asked for by its kind, a branch
-                // that is nearly always taken, where the loop's dispatch is a jump
-                // through a table. Anything else goes on round the loop. Every
-                // instruction is counted and checked as the loop counts it.
-                Ins::PickTake(first) => {
-                    let mut take = first;
-                    'turn: loop {
-                        decision!(self.pick_take(take, players)?);
-                        let Some(&Ins::DrawOwn {
-                            dst,
-                            from,
-                            first,
-                            seat,
-                            k,
-                        }) = code.get(pc as usize)
-                        else {
-                            break 'turn;
-                        };
-                        // Where a decision goes on is its own to set: `pc` is not moved on.
-                        steps += 2;
-                        self.draw_to(dst, from, first, seat)?;
-                        decision!(self.pick_own_here(k, players)?);
-                        let Some(&Ins::DiscardClaim { c, to, dst, z, k }) = code.get(pc as usize)
-                        else {
-                            break 'turn;
-                        };
-                        steps += 3;
-                        // The discard is the pile's top when it went onto the pile.
-                        let top = self.move_card_to(c, to)?.filter(|_| to == z);
-                        decision!(self.top_claim::<true>(dst, z, k, top, players)?);
-                        let Some(&Ins::CountNextOfDealer {
-                            z,
-                            holds,
-                            dst,
-                            s,
-                            r,
-                            at,
-                            then,
-                            to,
-                        }) = code.get(pc as usize)
-                        else {
-                            break 'turn;
-                        };
-                        pc += 1;
-                        steps += 1;
-                        count_next_of_dealer!(z, holds, dst, s, r, at, then, to);
-                        if let Some(&Ins::AddVar { slot, k }) = code.get(pc as usize) {
-                            pc += 1;
-                            steps += 1;
-                            add_var!(slot, k);
-                        }
-                        let Some(&Ins::PickTake(next)) = code.get(pc as usize) else {
-                            break 'turn;
-                        };
-                        steps += 1;
-                        take = next;
+                // A usual turn, and the ones after it, run in `usual.rs` (without going
+                // back round the loop between its pieces); any other take pick here.
+                Ins::PickTake(first) => match self.im.usual.get(first as usize) {
+                    Some(Some(u)) => {
+                        self.steps = steps;
+                        pc = self.usual_turns(u, players)?;
+                        steps = self.steps;
                     }
-                }
+                    _ => decision!(self.pick_take(first, players)?),
+                },
                 Ins::PickOwn(k) => decision!(self.pick_own(k, players)?),
                 // A window nobody claims goes on after its own instruction.
                 Ins::Claim(k) => {

@@ -33,6 +33,7 @@ mod quick;
 mod runtime;
 pub mod shapes;
 mod turn;
+mod usual;
 
 pub use image::{Declined, Image};
 pub use machine::{play, Stop};

@@ -9,6 +9,7 @@ use crate::agents::AutoPlayers;
 use crate::ir::MOST_SEATS;
 use crate::model::CardSet;
 
+use super::image::HandFit;
 use super::ins::Num;
 use super::machine::{Machine, Stop};
 use super::shapes::{OwnPick, QuickClaim, QuickCount, QuickPick, TakeWhen};
@@ -127,19 +128,29 @@ impl Machine<'_> {
         let sum = *b.fit_sums.get(zi * tracks + track).ok_or(Stop::Internal)?;
         let wins = match table.answer(sum, count) {
             false => false,
-            true => {
-                let h = self.im.hands.get(q.hand as usize).ok_or(Stop::Internal)?;
-                match h.exact {
-                    true => match crate::score::pays(self.p, h.table, held) {
-                        Some(pays) => pays,
-                        None => self.snippet(q.full, players)?,
-                    },
-                    false => self.snippet(q.full, players)?,
-                }
-            }
+            true => self.own_wins(q, held, players)?,
         };
         let (cards, n) = self.all_but(held, count, q.but)?;
         Ok((usize::from(wins), cards, n))
+    }
+
+    /// Whether `q`'s win guard holds on `held`, a hand its fit table says may fit: by
+    /// the table's plans when they answer, else by the guard's code.
+    #[inline(never)]
+    pub(super) fn own_wins(
+        &mut self,
+        q: &OwnPick,
+        held: CardSet,
+        players: &mut AutoPlayers<'_>,
+    ) -> Result<bool, Stop> {
+        let h = self.im.hands.get(q.hand as usize).ok_or(Stop::Internal)?;
+        match h.exact {
+            true => match crate::score::pays(self.p, h.table, held) {
+                Some(pays) => Ok(pays),
+                None => self.snippet(q.full, players),
+            },
+            false => self.snippet(q.full, players),
+        }
     }
 
     /// How many moves an option offers.
@@ -243,19 +254,37 @@ impl Machine<'_> {
                 (if s + 1 >= n { 0 } else { s + 1 }, n - 1)
             }
         };
-        let (table, track, tracks) = (&q.fit.table, q.fit.track, q.fit.tracks);
         let c = match top {
             Some((r, c)) if r == q.card => c,
             _ => self.card_in(q.card)?,
         };
+        let at = *self.board.card_zone.get(c as usize).ok_or(Stop::Internal)? as usize;
+        let may = self.may_claim(&q.fit, c, at, first, asked)?;
+        if may == 0 {
+            return Ok(q.after);
+        }
+        self.claim_judged(q, c, first, asked, may, players)
+    }
+
+    /// Which of the `asked` seats from `first` on may fit with card `c` (now in
+    /// instance `at`), from the running sums alone: bit `i` for the `i`-th asked. Mostly
+    /// none, and the window is over without a store.
+    #[inline(always)]
+    pub(super) fn may_claim(
+        &self,
+        fit: &HandFit,
+        c: crate::model::CardIx,
+        at: usize,
+        first: u8,
+        asked: u8,
+    ) -> Result<u32, Stop> {
+        let (table, track, tracks) = (&fit.table, fit.track, fit.tracks);
         let weight = table.weight(c as usize);
-        // First, from the running sums alone, the asked seats whose hand may fit with
-        // the card: mostly none, and the window is over without a store.
         let b = &self.board;
-        let at = *b.card_zone.get(c as usize).ok_or(Stop::Internal)? as usize;
+        let n = b.seats;
         let mut may = 0u32;
         // The asked seat's instance, stepped round the table with the seat.
-        let (base, mut seat) = (q.fit.first as usize, first);
+        let (base, mut seat) = (fit.first as usize, first);
         for i in 0..asked {
             let zi = base + seat as usize;
             seat = if seat + 1 >= n { 0 } else { seat + 1 };
@@ -267,17 +296,14 @@ impl Machine<'_> {
             };
             may |= u32::from(table.answer(sum, count)) << i;
         }
-        if may == 0 {
-            return Ok(q.after);
-        }
-        self.claim_judged(q, c, first, asked, may, players)
+        Ok(may)
     }
 
     /// The rest of [`Machine::claim_quick`] once some of the `asked` seats from `first`
     /// may fit with card `c` (bit `i` of `may` for the `i`-th asked): each of them
     /// judged, and those who can claim asked in turn.
     #[inline(never)]
-    fn claim_judged(
+    pub(super) fn claim_judged(
         &mut self,
         q: &QuickClaim,
         c: crate::model::CardIx,
@@ -342,7 +368,7 @@ impl Machine<'_> {
 /// The first move that may end the round among two options' `na` and `nb` moves (each
 /// option's first), if either option may: what an eager player takes.
 #[inline(always)]
-fn ending(ends: [bool; 2], na: usize, nb: usize) -> Option<usize> {
+pub(super) fn ending(ends: [bool; 2], na: usize, nb: usize) -> Option<usize> {
     match (ends[0] && na > 0, ends[1] && nb > 0) {
         (true, _) => Some(0),
         (false, true) => Some(na),

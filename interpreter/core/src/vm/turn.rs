@@ -5,8 +5,9 @@
 use crate::agents::AutoPlayers;
 use crate::model::CardIx;
 
-use super::ins::Reg;
+use super::ins::{Place, Reg};
 use super::machine::{Machine, Stop};
+use crate::value::Value;
 
 impl Machine<'_> {
     /// Moves the card in register `c` to the top of instance `to` (a discard): the card,
@@ -75,6 +76,17 @@ impl Machine<'_> {
         let s = self.seat_in(s)?;
         let n = self.board.seats as usize;
         self.n[dst as usize] = if s + 1 >= n { 0 } else { s + 1 } as i64;
+        Ok(())
+    }
+
+    /// `巡 += 1` in place ([`super::ins::Ins::AddVar`]): a board variable's count, checked.
+    #[inline(always)]
+    pub(super) fn add_var(&mut self, slot: u16, k: i64) -> Result<(), Stop> {
+        match self.board.vars.get_mut(slot as usize) {
+            Some(Value::Int(x)) => *x = x.checked_add(k).ok_or(Stop::Arithmetic)?,
+            // Any other value as `Add` takes it.
+            _ => self.add(Place::V(slot), k, false)?,
+        }
         Ok(())
     }
 }
