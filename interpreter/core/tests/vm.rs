@@ -581,6 +581,24 @@ fn sangohanas_turn_runs_its_pairs_as_one_instruction_each() {
 }
 
 #[test]
+fn a_turn_of_another_shape_is_played_piece_by_piece_as_the_engine_plays_it() {
+    // `巡 += 2` then `巡 -= 1` at the loop's head: the same game, but the turn no longer
+    // leads straight back to its draw or take, so it is not run as a usual turn (in
+    // `vm/usual.rs`) but one instruction after another by the machine's loop.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rulesets");
+    let text = std::fs::read_to_string(dir.join("sangohana.fuda")).expect("a bundled ruleset");
+    let from = "if s == dealer { 巡 += 1 }";
+    assert!(text.contains(from));
+    let p = program(&text.replace(
+        from,
+        "if s == dealer {\n      巡 += 2\n      巡 -= 1\n    }",
+    ));
+    let image = p.vm.image(&p, seats(&p)).expect("lowered");
+    assert!(image.usual.iter().all(Option::is_none), "no usual turn");
+    assert_eq!(same_games(&p, 10), 20, "the machine played every game");
+}
+
+#[test]
 fn a_count_kept_in_a_variable_is_counted_in_place_as_the_engine_counts_it() {
     // `回 += 2` and `回 -= 1` each turn, and the winner paid 回 by each other seat: the
     // two are instructions of their own, and the chips are the engine's.
