@@ -1,9 +1,14 @@
 //! Arbitrary UTF-8 → `fuda_core::compile` (with the embedded stdlib and two in-memory
 //! files to import). Every diagnostic must render; a program that compiles has its
-//! in-file tests run and a short game played with first choices — all without a panic.
+//! in-file tests run and a short game played with first choices, and a short game of
+//! random players played both by the engine and by `play_game` (the register machine
+//! where the program lowers to it), which must give the same record — all without a
+//! panic.
 #![no_main]
 
+use fuda_core::agents::{by_name, Agent};
 use fuda_core::loader::MemoryFiles;
+use fuda_core::play::{agent_seed, play_game, PlayOptions};
 use fuda_core::State;
 use libfuzzer_sys::fuzz_target;
 use miette::{GraphicalReportHandler, GraphicalTheme};
@@ -32,6 +37,23 @@ fn render(diags: &[fuda_core::Diagnostic], sources: &[fuda_core::ir::Source]) {
     }
 }
 
+/// One game of random players, at most [`DECISIONS`] decisions, by the engine alone
+/// or by whichever `play_game` picks: its record or its error, as text.
+fn random_game(p: &fuda_core::Program, seats: u8, engine_only: bool) -> String {
+    let mut agents: Vec<Box<dyn Agent>> = (0..seats as usize)
+        .map(|s| by_name("random", agent_seed(7, s)).expect("an agent"))
+        .collect();
+    let opts = PlayOptions {
+        decision_limit: Some(DECISIONS),
+        engine_only,
+        ..PlayOptions::default()
+    };
+    match play_game(p, &[], 7, &mut agents, &opts) {
+        Ok(r) => format!("{r:?}"),
+        Err(e) => format!("{e:?}"),
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
@@ -53,6 +75,12 @@ fuzz_target!(|data: &[u8]| {
     let Ok(mut st) = State::new(&p, &[], 1) else {
         return;
     };
+    let seats = st.board.seats.max(1);
+    assert_eq!(
+        random_game(&p, seats, true),
+        random_game(&p, seats, false),
+        "the machine and the engine played different games"
+    );
     st.decision_limit = DECISIONS;
     while let Ok(false) = st.advance(&p) {
         let n = st.pending().map(|pd| pd.seats.len()).unwrap_or(0);
