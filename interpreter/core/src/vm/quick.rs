@@ -7,7 +7,7 @@
 
 use crate::agents::AutoPlayers;
 use crate::ir::MOST_SEATS;
-use crate::model::CardSet;
+use crate::model::{CardIx, CardSet};
 
 use super::image::HandFit;
 use super::ins::Num;
@@ -84,15 +84,40 @@ impl Machine<'_> {
         let im = self.im;
         let q = im.own_picks.get(k as usize).ok_or(Stop::Internal)?;
         let seat = self.decider(q.who, q.seat_reg)?;
-        let (na, cards, nb) = self.own_hand(q, seat, players)?;
+        let mut steps = self.steps;
+        let to = self.own_counted(&mut steps, q, seat, players);
+        self.steps = steps;
+        Ok(to?.0)
+    }
+
+    /// The pick `q` of [`Machine::pick_own_here`] for `seat` (read, and bound where the
+    /// pick names a register), with the instructions since the last decision in `steps`
+    /// (see [`Machine::choose_counted`]): where the rules go on, and the card bound when
+    /// one is discarded.
+    #[inline(always)]
+    pub(super) fn own_counted(
+        &mut self,
+        steps: &mut u64,
+        q: &OwnPick,
+        seat: u8,
+        players: &mut AutoPlayers<'_>,
+    ) -> Result<(u32, CardIx), Stop> {
+        let (na, zi, nb) = self.own_hand(q, seat, steps, players)?;
         let ending = ending(q.ends, na, nb);
-        let k = self.choose_among(seat, na + nb, ending, players)?;
+        let k = self.choose_counted(steps, seat, na + nb, ending, players)?;
         if k < na {
-            return Ok(q.body[0]);
+            return Ok((q.body[0], 0));
+        }
+        // The hand's cards are read only now that one of them is taken (the board has
+        // not changed since they were counted): a four-word set read early is kept on
+        // the stack across the player's choice, and most of its reads are not needed.
+        let mut cards = *self.board.sets.get(zi).ok_or(Stop::Value)?;
+        if let Some(t) = q.but {
+            cards = cards.minus(CardSet::single(self.card_in(t)?));
         }
         let c = cards.nth(k - na).ok_or(Stop::Internal)?;
         self.n[q.param as usize] = c as i64;
-        Ok(q.body[1])
+        Ok((q.body[1], c))
     }
 
     /// The deciding seat in register `who`, checked, and bound to `seat_reg` when the
@@ -111,33 +136,50 @@ impl Machine<'_> {
     }
 
     /// A win guard on `seat`'s own hand and a card of it (an [`OwnPick`]): the win's
-    /// moves (the guard as [`Machine::hand`] answers it, or its code), the cards
-    /// offered, and their number, with the hand read once.
+    /// moves (the guard as [`Machine::hand`] answers it, or its code), the hand's zone
+    /// instance, and the number of cards offered, off the hand's count and sum (its
+    /// cards are read only when the guard is asked, or a card taken).
     #[inline(always)]
     fn own_hand(
         &mut self,
         q: &OwnPick,
         seat: u8,
+        steps: &mut u64,
         players: &mut AutoPlayers<'_>,
-    ) -> Result<(usize, CardSet, usize), Stop> {
+    ) -> Result<(usize, usize, usize), Stop> {
         let (table, track, tracks) = (&q.fit.table, q.fit.track, q.fit.tracks);
         let b = &self.board;
         let zi = q.fit.first as usize + seat as usize;
-        let held = *b.sets.get(zi).ok_or(Stop::Value)?;
+        if zi >= b.sets.len() {
+            return Err(Stop::Value);
+        }
         let count = b.zones.held(zi);
         let sum = *b.fit_sums.get(zi * tracks + track).ok_or(Stop::Internal)?;
         let wins = match table.answer(sum, count) {
             false => false,
-            true => self.own_wins(q, held, players)?,
+            true => {
+                // The guard's code, if run, counts its instructions in the machine.
+                self.steps = *steps;
+                let wins = self.own_wins(q, b.sets[zi], players);
+                *steps = self.steps;
+                wins?
+            }
         };
-        let (cards, n) = self.all_but(held, count, q.but)?;
-        Ok((usize::from(wins), cards, n))
+        // The card left out, if any, is offered only when the hand holds it.
+        let n = match q.but {
+            None => count,
+            Some(t) => {
+                let t = self.card_in(t)?;
+                count.saturating_sub(usize::from(self.board.sets[zi].contains(t)))
+            }
+        };
+        Ok((usize::from(wins), zi, n))
     }
 
     /// Whether `q`'s win guard holds on `held`, a hand its fit table says may fit: by
     /// the table's plans when they answer, else by the guard's code.
     #[inline(never)]
-    pub(super) fn own_wins(
+    fn own_wins(
         &mut self,
         q: &OwnPick,
         held: CardSet,

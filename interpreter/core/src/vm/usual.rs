@@ -8,7 +8,6 @@
 //! it, so the game is the same either way.
 
 use crate::agents::AutoPlayers;
-use crate::model::CardSet;
 
 use super::image::Image;
 use super::ins::{Cmp, Ins, Num, Reg, Within};
@@ -201,8 +200,7 @@ impl Machine<'_> {
             // The draw, counted as its two instructions.
             steps += 2;
             self.draw_to(d.dst, d.from, d.first, u.who)?;
-            // Declare or discard: a win goes back to the loop. The hand's count and
-            // sum say whether it may win; its cards are read only once one is taken.
+            // Declare or discard: a win goes back to the loop.
             if steps > STEP_LIMIT {
                 return Err(Stop::Limit);
             }
@@ -210,55 +208,23 @@ impl Machine<'_> {
             if let Some(r) = q.seat_reg {
                 self.n[r as usize] = seat as i64;
             }
-            let zi = q.fit.first as usize + seat as usize;
-            if zi >= self.board.sets.len() {
-                return Err(Stop::Value);
-            }
-            let count = self.board.zones.held(zi);
-            let at = zi * q.fit.tracks + q.fit.track;
-            let sum = *self.board.fit_sums.get(at).ok_or(Stop::Internal)?;
-            let wins = match q.fit.table.answer(sum, count) {
-                false => false,
-                true => {
-                    self.steps = steps;
-                    let w = self.own_wins(q, self.board.sets[zi], players)?;
-                    steps = self.steps;
-                    w
-                }
-            };
-            let (na, nb) = match q.but {
-                None => (usize::from(wins), count),
-                Some(t) => {
-                    let inside = self.board.sets[zi].contains(self.card_in(t)?);
-                    (usize::from(wins), count.saturating_sub(usize::from(inside)))
-                }
-            };
-            let ending = super::quick::ending(q.ends, na, nb);
-            let k = self.choose_counted(&mut steps, seat, na + nb, ending, players)?;
-            if k < na {
+            let (pc, c) = self.own_counted(&mut steps, q, seat, players)?;
+            if pc != q.body[1] {
                 self.steps = steps;
-                return Ok(q.body[0]);
+                return Ok(pc);
             }
-            let mut cards = self.board.sets[zi];
-            if let Some(t) = q.but {
-                cards = cards.minus(CardSet::single(self.card_in(t)?));
-            }
-            let c = cards.nth(k - na).ok_or(Stop::Internal)?;
-            self.n[q.param as usize] = c as i64;
-            // The discard and the window on it, counted as their three instructions.
+            // The discard (the card just bound) and the window on it, counted as their
+            // three instructions.
             steps += 3;
-            if d.pile as usize >= self.board.zones.instances() {
-                return Err(Stop::Internal);
-            }
-            let moved = self.board.move_card_from(c, d.pile) != d.pile;
+            let moved = self.move_to(c, d.pile)?;
             if steps > STEP_LIMIT {
                 return Err(Stop::Limit);
             }
             // The window on the pile's top, the discard when it went onto the pile;
             // asked of the seats after the decider's.
             let (top, at) = match moved {
-                true => (c, d.pile as usize),
-                false => {
+                Some(c) => (c, d.pile as usize),
+                None => {
                     let top = self.board.zones.top(d.pile as usize).ok_or(Stop::Empty)?;
                     let at = self
                         .board
