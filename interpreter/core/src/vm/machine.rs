@@ -399,13 +399,13 @@ impl Machine<'_> {
                     // Counted as the two instructions it stands for, and checked where
                     // the window's own instruction is.
                     steps += 1;
-                    decision!(self.top_claim::<false>(dst, z, k, None, players)?)
+                    decision!(self.top_claim(dst, z, k, None, players)?)
                 }
                 Ins::NextOf { dst, s } => self.next_of(dst, s)?,
                 Ins::AddVar { slot, k } => self.add_var(slot, k)?,
                 // Each fused pair is counted as the instructions it stands for. (A usual
-                // turn runs them from `Ins::PickTake`'s arm; here they are met from
-                // elsewhere, and their decisions are calls.)
+                // turn runs them in `usual.rs`; here they are met in turns of other
+                // shapes.)
                 Ins::DrawOwn {
                     dst,
                     from,
@@ -420,7 +420,7 @@ impl Machine<'_> {
                 Ins::DiscardClaim { c, to, dst, z, k } => {
                     steps += 2;
                     let top = self.move_card_to(c, to)?.filter(|_| to == z);
-                    decision!(self.top_claim::<false>(dst, z, k, top, players)?)
+                    decision!(self.top_claim(dst, z, k, top, players)?)
                 }
                 Ins::NextOfJump { dst, s, to } => {
                     steps += 1;

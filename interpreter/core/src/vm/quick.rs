@@ -48,11 +48,9 @@ impl Machine<'_> {
     }
 
     /// A `choose` of one move always or another when a count or comparison holds
-    /// (draw, or take): where the rules go on. Inlined into the machine's loop, where a
-    /// usual turn starts (a call of its own kept six registers, a fifth of its
-    /// instructions); the declare or discard and the window are inlined only there too
-    /// ([`Machine::pick_own_here`], [`Machine::claim_quick_here`]).
-    #[inline(always)]
+    /// (draw, or take): where the rules go on. (A usual turn's is taken in `usual.rs`;
+    /// this one starts a turn of another shape.)
+    #[inline(never)]
     pub(super) fn pick_take(&mut self, k: u16, players: &mut AutoPlayers<'_>) -> Result<u32, Stop> {
         let im = self.im;
         let q = im.take_picks.get(k as usize).ok_or(Stop::Internal)?;
@@ -67,20 +65,10 @@ impl Machine<'_> {
     }
 
     /// A `choose` of a win on the decider's own hand or a card of that hand (declare,
-    /// or discard): where the rules go on, the card bound when one is discarded.
+    /// or discard): where the rules go on, the card bound when one is discarded. (A
+    /// usual turn's is taken in `usual.rs`, through [`Machine::own_counted`].)
     #[inline(never)]
     pub(super) fn pick_own(&mut self, k: u16, players: &mut AutoPlayers<'_>) -> Result<u32, Stop> {
-        self.pick_own_here(k, players)
-    }
-
-    /// [`Machine::pick_own`] where it is asked: inlined into the one instruction a
-    /// usual turn runs it from (`Ins::DrawOwn`), and called from the others.
-    #[inline(always)]
-    pub(super) fn pick_own_here(
-        &mut self,
-        k: u16,
-        players: &mut AutoPlayers<'_>,
-    ) -> Result<u32, Stop> {
         let im = self.im;
         let q = im.own_picks.get(k as usize).ok_or(Stop::Internal)?;
         let seat = self.decider(q.who, q.seat_reg)?;
@@ -90,7 +78,7 @@ impl Machine<'_> {
         Ok(to?.0)
     }
 
-    /// The pick `q` of [`Machine::pick_own_here`] for `seat` (read, and bound where the
+    /// The pick `q` of [`Machine::pick_own`] for `seat` (read, and bound where the
     /// pick names a register), with the instructions since the last decision in `steps`
     /// (see [`Machine::choose_counted`]): where the rules go on, and the card bound when
     /// one is discarded.
@@ -268,21 +256,6 @@ impl Machine<'_> {
         q: &QuickClaim,
         players: &mut AutoPlayers<'_>,
     ) -> Result<u32, Stop> {
-        self.claim_quick_here(q, None, players)
-    }
-
-    /// [`Machine::claim_quick`] where it is asked: its first pass inlined into the one
-    /// instruction a usual turn runs it from (`Ins::DiscardClaim`), the rest (a seat
-    /// whose hand may fit, mostly none) in [`Machine::claim_judged`]. `top`: a
-    /// register and the card just put in it (the pile's top), read from there when the
-    /// window's card is that register's.
-    #[inline(always)]
-    pub(super) fn claim_quick_here(
-        &mut self,
-        q: &QuickClaim,
-        top: Option<(super::ins::Reg, crate::model::CardIx)>,
-        players: &mut AutoPlayers<'_>,
-    ) -> Result<u32, Stop> {
         let n = self.board.seats;
         let (first, asked) = match q.others_of {
             None => (self.board.dealer, n),
@@ -296,10 +269,7 @@ impl Machine<'_> {
                 (if s + 1 >= n { 0 } else { s + 1 }, n - 1)
             }
         };
-        let c = match top {
-            Some((r, c)) if r == q.card => c,
-            _ => self.card_in(q.card)?,
-        };
+        let c = self.card_in(q.card)?;
         let at = *self.board.card_zone.get(c as usize).ok_or(Stop::Internal)? as usize;
         let may = self.may_claim(&q.fit, c, at, first, asked)?;
         if may == 0 {

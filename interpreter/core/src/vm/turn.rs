@@ -51,11 +51,10 @@ impl Machine<'_> {
     }
 
     /// The top card of instance `z` into register `dst`, then claim window `k` (of the
-    /// usual shape) on it: where the window goes on. `HERE`: the window's first pass
-    /// inlined (for the one instruction a usual turn runs it from). `top`: the card
-    /// known to be on top of `z` (one just put there), if one is.
+    /// usual shape) on it: where the window goes on. `top`: the card known to be on top
+    /// of `z` (one just put there), if one is.
     #[inline(always)]
-    pub(super) fn top_claim<const HERE: bool>(
+    pub(super) fn top_claim(
         &mut self,
         dst: Reg,
         z: u16,
@@ -71,10 +70,7 @@ impl Machine<'_> {
         let im = self.im;
         let d = im.claims.get(k as usize).ok_or(Stop::Internal)?;
         let q = d.quick.as_ref().ok_or(Stop::Internal)?;
-        match HERE {
-            true => self.claim_quick_here(q, Some((dst, c)), players),
-            false => self.claim_quick(q, players),
-        }
+        self.claim_quick(q, players)
     }
 
     /// The seat after the one in register `s`, round the table, into register `dst`.
