@@ -40,27 +40,48 @@ impl Board {
     pub(super) fn cards_consistent(&self) -> bool {
         let b = self;
         let tracks = b.layout.fit.len();
+        // A deck of at most 64 cards has them all in a set's first word: the list's set
+        // is then built in a register rather than a word at a time in memory, and the
+        // one fit table a game mostly has is summed in the same pass.
+        let narrow = b.card_zone.len() <= 64;
+        let single = match &b.layout.fit[..] {
+            [table] => Some(&**table),
+            _ => None,
+        };
         let mut all = CardSet::EMPTY;
         let mut listed = 0;
         for (i, z) in b.zones.iter().enumerate() {
             let mut set = CardSet::EMPTY;
+            let mut sum = 0u32;
             for &c in z {
                 match b.card_zone.get(c as usize) {
                     Some(&at) if at as usize == i => {}
                     _ => return false,
                 }
-                // A card of the deck: `c < 256`, one of the set's four words.
-                set.0[(c as usize >> 6) & 3] |= 1u64 << (c & 63);
+                match narrow {
+                    // `c` is below the deck's size, so below 64.
+                    true => set.0[0] |= 1u64 << (c & 63),
+                    // A card of the deck: `c < 256`, one of the set's four words.
+                    false => set.0[(c as usize >> 6) & 3] |= 1u64 << (c & 63),
+                }
+                if let Some(table) = single {
+                    sum = sum.wrapping_add(table.weight(c as usize));
+                }
             }
             listed += z.len();
             if b.sets.get(i) != Some(&set) || !all.inter(set).is_empty() {
                 return false;
             }
             all = all.union(set);
-            for (t, table) in b.layout.fit.iter().enumerate() {
-                if b.fit_sums.get(i * tracks + t) != Some(&table.weight_of(z)) {
-                    return false;
-                }
+            let stale =
+                match single {
+                    Some(_) => b.fit_sums.get(i) != Some(&sum),
+                    None => b.layout.fit.iter().enumerate().any(|(t, table)| {
+                        b.fit_sums.get(i * tracks + t) != Some(&table.weight_of(z))
+                    }),
+                };
+            if stale {
+                return false;
             }
         }
         listed == b.card_zone.len() && all.len() == listed
