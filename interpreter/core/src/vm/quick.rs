@@ -12,7 +12,7 @@ use crate::model::{CardIx, CardSet};
 use super::image::HandFit;
 use super::ins::Num;
 use super::machine::{Machine, Stop};
-use super::shapes::{OwnPick, QuickClaim, QuickCount, QuickPick, TakeWhen};
+use super::shapes::{OwnPick, QuickClaim, QuickCount, QuickPick, TakePick, TakeWhen};
 
 impl Machine<'_> {
     /// A two-option `choose`: where the rules go on (the taken option's body).
@@ -48,20 +48,37 @@ impl Machine<'_> {
     }
 
     /// A `choose` of one move always or another when a count or comparison holds
-    /// (draw, or take): where the rules go on. (A usual turn's is taken in `usual.rs`;
-    /// this one starts a turn of another shape.)
+    /// (draw, or take): where the rules go on. (A usual turn's is taken in `usual.rs`,
+    /// through [`Machine::take_counted`]; this one starts a turn of another shape.)
     #[inline(never)]
     pub(super) fn pick_take(&mut self, k: u16, players: &mut AutoPlayers<'_>) -> Result<u32, Stop> {
         let im = self.im;
         let q = im.take_picks.get(k as usize).ok_or(Stop::Internal)?;
         let seat = self.decider(q.who, q.seat_reg)?;
+        let mut steps = self.steps;
+        let option = self.take_counted(&mut steps, q, seat, players);
+        self.steps = steps;
+        Ok(q.body[option?])
+    }
+
+    /// The pick `q` of [`Machine::pick_take`] for `seat` (read, and bound where the
+    /// pick names a register), with the instructions since the last decision in `steps`
+    /// (see [`Machine::choose_counted`]): the option taken, 0 (draw) or 1 (take).
+    #[inline(always)]
+    pub(super) fn take_counted(
+        &mut self,
+        steps: &mut u64,
+        q: &TakePick,
+        seat: u8,
+        players: &mut AutoPlayers<'_>,
+    ) -> Result<usize, Stop> {
         let second = match q.when {
             TakeWhen::Count(z, holds) => holds.test(self.board.zones.held(z as usize) as i64),
             TakeWhen::Cond(c) => self.holds(c)?,
         };
         let nb = usize::from(second);
-        let k = self.choose_among(seat, 1 + nb, ending(q.ends, 1, nb), players)?;
-        Ok(q.body[usize::from(k > 0)])
+        let k = self.choose_counted(steps, seat, 1 + nb, ending(q.ends, 1, nb), players)?;
+        Ok(usize::from(k > 0))
     }
 
     /// A `choose` of a win on the decider's own hand or a card of that hand (declare,
@@ -111,7 +128,7 @@ impl Machine<'_> {
     /// The deciding seat in register `who`, checked, and bound to `seat_reg` when the
     /// decision names one.
     #[inline(always)]
-    fn decider(
+    pub(super) fn decider(
         &mut self,
         who: super::ins::Reg,
         seat_reg: Option<super::ins::Reg>,
@@ -256,6 +273,21 @@ impl Machine<'_> {
         q: &QuickClaim,
         players: &mut AutoPlayers<'_>,
     ) -> Result<u32, Stop> {
+        let c = self.card_in(q.card)?;
+        let at = *self.board.card_zone.get(c as usize).ok_or(Stop::Internal)? as usize;
+        self.claim_on(q, c, at, players)
+    }
+
+    /// [`Machine::claim_quick`] on card `c`, now in instance `at` (the window's card,
+    /// known to the caller): the claim's body, or where the rules go on.
+    #[inline(always)]
+    pub(super) fn claim_on(
+        &mut self,
+        q: &QuickClaim,
+        c: CardIx,
+        at: usize,
+        players: &mut AutoPlayers<'_>,
+    ) -> Result<u32, Stop> {
         let n = self.board.seats;
         let (first, asked) = match q.others_of {
             None => (self.board.dealer, n),
@@ -269,8 +301,6 @@ impl Machine<'_> {
                 (if s + 1 >= n { 0 } else { s + 1 }, n - 1)
             }
         };
-        let c = self.card_in(q.card)?;
-        let at = *self.board.card_zone.get(c as usize).ok_or(Stop::Internal)? as usize;
         let may = self.may_claim(&q.fit, c, at, first, asked)?;
         if may == 0 {
             return Ok(q.after);
@@ -282,7 +312,7 @@ impl Machine<'_> {
     /// instance `at`), from the running sums alone: bit `i` for the `i`-th asked. Mostly
     /// none, and the window is over without a store.
     #[inline(always)]
-    pub(super) fn may_claim(
+    fn may_claim(
         &self,
         fit: &HandFit,
         c: crate::model::CardIx,
@@ -315,7 +345,7 @@ impl Machine<'_> {
     /// may fit with card `c` (bit `i` of `may` for the `i`-th asked): each of them
     /// judged, and those who can claim asked in turn.
     #[inline(never)]
-    pub(super) fn claim_judged(
+    fn claim_judged(
         &mut self,
         q: &QuickClaim,
         c: crate::model::CardIx,

@@ -10,9 +10,8 @@
 use crate::agents::AutoPlayers;
 
 use super::image::Image;
-use super::ins::{Cmp, Ins, Num, Reg, Within};
+use super::ins::{Cmp, Ins, Reg, Within};
 use super::machine::{Machine, Stop, STEP_LIMIT};
-use super::shapes::TakeWhen;
 
 /// A take pick whose options lead through a usual turn back to itself.
 #[derive(Clone, Debug)]
@@ -22,17 +21,11 @@ pub struct UsualTurn {
     who: Reg,
     /// The take pick (entry of [`Image::take_picks`]).
     take: u16,
-    /// The stock's count the draw or take reads ([`TakeWhen::Count`]).
-    pile: u16,
-    /// When the second option (take) is offered.
-    take_when: Within,
     /// For each option of the take pick: the draw it starts with.
     draws: [Draw; 2],
-    /// The claim window on the discard (entry of [`Image::claims`]).
+    /// The claim window on the discard (entry of [`Image::claims`]), which goes on at
+    /// the turn's end ([`Ins::CountNextOfDealer`]) when nobody claims.
     claim: u16,
-    /// Where the window goes on when nobody claims: the turn's end
-    /// ([`Ins::CountNextOfDealer`]).
-    after: u32,
     /// The zone instance whose count ends the deal (the stock), and the comparison.
     stock: u16,
     /// When the stock's count ends the deal.
@@ -64,9 +57,6 @@ struct Draw {
 /// Whether take pick `take` leads through a usual turn back to itself, and its parts.
 pub(super) fn recognise(im: &Image, take: u16) -> Option<UsualTurn> {
     let t = im.take_picks.get(take as usize)?;
-    let TakeWhen::Count(pile, take_when) = t.when else {
-        return None;
-    };
     let who = t.who;
     let mut claim_of = None;
     let mut draws = [None; 2];
@@ -114,10 +104,7 @@ pub(super) fn recognise(im: &Image, take: u16) -> Option<UsualTurn> {
     let claim = claim_of?;
     let q = im.claims.get(claim as usize)?.quick.as_ref()?;
     let tops = draws.map(|d| d.map(|d| d.top));
-    if q.others_of != Some(Num::R(who)) || tops.iter().any(|t| *t != Some(q.card)) {
-        return None;
-    }
-    if q.bind == who {
+    if tops.iter().any(|t| *t != Some(q.card)) || q.bind == who {
         return None;
     }
     let Some(&Ins::CountNextOfDealer {
@@ -150,11 +137,8 @@ pub(super) fn recognise(im: &Image, take: u16) -> Option<UsualTurn> {
     Some(UsualTurn {
         who,
         take,
-        pile,
-        take_when,
         draws: [draws[0]?, draws[1]?],
         claim,
-        after: q.after,
         stock,
         ends,
         at,
@@ -183,19 +167,12 @@ impl Machine<'_> {
         let claim = claim.ok_or(Stop::Internal)?;
         let mut steps = self.steps;
         loop {
-            // Draw or take: checked as a decision is, the seat read as the pick reads it.
+            // Draw or take: checked as a decision is.
             if steps > STEP_LIMIT {
                 return Err(Stop::Limit);
             }
-            let seat = self.seat_in(u.who)? as u8;
-            if let Some(r) = take.seat_reg {
-                self.n[r as usize] = seat as i64;
-            }
-            let held = self.board.zones.held(u.pile as usize) as i64;
-            let nb = usize::from(u.take_when.test(held));
-            let ending = super::quick::ending(take.ends, 1, nb);
-            let k = self.choose_counted(&mut steps, seat, 1 + nb, ending, players)?;
-            let i = usize::from(k > 0);
+            let seat = self.decider(take.who, take.seat_reg)?;
+            let i = self.take_counted(&mut steps, take, seat, players)?;
             let d = u.draws[i];
             // The draw, counted as its two instructions.
             steps += 2;
@@ -205,50 +182,34 @@ impl Machine<'_> {
                 return Err(Stop::Limit);
             }
             let q = owns[i];
-            if let Some(r) = q.seat_reg {
-                self.n[r as usize] = seat as i64;
-            }
+            let seat = self.decider(q.who, q.seat_reg)?;
             let (pc, c) = self.own_counted(&mut steps, q, seat, players)?;
             if pc != q.body[1] {
                 self.steps = steps;
                 return Ok(pc);
             }
-            // The discard (the card just bound) and the window on it, counted as their
-            // three instructions.
+            // The discard (the card just bound) and the window on the pile's top, the
+            // discard when it went onto the pile, counted as their three instructions.
             steps += 3;
             let moved = self.move_to(c, d.pile)?;
             if steps > STEP_LIMIT {
                 return Err(Stop::Limit);
             }
-            // The window on the pile's top, the discard when it went onto the pile;
-            // asked of the seats after the decider's.
             let (top, at) = match moved {
                 Some(c) => (c, d.pile as usize),
                 None => {
                     let top = self.board.zones.top(d.pile as usize).ok_or(Stop::Empty)?;
-                    let at = self
-                        .board
-                        .card_zone
-                        .get(top as usize)
-                        .ok_or(Stop::Internal)?;
-                    (top, *at as usize)
+                    let at = self.board.card_zone.get(top as usize);
+                    (top, *at.ok_or(Stop::Internal)? as usize)
                 }
             };
             self.n[d.top as usize] = top as i64;
-            let n = self.board.seats;
-            // The seat read again, as the window reads it (a guard's code run for the
-            // pick may have used its register).
-            let asker = self.seat_in(u.who)? as u8;
-            let first = if asker + 1 >= n { 0 } else { asker + 1 };
-            let may = self.may_claim(&claim.fit, top, at, first, n - 1)?;
-            if may != 0 {
+            self.steps = steps;
+            let pc = self.claim_on(claim, top, at, players)?;
+            steps = self.steps;
+            if pc != claim.after {
                 self.steps = steps;
-                let pc = self.claim_judged(claim, top, first, n - 1, may, players)?;
-                steps = self.steps;
-                if pc != u.after {
-                    self.steps = steps;
-                    return Ok(pc);
-                }
+                return Ok(pc);
             }
             // The turn's end: the stock's test, then the next seat and its test.
             steps += 1;
@@ -257,7 +218,7 @@ impl Machine<'_> {
             }
             if u.ends.test(self.board.zones.held(u.stock as usize) as i64) {
                 self.steps = steps;
-                return Ok(u.after + 1);
+                return Ok(claim.after + 1);
             }
             steps += 3;
             self.next_of(u.who, u.who)?;
