@@ -20,6 +20,7 @@
 //! work per step than the engine charges (see `machine.rs`).
 
 mod decide;
+mod held;
 pub mod image;
 pub mod ins;
 mod limits;

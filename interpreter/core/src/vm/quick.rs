@@ -9,6 +9,7 @@ use crate::agents::AutoPlayers;
 use crate::ir::MOST_SEATS;
 use crate::model::{CardIx, CardSet};
 
+use super::held::{Held, Places};
 use super::image::HandFit;
 use super::ins::Num;
 use super::machine::{Machine, Stop};
@@ -55,27 +56,29 @@ impl Machine<'_> {
         let im = self.im;
         let q = im.take_picks.get(k as usize).ok_or(Stop::Internal)?;
         let seat = self.decider(q.who, q.seat_reg)?;
+        let second = match q.when {
+            TakeWhen::Count(z, holds) => holds.test(self.board.zones.held(z as usize) as i64),
+            TakeWhen::Cond(c) => self.holds(c)?,
+        };
         let mut steps = self.steps;
-        let option = self.take_counted(&mut steps, q, seat, players);
+        let option = self.take_counted(&mut steps, q, seat, second, players);
         self.steps = steps;
         Ok(q.body[option?])
     }
 
     /// The pick `q` of [`Machine::pick_take`] for `seat` (read, and bound where the
-    /// pick names a register), with the instructions since the last decision in `steps`
-    /// (see [`Machine::choose_counted`]): the option taken, 0 (draw) or 1 (take).
+    /// pick names a register), whose second option offers its move when `second`, with
+    /// the instructions since the last decision in `steps` (see
+    /// [`Machine::choose_counted`]): the option taken, 0 (draw) or 1 (take).
     #[inline(always)]
     pub(super) fn take_counted(
         &mut self,
         steps: &mut u64,
         q: &TakePick,
         seat: u8,
+        second: bool,
         players: &mut AutoPlayers<'_>,
     ) -> Result<usize, Stop> {
-        let second = match q.when {
-            TakeWhen::Count(z, holds) => holds.test(self.board.zones.held(z as usize) as i64),
-            TakeWhen::Cond(c) => self.holds(c)?,
-        };
         let nb = usize::from(second);
         let k = self.choose_counted(steps, seat, 1 + nb, ending(q.ends, 1, nb), players)?;
         Ok(usize::from(k > 0))
@@ -165,7 +168,7 @@ impl Machine<'_> {
             true => {
                 // The guard's code, if run, counts its instructions in the machine.
                 self.steps = *steps;
-                let wins = self.own_wins(q, b.sets[zi], players);
+                let wins = self.judge(q.hand, q.full, b.sets[zi], None, players);
                 *steps = self.steps;
                 wins?
             }
@@ -181,22 +184,33 @@ impl Machine<'_> {
         Ok((usize::from(wins), zi, n))
     }
 
-    /// Whether `q`'s win guard holds on `held`, a hand its fit table says may fit: by
-    /// the table's plans when they answer, else by the guard's code.
+    /// Whether hand guard `hand` holds on `cards`, a hand its fit table says may fit:
+    /// by the table's plans when they answer, else by the guard's code `full`, which
+    /// reads the board (so a run's zones held in words are written back first, and
+    /// read again after).
     #[inline(never)]
-    fn own_wins(
+    pub(super) fn judge(
         &mut self,
-        q: &OwnPick,
-        held: CardSet,
+        hand: u16,
+        full: u16,
+        cards: CardSet,
+        held: Option<(&mut Held, &Places)>,
         players: &mut AutoPlayers<'_>,
     ) -> Result<bool, Stop> {
-        let h = self.im.hands.get(q.hand as usize).ok_or(Stop::Internal)?;
-        match h.exact {
-            true => match crate::score::pays(self.p, h.table, held) {
-                Some(pays) => Ok(pays),
-                None => self.snippet(q.full, players),
-            },
-            false => self.snippet(q.full, players),
+        let h = self.im.hands.get(hand as usize).ok_or(Stop::Internal)?;
+        if h.exact {
+            if let Some(pays) = crate::score::pays(self.p, h.table, cards) {
+                return Ok(pays);
+            }
+        }
+        match held {
+            None => self.snippet(full, players),
+            Some((held, places)) => {
+                held.flush(&mut self.board, places);
+                let holds = self.snippet(full, players);
+                held.reload(&self.board, places).ok_or(Stop::Internal)?;
+                holds
+            }
         }
     }
 
@@ -288,8 +302,19 @@ impl Machine<'_> {
         at: usize,
         players: &mut AutoPlayers<'_>,
     ) -> Result<u32, Stop> {
+        let (first, asked) = self.asked(q)?;
+        let may = self.may_claim(&q.fit, c, at, first, asked)?;
+        if may == 0 {
+            return Ok(q.after);
+        }
+        self.claim_judged(q, c, first, asked, may, None, players)
+    }
+
+    /// The seats window `q` asks: the first, and how many (round the table from it).
+    #[inline(always)]
+    pub(super) fn asked(&self, q: &QuickClaim) -> Result<(u8, u8), Stop> {
         let n = self.board.seats;
-        let (first, asked) = match q.others_of {
+        Ok(match q.others_of {
             None => (self.board.dealer, n),
             Some(s) => {
                 // The usual `others(s)` names a register: read without a match on the
@@ -300,12 +325,7 @@ impl Machine<'_> {
                 } as u8;
                 (if s + 1 >= n { 0 } else { s + 1 }, n - 1)
             }
-        };
-        let may = self.may_claim(&q.fit, c, at, first, asked)?;
-        if may == 0 {
-            return Ok(q.after);
-        }
-        self.claim_judged(q, c, first, asked, may, players)
+        })
     }
 
     /// Which of the `asked` seats from `first` on may fit with card `c` (now in
@@ -343,20 +363,21 @@ impl Machine<'_> {
 
     /// The rest of [`Machine::claim_quick`] once some of the `asked` seats from `first`
     /// may fit with card `c` (bit `i` of `may` for the `i`-th asked): each of them
-    /// judged, and those who can claim asked in turn.
+    /// judged, and those who can claim asked in turn. The hands are read off `held`
+    /// when a run holds them in words, else off the board.
+    #[allow(clippy::too_many_arguments)]
     #[inline(never)]
-    fn claim_judged(
+    pub(super) fn claim_judged(
         &mut self,
         q: &QuickClaim,
         c: crate::model::CardIx,
         first: u8,
         asked: u8,
         may: u32,
+        mut held: Option<(&mut Held, &Places)>,
         players: &mut AutoPlayers<'_>,
     ) -> Result<u32, Stop> {
         let n = self.board.seats;
-        let im = self.im;
-        let h = im.hands.get(q.hand as usize).ok_or(Stop::Internal)?;
         let bind = q.bind as usize;
         let mut claimants = [0u8; MOST_SEATS];
         let mut m = 0;
@@ -367,17 +388,16 @@ impl Machine<'_> {
             let k = first + i;
             let seat = if k >= n { k - n } else { k };
             self.n[bind] = seat as i64;
-            let zi = h.first as usize + seat as usize;
-            let held = *self.board.sets.get(zi).ok_or(Stop::Value)?;
-            let pays = match h.exact {
-                true => crate::score::pays(self.p, h.table, held.union(CardSet::single(c))),
-                false => None,
+            let hand = match &held {
+                Some((held, _)) => CardSet([held.hand(seat), 0, 0, 0]),
+                None => {
+                    let zi = q.fit.first as usize + seat as usize;
+                    *self.board.sets.get(zi).ok_or(Stop::Value)?
+                }
             };
-            let claims = match pays {
-                Some(b) => b,
-                None => self.snippet(q.full, players)?,
-            };
-            if claims {
+            let with = hand.union(CardSet::single(c));
+            let held = held.as_mut().map(|(h, p)| (&mut **h, *p));
+            if self.judge(q.hand, q.full, with, held, players)? {
                 *claimants.get_mut(m).ok_or(Stop::Internal)? = seat;
                 m += 1;
             }

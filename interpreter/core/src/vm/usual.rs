@@ -9,13 +9,25 @@
 
 use crate::agents::AutoPlayers;
 
-use super::image::Image;
-use super::ins::{Cmp, Ins, Reg, Within};
+use crate::model::CardSet;
+
+use super::held::{Held, Places};
+use super::image::{HandFit, Image};
+use super::ins::{Cmp, Ins, Num, Reg, Within};
 use super::machine::{Machine, Stop, STEP_LIMIT};
+use super::quick::ending;
+use super::shapes::TakeWhen;
 
 /// A take pick whose options lead through a usual turn back to itself.
 #[derive(Clone, Debug)]
 pub struct UsualTurn {
+    /// Where the turn's zones are, and which of them each piece reads.
+    places: Places,
+    /// The slot of the zone whose count offers the take pick's second option, when
+    /// it is one of the turn's (see [`Places::find`]).
+    offer: Option<u8>,
+    /// The slot of the stock (see [`Places::other`]).
+    stock_slot: u8,
     /// The register holding the deciding seat, which every piece reads and the turn's
     /// end moves on.
     who: Reg,
@@ -26,8 +38,6 @@ pub struct UsualTurn {
     /// The claim window on the discard (entry of [`Image::claims`]), which goes on at
     /// the turn's end ([`Ins::CountNextOfDealer`]) when nobody claims.
     claim: u16,
-    /// The zone instance whose count ends the deal (the stock), and the comparison.
-    stock: u16,
     /// When the stock's count ends the deal.
     ends: Within,
     /// The test of the next seat against the dealer.
@@ -42,14 +52,14 @@ pub struct UsualTurn {
 struct Draw {
     /// The register the drawn card is put in.
     dst: Reg,
-    /// The zone instance drawn from.
-    from: u16,
-    /// The hand's first instance (the seat's is `first + seat`).
-    first: u16,
+    /// The slot drawn from (see [`Places::other`]).
+    from: u8,
     /// The declare-or-discard pick (entry of [`Image::own_picks`]).
     own: u16,
     /// The pile the discard goes onto, and whose top the window asks about.
     pile: u16,
+    /// The pile's slot.
+    pile_slot: u8,
     /// The register the pile's top is put in.
     top: Reg,
 }
@@ -59,6 +69,8 @@ pub(super) fn recognise(im: &Image, take: u16) -> Option<UsualTurn> {
     let t = im.take_picks.get(take as usize)?;
     let who = t.who;
     let mut claim_of = None;
+    let mut hands = None;
+    let mut places = Places::default();
     let mut draws = [None; 2];
     for (i, &body) in t.body.iter().enumerate() {
         let Some(&Ins::DrawOwn {
@@ -92,19 +104,24 @@ pub(super) fn recognise(im: &Image, take: u16) -> Option<UsualTurn> {
         if *claim_of.get_or_insert(claim) != claim {
             return None;
         }
+        // One family of hands, whose one fit table's sums the board keeps: each
+        // drawn into, judged and discarded from.
+        if *hands.get_or_insert(first) != first || !one_table(&own.fit, first) {
+            return None;
+        }
         draws[i] = Some(Draw {
             dst,
-            from,
-            first,
+            from: places.other(from)?,
             own: k,
             pile: z,
+            pile_slot: places.other(z)?,
             top,
         });
     }
     let claim = claim_of?;
     let q = im.claims.get(claim as usize)?.quick.as_ref()?;
     let tops = draws.map(|d| d.map(|d| d.top));
-    if tops.iter().any(|t| *t != Some(q.card)) || q.bind == who {
+    if tops.iter().any(|t| *t != Some(q.card)) || q.bind == who || !one_table(&q.fit, hands?) {
         return None;
     }
     let Some(&Ins::CountNextOfDealer {
@@ -123,6 +140,16 @@ pub(super) fn recognise(im: &Image, take: u16) -> Option<UsualTurn> {
     if dst != who || s != who || r != who {
         return None;
     }
+    // The take pick's offer reads no zone the run holds in words but through its slot.
+    let offer = match t.when {
+        TakeWhen::Count(z, _) => places.find(z),
+        TakeWhen::Cond(c) => {
+            if [c.a, c.b].iter().any(|n| matches!(n, Num::Count(_))) {
+                return None;
+            }
+            None
+        }
+    };
     // Each way on reaches this take pick again, through `巡 += 1` or straight.
     let next_of = |pc: u32| -> Option<Option<(u16, i64)>> {
         match im.code.get(pc as usize)? {
@@ -134,29 +161,61 @@ pub(super) fn recognise(im: &Image, take: u16) -> Option<UsualTurn> {
             _ => None,
         }
     };
+    let stock_slot = places.other(stock)?;
+    places.hands = hands?;
     Some(UsualTurn {
+        places,
+        offer,
+        stock_slot,
         who,
         take,
         draws: [draws[0]?, draws[1]?],
         claim,
-        stock,
         ends,
         at,
         next: [next_of(then)?, next_of(to)?],
     })
 }
 
+/// Whether `fit` is the hands' at `first`, with the board's only fit table.
+fn one_table(fit: &HandFit, first: u16) -> bool {
+    fit.first == first && fit.tracks == 1 && fit.track == 0
+}
+
 impl Machine<'_> {
     /// Usual turns one after another, from the take pick of `u` (whose own instruction
     /// the loop has counted): where the machine's loop goes on, once a turn leaves the
-    /// usual way (a win declared or claimed, the stock run out).
+    /// usual way (a win declared or claimed, the stock run out). The turn's zones are
+    /// held in words meanwhile (`held.rs`), and written back to the board before it
+    /// returns; when they cannot be, the take pick alone is played, as the loop plays
+    /// a turn of another shape.
     #[inline(never)]
     pub(super) fn usual_turns(
         &mut self,
         u: &UsualTurn,
         players: &mut AutoPlayers<'_>,
     ) -> Result<u32, Stop> {
+        let Some(mut held) = Held::load(&self.board, &u.places) else {
+            if self.steps > STEP_LIMIT {
+                return Err(Stop::Limit);
+            }
+            return self.pick_take(u.take, players);
+        };
+        let to = self.turns_held(u, &mut held, players);
+        held.flush(&mut self.board, &u.places);
+        to
+    }
+
+    /// [`Machine::usual_turns`] on zones held in `held`.
+    #[inline(always)]
+    fn turns_held(
+        &mut self,
+        u: &UsualTurn,
+        held: &mut Held,
+        players: &mut AutoPlayers<'_>,
+    ) -> Result<u32, Stop> {
         let im = self.im;
+        let places = &u.places;
         let take = im.take_picks.get(u.take as usize).ok_or(Stop::Internal)?;
         let own = |k: u16| im.own_picks.get(k as usize).ok_or(Stop::Internal);
         let owns = [own(u.draws[0].own)?, own(u.draws[1].own)?];
@@ -165,6 +224,8 @@ impl Machine<'_> {
             .get(u.claim as usize)
             .and_then(|d| d.quick.as_ref());
         let claim = claim.ok_or(Stop::Internal)?;
+        // An audit at each decision reads the board, so it is written back first.
+        let audit = self.ledger.is_some();
         let mut steps = self.steps;
         loop {
             // Draw or take: checked as a decision is.
@@ -172,51 +233,99 @@ impl Machine<'_> {
                 return Err(Stop::Limit);
             }
             let seat = self.decider(take.who, take.seat_reg)?;
-            let i = self.take_counted(&mut steps, take, seat, players)?;
+            let second = match (take.when, u.offer) {
+                (TakeWhen::Count(_, holds), Some(slot)) => holds.test(held.count(slot) as i64),
+                (TakeWhen::Count(z, holds), None) => {
+                    holds.test(self.board.zones.held(z as usize) as i64)
+                }
+                (TakeWhen::Cond(c), _) => self.holds(c)?,
+            };
+            if audit {
+                held.flush(&mut self.board, places);
+            }
+            let i = self.take_counted(&mut steps, take, seat, second, players)?;
             let d = u.draws[i];
             // The draw, counted as its two instructions.
             steps += 2;
-            self.draw_to(d.dst, d.from, d.first, u.who)?;
+            let hand = places.hands as usize + seat as usize;
+            let c = held.draw(&mut self.board, d.from, seat, hand)?;
+            self.n[d.dst as usize] = c as i64;
             // Declare or discard: a win goes back to the loop.
             if steps > STEP_LIMIT {
                 return Err(Stop::Limit);
             }
             let q = owns[i];
             let seat = self.decider(q.who, q.seat_reg)?;
-            let (pc, c) = self.own_counted(&mut steps, q, seat, players)?;
-            if pc != q.body[1] {
-                self.steps = steps;
-                return Ok(pc);
+            let (count, cards) = (held.count(seat), held.hand(seat));
+            let wins = match q.fit.table.answer(held.sum(seat), count) {
+                false => false,
+                true => {
+                    // The guard's code, if run, counts its instructions in the machine.
+                    self.steps = steps;
+                    let set = CardSet([cards, 0, 0, 0]);
+                    let wins = self.judge(q.hand, q.full, set, Some((held, places)), players);
+                    steps = self.steps;
+                    wins?
+                }
+            };
+            // The card left out, if any, is offered only when the hand holds it.
+            let cards = match q.but {
+                None => cards,
+                Some(t) => cards & !(1u64 << (self.card_in(t)? % 64)),
+            };
+            let (na, nb) = (usize::from(wins), cards.count_ones() as usize);
+            if audit {
+                held.flush(&mut self.board, places);
             }
-            // The discard (the card just bound) and the window on the pile's top, the
-            // discard when it went onto the pile, counted as their three instructions.
+            let k =
+                self.choose_counted(&mut steps, seat, na + nb, ending(q.ends, na, nb), players)?;
+            if k < na {
+                self.steps = steps;
+                return Ok(q.body[0]);
+            }
+            let c = CardSet([cards, 0, 0, 0]).nth(k - na);
+            let c = c.ok_or(Stop::Internal)?;
+            self.n[q.param as usize] = c as i64;
+            // The discard (the card just bound) onto the pile, and the window on the
+            // pile's top, counted as their three instructions.
             steps += 3;
-            let moved = self.move_to(c, d.pile)?;
+            held.discard(&mut self.board, seat, c, d.pile_slot, d.pile as usize)?;
             if steps > STEP_LIMIT {
                 return Err(Stop::Limit);
             }
-            let (top, at) = match moved {
-                Some(c) => (c, d.pile as usize),
-                None => {
-                    let top = self.board.zones.top(d.pile as usize).ok_or(Stop::Empty)?;
-                    let at = self.board.card_zone.get(top as usize);
-                    (top, *at.ok_or(Stop::Internal)? as usize)
+            self.n[d.top as usize] = c as i64;
+            // Who may claim, off the hands' sums and counts with the card.
+            let (first, asked) = self.asked(claim)?;
+            let (w, n) = (held.weight(c), self.board.seats);
+            let mut may = 0u32;
+            let mut s = first;
+            for i in 0..asked {
+                let fits = claim
+                    .fit
+                    .table
+                    .answer(held.sum(s).wrapping_add(w), held.count(s) + 1);
+                may |= u32::from(fits) << i;
+                s = if s + 1 >= n { 0 } else { s + 1 };
+            }
+            if may != 0 {
+                if audit {
+                    held.flush(&mut self.board, places);
                 }
-            };
-            self.n[d.top as usize] = top as i64;
-            self.steps = steps;
-            let pc = self.claim_on(claim, top, at, players)?;
-            steps = self.steps;
-            if pc != claim.after {
                 self.steps = steps;
-                return Ok(pc);
+                let pc =
+                    self.claim_judged(claim, c, first, asked, may, Some((held, places)), players)?;
+                steps = self.steps;
+                if pc != claim.after {
+                    self.steps = steps;
+                    return Ok(pc);
+                }
             }
             // The turn's end: the stock's test, then the next seat and its test.
             steps += 1;
             if steps > STEP_LIMIT {
                 return Err(Stop::Limit);
             }
-            if u.ends.test(self.board.zones.held(u.stock as usize) as i64) {
+            if u.ends.test(held.count(u.stock_slot) as i64) {
                 self.steps = steps;
                 return Ok(claim.after + 1);
             }

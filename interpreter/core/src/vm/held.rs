@@ -1,0 +1,368 @@
+//! The zones a run of usual turns moves cards between (every seat's hand, the stock,
+//! the pile), held in a few words while the run lasts: each zone's cards as one word's
+//! bits, its count and its fit table's sum, a hand's order as its cards' arrival
+//! stamps, and the other zones' lists in arrays of their own. A turn is then a few
+//! operations on words, where the board keeps every zone as lists, 256-card sets and a
+//! table of sums; the board's copies of these zones are stale meanwhile, and are
+//! written back ([`Held::flush`]) before anything reads the board: a guard's code, an
+//! audit at a decision, and the run's end. Held only for decks of at most 64 cards and
+//! a board keeping one fit table's sums.
+
+use crate::engine::Board;
+use crate::ir::MOST_SEATS;
+use crate::model::{CardIx, CardSet};
+
+use super::machine::Stop;
+
+/// The most zone instances other than the hands a usual turn touches: the stock, the
+/// pile, and the two draws' sources, each once.
+pub(super) const OTHERS: usize = 4;
+
+/// Slots: a hand per seat (slot = seat), then the others; a power of two, so that a
+/// slot read masked needs no bounds check.
+const SLOTS: usize = (MOST_SEATS + OTHERS).next_power_of_two();
+
+/// The most cards a deck may have for its zones to be held in words.
+const WORD_DECK: usize = 64;
+
+/// Where a usual turn's zones are on the board (fixed when the turn is recognised).
+#[derive(Clone, Debug, Default)]
+pub struct Places {
+    /// The hands' first instance (seat `s`'s is `hands + s`).
+    pub hands: u16,
+    /// The other instances, each once (`n_others` of them).
+    others: [u16; OTHERS],
+    /// How many of `others` there are.
+    n_others: u8,
+}
+
+impl Places {
+    /// The slot of instance `z`, one of the others, added when new: `None` when there
+    /// is no room for it.
+    pub(super) fn other(&mut self, z: u16) -> Option<u8> {
+        let n = self.n_others as usize;
+        if let Some(j) = self.others[..n].iter().position(|&o| o == z) {
+            return Some((MOST_SEATS + j) as u8);
+        }
+        *self.others.get_mut(n)? = z;
+        self.n_others += 1;
+        Some((MOST_SEATS + n) as u8)
+    }
+
+    /// The slot of instance `z` if it is one of the others.
+    pub(super) fn find(&self, z: u16) -> Option<u8> {
+        let n = self.n_others as usize;
+        let j = self.others[..n].iter().position(|&o| o == z)?;
+        Some((MOST_SEATS + j) as u8)
+    }
+
+    /// The other instances.
+    fn others(&self) -> &[u16] {
+        &self.others[..self.n_others as usize]
+    }
+}
+
+/// A usual run's zones, held in words (see the module's documentation).
+pub(super) struct Held {
+    /// Each slot's cards: bit `c` for card `c`.
+    set: [u64; SLOTS],
+    /// How many cards each slot holds.
+    count: [u32; SLOTS],
+    /// Each slot's fit sum (the board's one table's).
+    sum: [u32; SLOTS],
+    /// The other zones' lists, bottom first (each of them is at most the deck).
+    list: [[CardIx; WORD_DECK]; OTHERS],
+    /// When each card came into the hand it is in: a hand's list is its cards in the
+    /// order of these stamps.
+    stamp: [u32; WORD_DECK],
+    /// The next stamp.
+    clock: u32,
+    /// Each card's weight in the fit table.
+    weight: [u32; WORD_DECK],
+    /// Slots changed since the board was last written: bit per slot.
+    dirty: u32,
+    /// Seats at the table.
+    seats: usize,
+}
+
+const _: () = assert!(SLOTS <= 32, "a slot's dirty bit is in a u32");
+
+impl Held {
+    /// The zones at `places` read off the board, if they can be held in words (a deck
+    /// of at most 64 cards, one fit table, the other zones none of the hands).
+    pub(super) fn load(board: &Board, places: &Places) -> Option<Box<Held>> {
+        let deck = board.card_zone.len();
+        let [table] = &board.layout.fit[..] else {
+            return None;
+        };
+        let seats = board.seats as usize;
+        let hands = places.hands as usize;
+        if deck > WORD_DECK
+            || hands + seats > board.zones.instances()
+            || places
+                .others()
+                .iter()
+                .any(|&z| (hands..hands + seats).contains(&(z as usize)))
+        {
+            return None;
+        }
+        let mut held = Box::new(Held {
+            set: [0; SLOTS],
+            count: [0; SLOTS],
+            sum: [0; SLOTS],
+            list: [[0; WORD_DECK]; OTHERS],
+            stamp: [0; WORD_DECK],
+            clock: 0,
+            weight: [0; WORD_DECK],
+            dirty: 0,
+            seats,
+        });
+        for (c, w) in held.weight.iter_mut().enumerate().take(deck) {
+            *w = table.weight(c);
+        }
+        held.reload(board, places)?;
+        Some(held)
+    }
+
+    /// Reads the zones again off the board (after a guard's code, which sees the
+    /// board): `None` if the board no longer fits words.
+    pub(super) fn reload(&mut self, board: &Board, places: &Places) -> Option<()> {
+        let hands = places.hands as usize;
+        let zones = (0..self.seats).map(|s| (s, hands + s));
+        let others = places.others().iter().enumerate();
+        let others = others.map(|(j, &z)| (MOST_SEATS + j, z as usize));
+        self.clock = 0;
+        for (slot, z) in zones.chain(others) {
+            let cards = board.zones.get(z)?;
+            let set = board.sets.get(z)?;
+            if set.0[1..].iter().any(|&w| w != 0) || cards.len() > WORD_DECK {
+                return None;
+            }
+            self.set[slot] = set.0[0];
+            self.count[slot] = cards.len() as u32;
+            self.sum[slot] = *board.fit_sums.get(z)?;
+            match slot.checked_sub(MOST_SEATS) {
+                Some(j) => self.list[j][..cards.len()].copy_from_slice(cards),
+                None => {
+                    for &c in cards {
+                        *self.stamp.get_mut(c as usize)? = self.clock;
+                        self.clock += 1;
+                    }
+                }
+            }
+        }
+        self.dirty = 0;
+        Some(())
+    }
+
+    /// Writes the changed zones back to the board, which then holds what a run played
+    /// on the board itself would have left: the same lists, sets, counts and sums.
+    pub(super) fn flush(&mut self, board: &mut Board, places: &Places) {
+        let mut dirty = self.dirty;
+        while dirty != 0 {
+            let slot = dirty.trailing_zeros() as usize;
+            dirty &= dirty - 1;
+            let z = match slot.checked_sub(MOST_SEATS) {
+                Some(j) => places.others[j] as usize,
+                None => places.hands as usize + slot,
+            };
+            let n = self.count[slot] as usize;
+            match slot.checked_sub(MOST_SEATS) {
+                Some(j) => board.zones.set(z, &self.list[j][..n]),
+                None => {
+                    // The hand's cards in the order they came.
+                    let mut cards = [0 as CardIx; WORD_DECK];
+                    let mut bits = self.set[slot];
+                    for c in cards.iter_mut().take(n) {
+                        *c = bits.trailing_zeros() as CardIx;
+                        bits &= bits.wrapping_sub(1);
+                    }
+                    let cards = &mut cards[..n];
+                    cards.sort_unstable_by_key(|&c| self.stamp[c as usize & (WORD_DECK - 1)]);
+                    board.zones.set(z, cards);
+                }
+            }
+            if let Some(s) = board.sets.get_mut(z) {
+                *s = CardSet([self.set[slot], 0, 0, 0]);
+            }
+            if let Some(s) = board.fit_sums.get_mut(z) {
+                *s = self.sum[slot];
+            }
+        }
+        self.dirty = 0;
+    }
+
+    /// Seat `seat`'s hand.
+    #[inline(always)]
+    pub(super) fn hand(&self, seat: u8) -> u64 {
+        self.set[seat as usize % SLOTS]
+    }
+
+    /// How many cards slot `slot` holds (a seat's hand, or one of the others).
+    #[inline(always)]
+    pub(super) fn count(&self, slot: u8) -> usize {
+        self.count[slot as usize % SLOTS] as usize
+    }
+
+    /// Slot `slot`'s fit sum.
+    #[inline(always)]
+    pub(super) fn sum(&self, slot: u8) -> u32 {
+        self.sum[slot as usize % SLOTS]
+    }
+
+    /// Card `c`'s weight in the fit table.
+    #[inline(always)]
+    pub(super) fn weight(&self, c: CardIx) -> u32 {
+        self.weight[c as usize % WORD_DECK]
+    }
+
+    /// The top card of `from` (one of the others) into `seat`'s hand, instance `to`
+    /// on the board: the card, or [`Stop::Empty`] when `from` has none.
+    #[inline(always)]
+    pub(super) fn draw(
+        &mut self,
+        board: &mut Board,
+        from: u8,
+        seat: u8,
+        to: usize,
+    ) -> Result<CardIx, Stop> {
+        let (f, h) = (from as usize % SLOTS, seat as usize % SLOTS);
+        let j = f.checked_sub(MOST_SEATS).ok_or(Stop::Internal)?;
+        let n = self.count[f].checked_sub(1).ok_or(Stop::Empty)?;
+        let c = self.list[j % OTHERS][n as usize % WORD_DECK];
+        let (bit, w) = (1u64 << (c % 64), self.weight(c));
+        self.count[f] = n;
+        self.set[f] &= !bit;
+        self.sum[f] = self.sum[f].wrapping_sub(w);
+        self.count[h] += 1;
+        self.set[h] |= bit;
+        self.sum[h] = self.sum[h].wrapping_add(w);
+        self.stamp[c as usize % WORD_DECK] = self.clock;
+        self.clock += 1;
+        self.dirty |= 1 << f | 1 << h;
+        *board.card_zone.get_mut(c as usize).ok_or(Stop::Internal)? = to as u16;
+        Ok(c)
+    }
+
+    /// Card `c`, in `seat`'s hand, onto the top of `to` (one of the others), instance
+    /// `at` on the board.
+    #[inline(always)]
+    pub(super) fn discard(
+        &mut self,
+        board: &mut Board,
+        seat: u8,
+        c: CardIx,
+        to: u8,
+        at: usize,
+    ) -> Result<(), Stop> {
+        let (h, t) = (seat as usize % SLOTS, to as usize % SLOTS);
+        let j = t.checked_sub(MOST_SEATS).ok_or(Stop::Internal)?;
+        let (bit, w) = (1u64 << (c % 64), self.weight(c));
+        if self.set[h] & bit == 0 {
+            return Err(Stop::Internal);
+        }
+        self.count[h] -= 1;
+        self.set[h] &= !bit;
+        self.sum[h] = self.sum[h].wrapping_sub(w);
+        let n = self.count[t];
+        *self.list[j % OTHERS]
+            .get_mut(n as usize)
+            .ok_or(Stop::Internal)? = c;
+        self.count[t] = n + 1;
+        self.set[t] |= bit;
+        self.sum[t] = self.sum[t].wrapping_add(w);
+        self.dirty |= 1 << h | 1 << t;
+        *board.card_zone.get_mut(c as usize).ok_or(Stop::Internal)? = at as u16;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::State;
+    use proptest::prelude::*;
+
+    /// A board of 珊瑚花 with every card in the stock (instance 0); the pile is
+    /// instance 1 and the hands 2, 3 and 4.
+    fn board() -> Board {
+        let text = include_str!("../../../../rulesets/sangohana.fuda");
+        let p = match crate::compile("sangohana.fuda", text, &crate::loader::NoFiles) {
+            Ok(c) => c.program,
+            Err(f) => panic!("{:#?}", f.diagnostics),
+        };
+        State::blank(&p, &[], 1).expect("a board").board
+    }
+
+    /// What a check of the card tables compares: every list, set, sum and place.
+    fn tables(b: &Board) -> (Vec<Vec<CardIx>>, Vec<CardSet>, Vec<u32>, Vec<u16>) {
+        let lists = b.zones.to_lists();
+        (
+            lists,
+            b.sets.clone(),
+            b.fit_sums.clone(),
+            b.card_zone.clone(),
+        )
+    }
+
+    proptest! {
+        /// Draws and discards on zones held in words, written back at any point, leave
+        /// the board the moves made on the board itself leave: the same lists (a
+        /// hand's in the order its cards came), sets, sums and places.
+        #[test]
+        fn held_moves_leave_the_boards_tables(
+            shuffle in 0u64..1000,
+            moves in proptest::collection::vec((0u8..3, any::<bool>(), 0usize..64, any::<bool>()), 0..120),
+        ) {
+            let mut b = board();
+            b.rng = crate::model::GameRng::new(shuffle);
+            let mut stock: Vec<CardIx> = b.zones.get(0).expect("the stock").to_vec();
+            b.rng.shuffle(&mut stock);
+            b.zones.set(0, &stock);
+            for s in 0..3u16 {
+                for _ in 0..7 {
+                    b.draw_top(0, 2 + s);
+                }
+            }
+            let mut places = Places { hands: 2, ..Places::default() };
+            let (stock, pile) = (places.other(0).expect("room"), places.other(1).expect("room"));
+            let mut plain = b.clone();
+            let mut held = Held::load(&b, &places).expect("a 48-card deck fits words");
+            for (seat, take, k, flush) in moves {
+                // Draw (from the pile when asked and it has a card), then discard
+                // the hand's `k`-th card, as a turn does.
+                let from: u16 = if take && plain.zones.held(1) > 0 { 1 } else { 0 };
+                if plain.zones.held(from as usize) == 0 {
+                    break;
+                }
+                let c = plain.draw_top(from, 2 + seat as u16).expect("a card");
+                let slot = if from == 1 { pile } else { stock };
+                prop_assert_eq!(held.draw(&mut b, slot, seat, 2 + seat as usize), Ok(c));
+                let hand = plain.sets[2 + seat as usize];
+                let d = hand.nth(k % hand.len()).expect("a card");
+                plain.move_card_from(d, 1);
+                prop_assert_eq!(held.discard(&mut b, seat, d, pile, 1), Ok(()));
+                if flush {
+                    held.flush(&mut b, &places);
+                    prop_assert_eq!(tables(&b), tables(&plain));
+                    // Read again, the words go on as before.
+                    held.reload(&b, &places).expect("still fits");
+                }
+            }
+            held.flush(&mut b, &places);
+            prop_assert_eq!(tables(&b), tables(&plain));
+        }
+    }
+
+    /// A deck of more than 64 cards is not held in words.
+    #[test]
+    fn a_wide_deck_is_not_held() {
+        let mut b = board();
+        b.card_zone.resize(65, 0);
+        let places = Places {
+            hands: 2,
+            ..Places::default()
+        };
+        assert!(Held::load(&b, &places).is_none());
+    }
+}
