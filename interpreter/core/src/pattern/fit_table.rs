@@ -100,6 +100,11 @@ impl FitTable {
         self.weight[c & 255]
     }
 
+    /// Every card's weight, by card (entries past the deck are never read).
+    pub fn weights(&self) -> &[u32; 256] {
+        &self.weight
+    }
+
     /// The sum of the weights of `cards` (wrapping, as the board's running sums do).
     pub fn weight_of(&self, cards: &[crate::model::CardIx]) -> u32 {
         cards

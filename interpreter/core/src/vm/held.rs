@@ -8,9 +8,12 @@
 //! audit at a decision, and the run's end. Held only for decks of at most 64 cards and
 //! a board keeping one fit table's sums.
 
+use std::sync::Arc;
+
 use crate::engine::Board;
 use crate::ir::MOST_SEATS;
 use crate::model::{CardIx, CardSet};
+use crate::pattern::FitTable;
 
 use super::machine::Stop;
 
@@ -64,6 +67,8 @@ impl Places {
 
 /// A usual run's zones, held in words (see the module's documentation).
 pub(super) struct Held {
+    /// Each card's weight in the board's one fit table.
+    weight: [u32; WORD_DECK],
     /// Each slot's cards: bit `c` for card `c`.
     set: [u64; SLOTS],
     /// How many cards each slot holds.
@@ -72,13 +77,14 @@ pub(super) struct Held {
     sum: [u32; SLOTS],
     /// The other zones' lists, bottom first (each of them is at most the deck).
     list: [[CardIx; WORD_DECK]; OTHERS],
+    /// How many of each other zone's cards have stayed in place since the board was
+    /// last written: only those above are written back (a stock only loses cards).
+    kept: [u32; OTHERS],
     /// When each card came into the hand it is in: a hand's list is its cards in the
     /// order of these stamps.
     stamp: [u32; WORD_DECK],
     /// The next stamp.
     clock: u32,
-    /// Each card's weight in the fit table.
-    weight: [u32; WORD_DECK],
     /// Slots changed since the board was last written: bit per slot.
     dirty: u32,
     /// Seats at the table.
@@ -88,16 +94,18 @@ pub(super) struct Held {
 const _: () = assert!(SLOTS <= 32, "a slot's dirty bit is in a u32");
 
 impl Held {
-    /// The zones at `places` read off the board, if they can be held in words (a deck
-    /// of at most 64 cards, one fit table, the other zones none of the hands).
-    pub(super) fn load(board: &Board, places: &Places) -> Option<Box<Held>> {
+    /// The zones at `places` read off the board, if they can be held in words: a deck
+    /// of at most 64 cards, `table` the board's one fit table, the other zones none of
+    /// the hands.
+    pub(super) fn load(board: &Board, places: &Places, table: &Arc<FitTable>) -> Option<Self> {
         let deck = board.card_zone.len();
-        let [table] = &board.layout.fit[..] else {
+        let [only] = &board.layout.fit[..] else {
             return None;
         };
         let seats = board.seats as usize;
         let hands = places.hands as usize;
         if deck > WORD_DECK
+            || !Arc::ptr_eq(only, table)
             || hands + seats > board.zones.instances()
             || places
                 .others()
@@ -106,20 +114,20 @@ impl Held {
         {
             return None;
         }
-        let mut held = Box::new(Held {
+        let mut weight = [0; WORD_DECK];
+        weight.copy_from_slice(&table.weights()[..WORD_DECK]);
+        let mut held = Held {
+            weight,
             set: [0; SLOTS],
             count: [0; SLOTS],
             sum: [0; SLOTS],
             list: [[0; WORD_DECK]; OTHERS],
+            kept: [0; OTHERS],
             stamp: [0; WORD_DECK],
             clock: 0,
-            weight: [0; WORD_DECK],
             dirty: 0,
             seats,
-        });
-        for (c, w) in held.weight.iter_mut().enumerate().take(deck) {
-            *w = table.weight(c);
-        }
+        };
         held.reload(board, places)?;
         Some(held)
     }
@@ -127,32 +135,38 @@ impl Held {
     /// Reads the zones again off the board (after a guard's code, which sees the
     /// board): `None` if the board no longer fits words.
     pub(super) fn reload(&mut self, board: &Board, places: &Places) -> Option<()> {
-        let hands = places.hands as usize;
-        let zones = (0..self.seats).map(|s| (s, hands + s));
-        let others = places.others().iter().enumerate();
-        let others = others.map(|(j, &z)| (MOST_SEATS + j, z as usize));
         self.clock = 0;
-        for (slot, z) in zones.chain(others) {
-            let cards = board.zones.get(z)?;
-            let set = board.sets.get(z)?;
-            if set.0[1..].iter().any(|&w| w != 0) || cards.len() > WORD_DECK {
-                return None;
+        for seat in 0..self.seats {
+            let cards = self.read(board, seat, places.hands as usize + seat)?;
+            for &c in cards {
+                *self.stamp.get_mut(c as usize)? = self.clock;
+                self.clock += 1;
             }
-            self.set[slot] = set.0[0];
-            self.count[slot] = cards.len() as u32;
-            self.sum[slot] = *board.fit_sums.get(z)?;
-            match slot.checked_sub(MOST_SEATS) {
-                Some(j) => self.list[j][..cards.len()].copy_from_slice(cards),
-                None => {
-                    for &c in cards {
-                        *self.stamp.get_mut(c as usize)? = self.clock;
-                        self.clock += 1;
-                    }
-                }
-            }
+        }
+        for (j, &z) in places.others().iter().enumerate() {
+            let cards = self.read(board, MOST_SEATS + j, z as usize)?;
+            self.list
+                .get_mut(j)?
+                .get_mut(..cards.len())?
+                .copy_from_slice(cards);
+            self.kept[j] = cards.len() as u32;
         }
         self.dirty = 0;
         Some(())
+    }
+
+    /// Slot `slot`'s set, count and sum read off instance `z` of the board: its list.
+    fn read<'b>(&mut self, board: &'b Board, slot: usize, z: usize) -> Option<&'b [CardIx]> {
+        let cards = board.zones.get(z)?;
+        let set = board.sets.get(z)?;
+        if set.0[1] | set.0[2] | set.0[3] != 0 || cards.len() > WORD_DECK {
+            return None;
+        }
+        let slot = slot % SLOTS;
+        self.set[slot] = set.0[0];
+        self.count[slot] = cards.len() as u32;
+        self.sum[slot] = *board.fit_sums.get(z)?;
+        Some(cards)
     }
 
     /// Writes the changed zones back to the board, which then holds what a run played
@@ -160,28 +174,24 @@ impl Held {
     pub(super) fn flush(&mut self, board: &mut Board, places: &Places) {
         let mut dirty = self.dirty;
         while dirty != 0 {
-            let slot = dirty.trailing_zeros() as usize;
+            let slot = dirty.trailing_zeros() as usize % SLOTS;
             dirty &= dirty - 1;
+            let n = self.count[slot] as usize % (WORD_DECK + 1);
             let z = match slot.checked_sub(MOST_SEATS) {
-                Some(j) => places.others[j] as usize,
-                None => places.hands as usize + slot,
-            };
-            let n = self.count[slot] as usize;
-            match slot.checked_sub(MOST_SEATS) {
-                Some(j) => board.zones.set(z, &self.list[j][..n]),
-                None => {
-                    // The hand's cards in the order they came.
-                    let mut cards = [0 as CardIx; WORD_DECK];
-                    let mut bits = self.set[slot];
-                    for c in cards.iter_mut().take(n) {
-                        *c = bits.trailing_zeros() as CardIx;
-                        bits &= bits.wrapping_sub(1);
-                    }
-                    let cards = &mut cards[..n];
-                    cards.sort_unstable_by_key(|&c| self.stamp[c as usize & (WORD_DECK - 1)]);
-                    board.zones.set(z, cards);
+                Some(j) => {
+                    let (j, z) = (j % OTHERS, places.others[j % OTHERS] as usize);
+                    let kept = (self.kept[j] as usize).min(n);
+                    board.zones.set_above(z, kept, &self.list[j][kept..n]);
+                    self.kept[j] = n as u32;
+                    z
                 }
-            }
+                None => {
+                    let z = places.hands as usize + slot;
+                    let mut cards = [0; WORD_DECK];
+                    board.zones.set(z, self.in_order(slot, n, &mut cards));
+                    z
+                }
+            };
             if let Some(s) = board.sets.get_mut(z) {
                 *s = CardSet([self.set[slot], 0, 0, 0]);
             }
@@ -190,6 +200,33 @@ impl Held {
             }
         }
         self.dirty = 0;
+    }
+
+    /// Hand `slot`'s `n` cards in the order they came, into `cards`: each put in its
+    /// place among those before it (a hand is a few cards).
+    fn in_order<'c>(
+        &self,
+        slot: usize,
+        n: usize,
+        cards: &'c mut [CardIx; WORD_DECK],
+    ) -> &'c [CardIx] {
+        let mut stamps = [0u32; WORD_DECK];
+        let mut bits = self.set[slot % SLOTS];
+        let n = n.min(WORD_DECK);
+        for i in 0..n {
+            let c = bits.trailing_zeros() as CardIx;
+            bits &= bits.wrapping_sub(1);
+            let stamp = self.stamp[c as usize % WORD_DECK];
+            let mut j = i;
+            while j > 0 && stamps[j - 1] > stamp {
+                stamps[j] = stamps[j - 1];
+                cards[j] = cards[j - 1];
+                j -= 1;
+            }
+            stamps[j] = stamp;
+            cards[j] = c;
+        }
+        &cards[..n]
     }
 
     /// Seat `seat`'s hand.
@@ -229,7 +266,9 @@ impl Held {
         let (f, h) = (from as usize % SLOTS, seat as usize % SLOTS);
         let j = f.checked_sub(MOST_SEATS).ok_or(Stop::Internal)?;
         let n = self.count[f].checked_sub(1).ok_or(Stop::Empty)?;
-        let c = self.list[j % OTHERS][n as usize % WORD_DECK];
+        let j = j % OTHERS;
+        let c = self.list[j][n as usize % WORD_DECK];
+        self.kept[j] = self.kept[j].min(n);
         let (bit, w) = (1u64 << (c % 64), self.weight(c));
         self.count[f] = n;
         self.set[f] &= !bit;
@@ -327,7 +366,8 @@ mod tests {
             let mut places = Places { hands: 2, ..Places::default() };
             let (stock, pile) = (places.other(0).expect("room"), places.other(1).expect("room"));
             let mut plain = b.clone();
-            let mut held = Held::load(&b, &places).expect("a 48-card deck fits words");
+            let table = b.layout.fit[0].clone();
+            let mut held = Held::load(&b, &places, &table).expect("a 48-card deck fits words");
             for (seat, take, k, flush) in moves {
                 // Draw (from the pile when asked and it has a card), then discard
                 // the hand's `k`-th card, as a turn does.
@@ -363,6 +403,7 @@ mod tests {
             hands: 2,
             ..Places::default()
         };
-        assert!(Held::load(&b, &places).is_none());
+        let table = b.layout.fit[0].clone();
+        assert!(Held::load(&b, &places, &table).is_none());
     }
 }

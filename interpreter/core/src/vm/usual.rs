@@ -195,7 +195,10 @@ impl Machine<'_> {
         u: &UsualTurn,
         players: &mut AutoPlayers<'_>,
     ) -> Result<u32, Stop> {
-        let Some(mut held) = Held::load(&self.board, &u.places) else {
+        let im = self.im;
+        let claim = im.claims.get(u.claim as usize);
+        let claim = claim.and_then(|d| d.quick.as_ref()).ok_or(Stop::Internal)?;
+        let Some(mut held) = Held::load(&self.board, &u.places, &claim.fit.table) else {
             if self.steps > STEP_LIMIT {
                 return Err(Stop::Limit);
             }
