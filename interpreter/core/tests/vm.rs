@@ -690,3 +690,22 @@ fn a_match_longer_than_one_rounds_limit_is_the_machines_to_finish() {
         assert_eq!(rec, game(&p, "random", seed, true), "game {g}");
     }
 }
+
+#[test]
+fn a_win_guard_the_plans_cannot_answer_reads_the_hands_as_the_engine_does() {
+    // A yaku worth 0 keeps `役代(…).total > 0` from being answered by the plans alone,
+    // so each hand that may win runs the guard's code, which reads the hands off the
+    // board in the middle of a usual turn: they must be there, as the engine has them.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rulesets");
+    let text = std::fs::read_to_string(dir.join("sangohana.fuda")).expect("a bundled ruleset");
+    let from = "素役     1  when";
+    assert!(text.contains(from));
+    let p = program(&text.replace(from, "素役     0  when"));
+    let image = p.vm.image(&p, seats(&p)).expect("lowered");
+    assert_eq!(image.usual.iter().flatten().count(), 1, "a usual turn");
+    assert!(
+        image.hands.iter().all(|h| !h.exact),
+        "no guard answered by plans"
+    );
+    assert_eq!(same_games(&p, 10), 20, "the machine played every game");
+}
