@@ -325,13 +325,12 @@ impl Board {
                 *s = if i == to as usize { all } else { 0 };
             }
         }
+        // Every card ends in `to`, so each card's place is written at once.
+        card_zone.fill(to);
         let mut pile_set = sets[to as usize];
         for (i, set) in sets.iter_mut().enumerate() {
             if i == to as usize {
                 continue;
-            }
-            for &c in &zones[i] {
-                card_zone[c as usize] = to;
             }
             zones.append(to as usize, i);
             pile_set = pile_set.union(std::mem::replace(set, CardSet::EMPTY));

@@ -38,6 +38,9 @@ pub struct UsualTurn {
     /// The claim window on the discard (entry of [`Image::claims`]), which goes on at
     /// the turn's end ([`Ins::CountNextOfDealer`]) when nobody claims.
     claim: u16,
+    /// Whether the window asks the others after the deciding seat (`others(s)`, the
+    /// usual window on a discard), so that its seats are known without a look.
+    others: bool,
     /// When the stock's count ends the deal.
     ends: Within,
     /// The test of the next seat against the dealer.
@@ -161,12 +164,14 @@ pub(super) fn recognise(im: &Image, take: u16) -> Option<UsualTurn> {
             _ => None,
         }
     };
+    let others = matches!(q.others_of, Some(Num::R(r)) if r == who);
     let stock_slot = places.other(stock)?;
     places.hands = hands?;
     Some(UsualTurn {
         places,
         offer,
         stock_slot,
+        others,
         who,
         take,
         draws: [draws[0]?, draws[1]?],
@@ -298,8 +303,11 @@ impl Machine<'_> {
             }
             self.n[d.top as usize] = c as i64;
             // Who may claim, off the hands' sums and counts with the card.
-            let (first, asked) = self.asked(claim)?;
             let (w, n) = (held.weight(c), self.board.seats);
+            let (first, asked) = match u.others {
+                true => (if seat + 1 >= n { 0 } else { seat + 1 }, n - 1),
+                false => self.asked(claim)?,
+            };
             let mut may = 0u32;
             let mut s = first;
             for i in 0..asked {
