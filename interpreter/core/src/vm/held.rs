@@ -18,7 +18,7 @@ use crate::pattern::FitTable;
 use super::machine::Stop;
 
 /// The most zone instances other than the hands a usual turn touches: the stock, the
-/// pile, and the two draws' sources, each once.
+/// pile, the two draws' sources and the zone whose count offers the take, each once.
 pub(super) const OTHERS: usize = 4;
 
 /// Slots: a hand per seat (slot = seat), then the others; a power of two, so that a
@@ -50,13 +50,6 @@ impl Places {
         *self.others.get_mut(n)? = z;
         self.n_others += 1;
         Some((MOST_SEATS + n) as u8)
-    }
-
-    /// The slot of instance `z` if it is one of the others.
-    pub(super) fn find(&self, z: u16) -> Option<u8> {
-        let n = self.n_others as usize;
-        let j = self.others[..n].iter().position(|&o| o == z)?;
-        Some((MOST_SEATS + j) as u8)
     }
 
     /// The other instances.

@@ -23,8 +23,8 @@ use super::shapes::TakeWhen;
 pub struct UsualTurn {
     /// Where the turn's zones are, and which of them each piece reads.
     places: Places,
-    /// The slot of the zone whose count offers the take pick's second option, when
-    /// it is one of the turn's (see [`Places::find`]).
+    /// The slot of the zone whose count offers the take pick's second option, when a
+    /// count does (see [`Places::other`]).
     offer: Option<u8>,
     /// The slot of the stock (see [`Places::other`]).
     stock_slot: u8,
@@ -143,9 +143,10 @@ pub(super) fn recognise(im: &Image, take: u16) -> Option<UsualTurn> {
     if dst != who || s != who || r != who {
         return None;
     }
-    // The take pick's offer reads no zone the run holds in words but through its slot.
+    // The take pick's offer reads no zone the run holds in words but through its slot
+    // (a zone of its own is held too: one of the hands would keep the run from words).
     let offer = match t.when {
-        TakeWhen::Count(z, _) => places.find(z),
+        TakeWhen::Count(z, _) => Some(places.other(z)?),
         TakeWhen::Cond(c) => {
             if [c.a, c.b].iter().any(|n| matches!(n, Num::Count(_))) {
                 return None;
@@ -243,10 +244,8 @@ impl Machine<'_> {
             let seat = self.decider(take.who, take.seat_reg)?;
             let second = match (take.when, u.offer) {
                 (TakeWhen::Count(_, holds), Some(slot)) => holds.test(held.count(slot) as i64),
-                (TakeWhen::Count(z, holds), None) => {
-                    holds.test(self.board.zones.held(z as usize) as i64)
-                }
-                (TakeWhen::Cond(c), _) => self.holds(c)?,
+                (TakeWhen::Cond(c), None) => self.holds(c)?,
+                _ => return Err(Stop::Internal),
             };
             if audit {
                 held.flush(&mut self.board, places);
