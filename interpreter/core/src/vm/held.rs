@@ -80,6 +80,8 @@ pub(super) struct Held {
     clock: u32,
     /// Slots changed since the board was last written: bit per slot.
     dirty: u32,
+    /// The other slots' instances on the board.
+    others: [u16; OTHERS],
     /// Seats at the table.
     seats: usize,
 }
@@ -119,6 +121,7 @@ impl Held {
             stamp: [0; WORD_DECK],
             clock: 0,
             dirty: 0,
+            others: places.others,
             seats,
         };
         held.reload(board, places)?;
@@ -247,9 +250,11 @@ impl Held {
     }
 
     /// The top card of `from` (one of the others) into `seat`'s hand, instance `to`
-    /// on the board: the card, or [`Stop::Empty`] when `from` has none.
+    /// on the board: the card, or [`Stop::Empty`] when `from` has none. `THROUGH`: the
+    /// move is made on the board too, at once (for a run whose board is audited at
+    /// every decision), so that nothing needs writing back.
     #[inline(always)]
-    pub(super) fn draw(
+    pub(super) fn draw<const THROUGH: bool>(
         &mut self,
         board: &mut Board,
         from: u8,
@@ -271,15 +276,25 @@ impl Held {
         self.sum[h] = self.sum[h].wrapping_add(w);
         self.stamp[c as usize % WORD_DECK] = self.clock;
         self.clock += 1;
-        self.dirty |= 1 << f | 1 << h;
-        *board.card_zone.get_mut(c as usize).ok_or(Stop::Internal)? = to as u16;
+        match THROUGH {
+            false => {
+                self.dirty |= 1 << f | 1 << h;
+                *board.card_zone.get_mut(c as usize).ok_or(Stop::Internal)? = to as u16;
+            }
+            true => {
+                let drawn = board.draw_top(self.others[j], to as u16);
+                if drawn != Some(c) {
+                    return Err(Stop::Internal);
+                }
+            }
+        }
         Ok(c)
     }
 
     /// Card `c`, in `seat`'s hand, onto the top of `to` (one of the others), instance
-    /// `at` on the board.
+    /// `at` on the board; on the board too when `THROUGH` (see [`Held::draw`]).
     #[inline(always)]
-    pub(super) fn discard(
+    pub(super) fn discard<const THROUGH: bool>(
         &mut self,
         board: &mut Board,
         seat: u8,
@@ -303,8 +318,15 @@ impl Held {
         self.count[t] = n + 1;
         self.set[t] |= bit;
         self.sum[t] = self.sum[t].wrapping_add(w);
-        self.dirty |= 1 << h | 1 << t;
-        *board.card_zone.get_mut(c as usize).ok_or(Stop::Internal)? = at as u16;
+        match THROUGH {
+            false => {
+                self.dirty |= 1 << h | 1 << t;
+                *board.card_zone.get_mut(c as usize).ok_or(Stop::Internal)? = at as u16;
+            }
+            true => {
+                board.move_card_from(c, at as u16);
+            }
+        }
         Ok(())
     }
 }
@@ -344,6 +366,7 @@ mod tests {
         #[test]
         fn held_moves_leave_the_boards_tables(
             shuffle in 0u64..1000,
+            through in any::<bool>(),
             moves in proptest::collection::vec((0u8..3, any::<bool>(), 0usize..64, any::<bool>()), 0..120),
         ) {
             let mut b = board();
@@ -370,11 +393,19 @@ mod tests {
                 }
                 let c = plain.draw_top(from, 2 + seat as u16).expect("a card");
                 let slot = if from == 1 { pile } else { stock };
-                prop_assert_eq!(held.draw(&mut b, slot, seat, 2 + seat as usize), Ok(c));
+                let drawn = match through {
+                    true => held.draw::<true>(&mut b, slot, seat, 2 + seat as usize),
+                    false => held.draw::<false>(&mut b, slot, seat, 2 + seat as usize),
+                };
+                prop_assert_eq!(drawn, Ok(c));
                 let hand = plain.sets[2 + seat as usize];
                 let d = hand.nth(k % hand.len()).expect("a card");
                 plain.move_card_from(d, 1);
-                prop_assert_eq!(held.discard(&mut b, seat, d, pile, 1), Ok(()));
+                let discarded = match through {
+                    true => held.discard::<true>(&mut b, seat, d, pile, 1),
+                    false => held.discard::<false>(&mut b, seat, d, pile, 1),
+                };
+                prop_assert_eq!(discarded, Ok(()));
                 if flush {
                     held.flush(&mut b, &places);
                     prop_assert_eq!(tables(&b), tables(&plain));

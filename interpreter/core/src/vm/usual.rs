@@ -210,14 +210,19 @@ impl Machine<'_> {
             }
             return self.pick_take(u.take, players);
         };
-        let to = self.turns_held(u, &mut held, players);
+        // An audit at each decision reads the board, so the moves are made on it too.
+        let to = match self.ledger.is_some() {
+            true => self.turns_held::<true>(u, &mut held, players),
+            false => self.turns_held::<false>(u, &mut held, players),
+        };
         held.flush(&mut self.board, &u.places);
         to
     }
 
-    /// [`Machine::usual_turns`] on zones held in `held`.
+    /// [`Machine::usual_turns`] on zones held in `held`, their moves made on the board
+    /// too when `THROUGH`.
     #[inline(always)]
-    fn turns_held(
+    fn turns_held<const THROUGH: bool>(
         &mut self,
         u: &UsualTurn,
         held: &mut Held,
@@ -233,8 +238,6 @@ impl Machine<'_> {
             .get(u.claim as usize)
             .and_then(|d| d.quick.as_ref());
         let claim = claim.ok_or(Stop::Internal)?;
-        // An audit at each decision reads the board, so it is written back first.
-        let audit = self.ledger.is_some();
         let mut steps = self.steps;
         loop {
             // Draw or take: checked as a decision is.
@@ -247,15 +250,12 @@ impl Machine<'_> {
                 (TakeWhen::Cond(c), None) => self.holds(c)?,
                 _ => return Err(Stop::Internal),
             };
-            if audit {
-                held.flush(&mut self.board, places);
-            }
             let i = self.take_counted(&mut steps, take, seat, second, players)?;
             let d = u.draws[i];
             // The draw, counted as its two instructions.
             steps += 2;
             let hand = places.hands as usize + seat as usize;
-            let c = held.draw(&mut self.board, d.from, seat, hand)?;
+            let c = held.draw::<THROUGH>(&mut self.board, d.from, seat, hand)?;
             self.n[d.dst as usize] = c as i64;
             // Declare or discard: a win goes back to the loop.
             if steps > STEP_LIMIT {
@@ -281,9 +281,6 @@ impl Machine<'_> {
                 Some(t) => cards & !(1u64 << (self.card_in(t)? % 64)),
             };
             let (na, nb) = (usize::from(wins), cards.count_ones() as usize);
-            if audit {
-                held.flush(&mut self.board, places);
-            }
             let k =
                 self.choose_counted(&mut steps, seat, na + nb, ending(q.ends, na, nb), players)?;
             if k < na {
@@ -296,7 +293,7 @@ impl Machine<'_> {
             // The discard (the card just bound) onto the pile, and the window on the
             // pile's top, counted as their three instructions.
             steps += 3;
-            held.discard(&mut self.board, seat, c, d.pile_slot, d.pile as usize)?;
+            held.discard::<THROUGH>(&mut self.board, seat, c, d.pile_slot, d.pile as usize)?;
             if steps > STEP_LIMIT {
                 return Err(Stop::Limit);
             }
@@ -318,9 +315,6 @@ impl Machine<'_> {
                 s = if s + 1 >= n { 0 } else { s + 1 };
             }
             if may != 0 {
-                if audit {
-                    held.flush(&mut self.board, places);
-                }
                 self.steps = steps;
                 let pc =
                     self.claim_judged(claim, c, first, asked, may, Some((held, places)), players)?;
