@@ -349,3 +349,32 @@ impl Machine<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 珊瑚花's usual turn holds its zones in words on a board as the game starts (so
+    /// its runs take `turns_held`, not the loop's pieces), for every seat count.
+    #[test]
+    fn sangohanas_turn_holds_its_zones_in_words() {
+        let text = include_str!("../../../../rulesets/sangohana.fuda");
+        let p = match crate::compile("sangohana.fuda", text, &crate::loader::NoFiles) {
+            Ok(c) => c.program,
+            Err(f) => panic!("{:#?}", f.diagnostics),
+        };
+        for players in 2..=4 {
+            let params = [Some(crate::value::Value::Int(players))];
+            let st = crate::engine::State::blank(&p, &params, 1).expect("a board");
+            assert_eq!(st.board.seats as i64, players);
+            let image = p.vm.image(&p, st.board.seats).expect("lowered");
+            let u = image.usual.iter().flatten().next().expect("a usual turn");
+            let claim = image.claims[u.claim as usize]
+                .quick
+                .as_ref()
+                .expect("quick");
+            let held = Held::load(&st.board, &u.places, &claim.fit.table);
+            assert!(held.is_some(), "{players} players");
+        }
+    }
+}
