@@ -4,9 +4,10 @@
 //! stamps, and the other zones' lists in arrays of their own. A turn is then a few
 //! operations on words, where the board keeps every zone as lists, 256-card sets and a
 //! table of sums; the board's copies of these zones are stale meanwhile, and are
-//! written back ([`Held::flush`]) before anything reads the board: a guard's code, an
-//! audit at a decision, and the run's end. Held only for decks of at most 64 cards and
-//! a board keeping one fit table's sums.
+//! written back ([`Held::flush`]) before anything reads the board: a guard's code, and
+//! the run's end. A run whose board is audited at every decision makes each move on
+//! the board too ([`Held::draw`]), so that it never needs writing back. Held only for
+//! decks of at most 64 cards and a board keeping one fit table's sums.
 
 use std::sync::Arc;
 
@@ -19,7 +20,7 @@ use super::machine::Stop;
 
 /// The most zone instances other than the hands a usual turn touches: the stock, the
 /// pile, the two draws' sources and the zone whose count offers the take, each once.
-pub(super) const OTHERS: usize = 4;
+const OTHERS: usize = 4;
 
 /// Slots: a hand per seat (slot = seat), then the others; a power of two, so that a
 /// slot read masked needs no bounds check.
