@@ -50,7 +50,8 @@ impl Machine<'_> {
 
     /// A `choose` of one move always or another when a count or comparison holds
     /// (draw, or take): where the rules go on. (A usual turn's is taken in `usual.rs`,
-    /// through [`Machine::take_counted`]; this one starts a turn of another shape.)
+    /// through [`Machine::take_counted`] with its count read off the held zones; this
+    /// one starts a turn of another shape.)
     #[inline(never)]
     pub(super) fn pick_take(&mut self, k: u16, players: &mut AutoPlayers<'_>) -> Result<u32, Stop> {
         let im = self.im;
@@ -86,7 +87,7 @@ impl Machine<'_> {
 
     /// A `choose` of a win on the decider's own hand or a card of that hand (declare,
     /// or discard): where the rules go on, the card bound when one is discarded. (A
-    /// usual turn's is taken in `usual.rs`, through [`Machine::own_counted`].)
+    /// usual turn's is taken in `usual.rs`, off the hand held in a word.)
     #[inline(never)]
     pub(super) fn pick_own(&mut self, k: u16, players: &mut AutoPlayers<'_>) -> Result<u32, Stop> {
         let im = self.im;
@@ -95,26 +96,25 @@ impl Machine<'_> {
         let mut steps = self.steps;
         let to = self.own_counted(&mut steps, q, seat, players);
         self.steps = steps;
-        Ok(to?.0)
+        to
     }
 
     /// The pick `q` of [`Machine::pick_own`] for `seat` (read, and bound where the
     /// pick names a register), with the instructions since the last decision in `steps`
-    /// (see [`Machine::choose_counted`]): where the rules go on, and the card bound when
-    /// one is discarded.
+    /// (see [`Machine::choose_counted`]): where the rules go on.
     #[inline(always)]
-    pub(super) fn own_counted(
+    fn own_counted(
         &mut self,
         steps: &mut u64,
         q: &OwnPick,
         seat: u8,
         players: &mut AutoPlayers<'_>,
-    ) -> Result<(u32, CardIx), Stop> {
+    ) -> Result<u32, Stop> {
         let (na, zi, nb) = self.own_hand(q, seat, steps, players)?;
         let ending = ending(q.ends, na, nb);
         let k = self.choose_counted(steps, seat, na + nb, ending, players)?;
         if k < na {
-            return Ok((q.body[0], 0));
+            return Ok(q.body[0]);
         }
         // The hand's cards are read only now that one of them is taken (the board has
         // not changed since they were counted): a four-word set read early is kept on
@@ -125,7 +125,7 @@ impl Machine<'_> {
         }
         let c = cards.nth(k - na).ok_or(Stop::Internal)?;
         self.n[q.param as usize] = c as i64;
-        Ok((q.body[1], c))
+        Ok(q.body[1])
     }
 
     /// The deciding seat in register `who`, checked, and bound to `seat_reg` when the

@@ -16,13 +16,6 @@ impl Machine<'_> {
     #[inline(always)]
     pub(super) fn move_card_to(&mut self, c: Reg, to: u16) -> Result<Option<CardIx>, Stop> {
         let c = self.card_in(c)?;
-        self.move_to(c, to)
-    }
-
-    /// [`Machine::move_card_to`] of card `c` itself (a number checked as a card).
-    #[inline(always)]
-    pub(super) fn move_to(&mut self, c: CardIx, to: u16) -> Result<Option<CardIx>, Stop> {
-        let c = self.card(c as i64)?;
         if (to as usize) >= self.board.zones.instances() {
             return Err(Stop::Internal);
         }
