@@ -7,7 +7,7 @@
 
 use crate::agents::AutoPlayers;
 use crate::ir::MOST_SEATS;
-use crate::model::{CardIx, CardSet};
+use crate::model::CardSet;
 
 use super::held::{Held, Places};
 use super::image::HandFit;
@@ -289,19 +289,6 @@ impl Machine<'_> {
     ) -> Result<u32, Stop> {
         let c = self.card_in(q.card)?;
         let at = *self.board.card_zone.get(c as usize).ok_or(Stop::Internal)? as usize;
-        self.claim_on(q, c, at, players)
-    }
-
-    /// [`Machine::claim_quick`] on card `c`, now in instance `at` (the window's card,
-    /// known to the caller): the claim's body, or where the rules go on.
-    #[inline(always)]
-    pub(super) fn claim_on(
-        &mut self,
-        q: &QuickClaim,
-        c: CardIx,
-        at: usize,
-        players: &mut AutoPlayers<'_>,
-    ) -> Result<u32, Stop> {
         let (first, asked) = self.asked(q)?;
         let may = self.may_claim(&q.fit, c, at, first, asked)?;
         if may == 0 {
