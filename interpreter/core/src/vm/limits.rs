@@ -72,7 +72,7 @@ impl Machine<'_> {
     #[inline(always)]
     pub(super) fn boundary(&mut self) -> Result<(), Stop> {
         // Mostly nothing happened since the last one and nothing is checked.
-        if self.events.len() == self.seen_events && self.ledger.is_none() {
+        if self.events.len() == self.quiet_at {
             return Ok(());
         }
         self.boundary_work()
@@ -86,6 +86,9 @@ impl Machine<'_> {
         // Only a deal's end (an outcome: an event) is read at a boundary.
         if self.events.len() != self.seen_events {
             self.seen_events = self.events.len();
+            if self.ledger.is_none() {
+                self.quiet_at = self.seen_events;
+            }
             self.deal_chips
                 .boundary(&self.board, &self.events, &mut self.deal_rows);
         }

@@ -139,6 +139,10 @@ pub(super) struct Machine<'a> {
     pub claimants: Vec<(u8, usize, Option<usize>, u32)>,
     /// How many events there were at the last decision boundary.
     pub(super) seen_events: usize,
+    /// The number of events at which a boundary has nothing to do: `seen_events`, or
+    /// none (`usize::MAX`) when every boundary audits the board (one comparison
+    /// answers both questions at each decision).
+    pub(super) quiet_at: usize,
     /// Moves a `choose each` chose that wait to start: the frame depth, the window,
     /// the seat, and the body (the next to start last).
     pub queue: Vec<(usize, u16, u8, u32)>,
@@ -186,6 +190,7 @@ pub fn play(
         deal_rows: Vec::new(),
         claimants: Vec::new(),
         seen_events: 0,
+        quiet_at: if check { usize::MAX } else { 0 },
         queue: Vec::new(),
         ledger: check.then_some(board_ledger),
     };
