@@ -85,15 +85,43 @@ pub(super) struct Held {
     others: [u16; OTHERS],
     /// Seats at the table.
     seats: usize,
+    /// The address of the table `weight` was copied from (0 before any), compared
+    /// only, never followed.
+    weighs: usize,
 }
 
 const _: () = assert!(SLOTS <= 32, "a slot's dirty bit is in a u32");
 
 impl Held {
-    /// The zones at `places` read off the board, if they can be held in words: a deck
+    /// An empty holder, boxed: a machine keeps one for all its runs, so that a run
+    /// starts without building (and moving) a kilobyte of words.
+    pub(super) fn boxed() -> Box<Held> {
+        Box::new(Held {
+            weight: [0; WORD_DECK],
+            set: [0; SLOTS],
+            count: [0; SLOTS],
+            sum: [0; SLOTS],
+            list: [[0; WORD_DECK]; OTHERS],
+            kept: [0; OTHERS],
+            stamp: [0; WORD_DECK],
+            clock: 0,
+            dirty: 0,
+            others: [0; OTHERS],
+            seats: 0,
+            weighs: 0,
+        })
+    }
+
+    /// Reads the zones at `places` off the board, if they can be held in words: a deck
     /// of at most 64 cards, `table` the board's one fit table, the other zones none of
-    /// the hands.
-    pub(super) fn load(board: &Board, places: &Places, table: &Arc<FitTable>) -> Option<Self> {
+    /// the hands. Every slot a run reads is read here (the rest keep what an earlier
+    /// run left, and are never read).
+    pub(super) fn load(
+        &mut self,
+        board: &Board,
+        places: &Places,
+        table: &Arc<FitTable>,
+    ) -> Option<()> {
         let deck = board.card_zone.len();
         let [only] = &board.layout.fit[..] else {
             return None;
@@ -110,23 +138,15 @@ impl Held {
         {
             return None;
         }
-        let mut weight = [0; WORD_DECK];
-        weight.copy_from_slice(&table.weights()[..WORD_DECK]);
-        let mut held = Held {
-            weight,
-            set: [0; SLOTS],
-            count: [0; SLOTS],
-            sum: [0; SLOTS],
-            list: [[0; WORD_DECK]; OTHERS],
-            kept: [0; OTHERS],
-            stamp: [0; WORD_DECK],
-            clock: 0,
-            dirty: 0,
-            others: places.others,
-            seats,
-        };
-        held.reload(board, places)?;
-        Some(held)
+        // The weights are copied once for each table (a machine plays one program).
+        let weighs = Arc::as_ptr(table) as usize;
+        if self.weighs != weighs {
+            self.weight.copy_from_slice(&table.weights()[..WORD_DECK]);
+            self.weighs = weighs;
+        }
+        self.others = places.others;
+        self.seats = seats;
+        self.reload(board, places)
     }
 
     /// Reads the zones again off the board (after a guard's code, which sees the
@@ -384,7 +404,8 @@ mod tests {
             let (stock, pile) = (places.other(0).expect("room"), places.other(1).expect("room"));
             let mut plain = b.clone();
             let table = b.layout.fit[0].clone();
-            let mut held = Held::load(&b, &places, &table).expect("a 48-card deck fits words");
+            let mut held = Held::boxed();
+            held.load(&b, &places, &table).expect("a 48-card deck fits words");
             for (seat, take, k, flush) in moves {
                 // Draw (from the pile when asked and it has a card), then discard
                 // the hand's `k`-th card, as a turn does.
@@ -429,6 +450,6 @@ mod tests {
             ..Places::default()
         };
         let table = b.layout.fit[0].clone();
-        assert!(Held::load(&b, &places, &table).is_none());
+        assert!(Held::boxed().load(&b, &places, &table).is_none());
     }
 }

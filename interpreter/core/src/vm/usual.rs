@@ -204,18 +204,24 @@ impl Machine<'_> {
         let im = self.im;
         let claim = im.claims.get(u.claim as usize);
         let claim = claim.and_then(|d| d.quick.as_ref()).ok_or(Stop::Internal)?;
-        let Some(mut held) = Held::load(&self.board, &u.places, &claim.fit.table) else {
+        let mut held = self.held.take().unwrap_or_else(Held::boxed);
+        if held
+            .load(&self.board, &u.places, &claim.fit.table)
+            .is_none()
+        {
+            self.held = Some(held);
             if self.steps > STEP_LIMIT {
                 return Err(Stop::Limit);
             }
             return self.pick_take(u.take, players);
-        };
+        }
         // An audit at each decision reads the board, so the moves are made on it too.
         let to = match self.ledger.is_some() {
             true => self.turns_held::<true>(u, &mut held, players),
             false => self.turns_held::<false>(u, &mut held, players),
         };
         held.flush(&mut self.board, &u.places);
+        self.held = Some(held);
         to
     }
 
@@ -378,7 +384,7 @@ mod tests {
                 .quick
                 .as_ref()
                 .expect("quick");
-            let held = Held::load(&st.board, &u.places, &claim.fit.table);
+            let held = Held::boxed().load(&st.board, &u.places, &claim.fit.table);
             assert!(held.is_some(), "{players} players");
         }
     }
