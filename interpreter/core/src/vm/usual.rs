@@ -23,9 +23,8 @@ use super::shapes::TakeWhen;
 pub struct UsualTurn {
     /// Where the turn's zones are, and which of them each piece reads.
     places: Places,
-    /// The slot of the zone whose count offers the take pick's second option, when a
-    /// count does (see [`Places::other`]).
-    offer: Option<u8>,
+    /// When the take pick offers its second option, read off the held words.
+    offer: Offer,
     /// The slot of the stock (see [`Places::other`]).
     stock_slot: u8,
     /// The register holding the deciding seat, which every piece reads and the turn's
@@ -48,6 +47,16 @@ pub struct UsualTurn {
     /// What follows the turn's end when the test holds, and when it does not: a count
     /// to add to (`巡 += 1`) before the next take pick, or none.
     next: [Option<(u16, i64)>; 2],
+}
+
+/// When a usual turn's take pick offers its second option (its [`TakeWhen`], with a
+/// zone's count read off the held words by slot).
+#[derive(Clone, Copy, Debug)]
+enum Offer {
+    /// The count of the zone in this slot (see [`Places::other`]) passes the test.
+    Count(u8, Within),
+    /// The comparison holds (it reads no zone's count).
+    Cond(super::ins::Cond),
 }
 
 /// A draw into the decider's hand ([`Ins::DrawOwn`]) and the discard after it.
@@ -146,12 +155,12 @@ pub(super) fn recognise(im: &Image, take: u16) -> Option<UsualTurn> {
     // The take pick's offer reads no zone the run holds in words but through its slot
     // (a zone of its own is held too: one of the hands would keep the run from words).
     let offer = match t.when {
-        TakeWhen::Count(z, _) => Some(places.other(z)?),
+        TakeWhen::Count(z, holds) => Offer::Count(places.other(z)?, holds),
         TakeWhen::Cond(c) => {
             if [c.a, c.b].iter().any(|n| matches!(n, Num::Count(_))) {
                 return None;
             }
-            None
+            Offer::Cond(c)
         }
     };
     // Each way on reaches this take pick again, through `巡 += 1` or straight.
@@ -251,10 +260,9 @@ impl Machine<'_> {
                 return Err(Stop::Limit);
             }
             let seat = self.decider(take.who, take.seat_reg)?;
-            let second = match (take.when, u.offer) {
-                (TakeWhen::Count(_, holds), Some(slot)) => holds.test(held.count(slot) as i64),
-                (TakeWhen::Cond(c), None) => self.holds(c)?,
-                _ => return Err(Stop::Internal),
+            let second = match u.offer {
+                Offer::Count(slot, holds) => holds.test(held.count(slot) as i64),
+                Offer::Cond(c) => self.holds(c)?,
             };
             let i = self.take_counted(&mut steps, take, seat, second, players)?;
             let d = u.draws[i];
@@ -267,8 +275,12 @@ impl Machine<'_> {
             if steps > STEP_LIMIT {
                 return Err(Stop::Limit);
             }
+            // The same seat decides (the pick's register is the take's, which the draw
+            // does not write: see `recognise`), bound where the pick names a register.
             let q = owns[i];
-            let seat = self.decider(q.who, q.seat_reg)?;
+            if let Some(r) = q.seat_reg {
+                self.n[r as usize] = seat as i64;
+            }
             let (count, cards) = (held.count(seat), held.hand(seat));
             let wins = match q.fit.table.answer(held.sum(seat), count) {
                 false => false,
