@@ -23,6 +23,25 @@ pub fn compile_hand_guards(p: &mut Program) {
         }
     });
     p.fit_tracks = tracks;
+    // The tables a guard asks exactly answer by class counts where they can.
+    let mut exact = Vec::new();
+    super::classes::each_op(p, |_, op| {
+        if let Op::Decide(d) = op {
+            let guards = d.options.iter().filter_map(|o| o.hand_guard.as_ref());
+            exact.extend(guards.filter(|h| h.exact).map(|h| h.table));
+        }
+    });
+    exact.sort_unstable();
+    exact.dedup();
+    for t in exact {
+        let by_counts = p
+            .scores
+            .get(t as usize)
+            .and_then(|def| crate::score::ByCounts::build(p, def));
+        if let Some(def) = p.scores.get_mut(t as usize) {
+            def.by_counts = by_counts.map(std::sync::Arc::new);
+        }
+    }
 }
 
 /// The place of `pattern` among the tracked fit tables, added if there is room; `None`

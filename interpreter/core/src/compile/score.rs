@@ -504,6 +504,7 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
         yaku_slot,
         factor_slot,
         plan,
+        by_counts: None,
         loc: at(s.name.span),
     };
     while c.program.scores.len() <= ix as usize {
@@ -516,6 +517,7 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
             yaku_slot: 0,
             factor_slot: 0,
             plan: None,
+            by_counts: None,
             loc: Loc::default(),
         });
     }

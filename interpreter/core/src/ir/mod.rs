@@ -308,6 +308,9 @@ pub struct ScoreDef {
     /// The rows' conditions (stage by stage, row by row) as far as the classes of the
     /// pattern's groups settle them.
     pub plan: Option<crate::score::Plan>,
+    /// Whether the table pays, by a hand's class counts, for the tables a win guard
+    /// asks exactly (set once the program is complete: `compile/guards.rs`).
+    pub by_counts: Option<std::sync::Arc<crate::score::ByCounts>>,
     /// Where declared.
     pub loc: Loc,
 }

@@ -126,10 +126,19 @@ impl FitTable {
     }
 
     /// Whether `cards` may fit the pattern, as `may_fit_by_classes` says, after the
-    /// size check. Stops at the first card past the pattern's size, so the sum stays
-    /// below (size + 1) × 2¹⁶ and cannot overflow.
+    /// size check.
     #[inline]
     pub fn may_fit(&self, cards: CardSet) -> bool {
+        self.index_of(cards)
+            .is_some_and(|index| self.bits[index as usize / 64] & (1 << (index % 64)) != 0)
+    }
+
+    /// The entry of `cards`: the sum of their weights, when they are as many as the
+    /// pattern's size and every one is in a class (`None` otherwise). Stops at the
+    /// first card past the pattern's size, so the sum stays below (size + 1) × 2¹⁶ and
+    /// cannot overflow.
+    #[inline]
+    pub fn index_of(&self, cards: CardSet) -> Option<u32> {
         let mut index = 0u32;
         let mut n = 0;
         for (w, word) in cards.0.iter().enumerate() {
@@ -137,16 +146,38 @@ impl FitTable {
             while bits != 0 {
                 n += 1;
                 if n > self.size {
-                    return false;
+                    return None;
                 }
                 let c = w * 64 + bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 index += self.weight[c & 255];
             }
         }
-        n == self.size
-            && index < self.entries
-            && self.bits[index as usize / 64] & (1 << (index % 64)) != 0
+        (n == self.size && index < self.entries).then_some(index)
+    }
+
+    /// The number of entries (sums that spell a count vector of at most the size).
+    pub(crate) fn entries(&self) -> u32 {
+        self.entries
+    }
+
+    /// The entries that may fit, in increasing order.
+    pub(crate) fn fitting(&self) -> impl Iterator<Item = u32> + '_ {
+        (0..self.entries).filter(|&i| self.bits[i as usize / 64] >> (i % 64) & 1 != 0)
+    }
+
+    /// A hand whose sum is entry `index` of the table built for `pf`: the first cards
+    /// of each class, as many as the entry spells (as the table was filled).
+    pub(crate) fn hand_of(&self, pf: &Prefilter, index: u32) -> CardSet {
+        let radix = self.size as u32 + 1;
+        let mut hand = CardSet::EMPTY;
+        let mut rest = index;
+        for class in &pf.classes {
+            let n = (rest % radix) as usize;
+            rest /= radix;
+            class.iter().take(n).for_each(|c| hand.insert(c));
+        }
+        hand
     }
 }
 

@@ -139,6 +139,16 @@ pub(crate) fn for_each_prepared(
     }
 }
 
+/// The one split of `cards` when [`only_split`] finds it (the split the search visits
+/// alone, its conditions and requires not yet asked): for tables worked out by count
+/// vector (`score/by_counts.rs`).
+pub(crate) fn one_way(pat: &PatternDef, cards: CardSet) -> Option<Vec<CardSet>> {
+    let pre = prepare(pat, cards)?;
+    let n = pat.slots.len();
+    let mut groups = [CardSet::EMPTY; FEW_SLOTS];
+    (n <= FEW_SLOTS && only_split(pat, &pre, groups.get_mut(..n)?)).then(|| groups[..n].to_vec())
+}
+
 /// Fills `groups` with the only split `pre`'s classes allow, when there is exactly one
 /// way to deal whole classes to the groups: every class the cards touch is one group
 /// (as many classes as groups), and no two groups have the same size. That is a

@@ -1,6 +1,7 @@
 //! Score tables: yaku rows, factors, names and bonuses, evaluated over each split of a
 //! pattern (keeping the most valuable) or once over the arguments.
 
+mod by_counts;
 mod names;
 mod pays;
 mod plan;
@@ -11,6 +12,7 @@ mod rewrite;
 mod stages;
 mod tally;
 
+pub use by_counts::ByCounts;
 pub use names::Names;
 pub use pays::pays;
 pub(crate) use pays::sign_by_yaku;

@@ -66,6 +66,15 @@ pub(crate) fn sign_by_yaku(p: &Program, def: &ScoreDef) -> bool {
 pub fn pays(p: &Program, s: u16, hand: CardSet) -> Option<bool> {
     let def = p.scores.get(s as usize)?;
     debug_assert!(sign_by_yaku(p, def), "`pays` asked of table {}", def.name);
+    // Most hands a guard asks about are answered by their class counts.
+    if let Some(answer) = def.by_counts.as_ref().and_then(|t| t.answer(p, def, hand)) {
+        return Some(answer);
+    }
+    searched(p, def, hand)
+}
+
+/// [`pays`] by the pattern's search: each split's yaku read off the plans.
+pub(super) fn searched(p: &Program, def: &ScoreDef, hand: CardSet) -> Option<bool> {
     let (pat, _, best) = def.over.as_ref()?;
     let pattern = p.patterns.get(*pat as usize)?;
     let plan = def.plan.as_ref()?;

@@ -212,6 +212,18 @@ impl Plan {
         SplitClasses(c)
     }
 
+    /// Whether each class the plan reads is one value on every card of each of `sets`
+    /// (cards outside what it reads included): then a group inside one of the sets has
+    /// the same class whichever of its cards it holds.
+    pub(crate) fn reads_only(&self, sets: &[CardSet]) -> bool {
+        self.classes.iter().all(|(_, class_of)| {
+            sets.iter().all(|set| {
+                let mut of = set.iter().map(|c| class_of.get(c as usize));
+                of.next().is_none_or(|first| of.all(|x| x == first))
+            })
+        })
+    }
+
     /// Builds the answers for `conds` (in the order they are numbered at run time) over
     /// a pattern's `slots`, with `locals` the local slots that hold one of a few values
     /// (and those values); `stages` cuts the conditions into runs (their lengths), each
