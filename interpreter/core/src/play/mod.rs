@@ -51,7 +51,11 @@ pub struct GameRecord {
 impl GameRecord {
     /// Keeps what a game's events say: its outcomes (with their dealers), recorded
     /// results and tallies.
-    pub(crate) fn take_events(&mut self, events: impl Iterator<Item = Event>) {
+    pub(crate) fn take_events(&mut self, events: impl ExactSizeIterator<Item = Event>) {
+        // Each event lands in one list: room for all of them in the two a deal always
+        // has, instead of growing them one push at a time.
+        self.outcomes.reserve(events.len());
+        self.dealers.reserve(events.len());
         for e in events {
             match e {
                 Event::Outcome(o, d) => {

@@ -180,7 +180,9 @@ pub fn play(
         spare,
         proc: im.entry,
         frames: Vec::with_capacity(8),
-        events: Vec::new(),
+        // Room for a usual match's events and deals (a deal's outcome and a few
+        // records each), so that they are not grown again and again each game.
+        events: Vec::with_capacity(64),
         decisions: 0,
         decision_limit,
         decision_stop: decision_limit.min(crate::engine::ROUND_DECISION_LIMIT),
@@ -189,7 +191,7 @@ pub fn play(
         round_steps: 0,
         steps: 0,
         deal_chips,
-        deal_rows: Vec::new(),
+        deal_rows: Vec::with_capacity(16),
         claimants: Vec::new(),
         seen_events: 0,
         quiet_at: if check { usize::MAX } else { 0 },
