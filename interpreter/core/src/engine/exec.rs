@@ -696,6 +696,18 @@ impl State {
             }
         };
         match to {
+            // Into each seat's instance of a family, from another zone that holds them
+            // all: round by round in one pass (each seat's instance is the family's
+            // first plus the seat).
+            Value::ZoneFamily(z) if !into_self && counts.len() <= 16 => {
+                let first = self.board.zone_instance(*z, Some(0));
+                let mut ks = [0usize; 16];
+                for (k, c) in ks.iter_mut().zip(counts) {
+                    *k = (*c).max(0) as usize;
+                }
+                self.board
+                    .deal_rounds(from, first, start, n, &ks[..counts.len()]);
+            }
             Value::ZoneFamily(z) => {
                 for &k in counts {
                     for i in 0..n {

@@ -40,12 +40,12 @@ impl Machine<'_> {
                 if (0..n).any(|s| first + s as u16 == from) || per.saturating_mul(n as i64) > held {
                     return Err(Stop::Deal);
                 }
-                for &k in counts {
-                    for i in 0..n {
-                        let dest = first + ((start + i) % n) as u16;
-                        self.board.deal_top(from, dest, k as usize);
-                    }
+                let mut ks = [0usize; 16];
+                for (k, c) in ks.iter_mut().zip(counts) {
+                    *k = *c as usize;
                 }
+                let ks = &ks[..counts.len()];
+                self.board.deal_rounds(from, first, start, n, ks);
             }
             DealTo::Zone(z) => {
                 let dest = self.zone(z)? as u16;
