@@ -13,7 +13,7 @@
 
 use std::sync::Arc;
 
-use crate::ir::{PatternDef, Prefilter, Program, ScoreDef, StageDef};
+use crate::ir::{PatternDef, Prefilter, Program, ScoreDef};
 use crate::model::CardSet;
 use crate::pattern::FitTable;
 
@@ -142,16 +142,7 @@ impl Split {
             Ok(yes) => return Some(yes),
             Err(key) => key as usize,
         };
-        let st = def.plan.as_ref()?.stage(0)?;
-        let Some(StageDef::Yaku(_, rows)) = def.stages.first() else {
-            return None;
-        };
-        for j in 0..rows.len() {
-            if st.holds_on(j, key, gs)? {
-                return Some(true);
-            }
-        }
-        Some(false)
+        super::pays::rows_hold(def, def.plan.as_ref()?.stage(0)?, key, gs)
     }
 }
 

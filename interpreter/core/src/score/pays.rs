@@ -112,6 +112,17 @@ fn holds_yaku(def: &ScoreDef, plan: &super::Plan, gs: &[CardSet]) -> Option<bool
     if let Some(m) = st.rows(key) {
         return Some(m != 0);
     }
+    rows_hold(def, st, key, gs)
+}
+
+/// Whether one of the yaku rows (the first stage `st` of `def`) holds under `key` on
+/// the split `gs`, asked row by row: `None` when a row's rest has no answer.
+pub(super) fn rows_hold(
+    def: &ScoreDef,
+    st: &super::Stage,
+    key: usize,
+    gs: &[CardSet],
+) -> Option<bool> {
     let Some(StageDef::Yaku(_, rows)) = def.stages.first() else {
         return None;
     };
