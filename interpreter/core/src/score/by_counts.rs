@@ -7,9 +7,10 @@
 //! once, when the program is built, for each count vector. A hand is then answered by
 //! adding up its cards' weights and reading one entry: settled (yes or no), or the
 //! classes its groups are and the keys under which the conditions the plans leave to
-//! the groups' cards (a 素 five-group's same-month pair) are asked. Anything else (no
-//! single split, a key the plans did not tabulate, a rest they cannot answer) is left
-//! to the search, which gives the same answer the slow way.
+//! the groups' cards (a 素 five-group's same-month pair) are asked. Counts that cannot
+//! fit answer no, as the search would find no split. Anything else (no single split, a
+//! key the plans did not tabulate, a rest they cannot answer) is left to the search,
+//! which gives the same answer the slow way.
 
 use std::sync::Arc;
 
