@@ -2,6 +2,7 @@
 //! decision, and applying the players' choices. It names no game.
 
 mod by_class;
+mod deal;
 mod decision;
 mod error;
 mod eval;
