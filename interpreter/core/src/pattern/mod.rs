@@ -53,7 +53,7 @@ const SMALL_FRAME: usize = 6;
 const MID_FRAME: usize = 24;
 
 /// Groups most patterns have at most.
-const FEW_SLOTS: usize = 8;
+pub(crate) const FEW_SLOTS: usize = 8;
 
 /// Calls `f` with each complete split (groups in slot order) until it returns false.
 /// Returns whether the search was stopped by `f`.

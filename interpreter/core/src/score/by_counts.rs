@@ -18,8 +18,8 @@ use crate::ir::{PatternDef, Prefilter, Program, ScoreDef};
 use crate::model::CardSet;
 use crate::pattern::FitTable;
 
-/// The most groups a tabulated pattern has (the search's own one-split limit).
-const GROUPS: usize = 8;
+/// The most groups a tabulated pattern has: the search's own one-split limit.
+const GROUPS: usize = crate::pattern::FEW_SLOTS;
 
 /// An entry that is not tabulated: ask the search.
 const SEARCH: u16 = 0;
