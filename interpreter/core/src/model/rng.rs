@@ -23,18 +23,26 @@ impl GameRng {
         splitmix64(master ^ splitmix64(index.wrapping_add(0x5851_f42d_4c95_7f2d)))
     }
 
-    /// A uniform integer in `0..n` (n > 0), unbiased (Lemire's method).
+    /// A uniform integer in `0..n` (n > 0), unbiased (Lemire's method). The common
+    /// case (no rejection) is inlined into the players' and the shuffle's loops.
+    #[inline(always)]
     pub fn below(&mut self, n: u32) -> u32 {
         debug_assert!(n > 0);
         let n = n.max(1);
-        let mut m = (self.0.next_u32() as u64) * (n as u64);
-        let mut low = m as u32;
-        if low < n {
-            let threshold = n.wrapping_neg() % n;
-            while low < threshold {
-                m = (self.0.next_u32() as u64) * (n as u64);
-                low = m as u32;
-            }
+        let m = (self.0.next_u32() as u64) * (n as u64);
+        if (m as u32) < n {
+            return self.below_rejecting(n, m);
+        }
+        (m >> 32) as u32
+    }
+
+    /// [`GameRng::below`] when the first draw's low word is under `n`: drawn again
+    /// while under `2^32 mod n` (rarely more than once).
+    #[inline(never)]
+    fn below_rejecting(&mut self, n: u32, mut m: u64) -> u32 {
+        let threshold = n.wrapping_neg() % n;
+        while (m as u32) < threshold {
+            m = (self.0.next_u32() as u64) * (n as u64);
         }
         (m >> 32) as u32
     }
