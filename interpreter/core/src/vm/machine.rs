@@ -148,8 +148,6 @@ pub(super) struct Machine<'a> {
     pub queue: Vec<(usize, u16, u8, u32)>,
     /// The ledger's sum, when invariants are checked at each boundary.
     pub(super) ledger: Option<i64>,
-    /// The words a run of usual turns holds its zones in, kept between runs.
-    pub(super) held: Option<Box<super::held::Held>>,
 }
 
 /// Plays one game of `p` (lowered as `im`) from its start on `board`, with players lent
@@ -197,7 +195,6 @@ pub fn play(
         quiet_at: if check { usize::MAX } else { 0 },
         queue: Vec::new(),
         ledger: check.then_some(board_ledger),
-        held: None,
     };
     let played = m.run(players);
     // The register files go back for the next game, however this one ended.

@@ -213,12 +213,11 @@ impl Machine<'_> {
         let im = self.im;
         let claim = im.claims.get(u.claim as usize);
         let claim = claim.and_then(|d| d.quick.as_ref()).ok_or(Stop::Internal)?;
-        let mut held = self.held.take().unwrap_or_else(Held::boxed);
+        let mut held = Held::fresh();
         if held
             .load(&self.board, &u.places, &claim.fit.table)
             .is_none()
         {
-            self.held = Some(held);
             if self.steps > STEP_LIMIT {
                 return Err(Stop::Limit);
             }
@@ -230,7 +229,6 @@ impl Machine<'_> {
             false => self.turns_held::<false>(u, &mut held, players),
         };
         held.flush(&mut self.board, &u.places);
-        self.held = Some(held);
         to
     }
 
@@ -254,12 +252,18 @@ impl Machine<'_> {
             .and_then(|d| d.quick.as_ref());
         let claim = claim.ok_or(Stop::Internal)?;
         let mut steps = self.steps;
+        // The deciding seat, read once and then moved on by the turn's end, which also
+        // writes it to its register (as `next` would); read again after any guard's
+        // or window's code, which the run does not look into.
+        let mut seat = self.seat_in(u.who)? as u8;
         loop {
             // Draw or take: checked as a decision is.
             if steps > STEP_LIMIT {
                 return Err(Stop::Limit);
             }
-            let seat = self.decider(take.who, take.seat_reg)?;
+            if let Some(r) = take.seat_reg {
+                self.n[r as usize] = seat as i64;
+            }
             let second = match u.offer {
                 Offer::Count(slot, holds) => holds.test(held.count(slot) as i64),
                 Offer::Cond(c) => self.holds(c)?,
@@ -290,7 +294,9 @@ impl Machine<'_> {
                     let set = CardSet([cards, 0, 0, 0]);
                     let wins = self.judge(q.hand, q.full, set, Some((held, places)), players);
                     steps = self.steps;
-                    wins?
+                    let wins = wins?;
+                    seat = self.seat_in(u.who)? as u8;
+                    wins
                 }
             };
             // The card left out, if any, is offered only when the hand holds it. The
@@ -346,6 +352,7 @@ impl Machine<'_> {
                     self.steps = steps;
                     return Ok(pc);
                 }
+                seat = self.seat_in(u.who)? as u8;
             }
             // The turn's end: the stock's test, then the next seat and its test.
             steps += 1;
@@ -357,12 +364,13 @@ impl Machine<'_> {
                 return Ok(claim.after + 1);
             }
             steps += 3;
-            self.next_of(u.who, u.who)?;
+            seat = if seat + 1 >= n { 0 } else { seat + 1 };
+            self.n[u.who as usize] = seat as i64;
             if steps > STEP_LIMIT {
                 return Err(Stop::Limit);
             }
             let dealer = self.board.dealer as i64;
-            let next = u.next[usize::from(!u.at.test(self.n[u.who as usize], dealer))];
+            let next = u.next[usize::from(!u.at.test(seat as i64, dealer))];
             if let Some((slot, k)) = next {
                 steps += 1;
                 self.add_var(slot, k)?;
@@ -396,7 +404,7 @@ mod tests {
                 .quick
                 .as_ref()
                 .expect("quick");
-            let held = Held::boxed().load(&st.board, &u.places, &claim.fit.table);
+            let held = Held::fresh().load(&st.board, &u.places, &claim.fit.table);
             assert!(held.is_some(), "{players} players");
         }
     }
