@@ -51,6 +51,19 @@ impl<'a> AutoPlayer<'a> {
         }
     }
 
+    /// [`AutoPlayer::pick`] with the first ending move worked out only when the
+    /// player is eager (a random player never reads it).
+    #[inline(always)]
+    pub fn pick_with(&mut self, n: usize, ending: impl FnOnce() -> Option<usize>) -> usize {
+        match self.eager {
+            true => match ending() {
+                Some(i) => i,
+                None => self.rng.below(n.max(1) as u32) as usize,
+            },
+            false => self.rng.below(n.max(1) as u32) as usize,
+        }
+    }
+
     /// The move taken among a waiting decision's `moves`.
     pub fn choose(&mut self, p: &Program, st: &State, moves: &[Move]) -> usize {
         // A move ends the round when the compiler found `outcome`/`record` in its body;

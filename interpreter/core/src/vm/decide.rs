@@ -107,7 +107,7 @@ impl Machine<'_> {
         players: &mut AutoPlayers<'_>,
     ) -> Result<usize, Stop> {
         let mut steps = self.steps;
-        let k = self.choose_counted(&mut steps, seat, n, ending, players);
+        let k = self.choose_counted(&mut steps, seat, n, || ending, players);
         self.steps = steps;
         k
     }
@@ -122,7 +122,7 @@ impl Machine<'_> {
         steps: &mut u64,
         seat: u8,
         n: usize,
-        ending: Option<usize>,
+        ending: impl FnOnce() -> Option<usize>,
         players: &mut AutoPlayers<'_>,
     ) -> Result<usize, Stop> {
         let k = match n {
@@ -134,7 +134,7 @@ impl Machine<'_> {
                 self.boundary()?;
                 // The player itself: `last`, which the engine reads back from a
                 // pick, means nothing here.
-                let k = players.seat(seat).pick(n, ending).min(n - 1);
+                let k = players.seat(seat).pick_with(n, ending).min(n - 1);
                 self.round_steps += *steps;
                 *steps = 0;
                 k

@@ -81,7 +81,7 @@ impl Machine<'_> {
         players: &mut AutoPlayers<'_>,
     ) -> Result<usize, Stop> {
         let nb = usize::from(second);
-        let k = self.choose_counted(steps, seat, 1 + nb, ending(q.ends, 1, nb), players)?;
+        let k = self.choose_counted(steps, seat, 1 + nb, || ending(q.ends, 1, nb), players)?;
         Ok(usize::from(k > 0))
     }
 
@@ -111,8 +111,7 @@ impl Machine<'_> {
         players: &mut AutoPlayers<'_>,
     ) -> Result<u32, Stop> {
         let (na, zi, nb) = self.own_hand(q, seat, steps, players)?;
-        let ending = ending(q.ends, na, nb);
-        let k = self.choose_counted(steps, seat, na + nb, ending, players)?;
+        let k = self.choose_counted(steps, seat, na + nb, || ending(q.ends, na, nb), players)?;
         if k < na {
             return Ok(q.body[0]);
         }

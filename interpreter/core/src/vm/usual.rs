@@ -310,8 +310,13 @@ impl Machine<'_> {
                 }
             };
             let na = usize::from(wins);
-            let k =
-                self.choose_counted(&mut steps, seat, na + nb, ending(q.ends, na, nb), players)?;
+            let k = self.choose_counted(
+                &mut steps,
+                seat,
+                na + nb,
+                || ending(q.ends, na, nb),
+                players,
+            )?;
             if k < na {
                 self.steps = steps;
                 return Ok(q.body[0]);
