@@ -6,8 +6,11 @@
 //! table of sums; the board's copies of these zones are stale meanwhile, and are
 //! written back ([`Held::flush`]) before anything reads the board: a guard's code, and
 //! the run's end. A run whose board is audited at every decision makes each move on
-//! the board too ([`Held::draw`]), so that it never needs writing back. Held only for
-//! decks of at most 64 cards and a board keeping one fit table's sums.
+//! the board too ([`Held::draw`]), so that it never needs writing back. Otherwise every
+//! held zone is written back, and each card's place with it: a run moves cards in all
+//! of them, and marking each move would cost more than writing back one zone it left
+//! alone. Held only for decks of at most 64 cards and a board keeping one fit table's
+//! sums.
 
 use std::sync::Arc;
 
@@ -79,8 +82,11 @@ pub(super) struct Held {
     stamp: [u32; WORD_DECK],
     /// The next stamp.
     clock: u32,
-    /// Slots changed since the board was last written: bit per slot.
+    /// Slots to write back: bit per slot, every held slot unless the moves are made
+    /// on the board too (see [`Held::load`]).
     dirty: u32,
+    /// What `dirty` is set to whenever the board is read.
+    back: u32,
     /// The other slots' instances on the board.
     others: [u16; OTHERS],
     /// Seats at the table.
@@ -105,6 +111,7 @@ impl Held {
             stamp: [0; WORD_DECK],
             clock: 0,
             dirty: 0,
+            back: 0,
             others: [0; OTHERS],
             seats: 0,
         }
@@ -119,6 +126,7 @@ impl Held {
         board: &Board,
         places: &Places,
         table: &Arc<FitTable>,
+        through: bool,
     ) -> Option<()> {
         let deck = board.card_zone.len();
         let [only] = &board.layout.fit[..] else {
@@ -139,6 +147,12 @@ impl Held {
         self.weight.copy_from_slice(&table.weights()[..WORD_DECK]);
         self.others = places.others;
         self.seats = seats;
+        // The hands' slots, then the others'.
+        let others = ((1u32 << places.n_others) - 1) << MOST_SEATS;
+        self.back = match through {
+            true => 0,
+            false => ((1u32 << seats) - 1) | others,
+        };
         self.reload(board, places)
     }
 
@@ -161,7 +175,7 @@ impl Held {
                 .copy_from_slice(cards);
             self.kept[j] = cards.len() as u32;
         }
-        self.dirty = 0;
+        self.dirty = self.back;
         Some(())
     }
 
@@ -179,8 +193,9 @@ impl Held {
         Some(cards)
     }
 
-    /// Writes the changed zones back to the board, which then holds what a run played
-    /// on the board itself would have left: the same lists, sets, counts and sums.
+    /// Writes the held zones back to the board (none when the moves were made on it
+    /// too), which then holds what a run played on the board itself would have left:
+    /// the same lists, sets, counts, sums and places.
     pub(super) fn flush(&mut self, board: &mut Board, places: &Places) {
         let mut dirty = self.dirty;
         while dirty != 0 {
@@ -202,6 +217,14 @@ impl Held {
                     z
                 }
             };
+            let mut bits = self.set[slot];
+            while bits != 0 {
+                let c = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if let Some(at) = board.card_zone.get_mut(c) {
+                    *at = z as u16;
+                }
+            }
             if let Some(s) = board.sets.get_mut(z) {
                 *s = CardSet([self.set[slot], 0, 0, 0]);
             }
@@ -290,16 +313,11 @@ impl Held {
         self.sum[h] = self.sum[h].wrapping_add(w);
         self.stamp[c as usize % WORD_DECK] = self.clock;
         self.clock += 1;
-        match THROUGH {
-            false => {
-                self.dirty |= 1 << f | 1 << h;
-                *board.card_zone.get_mut(c as usize).ok_or(Stop::Internal)? = to as u16;
-            }
-            true => {
-                let drawn = board.draw_top(self.others[j], to as u16);
-                if drawn != Some(c) {
-                    return Err(Stop::Internal);
-                }
+        // Written back, places and all, by `flush` (see the module's documentation).
+        if THROUGH {
+            let drawn = board.draw_top(self.others[j], to as u16);
+            if drawn != Some(c) {
+                return Err(Stop::Internal);
             }
         }
         Ok(c)
@@ -332,14 +350,8 @@ impl Held {
         self.count[t] = n + 1;
         self.set[t] |= bit;
         self.sum[t] = self.sum[t].wrapping_add(w);
-        match THROUGH {
-            false => {
-                self.dirty |= 1 << h | 1 << t;
-                *board.card_zone.get_mut(c as usize).ok_or(Stop::Internal)? = at as u16;
-            }
-            true => {
-                board.move_card_from(c, at as u16);
-            }
+        if THROUGH {
+            board.move_card_from(c, at as u16);
         }
         Ok(())
     }
@@ -398,7 +410,7 @@ mod tests {
             let mut plain = b.clone();
             let table = b.layout.fit[0].clone();
             let mut held = Held::fresh();
-            held.load(&b, &places, &table).expect("a 48-card deck fits words");
+            held.load(&b, &places, &table, through).expect("a 48-card deck fits words");
             for (seat, take, k, flush) in moves {
                 // Draw (from the pile when asked and it has a card), then discard
                 // the hand's `k`-th card, as a turn does.
@@ -443,6 +455,6 @@ mod tests {
             ..Places::default()
         };
         let table = b.layout.fit[0].clone();
-        assert!(Held::fresh().load(&b, &places, &table).is_none());
+        assert!(Held::fresh().load(&b, &places, &table, false).is_none());
     }
 }

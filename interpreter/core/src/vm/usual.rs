@@ -213,18 +213,17 @@ impl Machine<'_> {
         let im = self.im;
         let claim = im.claims.get(u.claim as usize);
         let claim = claim.and_then(|d| d.quick.as_ref()).ok_or(Stop::Internal)?;
+        // An audit at each decision reads the board, so the moves are made on it too.
+        let through = self.ledger.is_some();
         let mut held = Held::fresh();
-        if held
-            .load(&self.board, &u.places, &claim.fit.table)
-            .is_none()
-        {
+        let table = &claim.fit.table;
+        if held.load(&self.board, &u.places, table, through).is_none() {
             if self.steps > STEP_LIMIT {
                 return Err(Stop::Limit);
             }
             return self.pick_take(u.take, players);
         }
-        // An audit at each decision reads the board, so the moves are made on it too.
-        let to = match self.ledger.is_some() {
+        let to = match through {
             true => self.turns_held::<true>(u, &mut held, players),
             false => self.turns_held::<false>(u, &mut held, players),
         };
@@ -409,7 +408,7 @@ mod tests {
                 .quick
                 .as_ref()
                 .expect("quick");
-            let held = Held::fresh().load(&st.board, &u.places, &claim.fit.table);
+            let held = Held::fresh().load(&st.board, &u.places, &claim.fit.table, false);
             assert!(held.is_some(), "{players} players");
         }
     }
