@@ -74,17 +74,18 @@ impl Board {
                 let s = (start as usize + i) % n;
                 let dest = first + s as u16;
                 let k = k.min(top);
-                // The cards this round gives the seat, top first: places, sets, sums.
-                for &c in zones[from as usize][top - k..top].iter() {
-                    moved[s].insert(c);
+                // The cards this round gives the seat, top first, and as each is
+                // written: its place, set and sum.
+                let (moved, weight) = (&mut moved[s], &mut weight[s]);
+                zones.deal_top_each(from as usize, dest as usize, k, |c| {
+                    moved.insert(c);
                     if let Some(z) = card_zone.get_mut(c as usize) {
                         *z = dest;
                     }
                     if let Some(t) = table {
-                        weight[s] = weight[s].wrapping_add(t.weight(c as usize));
+                        *weight = weight.wrapping_add(t.weight(c as usize));
                     }
-                }
-                zones.deal_top(from as usize, dest as usize, k);
+                });
                 top -= k;
             }
         }

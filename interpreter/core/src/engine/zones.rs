@@ -205,6 +205,30 @@ impl Zones {
         self.lens[to] += k as u32;
     }
 
+    /// [`Zones::deal_top`], with each card moved handed to `each` as it is written, so
+    /// that a caller keeping other tables of the cards does it in the same pass.
+    #[inline(always)]
+    pub fn deal_top_each(
+        &mut self,
+        from: usize,
+        to: usize,
+        k: usize,
+        mut each: impl FnMut(CardIx),
+    ) {
+        let (held, dest) = (self.held(from), self.held(to));
+        if from == to || k > held || dest + k > self.stride || to >= self.instances() {
+            return;
+        }
+        let (src, dst) = (from * self.stride + held - k, to * self.stride + dest);
+        for j in 0..k {
+            let c = self.cards[src + k - 1 - j];
+            self.cards[dst + j] = c;
+            each(c);
+        }
+        self.lens[from] -= k as u32;
+        self.lens[to] += k as u32;
+    }
+
     /// Puts instance `from`'s cards, bottom first, on top of `to`'s, and empties
     /// `from` (nothing when `to` has no room for them).
     pub fn append(&mut self, to: usize, from: usize) {
