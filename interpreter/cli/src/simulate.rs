@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use fuda_core::agents::{by_name, Agent};
-use fuda_core::play::{agent_seed, game_seed, play_game, GameError, GameRecord, PlayOptions};
+use fuda_core::play::{agent_seed, game_seed, GameError, GameRecord, PlayOptions, Table};
 use fuda_core::Program;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use miette::miette;
@@ -230,11 +230,15 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
         pool.install(|| {
             (from..to)
                 .into_par_iter()
-                .map(|i| {
-                    let r = one_game(p, game_params, seating, i, game_seed(run.seed, i), seats);
-                    bar.inc(1);
-                    r
-                })
+                // A table per worker: the board every game starts from is built once.
+                .map_init(
+                    || Table::new(p, game_params),
+                    |table, i| {
+                        let r = one_game(table, seating, i, game_seed(run.seed, i), seats);
+                        bar.inc(1);
+                        r
+                    },
+                )
                 .collect()
         })
     };
@@ -311,8 +315,7 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
 /// Plays game number `game`, with seed `seed`, its agents seated as `seating` says for
 /// that game.
 fn one_game(
-    p: &Program,
-    params: &GameParams,
+    table: &mut Table<'_>,
     seating: &Seating,
     game: u64,
     seed: u64,
@@ -329,9 +332,7 @@ fn one_game(
                 .expect("agent names are checked before play")
         })
         .collect();
-    play_game(
-        p,
-        params,
+    table.play(
         seed,
         &mut players,
         &PlayOptions {

@@ -6,7 +6,7 @@
 
 use fuda_core::agents::{by_name, Agent};
 use fuda_core::loader::NoFiles;
-use fuda_core::play::{agent_seed, game_seed, play_game, PlayOptions};
+use fuda_core::play::{agent_seed, game_seed, PlayOptions, Table};
 
 fn main() {
     let games: u64 = std::env::args()
@@ -31,6 +31,8 @@ fn main() {
         .expect("starts")
         .board
         .seats as usize;
+    // One table for the batch, as `fuda simulate` keeps one a thread.
+    let mut table = Table::new(&p, &[]);
     let start = std::time::Instant::now();
     let (mut deals, mut decisions) = (0usize, 0u64);
     for g in 0..games {
@@ -38,7 +40,9 @@ fn main() {
         let mut agents: Vec<Box<dyn Agent>> = (0..seats)
             .map(|s| by_name(&agent, agent_seed(seed, s)).expect("agent"))
             .collect();
-        let rec = play_game(&p, &[], seed, &mut agents, &PlayOptions::default()).expect("game");
+        let rec = table
+            .play(seed, &mut agents, &PlayOptions::default())
+            .expect("game");
         deals += rec.outcomes.len();
         decisions += rec.decisions;
     }

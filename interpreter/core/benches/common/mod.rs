@@ -3,11 +3,12 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput};
 use fuda_core::agents::{by_name, Agent};
-use fuda_core::play::{agent_seed, game_seed, play_game, PlayOptions};
+use fuda_core::play::{agent_seed, game_seed, play_game, PlayOptions, Table};
 use fuda_core::Program;
 
 /// Benchmarks `games` games of `p` (seeds from master seed 1) with `agent` in every
-/// seat, as `group/what/agent-Np`; the throughput is the deals those games play.
+/// seat, played on one [`Table`] as `fuda simulate` plays them, as
+/// `group/what/agent-Np`; the throughput is the deals those games play.
 pub fn bench_games(
     c: &mut Criterion,
     group: &str,
@@ -40,9 +41,11 @@ pub fn bench_games(
     let mut g = c.benchmark_group(group);
     g.throughput(Throughput::Elements(total as u64));
     g.bench_function(BenchmarkId::new(what, format!("{agent}-{seats}p")), |b| {
+        // One table for the games, as `fuda simulate` keeps one a worker thread.
+        let mut table = Table::new(p, &[]);
         b.iter(|| {
             for s in &seeds {
-                let r = play_game(p, &[], *s, &mut agents_for(*s), &opts).expect("game");
+                let r = table.play(*s, &mut agents_for(*s), &opts).expect("game");
                 criterion::black_box(r.outcomes.len());
             }
         })

@@ -123,81 +123,148 @@ pub fn play_game(
     agents: &mut [Box<dyn Agent>],
     opts: &PlayOptions,
 ) -> Result<GameRecord, GameError> {
-    // The register machine plays the same game in fewer steps; a game it stops
-    // (anything unusual) is played again by the engine, from the same start.
-    if !(opts.keep_moves || opts.engine_only) {
-        if let Some(rec) = by_machine(p, params, seed, agents, opts)? {
-            return Ok(rec);
-        }
-    }
-    let mut st = State::new(p, params, seed)?;
-    if let Some(limit) = opts.decision_limit {
-        st.decision_limit = limit;
-    }
-    let ledger0 = st.ledger_sum(p);
-    let mut rec = GameRecord {
-        seed,
-        seats: st.board.seats,
-        ..GameRecord::default()
-    };
-    let mut deals = DealChips::new(p, &st.board, &st.events);
-    // Random and eager players are asked from inside the engine, which then lists no
-    // moves for most decisions; the same moves are taken either way.
-    match AutoPlayers::of(agents) {
-        Some(mut lent) => {
-            // A move nobody records or checks, after which nothing happened, needs no
-            // return: the chips are read at a boundary only when a deal has ended.
-            lent.through = !(opts.keep_moves || opts.check_invariants);
-            play_to_end(p, &mut st, &mut lent, opts, ledger0, &mut deals, &mut rec)?
-        }
-        None => play_to_end(
-            p,
-            &mut st,
-            &mut Agents(agents),
-            opts,
-            ledger0,
-            &mut deals,
-            &mut rec,
-        )?,
-    }
-    deals.finish(&st.board, &mut rec.deal_chips);
-    rec.decisions = st.decisions;
-    rec.take_events(st.events.drain(..));
-    rec.chips = chips_of(p, &st);
-    Ok(rec)
+    Table::new(p, params).play(seed, agents, opts)
 }
 
-/// The game played by the register machine (`crate::vm`): `None` when it cannot play
-/// it (the program is not lowered or the players cannot be lent) or it stopped the game,
-/// the players' generators then put back as they were.
-fn by_machine(
-    p: &Program,
-    params: &[Option<Value>],
-    seed: u64,
-    agents: &mut [Box<dyn Agent>],
-    opts: &PlayOptions,
-) -> Result<Option<GameRecord>, GameError> {
-    let Some(mut lent) = AutoPlayers::of(agents) else {
-        return Ok(None);
-    };
-    // The engine's own start (`State::new` begins with the same board).
-    let start = State::blank(p, params, seed)?.board;
-    let Ok(image) = p.vm.image(p, start.seats) else {
-        return Ok(None);
-    };
-    let kept = lent.generators();
-    let limit = opts
-        .decision_limit
-        .unwrap_or(crate::engine::DEFAULT_DECISION_LIMIT);
-    match crate::vm::play(p, &image, start, &mut lent, limit, opts.check_invariants) {
-        Ok((mut rec, board)) => {
-            rec.seed = seed;
-            rec.chips = chips_on(p, &board);
-            Ok(Some(rec))
+/// One program with one set of parameters, for game after game (a batch of
+/// simulated games, a benchmark): the board every game starts from is built once, and
+/// the last game's board is written over for the next one instead of a new one being
+/// built and dropped. A game played here is the game `play_game` plays.
+pub struct Table<'p> {
+    /// The program.
+    p: &'p Program,
+    /// The parameters' values as given.
+    params: Vec<Option<Value>>,
+    /// The board before any game (its generator unseeded), once built.
+    blank: Option<Board>,
+    /// A finished game's board, to be reset for the next.
+    spare: Option<Board>,
+    /// Whether a game has been started here.
+    played: bool,
+}
+
+impl<'p> Table<'p> {
+    /// A table for games of `p` with `params`.
+    pub fn new(p: &'p Program, params: &[Option<Value>]) -> Table<'p> {
+        Table {
+            p,
+            params: params.to_vec(),
+            blank: None,
+            spare: None,
+            played: false,
         }
-        Err(_) => {
-            lent.restore(kept);
-            Ok(None)
+    }
+
+    /// Plays game `seed` to the end with one agent per seat, as [`play_game`].
+    pub fn play(
+        &mut self,
+        seed: u64,
+        agents: &mut [Box<dyn Agent>],
+        opts: &PlayOptions,
+    ) -> Result<GameRecord, GameError> {
+        let p = self.p;
+        // The register machine plays the same game in fewer steps; a game it stops
+        // (anything unusual) is played again by the engine, from the same start.
+        if !(opts.keep_moves || opts.engine_only) {
+            if let Some(rec) = self.by_machine(seed, agents, opts)? {
+                return Ok(rec);
+            }
+        }
+        let mut st = State::new(p, &self.params, seed)?;
+        if let Some(limit) = opts.decision_limit {
+            st.decision_limit = limit;
+        }
+        let ledger0 = st.ledger_sum(p);
+        let mut rec = GameRecord {
+            seed,
+            seats: st.board.seats,
+            ..GameRecord::default()
+        };
+        let mut deals = DealChips::new(p, &st.board, &st.events);
+        // Random and eager players are asked from inside the engine, which then lists no
+        // moves for most decisions; the same moves are taken either way.
+        match AutoPlayers::of(agents) {
+            Some(mut lent) => {
+                // A move nobody records or checks, after which nothing happened, needs no
+                // return: the chips are read at a boundary only when a deal has ended.
+                lent.through = !(opts.keep_moves || opts.check_invariants);
+                play_to_end(p, &mut st, &mut lent, opts, ledger0, &mut deals, &mut rec)?
+            }
+            None => play_to_end(
+                p,
+                &mut st,
+                &mut Agents(agents),
+                opts,
+                ledger0,
+                &mut deals,
+                &mut rec,
+            )?,
+        }
+        deals.finish(&st.board, &mut rec.deal_chips);
+        rec.decisions = st.decisions;
+        rec.take_events(st.events.drain(..));
+        rec.chips = chips_of(p, &st);
+        Ok(rec)
+    }
+
+    /// The board game `seed` starts from: the engine's own start (`State::new` begins
+    /// with the same board), whose generator is the only part a seed changes. The
+    /// first game's is built for it alone (a table often plays one game); from the
+    /// second on, the blank board is kept and the last game's board reset to it.
+    fn start(&mut self, seed: u64) -> Result<Board, RuntimeError> {
+        if !self.played {
+            self.played = true;
+            return Ok(State::blank(self.p, &self.params, seed)?.board);
+        }
+        let blank = match &self.blank {
+            Some(b) => b,
+            None => self
+                .blank
+                .insert(State::blank(self.p, &self.params, 0)?.board),
+        };
+        let mut board = match self.spare.take() {
+            Some(mut b) => {
+                b.clone_from(blank);
+                b
+            }
+            None => blank.clone(),
+        };
+        board.rng = GameRng::new(seed);
+        Ok(board)
+    }
+
+    /// The game played by the register machine (`crate::vm`): `None` when it cannot
+    /// play it (the program is not lowered or the players cannot be lent) or it stopped
+    /// the game, the players' generators then put back as they were.
+    fn by_machine(
+        &mut self,
+        seed: u64,
+        agents: &mut [Box<dyn Agent>],
+        opts: &PlayOptions,
+    ) -> Result<Option<GameRecord>, GameError> {
+        let p = self.p;
+        let Some(mut lent) = AutoPlayers::of(agents) else {
+            return Ok(None);
+        };
+        let start = self.start(seed)?;
+        let Ok(image) = p.vm.image(p, start.seats) else {
+            return Ok(None);
+        };
+        let kept = lent.generators();
+        let limit = opts
+            .decision_limit
+            .unwrap_or(crate::engine::DEFAULT_DECISION_LIMIT);
+        match crate::vm::play(p, &image, start, &mut lent, limit, opts.check_invariants) {
+            Ok((mut rec, board)) => {
+                rec.seed = seed;
+                rec.chips = chips_on(p, &board);
+                self.spare = Some(board);
+                Ok(Some(rec))
+            }
+            Err(_) => {
+                lent.restore(kept);
+                Ok(None)
+            }
         }
     }
 }
@@ -444,6 +511,50 @@ mod tests {
         (0..seats)
             .map(|s| by_name(kind, agent_seed(seed, s)).expect("agent"))
             .collect()
+    }
+
+    /// What a game's record says, as text (records hold no `PartialEq`).
+    fn said(rec: &GameRecord) -> String {
+        format!(
+            "{} {:?} {:?} {:?} {:?} {} {:?}",
+            rec.seed,
+            rec.outcomes,
+            rec.dealers,
+            rec.chips,
+            rec.deal_chips,
+            rec.decisions,
+            rec.records.len()
+        )
+    }
+
+    /// Games played one after another on one table, with 2 to 4 players, random and
+    /// eager, audited and not, are the games `play_game` plays: the kept blank board
+    /// and the reset one change nothing.
+    #[test]
+    fn a_table_plays_the_games_play_game_plays() {
+        let p = sangohana();
+        for players in 2..=4i64 {
+            let params = [Some(Value::Int(players))];
+            for (kind, check) in [("random", false), ("eager", true), ("random", true)] {
+                let opts = PlayOptions {
+                    check_invariants: check,
+                    ..PlayOptions::default()
+                };
+                let mut table = Table::new(&p, &params);
+                for i in 0..4 {
+                    let seed = game_seed(5, i);
+                    let n = players as usize;
+                    let one = play_game(&p, &params, seed, &mut agents(kind, seed, n), &opts);
+                    let kept = table.play(seed, &mut agents(kind, seed, n), &opts);
+                    let (one, kept) = (one.expect("a game"), kept.expect("a game"));
+                    assert_eq!(
+                        said(&one),
+                        said(&kept),
+                        "{players} players, {kind}, game {i}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
