@@ -54,9 +54,9 @@ impl<'a> AutoPlayer<'a> {
     /// [`AutoPlayer::pick`] with the first ending move worked out only when the
     /// player is eager (a random player never reads it).
     #[inline(always)]
-    pub fn pick_with(&mut self, n: usize, ending: impl FnOnce() -> Option<usize>) -> usize {
+    pub fn pick_with(&mut self, n: usize, ending: impl Ending) -> usize {
         match self.eager {
-            true => match ending() {
+            true => match ending.first() {
                 Some(i) => i,
                 None => self.rng.below(n.max(1) as u32) as usize,
             },
@@ -73,6 +73,21 @@ impl<'a> AutoPlayer<'a> {
             _ => None,
         };
         self.pick(moves.len(), ending)
+    }
+}
+
+/// Which of a decision's moves is the first that may end the round, if one may: known
+/// already, or worked out from the decision's shape only when an eager player asks
+/// (a method, not a closure, so that it is always compiled in place).
+pub trait Ending {
+    /// The first move that may end the round.
+    fn first(self) -> Option<usize>;
+}
+
+impl Ending for Option<usize> {
+    #[inline(always)]
+    fn first(self) -> Option<usize> {
+        self
     }
 }
 

@@ -103,11 +103,11 @@ impl Machine<'_> {
         &mut self,
         seat: u8,
         n: usize,
-        ending: Option<usize>,
+        ending: impl crate::agents::Ending,
         players: &mut AutoPlayers<'_>,
     ) -> Result<usize, Stop> {
         let mut steps = self.steps;
-        let k = self.choose_counted(&mut steps, seat, n, || ending, players);
+        let k = self.choose_counted(&mut steps, seat, n, ending, players);
         self.steps = steps;
         k
     }
@@ -122,7 +122,7 @@ impl Machine<'_> {
         steps: &mut u64,
         seat: u8,
         n: usize,
-        ending: impl FnOnce() -> Option<usize>,
+        ending: impl crate::agents::Ending,
         players: &mut AutoPlayers<'_>,
     ) -> Result<usize, Stop> {
         let k = match n {

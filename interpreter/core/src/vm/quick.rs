@@ -27,8 +27,7 @@ impl Machine<'_> {
         // Each option's moves, counted in option order as the engine asks its guards.
         let na = self.quick_count(&q.count[0], players)?;
         let nb = self.quick_count(&q.count[1], players)?;
-        let ending = ending(q.ends, na, nb);
-        let k = self.choose_among(seat, na + nb, ending, players)?;
+        let k = self.choose_among(seat, na + nb, Ends(q.ends, na, nb), players)?;
         let (i, rest) = if k < na { (0, k) } else { (1, k - na) };
         if let QuickCount::Cards {
             first,
@@ -81,7 +80,7 @@ impl Machine<'_> {
         players: &mut AutoPlayers<'_>,
     ) -> Result<usize, Stop> {
         let nb = usize::from(second);
-        let k = self.choose_counted(steps, seat, 1 + nb, || ending(q.ends, 1, nb), players)?;
+        let k = self.choose_counted(steps, seat, 1 + nb, Ends(q.ends, 1, nb), players)?;
         Ok(usize::from(k > 0))
     }
 
@@ -111,7 +110,7 @@ impl Machine<'_> {
         players: &mut AutoPlayers<'_>,
     ) -> Result<u32, Stop> {
         let (na, zi, nb) = self.own_hand(q, seat, steps, players)?;
-        let k = self.choose_counted(steps, seat, na + nb, || ending(q.ends, na, nb), players)?;
+        let k = self.choose_counted(steps, seat, na + nb, Ends(q.ends, na, nb), players)?;
         if k < na {
             return Ok(q.body[0]);
         }
@@ -413,13 +412,19 @@ impl Machine<'_> {
     }
 }
 
-/// The first move that may end the round among two options' `na` and `nb` moves (each
-/// option's first), if either option may: what an eager player takes.
-#[inline(always)]
-pub(super) fn ending(ends: [bool; 2], na: usize, nb: usize) -> Option<usize> {
-    match (ends[0] && na > 0, ends[1] && nb > 0) {
-        (true, _) => Some(0),
-        (false, true) => Some(na),
-        _ => None,
+/// Two options' `na` and `nb` moves, and whether each option may end the round (its
+/// first move does): the first of them that may, asked only by an eager player.
+#[derive(Clone, Copy)]
+pub(super) struct Ends(pub [bool; 2], pub usize, pub usize);
+
+impl crate::agents::Ending for Ends {
+    #[inline(always)]
+    fn first(self) -> Option<usize> {
+        let Ends(ends, na, nb) = self;
+        match (ends[0] && na > 0, ends[1] && nb > 0) {
+            (true, _) => Some(0),
+            (false, true) => Some(na),
+            _ => None,
+        }
     }
 }

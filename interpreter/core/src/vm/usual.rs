@@ -15,7 +15,7 @@ use super::held::{Held, Places};
 use super::image::{HandFit, Image};
 use super::ins::{Cmp, Ins, Num, Reg, Within};
 use super::machine::{Machine, Stop, STEP_LIMIT};
-use super::quick::ending;
+use super::quick::Ends;
 use super::shapes::TakeWhen;
 
 /// A take pick whose options lead through a usual turn back to itself.
@@ -309,13 +309,8 @@ impl Machine<'_> {
                 }
             };
             let na = usize::from(wins);
-            let k = self.choose_counted(
-                &mut steps,
-                seat,
-                na + nb,
-                || ending(q.ends, na, nb),
-                players,
-            )?;
+            let k =
+                self.choose_counted(&mut steps, seat, na + nb, Ends(q.ends, na, nb), players)?;
             if k < na {
                 self.steps = steps;
                 return Ok(q.body[0]);
