@@ -4,6 +4,8 @@ mod cardset;
 mod deck;
 mod rng;
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) use cardset::nth_in_word_bmi2;
 pub use cardset::{CardIx, CardSet, CardSetIter, MAX_CARDS};
 pub use deck::{AttrClasses, AttrDef, AttrKind, CardParseError, Deck};
 pub use rng::{splitmix64, GameRng};

@@ -204,8 +204,39 @@ impl Machine<'_> {
     /// held in words meanwhile (`held.rs`), and written back to the board before it
     /// returns; when they cannot be, the take pick alone is played, as the loop plays
     /// a turn of another shape.
+    ///
+    /// Where the processor has BMI2, the runs are played by a copy of this code
+    /// compiled with it, in which picking a hand's `k`-th card is one deposit compiled
+    /// in place instead of a call.
     #[inline(never)]
     pub(super) fn usual_turns(
+        &mut self,
+        u: &UsualTurn,
+        players: &mut AutoPlayers<'_>,
+    ) -> Result<u32, Stop> {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("bmi2") {
+            // SAFETY: the processor has just been found to have BMI2.
+            return unsafe { self.usual_turns_bmi2(u, players) };
+        }
+        self.usual_turns_with::<false>(u, players)
+    }
+
+    /// [`Machine::usual_turns`] compiled with BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    fn usual_turns_bmi2(
+        &mut self,
+        u: &UsualTurn,
+        players: &mut AutoPlayers<'_>,
+    ) -> Result<u32, Stop> {
+        self.usual_turns_with::<true>(u, players)
+    }
+
+    /// [`Machine::usual_turns`], its hands' cards picked with BMI2's deposit when
+    /// `BMI2` (only in [`Machine::usual_turns_bmi2`]).
+    #[inline(always)]
+    fn usual_turns_with<const BMI2: bool>(
         &mut self,
         u: &UsualTurn,
         players: &mut AutoPlayers<'_>,
@@ -224,8 +255,8 @@ impl Machine<'_> {
             return self.pick_take(u.take, players);
         }
         let to = match through {
-            true => self.turns_held::<true>(u, &mut held, players),
-            false => self.turns_held::<false>(u, &mut held, players),
+            true => self.turns_held::<true, BMI2>(u, &mut held, players),
+            false => self.turns_held::<false, BMI2>(u, &mut held, players),
         };
         held.flush(&mut self.board, &u.places);
         to
@@ -234,7 +265,7 @@ impl Machine<'_> {
     /// [`Machine::usual_turns`] on zones held in `held`, their moves made on the board
     /// too when `THROUGH`.
     #[inline(always)]
-    fn turns_held<const THROUGH: bool>(
+    fn turns_held<const THROUGH: bool, const BMI2: bool>(
         &mut self,
         u: &UsualTurn,
         held: &mut Held,
@@ -315,7 +346,13 @@ impl Machine<'_> {
                 self.steps = steps;
                 return Ok(q.body[0]);
             }
-            let c = CardSet([cards, 0, 0, 0]).nth(k - na);
+            let c = match BMI2 {
+                #[cfg(target_arch = "x86_64")]
+                // SAFETY: `BMI2` is set only in `usual_turns_bmi2`, which is called once
+                // the processor was found to have BMI2.
+                true => unsafe { crate::model::nth_in_word_bmi2(cards, k - na) },
+                _ => CardSet([cards, 0, 0, 0]).nth(k - na),
+            };
             let c = c.ok_or(Stop::Internal)?;
             self.n[q.param as usize] = c as i64;
             // The discard (the card just bound) onto the pile, and the window on the
