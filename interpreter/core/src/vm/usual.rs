@@ -205,9 +205,9 @@ impl Machine<'_> {
     /// returns; when they cannot be, the take pick alone is played, as the loop plays
     /// a turn of another shape.
     ///
-    /// Where the processor has BMI2, the runs are played by a copy of this code
-    /// compiled with it, in which picking a hand's `k`-th card is one deposit compiled
-    /// in place instead of a call.
+    /// Where the processor has BMI2 (and BMI1 and POPCNT, which come with it), the runs
+    /// are played by a copy of this code compiled with them, in which picking a hand's
+    /// `k`-th card is one deposit compiled in place instead of a call.
     #[inline(never)]
     pub(super) fn usual_turns(
         &mut self,
@@ -215,16 +215,19 @@ impl Machine<'_> {
         players: &mut AutoPlayers<'_>,
     ) -> Result<u32, Stop> {
         #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("bmi2") {
-            // SAFETY: the processor has just been found to have BMI2.
+        if std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("popcnt")
+        {
+            // SAFETY: the processor has just been found to have BMI1, BMI2 and POPCNT.
             return unsafe { self.usual_turns_bmi2(u, players) };
         }
         self.usual_turns_with::<false>(u, players)
     }
 
-    /// [`Machine::usual_turns`] compiled with BMI2.
+    /// [`Machine::usual_turns`] compiled with BMI1, BMI2 and POPCNT.
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "bmi2")]
+    #[target_feature(enable = "bmi1,bmi2,popcnt")]
     fn usual_turns_bmi2(
         &mut self,
         u: &UsualTurn,
