@@ -173,6 +173,41 @@ impl Board {
     }
 }
 
+/// Breaks `b`'s card tables one way (for the checks' tests), with the card at place
+/// `k` of instance `z` (taken modulo its count), if it holds one, and instance `other`:
+/// 1 the card listed in `other` too, 2 listed twice in `z`, 3 recorded in `other`, 4 in
+/// `other`'s set too, 5 lost (off `z`'s list and set), 6 `z`'s fit sum stale (where the
+/// board keeps sums); anything else breaks nothing. The card, if `z` had one.
+#[cfg(test)]
+pub(super) fn break_cards(
+    b: &mut Board,
+    fault: u8,
+    z: usize,
+    other: usize,
+    k: usize,
+) -> Option<crate::model::CardIx> {
+    let held = b.zones[z].len();
+    let c = b.zones[z].get(k % held.max(1)).copied();
+    match (fault, c) {
+        (1, Some(c)) => b.zones.push(other, c),
+        (2, Some(c)) => b.zones.push(z, c),
+        (3, Some(c)) => b.card_zone[c as usize] = other as u16,
+        (4, Some(c)) => b.sets[other].insert(c),
+        (5, Some(c)) => {
+            let kept: Vec<_> = b.zones[z].iter().copied().filter(|x| *x != c).collect();
+            b.zones.set(z, &kept);
+            b.sets[z] = b.sets[z].minus(CardSet::single(c));
+        }
+        (6, Some(_)) => {
+            if let Some(s) = b.fit_sums.get_mut(z) {
+                *s = s.wrapping_add(1);
+            }
+        }
+        _ => {}
+    }
+    c
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,21 +248,7 @@ mod tests {
             let n = b.zones.instances();
             let z = a % n;
             let other = (z + 1 + k % (n - 1)) % n;
-            let held = b.zones[z].len();
-            let c = b.zones[z].get(k % held.max(1)).copied();
-            match (fault, c) {
-                (1, Some(c)) => b.zones.push(other, c),
-                (2, Some(c)) => b.zones.push(z, c),
-                (3, Some(c)) => b.card_zone[c as usize] = other as u16,
-                (4, Some(c)) => b.sets[other].insert(c),
-                (5, Some(c)) => {
-                    let kept: Vec<CardIx> = b.zones[z].iter().copied().filter(|x| *x != c).collect();
-                    b.zones.set(z, &kept);
-                    b.sets[z] = b.sets[z].minus(CardSet::single(c));
-                }
-                (6, Some(_)) => b.fit_sums[z] = b.fit_sums[z].wrapping_add(1),
-                _ => {}
-            }
+            let c = break_cards(&mut b, fault, z, other, k);
             prop_assert_eq!(b.cards_consistent(), b.cards_fault().is_ok());
             prop_assert_eq!(b.check_cards().is_ok(), fault == 0 || c.is_none());
         }

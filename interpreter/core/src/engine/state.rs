@@ -899,20 +899,7 @@ mod tests {
             let mut board = board_of(lists);
             let z = a % 4;
             let other = (z + 1 + b % 3) % 4;
-            let held = board.zones[z].len();
-            let c = board.zones[z].get(b % held.max(1)).copied();
-            match (fault, c) {
-                (1, Some(c)) => board.zones.push(other, c),
-                (2, Some(c)) => board.zones.push(z, c),
-                (3, Some(c)) => board.card_zone[c as usize] = other as u16,
-                (4, Some(c)) => board.sets[other].insert(c),
-                (5, Some(c)) => {
-                    let kept: Vec<CardIx> = board.zones[z].iter().copied().filter(|x| *x != c).collect();
-                    board.zones.set(z, &kept);
-                    board.sets[z] = board.sets[z].minus(CardSet::single(c));
-                }
-                _ => {}
-            }
+            let c = super::super::invariants::break_cards(&mut board, fault, z, other, b);
             let st = State::around(board, Arc::from(Vec::new()));
             prop_assert_eq!(st.board.cards_consistent(), st.board.cards_fault().is_ok());
             prop_assert_eq!(st.check_cards().is_ok(), fault == 0 || c.is_none());
