@@ -136,6 +136,7 @@ impl<'a> AutoPlayers<'a> {
     }
 
     /// The player of `seat`.
+    #[inline(always)]
     pub fn seat(&mut self, seat: u8) -> &mut AutoPlayer<'a> {
         // Usually one player per seat: a division (tens of cycles) only when fewer.
         let (i, n) = (seat as usize, self.players.len());
