@@ -230,7 +230,8 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
         pool.install(|| {
             (from..to)
                 .into_par_iter()
-                // A table per worker: the board every game starts from is built once.
+                // A table for each piece of the range a worker takes (`map_init`): the
+                // board every game starts from is built once a piece, not once a game.
                 .map_init(
                     || Table::new(p, game_params),
                     |table, i| {
