@@ -45,10 +45,7 @@ impl<'a> AutoPlayer<'a> {
     /// The move taken among `n` moves, the first that may end the round being `ending`.
     #[inline]
     pub fn pick(&mut self, n: usize, ending: Option<usize>) -> usize {
-        match ending {
-            Some(i) if self.eager => i,
-            _ => self.rng.below(n.max(1) as u32) as usize,
-        }
+        self.pick_with(n, ending)
     }
 
     /// [`AutoPlayer::pick`] with the first ending move worked out only when the

@@ -193,16 +193,7 @@ impl Zones {
     /// (so they land in reverse order). `from` must hold `k` cards and `to` have room
     /// for them; the two are different instances.
     pub fn deal_top(&mut self, from: usize, to: usize, k: usize) {
-        let (held, dest) = (self.held(from), self.held(to));
-        if from == to || k > held || dest + k > self.stride || to >= self.instances() {
-            return;
-        }
-        let (src, dst) = (from * self.stride + held - k, to * self.stride + dest);
-        for j in 0..k {
-            self.cards[dst + j] = self.cards[src + k - 1 - j];
-        }
-        self.lens[from] -= k as u32;
-        self.lens[to] += k as u32;
+        self.deal_top_each(from, to, k, |_| {});
     }
 
     /// [`Zones::deal_top`], with each card moved handed to `each` as it is written, so
