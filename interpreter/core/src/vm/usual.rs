@@ -74,6 +74,13 @@ struct Draw {
     pile_slot: u8,
     /// The register the pile's top is put in.
     top: Reg,
+    /// All ones when the pick leaves out the card just drawn (its `but` is `dst`, the
+    /// take of the pile's top), none otherwise: the card is then masked out of the
+    /// hand's offer without a branch on which option the player took, which is as
+    /// random as the player.
+    drawn_out: u64,
+    /// The register of a card left out that is not the one drawn, if any.
+    other_but: Option<Reg>,
 }
 
 /// Whether take pick `take` leads through a usual turn back to itself, and its parts.
@@ -121,6 +128,7 @@ pub(super) fn recognise(im: &Image, take: u16) -> Option<UsualTurn> {
         if *hands.get_or_insert(first) != first || !one_table(&own.fit, first) {
             return None;
         }
+        let drawn = own.but == Some(dst);
         draws[i] = Some(Draw {
             dst,
             from: places.other(from)?,
@@ -128,6 +136,8 @@ pub(super) fn recognise(im: &Image, take: u16) -> Option<UsualTurn> {
             pile: z,
             pile_slot: places.other(z)?,
             top,
+            drawn_out: if drawn { !0 } else { 0 },
+            other_but: if drawn { None } else { own.but },
         });
     }
     let claim = claim_of?;
@@ -319,6 +329,8 @@ impl Machine<'_> {
                 self.n[r as usize] = seat as i64;
             }
             let (count, cards) = (held.count(seat), held.hand(seat));
+            // The card left out when it is the one just drawn (its register holds it).
+            let mut out = (1u64 << (c % 64)) & d.drawn_out;
             let wins = match q.fit.table.answer(held.sum(seat), count) {
                 false => false,
                 true => {
@@ -329,17 +341,23 @@ impl Machine<'_> {
                     steps = self.steps;
                     let wins = wins?;
                     seat = self.seat_in(u.who)? as u8;
+                    // The register is read again, as the pick reads it, after code that
+                    // might have written it.
+                    if d.drawn_out != 0 {
+                        out = 1u64 << (self.card_in(d.dst)? % 64);
+                    }
                     wins
                 }
             };
             // The card left out, if any, is offered only when the hand holds it. The
             // offer is counted off the hand's count, not the set's bits (which this
             // build's baseline processor counts in some twenty instructions).
-            let (cards, nb) = match q.but {
-                None => (cards, count),
+            let (cards, nb) = (cards & !out, count - usize::from(cards & out != 0));
+            let (cards, nb) = match d.other_but {
+                None => (cards, nb),
                 Some(t) => {
                     let bit = 1u64 << (self.card_in(t)? % 64);
-                    (cards & !bit, count - usize::from(cards & bit != 0))
+                    (cards & !bit, nb - usize::from(cards & bit != 0))
                 }
             };
             let na = usize::from(wins);
