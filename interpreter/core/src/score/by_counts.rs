@@ -105,7 +105,30 @@ impl ByCounts {
     /// hand's count vector is tabulated; `None`: ask the search.
     #[inline]
     pub(crate) fn answer(&self, p: &Program, def: &ScoreDef, hand: CardSet) -> Option<bool> {
-        let index = self.fit.index_of(hand)?;
+        self.answer_entry(p, def, hand, self.fit.index_of(hand)?)
+    }
+
+    /// [`ByCounts::answer`] for a hand whose entry in `table` is `index`: read there when
+    /// `table` is the one this is indexed by, else the hand is added up.
+    #[inline]
+    pub(crate) fn answer_at(
+        &self,
+        p: &Program,
+        def: &ScoreDef,
+        hand: CardSet,
+        table: &FitTable,
+        index: u32,
+    ) -> Option<bool> {
+        let index = match std::ptr::eq(&*self.fit, table) {
+            true => index,
+            false => self.fit.index_of(hand)?,
+        };
+        self.answer_entry(p, def, hand, index)
+    }
+
+    /// [`ByCounts::answer`] for a hand whose entry is `index`.
+    #[inline]
+    fn answer_entry(&self, p: &Program, def: &ScoreDef, hand: CardSet, index: u32) -> Option<bool> {
         match *self.entries.get(index as usize)? {
             SEARCH => None,
             NO => Some(false),

@@ -14,8 +14,8 @@ mod tally;
 
 pub use by_counts::ByCounts;
 pub use names::Names;
-pub use pays::pays;
 pub(crate) use pays::sign_by_yaku;
+pub use pays::{pays, pays_at};
 pub use plan::{Answer, Plan, SplitClasses, Stage};
 pub use residual::Residual;
 pub use rewrite::{simplify, slots_used};

@@ -16,6 +16,7 @@
 use crate::engine::{Cx, EVAL_BUDGET};
 use crate::ir::{Expr, Program, ScoreDef, StageDef};
 use crate::model::CardSet;
+use crate::pattern::FitTable;
 use crate::value::Value;
 
 /// Whether table `def`'s total is above 0 exactly when a split holds a yaku, with
@@ -68,6 +69,25 @@ pub fn pays(p: &Program, s: u16, hand: CardSet) -> Option<bool> {
     debug_assert!(sign_by_yaku(p, def), "`pays` asked of table {}", def.name);
     // Most hands a guard asks about are answered by their class counts.
     if let Some(answer) = def.by_counts.as_ref().and_then(|t| t.answer(p, def, hand)) {
+        return Some(answer);
+    }
+    searched(p, def, hand)
+}
+
+/// [`pays`] on a hand whose entry in fit table `table` is already known to be `index`
+/// (a running sum the board keeps, whose entry the table says may fit): the answers
+/// by count vector, when they are indexed by that table, are read at the entry
+/// without adding the hand up again.
+pub fn pays_at(p: &Program, s: u16, hand: CardSet, table: &FitTable, index: u32) -> Option<bool> {
+    let def = p.scores.get(s as usize)?;
+    debug_assert!(
+        sign_by_yaku(p, def),
+        "`pays_at` asked of table {}",
+        def.name
+    );
+    debug_assert_eq!(table.index_of(hand), Some(index), "a stale sum");
+    let by_counts = def.by_counts.as_ref();
+    if let Some(answer) = by_counts.and_then(|t| t.answer_at(p, def, hand, table, index)) {
         return Some(answer);
     }
     searched(p, def, hand)

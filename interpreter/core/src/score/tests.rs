@@ -170,6 +170,15 @@ fn compare(name: &str, text: &str, table: &str, attr: &str, size: usize, count: 
         if super::sign_by_yaku(&fast, &fast.scores[t as usize]) {
             let pays = super::pays(&fast, t, hand);
             assert_eq!(pays, Some(r.total > 0), "table {table}, hand {hand:?}");
+            // And at the hand's entry in its pattern's fit table, as a running sum
+            // gives it.
+            let def = &fast.scores[t as usize];
+            let pat = def.over.as_ref().map(|o| &fast.patterns[o.0 as usize]);
+            let fit = pat.and_then(|pat| pat.prefilter.as_ref()?.table.as_ref());
+            if let Some((fit, index)) = fit.and_then(|f| Some((f, f.index_of(hand)?))) {
+                let at = super::pays_at(&fast, t, hand, fit, index);
+                assert_eq!(at, pays, "table {table}, hand {hand:?} at {index}");
+            }
         }
         scored += (r.total > 0) as usize;
     }

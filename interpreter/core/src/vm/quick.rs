@@ -166,7 +166,7 @@ impl Machine<'_> {
             true => {
                 // The guard's code, if run, counts its instructions in the machine.
                 self.steps = *steps;
-                let wins = self.judge(q.hand, q.full, b.sets[zi], None, players);
+                let wins = self.judge(q.hand, q.full, b.sets[zi], Some(sum), None, players);
                 *steps = self.steps;
                 wins?
             }
@@ -185,19 +185,27 @@ impl Machine<'_> {
     /// Whether hand guard `hand` holds on `cards`, a hand its fit table says may fit:
     /// by the table's plans when they answer, else by the guard's code `full`, which
     /// reads the board (so a run's zones held in words are written back first, and
-    /// read again after).
+    /// read again after). `sum`: the hand's entry in the guard's fit table, when the
+    /// caller has it (a running sum), so that it is not added up again.
     #[inline(never)]
     pub(super) fn judge(
         &mut self,
         hand: u16,
         full: u16,
         cards: CardSet,
+        sum: Option<u32>,
         held: Option<(&mut Held, &Places)>,
         players: &mut AutoPlayers<'_>,
     ) -> Result<bool, Stop> {
         let h = self.im.hands.get(hand as usize).ok_or(Stop::Internal)?;
         if h.exact {
-            if let Some(pays) = crate::score::pays(self.p, h.table, cards) {
+            let pays = match (&h.fit, sum) {
+                (Some((table, ..)), Some(i)) => {
+                    crate::score::pays_at(self.p, h.table, cards, table, i)
+                }
+                _ => crate::score::pays(self.p, h.table, cards),
+            };
+            if let Some(pays) = pays {
                 return Ok(pays);
             }
         }
@@ -373,16 +381,23 @@ impl Machine<'_> {
             let k = first + i;
             let seat = if k >= n { k - n } else { k };
             self.n[bind] = seat as i64;
-            let hand = match &held {
-                Some((held, _)) => CardSet([held.hand(seat), 0, 0, 0]),
+            // The hand with the card, and its sum when the run holds it in words (the
+            // card, another seat's discard, is not in the hand).
+            let (hand, sum) = match &held {
+                Some((held, _)) => {
+                    let (hand, sum) = (held.hand(seat), held.sum(seat));
+                    let fresh = hand >> (c % 64) & 1 == 0;
+                    let sum = fresh.then(|| sum.wrapping_add(held.weight(c)));
+                    (CardSet([hand, 0, 0, 0]), sum)
+                }
                 None => {
                     let zi = q.fit.first as usize + seat as usize;
-                    *self.board.sets.get(zi).ok_or(Stop::Value)?
+                    (*self.board.sets.get(zi).ok_or(Stop::Value)?, None)
                 }
             };
             let with = hand.union(CardSet::single(c));
             let held = held.as_mut().map(|(h, p)| (&mut **h, *p));
-            if self.judge(q.hand, q.full, with, held, players)? {
+            if self.judge(q.hand, q.full, with, sum, held, players)? {
                 *claimants.get_mut(m).ok_or(Stop::Internal)? = seat;
                 m += 1;
             }

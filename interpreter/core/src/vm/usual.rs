@@ -337,7 +337,8 @@ impl Machine<'_> {
                     // The guard's code, if run, counts its instructions in the machine.
                     self.steps = steps;
                     let set = CardSet([cards, 0, 0, 0]);
-                    let wins = self.judge(q.hand, q.full, set, Some((held, places)), players);
+                    let sum = Some(held.sum(seat));
+                    let wins = self.judge(q.hand, q.full, set, sum, Some((held, places)), players);
                     steps = self.steps;
                     let wins = wins?;
                     seat = self.seat_in(u.who)? as u8;
