@@ -322,11 +322,21 @@ impl Held {
         self.weight[c as usize % WORD_DECK]
     }
 
+    /// The top card of `from` (one of the others), without taking it: what
+    /// [`Held::draw`] would take (an empty or unheld source reads a card of no meaning,
+    /// which `draw_top` never takes).
+    #[inline(always)]
+    pub(super) fn top(&self, from: u8) -> CardIx {
+        let f = from as usize % SLOTS;
+        let n = self.count[f].wrapping_sub(1) as usize % WORD_DECK;
+        self.list[f.wrapping_sub(MOST_SEATS) % OTHERS][n]
+    }
+
     /// The top card of `from` (one of the others) into `seat`'s hand, instance `to`
     /// on the board: the card, or [`Stop::Empty`] when `from` has none. `THROUGH`: the
     /// move is made on the board too, at once (for a run whose board is audited at
     /// every decision), so that nothing needs writing back.
-    #[inline(always)]
+    #[cfg(test)]
     pub(super) fn draw<const THROUGH: bool>(
         &mut self,
         board: &mut Board,
@@ -334,11 +344,26 @@ impl Held {
         seat: u8,
         to: usize,
     ) -> Result<CardIx, Stop> {
+        let c = self.top(from);
+        self.draw_top::<THROUGH>(board, from, seat, to, c)
+    }
+
+    /// [`Held::draw`] of `c`, the card [`Held::top`] read off `from` since nothing
+    /// moved.
+    #[inline(always)]
+    pub(super) fn draw_top<const THROUGH: bool>(
+        &mut self,
+        board: &mut Board,
+        from: u8,
+        seat: u8,
+        to: usize,
+        c: CardIx,
+    ) -> Result<CardIx, Stop> {
         let (f, h) = (from as usize % SLOTS, seat as usize % SLOTS);
         let j = f.checked_sub(MOST_SEATS).ok_or(Stop::Internal)?;
         let n = self.count[f].checked_sub(1).ok_or(Stop::Empty)?;
         let j = j % OTHERS;
-        let c = self.list[j][n as usize % WORD_DECK];
+        debug_assert_eq!(c, self.top(from), "a stale top");
         self.kept[j] = self.kept[j].min(n);
         let (bit, w) = (1u64 << (c % 64), self.weight(c));
         self.count[f] = n;

@@ -9,7 +9,7 @@
 
 use crate::agents::AutoPlayers;
 
-use crate::model::CardSet;
+use crate::model::{CardIx, CardSet};
 
 use super::held::{Held, Places};
 use super::image::{HandFit, Image};
@@ -202,6 +202,14 @@ pub(super) fn recognise(im: &Image, take: u16) -> Option<UsualTurn> {
     })
 }
 
+/// `pair[i]` for `i` 0 or 1, by a mask rather than a branch or an indexed load (either
+/// would put `i`, a player's random choice, before what follows).
+#[inline(always)]
+fn select(pair: [CardIx; 2], i: usize) -> CardIx {
+    let m = 0u16.wrapping_sub((i & 1) as u16);
+    pair[0] ^ ((pair[0] ^ pair[1]) & m)
+}
+
 /// Whether `fit` is the hands' at `first`, with the board's only fit table.
 fn one_table(fit: &HandFit, first: u16) -> bool {
     fit.first == first && fit.tracks == 1 && fit.track == 0
@@ -311,12 +319,17 @@ impl Machine<'_> {
                 Offer::Count(slot, holds) => holds.test(held.count(slot) as i64),
                 Offer::Cond(c) => self.holds(c)?,
             };
+            // Both sources' top cards are read while the player decides, and the
+            // choice only selects one: the draw then waits on the decision, not on
+            // two loads after it.
+            let tops = [held.top(u.draws[0].from), held.top(u.draws[1].from)];
             let i = self.take_counted(&mut steps, take, seat, second, players)?;
             let d = u.draws[i];
             // The draw, counted as its two instructions.
             steps += 2;
             let hand = places.hands as usize + seat as usize;
-            let c = held.draw::<THROUGH>(&mut self.board, d.from, seat, hand)?;
+            let top = select(tops, i);
+            let c = held.draw_top::<THROUGH>(&mut self.board, d.from, seat, hand, top)?;
             self.n[d.dst as usize] = c as i64;
             // Declare or discard: a win goes back to the loop.
             if steps > STEP_LIMIT {
