@@ -322,14 +322,15 @@ impl Held {
         self.weight[c as usize % WORD_DECK]
     }
 
-    /// The top card of `from` (one of the others), without taking it: what
-    /// [`Held::draw`] would take (an empty or unheld source reads a card of no meaning,
-    /// which `draw_top` never takes).
+    /// The top card of `from` (one of the others), without taking it, and how many
+    /// cards `from` holds: what [`Held::draw`] would take (an empty or unheld source
+    /// reads a card of no meaning, which `draw_top` never takes).
     #[inline(always)]
-    pub(super) fn top(&self, from: u8) -> CardIx {
+    pub(super) fn top(&self, from: u8) -> (CardIx, u32) {
         let f = from as usize % SLOTS;
-        let n = self.count[f].wrapping_sub(1) as usize % WORD_DECK;
-        self.list[f.wrapping_sub(MOST_SEATS) % OTHERS][n]
+        let held = self.count[f];
+        let n = held.wrapping_sub(1) as usize % WORD_DECK;
+        (self.list[f.wrapping_sub(MOST_SEATS) % OTHERS][n], held)
     }
 
     /// The top card of `from` (one of the others) into `seat`'s hand, instance `to`
@@ -344,12 +345,12 @@ impl Held {
         seat: u8,
         to: usize,
     ) -> Result<CardIx, Stop> {
-        let c = self.top(from);
-        self.draw_top::<THROUGH>(board, from, seat, to, c)
+        let top = self.top(from);
+        self.draw_top::<THROUGH>(board, from, seat, to, top)
     }
 
-    /// [`Held::draw`] of `c`, the card [`Held::top`] read off `from` since nothing
-    /// moved.
+    /// [`Held::draw`] of `c`, the card [`Held::top`] read off `from` (with `from`'s
+    /// count, `held`) since nothing moved.
     #[inline(always)]
     pub(super) fn draw_top<const THROUGH: bool>(
         &mut self,
@@ -357,13 +358,13 @@ impl Held {
         from: u8,
         seat: u8,
         to: usize,
-        c: CardIx,
+        (c, held): (CardIx, u32),
     ) -> Result<CardIx, Stop> {
         let (f, h) = (from as usize % SLOTS, seat as usize % SLOTS);
         let j = f.checked_sub(MOST_SEATS).ok_or(Stop::Internal)?;
-        let n = self.count[f].checked_sub(1).ok_or(Stop::Empty)?;
+        let n = held.checked_sub(1).ok_or(Stop::Empty)?;
         let j = j % OTHERS;
-        debug_assert_eq!(c, self.top(from), "a stale top");
+        debug_assert_eq!((c, held), self.top(from), "a stale top");
         self.kept[j] = self.kept[j].min(n);
         let (bit, w) = (1u64 << (c % 64), self.weight(c));
         self.count[f] = n;

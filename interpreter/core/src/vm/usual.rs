@@ -202,14 +202,6 @@ pub(super) fn recognise(im: &Image, take: u16) -> Option<UsualTurn> {
     })
 }
 
-/// `pair[i]` for `i` 0 or 1, by a mask rather than a branch or an indexed load (either
-/// would put `i`, a player's random choice, before what follows).
-#[inline(always)]
-fn select(pair: [CardIx; 2], i: usize) -> CardIx {
-    let m = 0u16.wrapping_sub((i & 1) as u16);
-    pair[0] ^ ((pair[0] ^ pair[1]) & m)
-}
-
 /// Whether `fit` is the hands' at `first`, with the board's only fit table.
 fn one_table(fit: &HandFit, first: u16) -> bool {
     fit.first == first && fit.tracks == 1 && fit.track == 0
@@ -319,17 +311,25 @@ impl Machine<'_> {
                 Offer::Count(slot, holds) => holds.test(held.count(slot) as i64),
                 Offer::Cond(c) => self.holds(c)?,
             };
-            // Both sources' top cards are read while the player decides, and the
-            // choice only selects one: the draw then waits on the decision, not on
-            // two loads after it.
-            let tops = [held.top(u.draws[0].from), held.top(u.draws[1].from)];
+            // Both sources' slots, counts and top cards are read while the player
+            // decides, and the choice (0 or 1) only selects among them by a mask: the
+            // draw then waits on the decision alone, not on the option's slot, its
+            // count and its top, each loaded after the one before.
+            let froms = [u.draws[0].from, u.draws[1].from];
+            let tops = [held.top(froms[0]), held.top(froms[1])];
             let i = self.take_counted(&mut steps, take, seat, second, players)?;
             let d = u.draws[i];
             // The draw, counted as its two instructions.
             steps += 2;
             let hand = places.hands as usize + seat as usize;
-            let top = select(tops, i);
-            let c = held.draw_top::<THROUGH>(&mut self.board, d.from, seat, hand, top)?;
+            let m = 0u32.wrapping_sub((i & 1) as u32);
+            let pick = |a: u32, b: u32| a ^ ((a ^ b) & m);
+            let from = pick(froms[0].into(), froms[1].into()) as u8;
+            let top = (
+                pick(tops[0].0.into(), tops[1].0.into()) as CardIx,
+                pick(tops[0].1, tops[1].1),
+            );
+            let c = held.draw_top::<THROUGH>(&mut self.board, from, seat, hand, top)?;
             self.n[d.dst as usize] = c as i64;
             // Declare or discard: a win goes back to the loop.
             if steps > STEP_LIMIT {
