@@ -74,9 +74,6 @@ pub(super) struct Held {
     sum: [u32; SLOTS],
     /// The other zones' lists, bottom first (each of them is at most the deck).
     list: [[CardIx; WORD_DECK]; OTHERS],
-    /// How many of each other zone's cards have stayed in place since the board was
-    /// last written: only those above are written back (a stock only loses cards).
-    kept: [u32; OTHERS],
     /// When each card came into the hand it is in: a hand's list is its cards in the
     /// order of these stamps.
     stamp: [u32; WORD_DECK],
@@ -107,7 +104,6 @@ impl Held {
             count: [0; SLOTS],
             sum: [0; SLOTS],
             list: [[0; WORD_DECK]; OTHERS],
-            kept: [0; OTHERS],
             stamp: [0; WORD_DECK],
             clock: 0,
             dirty: 0,
@@ -173,7 +169,6 @@ impl Held {
                 .get_mut(j)?
                 .get_mut(..cards.len())?
                 .copy_from_slice(cards);
-            self.kept[j] = cards.len() as u32;
         }
         self.dirty = self.back;
         Some(())
@@ -205,9 +200,10 @@ impl Held {
             let z = match slot.checked_sub(MOST_SEATS) {
                 Some(j) => {
                     let (j, z) = (j % OTHERS, places.others[j % OTHERS] as usize);
-                    let kept = (self.kept[j] as usize).min(n);
-                    board.zones.set_above(z, kept, &self.list[j][kept..n]);
-                    self.kept[j] = n as u32;
+                    // Written whole: keeping count of the cards that stayed in place
+                    // cost a store at every draw, at an index the player's choice
+                    // picked, for less than a copy of a few dozen cards saves.
+                    board.zones.set_above(z, 0, &self.list[j][..n]);
                     z
                 }
                 None => {
@@ -365,7 +361,6 @@ impl Held {
         let n = held.checked_sub(1).ok_or(Stop::Empty)?;
         let j = j % OTHERS;
         debug_assert_eq!((c, held), self.top(from), "a stale top");
-        self.kept[j] = self.kept[j].min(n);
         let (bit, w) = (1u64 << (c % 64), self.weight(c));
         self.count[f] = n;
         self.set[f] &= !bit;
