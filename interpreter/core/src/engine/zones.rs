@@ -113,20 +113,6 @@ impl Zones {
         self.lens[i] = n as u32;
     }
 
-    /// Keeps the bottom `keep` cards of instance `i`'s list and puts `cards` above
-    /// them (as many as it has room for; nothing when it holds fewer than `keep`).
-    pub fn set_above(&mut self, i: usize, keep: usize, cards: &[CardIx]) {
-        if keep > self.held(i) {
-            return;
-        }
-        let n = cards.len().min(self.stride - keep);
-        let base = i * self.stride + keep;
-        if let Some(room) = self.cards.get_mut(base..base + n) {
-            room.copy_from_slice(&cards[..n]);
-            self.lens[i] = (keep + n) as u32;
-        }
-    }
-
     /// Removes card `c` from instance `i`'s list, the cards above it each moving down
     /// one place (nothing when it is not there).
     ///

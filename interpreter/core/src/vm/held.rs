@@ -203,7 +203,7 @@ impl Held {
                     // Written whole: keeping count of the cards that stayed in place
                     // cost a store at every draw, at an index the player's choice
                     // picked, for less than a copy of a few dozen cards saves.
-                    board.zones.set_above(z, 0, &self.list[j][..n]);
+                    board.zones.set(z, &self.list[j][..n]);
                     z
                 }
                 None => {
