@@ -177,7 +177,8 @@ impl Board {
 /// `k` of instance `z` (taken modulo its count), if it holds one, and instance `other`:
 /// 1 the card listed in `other` too, 2 listed twice in `z`, 3 recorded in `other`, 4 in
 /// `other`'s set too, 5 lost (off `z`'s list and set), 6 `z`'s fit sum stale (where the
-/// board keeps sums); anything else breaks nothing. The card, if `z` had one.
+/// board keeps sums); anything else breaks nothing. The card, if `z` had one and the
+/// tables were broken: listing a card once more breaks nothing when the list is full.
 #[cfg(test)]
 pub(super) fn break_cards(
     b: &mut Board,
@@ -188,9 +189,18 @@ pub(super) fn break_cards(
 ) -> Option<crate::model::CardIx> {
     let held = b.zones[z].len();
     let c = b.zones[z].get(k % held.max(1)).copied();
+    // A card listed once more, when the list has room for it.
+    let listed = |b: &mut Board, i: usize, c| {
+        let before = b.zones[i].len();
+        b.zones.push(i, c);
+        b.zones[i].len() > before
+    };
     match (fault, c) {
-        (1, Some(c)) => b.zones.push(other, c),
-        (2, Some(c)) => b.zones.push(z, c),
+        (1 | 2, Some(c)) => {
+            if !listed(b, if fault == 1 { other } else { z }, c) {
+                return None;
+            }
+        }
         (3, Some(c)) => b.card_zone[c as usize] = other as u16,
         (4, Some(c)) => b.sets[other].insert(c),
         (5, Some(c)) => {
