@@ -195,12 +195,15 @@ pub(super) fn break_cards(
         b.zones.push(i, c);
         b.zones[i].len() > before
     };
+    let listing = match fault {
+        1 => Some(other),
+        2 => Some(z),
+        _ => None,
+    };
+    if let (Some(i), Some(c)) = (listing, c) {
+        return listed(b, i, c).then_some(c);
+    }
     match (fault, c) {
-        (1 | 2, Some(c)) => {
-            if !listed(b, if fault == 1 { other } else { z }, c) {
-                return None;
-            }
-        }
         (3, Some(c)) => b.card_zone[c as usize] = other as u16,
         (4, Some(c)) => b.sets[other].insert(c),
         (5, Some(c)) => {
