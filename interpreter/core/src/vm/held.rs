@@ -6,7 +6,7 @@
 //! table of sums; the board's copies of these zones are stale meanwhile, and are
 //! written back ([`Held::flush`]) before anything reads the board: a guard's code, and
 //! the run's end. A run whose board is audited at every decision makes each move on
-//! the board too ([`Held::draw`]), so that it never needs writing back. Otherwise every
+//! the board too ([`Held::draw_top`]), so that it never needs writing back. Otherwise every
 //! held zone is written back, and each card's place with it: a run moves cards in all
 //! of them, and marking each move would cost more than writing back one zone it left
 //! alone. Held only for decks of at most 64 cards and a board keeping one fit table's
@@ -319,8 +319,8 @@ impl Held {
     }
 
     /// The top card of `from` (one of the others), without taking it, and how many
-    /// cards `from` holds: what [`Held::draw`] would take (an empty or unheld source
-    /// reads a card of no meaning, which `draw_top` never takes).
+    /// cards `from` holds: what [`Held::draw_top`] is then given (an empty or unheld
+    /// source reads a card of no meaning, which `draw_top` never takes).
     #[inline(always)]
     pub(super) fn top(&self, from: u8) -> (CardIx, u32) {
         let f = from as usize % SLOTS;
@@ -329,10 +329,8 @@ impl Held {
         (self.list[f.wrapping_sub(MOST_SEATS) % OTHERS][n], held)
     }
 
-    /// The top card of `from` (one of the others) into `seat`'s hand, instance `to`
-    /// on the board: the card, or [`Stop::Empty`] when `from` has none. `THROUGH`: the
-    /// move is made on the board too, at once (for a run whose board is audited at
-    /// every decision), so that nothing needs writing back.
+    /// [`Held::top`] of `from`, then [`Held::draw_top`] of it, as a turn does (the
+    /// tests' one call).
     #[cfg(test)]
     pub(super) fn draw<const THROUGH: bool>(
         &mut self,
@@ -345,8 +343,11 @@ impl Held {
         self.draw_top::<THROUGH>(board, from, seat, to, top)
     }
 
-    /// [`Held::draw`] of `c`, the card [`Held::top`] read off `from` (with `from`'s
-    /// count, `held`) since nothing moved.
+    /// The top card of `from` (one of the others) into `seat`'s hand, instance `to`
+    /// on the board: `c`, which [`Held::top`] read off `from` with its count `held`
+    /// since nothing moved, or [`Stop::Empty`] when `from` has none. `THROUGH`: the
+    /// move is made on the board too, at once (for a run whose board is audited at
+    /// every decision), so that nothing needs writing back.
     #[inline(always)]
     pub(super) fn draw_top<const THROUGH: bool>(
         &mut self,
@@ -381,7 +382,7 @@ impl Held {
     }
 
     /// Card `c`, in `seat`'s hand, onto the top of `to` (one of the others), instance
-    /// `at` on the board; on the board too when `THROUGH` (see [`Held::draw`]).
+    /// `at` on the board; on the board too when `THROUGH` (see [`Held::draw_top`]).
     #[inline(always)]
     pub(super) fn discard<const THROUGH: bool>(
         &mut self,
