@@ -13,6 +13,7 @@
 //! program is built ([`sign_by_yaku`]); at run time anything outside what the plans
 //! tabulated gives up, and the guard is evaluated in full.
 
+use super::ByCounts;
 use crate::engine::{Cx, EVAL_BUDGET};
 use crate::ir::{Expr, Program, ScoreDef, StageDef};
 use crate::model::CardSet;
@@ -65,13 +66,7 @@ pub(crate) fn sign_by_yaku(p: &Program, def: &ScoreDef) -> bool {
 /// (a win guard's `HandGuard::exact` says so): on any other the answer means nothing,
 /// which debug builds, and so the tests, check on every call.
 pub fn pays(p: &Program, s: u16, hand: CardSet) -> Option<bool> {
-    let def = p.scores.get(s as usize)?;
-    debug_assert!(sign_by_yaku(p, def), "`pays` asked of table {}", def.name);
-    // Most hands a guard asks about are answered by their class counts.
-    if let Some(answer) = def.by_counts.as_ref().and_then(|t| t.answer(p, def, hand)) {
-        return Some(answer);
-    }
-    searched(p, def, hand)
+    answered(p, s, hand, |t, def| t.answer(p, def, hand))
 }
 
 /// [`pays`] on a hand whose entry in fit table `table` is already known to be `index`
@@ -79,15 +74,22 @@ pub fn pays(p: &Program, s: u16, hand: CardSet) -> Option<bool> {
 /// by count vector, when they are indexed by that table, are read at the entry
 /// without adding the hand up again.
 pub fn pays_at(p: &Program, s: u16, hand: CardSet, table: &FitTable, index: u32) -> Option<bool> {
-    let def = p.scores.get(s as usize)?;
-    debug_assert!(
-        sign_by_yaku(p, def),
-        "`pays_at` asked of table {}",
-        def.name
-    );
     debug_assert_eq!(table.index_of(hand), Some(index), "a stale sum");
-    let by_counts = def.by_counts.as_ref();
-    if let Some(answer) = by_counts.and_then(|t| t.answer_at(p, def, hand, table, index)) {
+    answered(p, s, hand, |t, def| t.answer_at(p, def, hand, table, index))
+}
+
+/// [`pays`] with the answer by count vector read by `by_counts` (most hands a guard
+/// asks about are answered so), else by the search.
+#[inline(always)]
+fn answered(
+    p: &Program,
+    s: u16,
+    hand: CardSet,
+    by_counts: impl FnOnce(&ByCounts, &ScoreDef) -> Option<bool>,
+) -> Option<bool> {
+    let def = p.scores.get(s as usize)?;
+    debug_assert!(sign_by_yaku(p, def), "`pays` asked of table {}", def.name);
+    if let Some(answer) = def.by_counts.as_ref().and_then(|t| by_counts(t, def)) {
         return Some(answer);
     }
     searched(p, def, hand)
