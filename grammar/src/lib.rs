@@ -11,4 +11,4 @@ pub mod text;
 
 pub use error::{SyntaxError, SyntaxErrorKind};
 pub use parse::{parse, MAX_DEPTH, MAX_NESTING, MAX_SOURCE_BYTES};
-pub use span::Span;
+pub use span::{line_column, Span};

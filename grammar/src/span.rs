@@ -46,3 +46,40 @@ impl Span {
         miette::SourceSpan::new(start.into(), end - start)
     }
 }
+
+/// The 1-based line and column of byte `offset` in `text`, as an editor shows them: the
+/// column counts characters, not bytes, so a mistake after Japanese text is reported
+/// where a person sees it. An offset past the end, or inside a character, is taken back
+/// to the nearest character boundary before it.
+pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let mut at = offset.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let before = &text[..at];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line = before.matches('\n').count() + 1;
+    let column = before[line_start..].chars().count() + 1;
+    (line, column)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::line_column;
+
+    #[test]
+    fn columns_count_characters_not_bytes() {
+        let text = "a\n捨て札 x";
+        // `x` is byte 12 (3 kanji/kana of 3 bytes each after "a\n", then a space).
+        assert_eq!(line_column(text, 12), (2, 5));
+        assert_eq!(line_column(text, 0), (1, 1));
+        assert_eq!(line_column(text, 2), (2, 1));
+    }
+
+    #[test]
+    fn offsets_inside_a_character_or_past_the_end_are_clamped() {
+        let text = "捨\nx";
+        assert_eq!(line_column(text, 1), (1, 1));
+        assert_eq!(line_column(text, 99), (2, 2));
+    }
+}
