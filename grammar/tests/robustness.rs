@@ -3,8 +3,6 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
-
 use fuda_grammar::{parse, SyntaxErrorKind};
 use miette::Diagnostic;
 use proptest::prelude::*;
@@ -217,9 +215,9 @@ proptest! {
 }
 
 /// Runs `parse` on a thread with a small stack, as test runners and servers give,
-/// and fails if it overflows, panics or takes too long.
+/// and fails if it overflows or panics. (That parsing stays linear in the input is
+/// `parse_work.rs`'s to show, by counting the parser's calls.)
 fn survives(name: &str, src: String) -> Result<(), fuda_grammar::SyntaxError> {
-    let start = Instant::now();
     let handle = std::thread::Builder::new()
         .stack_size(2 << 20)
         .spawn(move || parse("deep.fuda", &src).map(|_| ()))
@@ -227,11 +225,6 @@ fn survives(name: &str, src: String) -> Result<(), fuda_grammar::SyntaxError> {
     let result = handle
         .join()
         .unwrap_or_else(|_| panic!("{name}: parse panicked"));
-    assert!(
-        start.elapsed() < Duration::from_secs(30),
-        "{name}: took {:?}",
-        start.elapsed()
-    );
     result
 }
 
@@ -299,35 +292,6 @@ fn long_prefix_and_operator_chains() {
         ),
     )
     .expect("parses");
-}
-
-#[test]
-fn failing_nested_alternatives_stay_fast() {
-    // Inputs that make a backtracking grammar re-read each level twice (2^60 work):
-    // binder-or-call, `else if` arms, and statements that re-read a failed expression.
-    let cases = [
-        format!("def f() = {}1 +{}", "g(c in ".repeat(60), ")".repeat(60)),
-        format!(
-            "def f() = {}BAD }}",
-            "if a then b else if c then (".repeat(30)
-        ),
-        format!("proc p {{ dealer = {}}}", "f(".repeat(60)),
-        format!("proc p {{ return {}}}", "f(".repeat(60)),
-        format!(
-            "def f() = {}x{}",
-            "count(c in ".repeat(60),
-            ": c)".repeat(59)
-        ),
-    ];
-    for (i, src) in cases.into_iter().enumerate() {
-        let start = Instant::now();
-        assert!(survives(&format!("case {i}"), src).is_err());
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "case {i} took {:?}",
-            start.elapsed()
-        );
-    }
 }
 
 #[test]

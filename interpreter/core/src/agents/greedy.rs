@@ -21,6 +21,19 @@ pub struct Greedy {
     trial: Option<State>,
     /// Where the hidden cards lie, for reshuffling them.
     hidden: Hidden,
+    /// What the last decision cost.
+    last: Work,
+}
+
+/// What one decision cost the greedy player: the measure its budgets bound, so that a
+/// caller (a test of a hostile ruleset, say) can check the bound without a clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Moves it looked ahead on.
+    pub tried: usize,
+    /// Decisions its playouts took after the moves they tried (none in games with
+    /// patterns, which look one move ahead only).
+    pub decisions: u64,
 }
 
 impl Greedy {
@@ -32,7 +45,19 @@ impl Greedy {
             world: None,
             trial: None,
             hidden: Hidden::default(),
+            last: Work::default(),
         }
+    }
+
+    /// Most moves one decision tries by playouts: a wider decision is sampled.
+    pub const MOST_TRIED: usize = MAX_TRIED;
+    /// Most decisions all the playouts of one decision take together.
+    pub const DECISION_BUDGET: usize = DECISION_BUDGET;
+
+    /// What the last decision cost ([`Work::default`] before the first, and for a
+    /// decision with one move or none).
+    pub fn last_work(&self) -> Work {
+        self.last
     }
 }
 
@@ -42,6 +67,7 @@ impl Agent for Greedy {
     }
 
     fn choose(&mut self, p: &Program, st: &State, seat: u8, moves: &[Move]) -> usize {
+        self.last = Work::default();
         if moves.len() <= 1 {
             return 0;
         }
@@ -70,6 +96,7 @@ impl Agent for Greedy {
             }
             choices[me] = i;
             let before = 0;
+            self.last.tried += 1;
             if w.apply(p, &choices).is_err() {
                 continue;
             }
@@ -144,6 +171,7 @@ impl Greedy {
             if left == 0 {
                 break;
             }
+            self.last.tried += 1;
             let mut total = 0i64;
             let choices: Vec<usize> = (0..pending.seats.len())
                 .map(|k| if k == me { i } else { 0 })
@@ -156,7 +184,10 @@ impl Greedy {
                 // The playout stops as runaway once it has done ROLLOUT_WORK.
                 w.steps_left = w.steps_left.min(ROLLOUT_WORK);
                 if w.apply(p, &choices).is_ok() {
-                    left = left.saturating_sub(play_out(p, w, left, &mut rng));
+                    let used = play_out(p, w, left, &mut rng);
+                    // `used` counts the tried move too; the budget bounds the rest.
+                    self.last.decisions += used as u64 - 1;
+                    left = left.saturating_sub(used);
                     total += crate::play::chips_of(p, w)
                         .get(seat as usize)
                         .copied()

@@ -231,12 +231,19 @@ mod tests {
     /// 珊瑚花's board (48 cards, one fit table: the narrow check's board), with the
     /// stock's cards dealt out to its instances by `to`.
     fn dealt(to: &[usize]) -> Board {
-        let text = include_str!("../../../../rulesets/sangohana.fuda");
-        let p = match crate::compile("sangohana.fuda", text, &crate::loader::NoFiles) {
-            Ok(c) => c.program,
-            Err(f) => panic!("{:#?}", f.diagnostics),
-        };
-        let mut b = State::blank(&p, &[], 1).expect("a board").board;
+        // Compiled once per test thread: compiling in every case was most of the
+        // test's time in a debug build.
+        thread_local! {
+            static BLANK: Board = {
+                let text = include_str!("../../../../rulesets/sangohana.fuda");
+                let p = match crate::compile("sangohana.fuda", text, &crate::loader::NoFiles) {
+                    Ok(c) => c.program,
+                    Err(f) => panic!("{:#?}", f.diagnostics),
+                };
+                State::blank(&p, &[], 1).expect("a board").board
+            };
+        }
+        let mut b = BLANK.with(Board::clone);
         let n = b.zones.instances();
         for (i, &z) in to.iter().enumerate() {
             b.move_card(i as CardIx, (z % n) as u16);

@@ -8,6 +8,16 @@ use crate::loader::NoFiles;
 use crate::model::{CardSet, GameRng};
 use crate::Program;
 
+/// Random hands a comparison draws: a third of `n` in a debug build, where each search
+/// is many times slower, and `n` with optimisations (`cargo test --release`).
+fn hands(n: usize) -> usize {
+    if cfg!(debug_assertions) {
+        n / 3
+    } else {
+        n
+    }
+}
+
 const SANGOHANA: &str = include_str!("../../../../rulesets/sangohana.fuda");
 
 /// Patterns over the hanafuda deck: one attribute throughout (with copies, conditions
@@ -226,7 +236,7 @@ fn the_only_split_is_charged_as_the_search_charges_it() {
         for name in names {
             let pat = pattern_named(&p, name);
             let mut found = 0;
-            for _ in 0..1500 {
+            for _ in 0..hands(1500) {
                 let mut order: Vec<usize> = (0..classes.len()).collect();
                 rng.shuffle(&mut order);
                 let pool: Vec<u16> = order[..2]
@@ -272,7 +282,7 @@ fn hands_refused_by_their_classes_have_no_split() {
         let classes = p.deck.classes(a).to_vec();
         let mut rng = GameRng::new(11);
         let (mut refused, mut kept) = (0, 0);
-        for i in 0..3000 {
+        for i in 0..hands(3000) {
             // One or two classes, so that the counts often fit.
             let k = 1 + i % 2;
             let mut order: Vec<usize> = (0..classes.len()).collect();
@@ -432,7 +442,7 @@ fn class_count_distance_is_the_searched_distance() {
             counted += 1;
             let mut rng = GameRng::new(pd.size as u64 + 17);
             let mut scratch = super::DistanceScratch::default();
-            for i in 0..1500 {
+            for i in 0..hands(1500) {
                 let pool: Vec<u16> = if i % 2 == 0 {
                     all.clone()
                 } else {

@@ -424,12 +424,19 @@ mod tests {
     /// A board of 珊瑚花 with every card in the stock (instance 0); the pile is
     /// instance 1 and the hands 2, 3 and 4.
     fn board() -> Board {
-        let text = include_str!("../../../../rulesets/sangohana.fuda");
-        let p = match crate::compile("sangohana.fuda", text, &crate::loader::NoFiles) {
-            Ok(c) => c.program,
-            Err(f) => panic!("{:#?}", f.diagnostics),
-        };
-        State::blank(&p, &[], 1).expect("a board").board
+        // Compiled once per test thread: compiling in every case was most of the
+        // test's time in a debug build.
+        thread_local! {
+            static BLANK: Board = {
+                let text = include_str!("../../../../rulesets/sangohana.fuda");
+                let p = match crate::compile("sangohana.fuda", text, &crate::loader::NoFiles) {
+                    Ok(c) => c.program,
+                    Err(f) => panic!("{:#?}", f.diagnostics),
+                };
+                State::blank(&p, &[], 1).expect("a board").board
+            };
+        }
+        BLANK.with(Board::clone)
     }
 
     /// What a check of the card tables compares: every list, set, sum and place.

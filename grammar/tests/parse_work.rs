@@ -1,0 +1,70 @@
+//! Parsing stays linear in the input: counted in the parser's own calls, not timed.
+//!
+//! pest counts the calls one parse makes and fails once a process-wide limit is passed.
+//! This test binary sets that limit for all its tests, at [`CALLS`]: 珊瑚花's whole
+//! ruleset parses in about 10 calls a byte, so every input here (under 1 KiB) has ample
+//! room if parsing is linear, and none if a failed alternative makes the parser read a
+//! level twice (2^60 calls for 60 levels).
+
+use std::num::NonZeroUsize;
+
+use fuda_grammar::{parse, SyntaxErrorKind};
+
+/// The calls any one parse of this binary may make.
+const CALLS: usize = 200_000;
+
+/// Parses `src` under the call limit; the error it must end in.
+fn parse_within_calls(name: &str, src: &str) -> fuda_grammar::SyntaxError {
+    pest::set_call_limit(NonZeroUsize::new(CALLS));
+    match parse("work.fuda", src) {
+        Ok(_) => panic!("{name}: parsed, but is not fuda"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn failing_nested_alternatives_stay_linear() {
+    // Inputs that make a backtracking grammar re-read each level twice (2^60 work):
+    // binder-or-call, `else if` arms, and statements that re-read a failed expression.
+    let cases = [
+        format!("def f() = {}1 +{}", "g(c in ".repeat(60), ")".repeat(60)),
+        format!(
+            "def f() = {}BAD }}",
+            "if a then b else if c then (".repeat(30)
+        ),
+        format!("proc p {{ dealer = {}}}", "f(".repeat(60)),
+        format!("proc p {{ return {}}}", "f(".repeat(60)),
+        format!(
+            "def f() = {}x{}",
+            "count(c in ".repeat(60),
+            ": c)".repeat(59)
+        ),
+    ];
+    for (i, src) in cases.iter().enumerate() {
+        let e = parse_within_calls(&format!("case {i}"), src);
+        // Passing the call limit is reported as too deep; these are 60 levels, well
+        // within the nesting the parser takes, so that can only be the limit.
+        assert_ne!(
+            e.kind,
+            SyntaxErrorKind::TooDeep,
+            "case {i} ({} bytes) made more than {CALLS} parser calls: {}",
+            src.len(),
+            e.message
+        );
+        assert_eq!(
+            e.kind,
+            SyntaxErrorKind::Unexpected,
+            "case {i}: {}",
+            e.message
+        );
+    }
+}
+
+/// The limit is real: an input that needs more calls than [`CALLS`] is stopped by it,
+/// so the test above would see a parser that went exponential.
+#[test]
+fn the_call_limit_stops_a_parse_that_passes_it() {
+    let long = format!("def f() = {}BAD", "a + ".repeat(CALLS / 4));
+    let e = parse_within_calls("long", &long);
+    assert_eq!(e.kind, SyntaxErrorKind::TooDeep, "{}", e.message);
+}
