@@ -234,7 +234,7 @@ impl std::fmt::Display for Text {
     }
 }
 
-// Shown as the plain string it holds (as `String` was).
+// Shown as the plain string it holds, as a `String` is.
 impl std::fmt::Debug for Text {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::Debug::fmt(&*self.0, f)
@@ -342,7 +342,7 @@ impl<T: PartialEq> PartialEq for Short<T> {
     }
 }
 
-// Shown as the list it holds (as `Arc<[T]>` was).
+// Shown as the list it holds, as an `Arc<[T]>` is.
 impl<T: std::fmt::Debug> std::fmt::Debug for Short<T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         std::fmt::Debug::fmt(self.as_slice(), f)
@@ -392,7 +392,7 @@ pub struct ScoreResult {
     pub groups: Short<(Text, CardSet)>,
 }
 
-/// Groups serialized as (name, card indices) pairs, as a list of them was.
+/// Groups serialized as a list of (name, card indices) pairs.
 fn groups<S: serde::Serializer>(g: &Short<(Text, CardSet)>, s: S) -> Result<S::Ok, S::Error> {
     use serde::ser::SerializeSeq;
     let mut seq = s.serialize_seq(Some(g.len()))?;

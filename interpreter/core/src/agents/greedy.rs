@@ -161,8 +161,8 @@ impl Greedy {
         let mut left = DECISION_BUDGET;
         // Every move is played out in the same worlds, with the same random moves after
         // it (common random numbers): the moves are then compared on the same deals, so
-        // two playouts each tell them apart better than four independent ones did
-        // (measured head to head in 奈良 and 浮島), at half the work.
+        // two playouts each tell them apart better than four independent ones would, at
+        // half the work (docs/performance.md).
         let mut worlds = [0u64; ROLLOUTS];
         for w in &mut worlds {
             *w = self.rng.next_u64();

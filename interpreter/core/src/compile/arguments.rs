@@ -3,7 +3,7 @@
 //!
 //! Expressions have no effects, so an argument's value does not depend on when it is
 //! worked out. Putting a once-used argument at its use lets `and`, `or` and `if` in the
-//! def skip it: `鬼の残り(c, 鬼月, sum(x in seats(): …))` no longer sums the capture
+//! def skip it: `鬼の残り(c, 鬼月, sum(x in seats(): …))` does not sum the capture
 //! piles while `鬼月` is 0. An argument the body never uses is not worked out at all.
 
 use crate::ir::Expr;

@@ -1,10 +1,10 @@
 //! The last pass over a compiled program. Procedure code gets the rewrites score tables
-//! already had (`score/rewrite.rs`: quantifiers whose body reads only the card become
-//! set arithmetic), then each quantifier whose body only asks the bound card's class is
-//! marked, so the engine answers it with set operations without re-examining the body
-//! at every evaluation. Marks are made on the expressions as they will run; a
-//! quantifier the pass does not reach keeps its mark off and is evaluated card by card,
-//! with the same result.
+//! get as they are compiled (`score/rewrite.rs`: quantifiers whose body reads only the
+//! card become set arithmetic), then each quantifier whose body only asks the bound
+//! card's class is marked, so the engine answers it with set operations without
+//! re-examining the body at every evaluation. Marks are made on the expressions as they
+//! will run; a quantifier the pass does not reach keeps its mark off and is evaluated
+//! card by card, with the same result.
 
 use crate::ir::{Decide, Expr, Op, PayFrom, Program, Target};
 

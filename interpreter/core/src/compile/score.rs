@@ -421,8 +421,8 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
     // The yaku and their cancellations are settled before any factor, name or bonus
     // (each kind in the order written): a `times` stage multiplies every yaku of the
     // table, also one from a `yaku` stage written after it, as a variant's added stage
-    // is. Run in the order written, a factor was skipped or not depending on whether an
-    // earlier stage's yaku happened to hold.
+    // is. Run in the order written, a factor would be skipped or not depending on whether
+    // an earlier stage's yaku happened to hold.
     warn_factor_before_yaku(c, &stages, factor_slot, s, &files);
     warn_duplicate_yaku(c, &stages, (yaku_slot, factor_slot), s, &files);
     let (mut first, rest): (Vec<StageDef>, Vec<StageDef>) = stages

@@ -72,8 +72,8 @@ impl Cx<'_> {
                     _ => Value::Bool(d.minus(sat).is_empty()),
                 });
             }
-            // The compared value was unset: test each card as before (charged again, as
-            // the plain path charges; this is rare).
+            // The compared value was unset: test each card on the plain path below
+            // (charged again, as that path charges; this is rare).
         }
         if let Expr::Range(lo, hi) = dom {
             if let Some(v) = self.range_groups(kind, slot, (lo, hi), body) {

@@ -262,8 +262,8 @@ impl State {
         }
     }
 
-    // Always inlined: as a call (LLVM kept it one) it cost about 30 instructions, more
-    // than the store itself.
+    // Always inlined: as a call (LLVM keeps it one when merely asked to inline) it costs
+    // about 30 instructions, more than the store itself.
     #[inline(always)]
     pub(super) fn set_local(&mut self, base: usize, slot: u16, v: Value) {
         if let Some(s) = self.locals.get_mut(base + slot as usize) {

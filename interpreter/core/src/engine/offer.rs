@@ -194,7 +194,8 @@ impl State {
     /// its pattern. Binds the window's seat as `moves_for` would; `false` whenever
     /// anything is not of that shape (the full offer then decides). Always inlined:
     /// [`State::nobody_claims`] runs it for each asked seat after most discards, and as
-    /// a call (LLVM kept the `#[inline]` one) it cost about 45 instructions a seat.
+    /// a call (LLVM keeps an `#[inline]` one out of line) it costs about 45 instructions
+    /// a seat.
     #[inline(always)]
     fn no_claim_fits(&mut self, p: &Program, d: &Decide, base: usize, seat: u8) -> bool {
         if let Some(slot) = d.seat_slot {

@@ -416,7 +416,7 @@ impl Clone for Frame {
     }
 
     /// Reuses this frame's queue (a lookahead copies the call stack once per move it
-    /// tries; the derived copy allocated a queue for every frame every time).
+    /// tries; a derived copy would allocate a queue for every frame every time).
     fn clone_from(&mut self, src: &Frame) {
         self.code = src.code;
         self.pc = src.pc;

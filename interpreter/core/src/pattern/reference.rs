@@ -1,6 +1,5 @@
-//! The pattern search as it was before the class-count pruning and in-place candidates
-//! (kept verbatim for tests): the fast search must give the same splits in the same
-//! order.
+//! The plain pattern search, without the class-count pruning and in-place candidates
+//! (for tests only): the fast search must give the same splits in the same order.
 
 use crate::engine::{Cx, RuntimeError};
 use crate::ir::{PatternDef, Prefilter, ShapeDef, SlotDef};
