@@ -20,6 +20,11 @@ pub(crate) struct Scan {
     pub unclosed: Vec<(usize, char)>,
     /// The first closer with no opener before it, if any.
     pub stray: Option<usize>,
+    /// The first `{ … }` pair, in the order they close, whose `}` starts its line at a
+    /// smaller indentation than the line of its `{`: when a `}` is missing, the next `}`
+    /// closes the wrong block, and its indentation shows which block that was. The
+    /// byte offsets of the `{` and of the `}`.
+    pub misaligned: Option<(usize, usize)>,
 }
 
 /// Rejects a source that is too large.
@@ -72,6 +77,7 @@ struct Level {
 pub(crate) fn scan(src: &str) -> Result<Scan, Box<Problem>> {
     let mut stack: Vec<Level> = Vec::new();
     let mut stray = None;
+    let mut misaligned = None;
     let mut ifs = 0usize; // unclosed `if`s at the current level
     let mut outer_ifs = 0usize; // sum of `saved_ifs` over the stack
     let mut chars = src.char_indices().peekable();
@@ -107,6 +113,13 @@ pub(crate) fn scan(src: &str) -> Result<Scan, Box<Problem>> {
                 let matches = stack.last().is_some_and(|l| pair_of(l.open) == c);
                 match stack.pop().filter(|_| matches) {
                     Some(level) => {
+                        if c == '}' && misaligned.is_none() {
+                            let (open_indent, _) = indentation(src, level.at);
+                            let (close_indent, starts_line) = indentation(src, i);
+                            if starts_line && close_indent < open_indent {
+                                misaligned = Some((level.at, i));
+                            }
+                        }
                         outer_ifs -= level.saved_ifs;
                         ifs = if c == '}' { 0 } else { level.saved_ifs };
                     }
@@ -136,7 +149,22 @@ pub(crate) fn scan(src: &str) -> Result<Scan, Box<Problem>> {
     Ok(Scan {
         unclosed: stack.into_iter().map(|l| (l.at, l.open)).collect(),
         stray,
+        misaligned,
     })
+}
+
+/// The indentation of the line holding byte `at` (its leading spaces and tabs, each
+/// one column; a full-width space two), and whether `at` is the first thing on it.
+pub(crate) fn indentation(src: &str, at: usize) -> (usize, bool) {
+    let line_start = src[..at].rfind('\n').map_or(0, |i| i + 1);
+    let before = &src[line_start..at];
+    let lead: usize = before
+        .chars()
+        .take_while(|c| matches!(c, ' ' | '\t' | '\u{3000}'))
+        .map(|c| if c == '\u{3000}' { 2 } else { 1 })
+        .sum();
+    let starts_line = before.chars().all(|c| matches!(c, ' ' | '\t' | '\u{3000}'));
+    (lead, starts_line)
 }
 
 fn check_depth(depth: usize, at: Span, what: &str) -> Result<(), Box<Problem>> {

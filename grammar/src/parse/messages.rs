@@ -108,6 +108,9 @@ pub(super) fn from_pest(e: &Error<Rule>, src: &str, scan: &Scan) -> Box<Problem>
     let mut problem = Problem::new(SyntaxErrorKind::Unexpected, at, message, label);
     let expects = |s: &str| expected.as_deref().is_some_and(|x| x.contains(s));
 
+    if let Some(missing) = missing_brace(src, scan, &f, at) {
+        return missing;
+    }
     if f.at_end {
         if let Some(&(at, open)) = scan.unclosed.last() {
             problem = problem
@@ -175,6 +178,101 @@ pub(super) fn from_pest(e: &Error<Rule>, src: &str, scan: &Scan) -> Box<Problem>
     }
     problem
 }
+
+/// A `}` forgotten: the file ends with a `{` still open, and the parser failed after it.
+/// Whatever the parser expected where it failed (a `move`, a `to`, a statement…), the
+/// mistake is the missing `}`, so it is reported at the `{` that was never closed, with
+/// where the parser noticed as the second label. Which `{` that is, the indentation
+/// tells: the first `}` that closes a block indented deeper than itself was meant for an
+/// outer block, so the block it closed is the one missing its `}`. Without such a sign,
+/// it is the innermost `{` still open at the end before the failure.
+fn missing_brace(src: &str, scan: &Scan, f: &Found, noticed: Span) -> Option<Box<Problem>> {
+    let failed_at = f.span.start as usize;
+    let open_braces = || scan.unclosed.iter().filter(|(_, c)| *c == '{');
+    open_braces().next()?;
+    let (open, closer) = match scan.misaligned.filter(|(open, _)| *open < failed_at) {
+        Some((open, closer)) => (open, Some(closer)),
+        None => (open_braces().rev().find(|(at, _)| *at < failed_at)?.0, None),
+    };
+    let line_of = |at: usize| src[..at.min(src.len())].matches('\n').count() + 1;
+    let block = match block_word(src, open) {
+        Some(word) => format!("the `{{` of `{word}` on line {}", line_of(open)),
+        None => format!("the `{{` on line {}", line_of(open)),
+    };
+    let help = match (block_end(src, open), closer) {
+        (Some(last), _) => format!(
+            "add the missing `}}` after line {last}: by the indentation, the block of line {} \
+             ends there",
+            line_of(open)
+        ),
+        (None, Some(closer)) => format!(
+            "add the missing `}}` before line {}: the `}}` there is indented like an outer \
+             block, so it closes that one",
+            line_of(closer)
+        ),
+        (None, None) if f.at_end => "add the missing `}` at the end of its block".to_string(),
+        (None, None) => format!(
+            "add the missing `}}` at the end of its block, before {} (line {})",
+            f.words,
+            line_of(failed_at)
+        ),
+    };
+    let noticed_label = if f.at_end {
+        "the file ends with it still open".to_string()
+    } else {
+        format!("the parser noticed here, at {}", f.words)
+    };
+    Some(
+        Problem::new(
+            SyntaxErrorKind::Unexpected,
+            Span::new(open, open + 1),
+            format!("missing `}}`: {block} is never closed"),
+            "this `{` is never closed",
+        )
+        .related(noticed, noticed_label)
+        .help(help),
+    )
+}
+
+/// Where the block whose `{` is at `open` ends by its indentation: the 1-based number of
+/// its last line with text (not a comment) before the first such line indented no
+/// deeper than the line of the `{`. `None` when no line is (the block runs to the end of
+/// the file) or the block has no indented line (its lines say nothing).
+fn block_end(src: &str, open: usize) -> Option<usize> {
+    let (indent, _) = super::limits::indentation(src, open);
+    let open_line = src[..open].matches('\n').count() + 1;
+    let mut last = None;
+    for (i, line) in src[open..].split('\n').enumerate().skip(1) {
+        let text = line.trim_start_matches([' ', '\t', '\u{3000}']);
+        if text.trim().is_empty() || text.starts_with('#') {
+            continue;
+        }
+        let (depth, _) = super::limits::indentation(line, line.len() - text.len());
+        if depth <= indent {
+            return last;
+        }
+        last = Some(open_line + i);
+    }
+    None
+}
+
+/// The keyword that opens the block whose `{` is at `open`: the first word of its line,
+/// when that is a keyword (`if`, `choose`, `yaku`…), for saying which block it is.
+fn block_word(src: &str, open: usize) -> Option<&'static str> {
+    let line_start = src[..open].rfind('\n').map_or(0, |i| i + 1);
+    let line = src[line_start..open].trim_start_matches([' ', '\t', '\u{3000}']);
+    let word: String = line
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect();
+    BLOCK_WORDS.iter().find(|w| **w == word).copied()
+}
+
+/// Keywords that open a block with `{`.
+const BLOCK_WORDS: &[&str] = &[
+    "if", "else", "while", "loop", "for", "repeat", "choose", "claim", "move", "deck", "seats",
+    "pattern", "score", "proc", "test", "yaku", "times", "plus", "words", "enum", "ruleset",
+];
 
 /// `１２` as `12`, when the found token is made of full-width digits (an IME's habit).
 fn half_width(text: &str) -> Option<String> {
