@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
-use miette::{Diagnostic, LabeledSpan, NamedSource};
+use miette::{Diagnostic, LabeledSpan};
+
+use crate::SourceWindow;
 use thiserror::Error;
 
 use crate::Span;
@@ -45,7 +47,7 @@ pub struct SyntaxError {
     // Kept private so every label is built clamped (miette panics on a label past the
     // end); behind an `Arc` so the error stays small to return.
     #[source_code]
-    src: Arc<NamedSource<String>>,
+    src: Arc<SourceWindow>,
     #[label(collection)]
     labels: Vec<LabeledSpan>,
 }
@@ -122,7 +124,7 @@ impl Problem {
             message: self.message,
             span,
             help: self.help,
-            src: Arc::new(NamedSource::new(name, source)),
+            src: Arc::new(SourceWindow::whole(name, source)),
             labels,
         }
     }

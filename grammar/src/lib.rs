@@ -6,9 +6,11 @@ pub mod ast;
 pub mod distance;
 mod error;
 mod parse;
+mod source;
 mod span;
 pub mod text;
 
 pub use error::{SyntaxError, SyntaxErrorKind};
 pub use parse::{parse, MAX_DEPTH, MAX_NESTING, MAX_SOURCE_BYTES};
+pub use source::SourceWindow;
 pub use span::{line_column, Span};

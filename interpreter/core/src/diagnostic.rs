@@ -4,7 +4,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use miette::{LabeledSpan, MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
+use fuda_grammar::SourceWindow;
+use miette::{LabeledSpan, SourceCode};
 
 use crate::ir::{Loc, Source};
 
@@ -114,7 +115,8 @@ impl Diagnostic {
             // pull every line between the two into the snippet.
             let far = i > 0 && line.abs_diff(primary_line) > NEAR_LINES;
             if loc.file as usize == file && far {
-                elsewhere.push(format!("{} ({}:{})", label, src.name, line));
+                let (line, column) = src.line_column(loc.span.start as usize);
+                elsewhere.push(format!("{} ({}:{line}:{column})", label, src.name));
             } else if loc.file as usize == file {
                 let span = loc.span.clamped(len);
                 lo = lo.min(span.offset());
@@ -130,8 +132,8 @@ impl Diagnostic {
                     LabeledSpan::new_with_span(text, span)
                 });
             } else if let Some(s) = sources.get(loc.file as usize) {
-                let line = s.line_index(loc.span.start as usize) + 1;
-                elsewhere.push(format!("{} ({}:{})", label, s.name, line));
+                let (line, column) = s.line_column(loc.span.start as usize);
+                elsewhere.push(format!("{} ({}:{line}:{column})", label, s.name));
             }
         }
         let mut help = self.help.clone();
@@ -166,12 +168,7 @@ impl Diagnostic {
                     ..r.render_with(sources)
                 })
                 .collect(),
-            src: Window {
-                name: src.name.clone(),
-                text: src.text[start..end].to_string(),
-                start,
-                first_line: first,
-            },
+            src: SourceWindow::lines(src.name.clone(), &src.text[start..end], start, first),
         }
     }
 }
@@ -179,46 +176,6 @@ impl Diagnostic {
 /// Lines of the file around a diagnostic's labels handed to miette: more than miette
 /// draws around a label, so the snippet is the same as with the whole file.
 const WINDOW_MARGIN: usize = 4;
-
-/// The lines of a source file a diagnostic draws, and where they sit in the file.
-/// Spans stay offsets into the whole file; miette is told the real line numbers.
-#[derive(Debug)]
-struct Window {
-    name: String,
-    text: String,
-    /// Byte offset of `text` in the file.
-    start: usize,
-    /// 0-based line of the file where `text` starts.
-    first_line: usize,
-}
-
-impl SourceCode for Window {
-    fn read_span<'a>(
-        &'a self,
-        span: &SourceSpan,
-        context_lines_before: usize,
-        context_lines_after: usize,
-    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
-        let offset = span
-            .offset()
-            .checked_sub(self.start)
-            .ok_or(MietteError::OutOfBounds)?;
-        let local = SourceSpan::new(offset.into(), span.len());
-        let c =
-            self.text
-                .as_bytes()
-                .read_span(&local, context_lines_before, context_lines_after)?;
-        let whole = SourceSpan::new((c.span().offset() + self.start).into(), c.span().len());
-        Ok(Box::new(MietteSpanContents::new_named(
-            self.name.clone(),
-            c.data(),
-            whole,
-            c.line() + self.first_line,
-            c.column(),
-            c.line_count(),
-        )))
-    }
-}
 
 /// How many lines apart a secondary label may be from the primary one and still be
 /// drawn in the same snippet.
@@ -245,7 +202,7 @@ pub struct Rendered {
     /// Drawn as a note under another diagnostic (miette's advice), not as a problem.
     note: bool,
     related: Vec<Rendered>,
-    src: Window,
+    src: SourceWindow,
 }
 
 impl fmt::Display for Rendered {

@@ -60,6 +60,18 @@ impl Source {
         self.line_starts.partition_point(|s| *s <= offset) - 1
     }
 
+    /// The 1-based line and column of byte `offset`, the column in characters as an
+    /// editor shows it.
+    pub fn line_column(&self, offset: usize) -> (usize, usize) {
+        let line = self.line_index(offset);
+        let start = self.line_start(line);
+        let mut end = offset.clamp(start, self.text.len());
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        (line + 1, self.text[start..end].chars().count() + 1)
+    }
+
     /// Where 0-based line `line` starts (the text's end past the last line).
     pub fn line_start(&self, line: usize) -> usize {
         self.line_starts
