@@ -168,6 +168,14 @@ pub(crate) struct Compiler {
 }
 
 impl Compiler {
+    /// The text of `span` in source `file`, its runs of spaces made one, for quoting an
+    /// expression in a message; `None` when the span is not in the file.
+    pub fn source_text(&self, file: u16, span: fuda_grammar::Span) -> Option<String> {
+        let text = self.program.sources.get(file as usize)?.text.as_ref();
+        let raw = text.get(span.start as usize..span.end as usize)?;
+        Some(raw.split_whitespace().collect::<Vec<_>>().join(" "))
+    }
+
     fn new(sources: Vec<Source>) -> Compiler {
         Compiler {
             program: Program {

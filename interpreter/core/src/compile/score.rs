@@ -587,8 +587,20 @@ fn warn_duplicate_yaku(
 ) {
     let mut seen: Vec<(&str, usize, Loc, Option<&crate::ir::Expr>)> = Vec::new();
     for (i, (st, &file)) in s.stages.iter().zip(files).enumerate() {
-        let Stage::Yaku(mode, rows, _) = st else {
-            continue;
+        let (mode, rows) = match st {
+            Stage::Yaku(mode, rows, _) => (mode, rows),
+            // Bonus rows are never paid as yaku twice, but one name with two values
+            // hides the cases just as well.
+            Stage::Plus(_, rows, _) => {
+                for (k, r) in rows.iter().enumerate() {
+                    if let Some(e) = rows[..k].iter().find(|e| e.name.node == r.name.node) {
+                        let loc = |span| Loc { file, span };
+                        warn_two_values(c, s, rows, r, loc(e.name.span), loc(r.name.span));
+                    }
+                }
+                continue;
+            }
+            _ => continue,
         };
         // The compiled conditions, row by row (none if the stage did not compile as
         // one of yaku rows).
@@ -639,10 +651,61 @@ fn warn_duplicate_yaku(
                     .with_help(help)
                     .warning(),
                 );
+            } else if let Some(&(_, _, first, _)) = seen
+                .iter()
+                .find(|(n, j, _, _)| *n == r.name.node && *j == i)
+            {
+                warn_two_values(c, s, rows, r, first, at);
             }
             seen.push((&r.name.node, i, at, cond));
         }
     }
+}
+
+/// Two rows of one stage that give one yaku different values (`福当たり 12 when …` and
+/// `福当たり 10 when …`): whichever holds, the report shows one yaku, so a reader cannot
+/// tell the cases apart, and a copied row left with its old value goes unseen. One row
+/// whose value depends on the case says both plainly.
+fn warn_two_values(
+    c: &mut Compiler,
+    s: &ast::ScoreDecl,
+    rows: &[ast::YakuRow],
+    row: &ast::YakuRow,
+    first: Loc,
+    at: Loc,
+) {
+    let Some(earlier) = rows
+        .iter()
+        .find(|e| e.name.node == row.name.node && e.name.span == first.span)
+    else {
+        return;
+    };
+    let text = |e: &ast::Expr| -> Option<String> { c.source_text(at.file, e.span) };
+    let (Some(v1), Some(v2)) = (text(&earlier.value), text(&row.value)) else {
+        return;
+    };
+    if v1 == v2 {
+        return;
+    }
+    let name = &row.name.node;
+    c.error(
+        Diagnostic::error(
+            "fuda::yaku-two-values",
+            format!(
+                "`{name}` has two values in one stage of score `{}`: {v1} and {v2}",
+                s.name.node
+            ),
+            at,
+            format!("worth {v2} here"),
+        )
+        .with_label(first, format!("worth {v1} here"))
+        .with_help(format!(
+            "a yaku is one name in every report; to let its value depend on the case, write \
+             one row, `{name} (if … then {v1} else {v2}) when …`; if they are different \
+             yaku, give each its own name"
+        ))
+        .warning(),
+    );
 }
 
 /// Whether two conditions plainly cannot both hold: each condition's conjuncts (the
