@@ -265,7 +265,7 @@ fn oracle(piles: &[Vec<Card>]) -> Verdict {
     let mut seats = Vec::new();
     for pile in piles {
         let has = |c: Card| pile.contains(&c);
-        // "点札": the 30s, the 20s and 鬼 ("鬼 counts as a point card").
+        // "点札": the 30s, the 20s and 鬼 (鬼 "counts as one too").
         let thirties = pile.iter().filter(|&&c| points(c) == 30).count();
         let twenties = pile.iter().filter(|&&c| points(c) == 20).count();
         let oni = has(ONI);

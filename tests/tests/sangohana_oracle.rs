@@ -403,11 +403,12 @@ fn oracle(hand: &[Card]) -> Verdict {
         no_pair: false,
         yellow_lookalike: false,
     };
-    // "The eight cards must split into a 3-group and a 5-group": each group "of one kind
-    // only", "the two groups are of different kinds". So the hand holds exactly two kinds,
-    // three cards of one and five of the other, and the split is the hand's kinds
-    // themselves. (So, as the page's reading says, a hand that admits several splits never
-    // arises with the standard kinds: the split is unique, and so is the yaku and its name.)
+    // "The eight cards must split into a 3-group (三) and a 5-group (五)", each group "of
+    // one kind only", "the two groups are of different kinds". So the hand holds exactly
+    // two kinds, three cards of one and five of the other, and the split is the hand's
+    // kinds themselves. (So, as the page's reading says, a hand that admits several splits
+    // never arises with the standard kinds: the split is unique, and so is the yaku and its
+    // name.)
     let groups: Vec<(&Kind, &Vec<Card>)> = by_kind.iter().collect();
     let (three, five) = match groups.as_slice() {
         [(_, a), (_, b)] if a.len() == 3 && b.len() == 5 => ((*a).clone(), (*b).clone()),

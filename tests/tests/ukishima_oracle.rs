@@ -299,8 +299,8 @@ struct Verdict {
 fn oracle(r: Rules, e: &EndState) -> Result<Verdict, String> {
     let n = r.players;
     let mut why = String::new();
-    // "every hand and the stock empty together, and exactly one card is left on the
-    // field — necessarily of the 伏せ札's number"
+    // "every hand and the stock empty together"; "exactly one card is left on the field —
+    // necessarily of the 伏せ札's number"
     if !e.stray.is_empty() {
         return Err(format!("cards left outside the piles: [{}]", ids(&e.stray)));
     }
@@ -332,8 +332,8 @@ fn oracle(r: Rules, e: &EndState) -> Result<Verdict, String> {
             }
         }
     }
-    // "The four cards of its number are the 浮き札: the 伏せ札, the last field card, and
-    // the pair one player captured. That player is the 浮き持."
+    // "The four cards of its number are the 浮き札 (…): the 伏せ札, the last field card, and
+    // the pair one player captured. That player is the 浮き持"
     let holders: Vec<usize> = (0..n)
         .filter(|&x| e.piles[x].iter().any(|&c| number(c) == float))
         .collect();
@@ -367,7 +367,7 @@ fn oracle(r: Rules, e: &EndState) -> Result<Verdict, String> {
         cases.push(Case::FloatAkadama);
     }
 
-    // 役, seat by seat. "The floating cards count for nothing in a yaku."
+    // 役, seat by seat. "The floating cards count for nothing in a yaku"
     let real: Vec<Vec<Card>> = (0..n)
         .map(|x| {
             e.piles[x]
@@ -479,7 +479,7 @@ fn oracle(r: Rules, e: &EndState) -> Result<Verdict, String> {
 
     // § Card settlement: each player totals their captured points, the 浮き持 leaving the
     // floating pair out; the 浮き持 subtracts the 浮き代; each other player adds it; everyone
-    // subtracts the baseline. "The results sum to zero."
+    // subtracts the baseline. "The results sum to zero"
     let (loss, gain) = r.float_shift(u);
     let mut card = vec![0i64; n];
     let _ = write!(why, "; cards:");
