@@ -1,5 +1,6 @@
-//! What the rulings oracles (`tests/tests/*_oracle.rs`) share: a small generator for the
-//! hands and piles they build, and how they report disagreements.
+//! What the oracles (`tests/tests/*_oracle.rs`, each written from a game's page in
+//! `docs/games/`) share: a small generator for the hands and piles they build, and how
+//! they report disagreements.
 
 /// splitmix64: deterministic, without a dependency, and independent of the engine's own
 /// generator (the oracles build their inputs without the code they check).
@@ -46,11 +47,11 @@ impl Rng {
 }
 
 /// Fails, showing the first reports, when an oracle found the rule file disagreeing
-/// with the rulings.
+/// with the game's page in `docs/games/`.
 pub fn check(out: &[String], what: &str) {
     assert!(
         out.is_empty(),
-        "{what}: the rule file disagrees with the rulings' oracle ({} report(s), first ones):\n{}",
+        "{what}: the rule file disagrees with the oracle written from docs/games ({} report(s), first ones):\n{}",
         out.len(),
         out.join("\n\n")
     );

@@ -1,18 +1,20 @@
 //! 花合わせ 奈良大仏前ローカル (Nara hana-awase): an independent settlement oracle written
-//! from `/work/shared/rulings.md` (and seed 003), checked against the chips fuda actually
-//! moves when it plays `rulesets/nara-hanaawase.fuda`. A misreading of the rulings in the
-//! rule file (a card's value, a 出来役, 月見て一杯 and the rain card, ふけ / 二十ふけ, who
-//! pays whom, the 鬼 remainder, a redeal settled by mistake…) must fail here, so the
+//! from `docs/games/nara-hanaawase.md` (the original rules' phrases are quoted where they
+//! decide a case), checked against the chips fuda actually moves when it plays
+//! `rulesets/nara-hanaawase.fuda`. A misreading of the page in the rule file (a card's
+//! value, a 出来役, 月見て一杯 and the rain card, ふけ / 二十ふけ, who pays whom, the 鬼
+//! remainder, a redeal settled by mistake…) must fail here, so the
 //! oracle shares none of the rule file's code: it reads only the names of the zones,
 //! variables, score tables and decisions, and follows the rule file's documented
-//! "choice:" comments where the seed and the rulings are both silent (listed below).
+//! "choice:" comments where the original rules are silent (listed below; each is a
+//! "Reading:" on the page).
 //!
 //! Choices of the rule file this oracle relies on (each is a "choice:" comment there):
 //! - 出来役 add up: a player holding several is paid each (上だんこ + 下だんこ = 150).
 //! - 鬼 is no wild card in a 出来役: it only captures (and counts 40 points).
 //! - ふけ is paid by every other player, another ふけ player included ("全員から").
 //! - The first dealer is seat 0 (the deal then passes to the right every hand).
-//! - The deal exceptions run in the seed's order: 四たれ, then 浮く, then 鬼.
+//! - The deal exceptions run in the order 四たれ, 浮く, 鬼 (鬼 last, as the original lists it).
 //! - A redeal is asked at the start of one's first turn.
 //!
 //! How the engine is watched: a game is stepped decision by decision through the public
@@ -41,8 +43,8 @@ use fuda_core::value::{ScoreResult, Value};
 use fuda_core::{Program, State};
 
 // ---------------------------------------------------------------------------------------
-// The 49 cards, from rulings.md § "Card identities" and § Nara: "each month has one 30,
-// one 20 and two 0 cards … 鬼 (a blank card, 40 points)".
+// The 49 cards, from docs/games/README.md § Card ids and docs/games/nara-hanaawase.md
+// § Cards and points: "Each month has one 30, one 20 and two 0 cards", and 鬼 is 40.
 // ---------------------------------------------------------------------------------------
 
 /// id, month (0 for 鬼, which has none), points.
@@ -98,7 +100,7 @@ const CARDS: [(&str, u8, i64); 49] = [
     ("12-kasu-a", 12, 0),
     ("12-kasu-b", 12, 0),
     ("12-kasu-yellow", 12, 20),
-    // The rulings give 鬼 no id; `oni` is the rule file's name for it.
+    // The original gives 鬼 no id; `oni` is the rule file's name for it (and the page's).
     ("oni", 0, 40),
 ];
 
@@ -136,10 +138,10 @@ fn of_month(m: u8) -> Vec<Card> {
 }
 
 // ---------------------------------------------------------------------------------------
-// The oracle: rulings.md § Nara, bullets "Settlement" and "ふけ".
+// The oracle: docs/games/nara-hanaawase.md § Settlement (ふけ, points − 160, the yaku).
 // ---------------------------------------------------------------------------------------
 
-/// The seven 出来役 of the seed's 役一覧表, in its order.
+/// The seven 出来役 of the original's 役一覧表 (the page's yaku table), in its order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Yaku {
     Kamidanko,
@@ -263,7 +265,7 @@ fn oracle(piles: &[Vec<Card>]) -> Verdict {
     let mut seats = Vec::new();
     for pile in piles {
         let has = |c: Card| pile.contains(&c);
-        // "点札": the 30s, the 20s and 鬼 ("鬼 counts as a point card").
+        // "点札": the 30s, the 20s and 鬼 (鬼 "counts as one too").
         let thirties = pile.iter().filter(|&&c| points(c) == 30).count();
         let twenties = pile.iter().filter(|&&c| points(c) == 20).count();
         let oni = has(ONI);
@@ -277,7 +279,7 @@ fn oracle(piles: &[Vec<Card>]) -> Verdict {
         for y in Yaku::ALL {
             // 鬼 is no wild card (choice): every card must be there itself.
             if y.cards().iter().all(|&c| has(c)) {
-                // "注)雨の点札を取ったら不成立", read by the rulings as 11-rainman.
+                // "注)雨の点札を取ったら不成立", read as 11-rainman (the page's reading).
                 if y == Yaku::Tsukimi && has(card("11-rainman")) {
                     tsukimi_spoiled = true;
                 } else {
@@ -839,7 +841,7 @@ fn play(e: &Engine, seed: u64, hands: i64, kinds: &[&str; 4]) -> Run {
 }
 
 /// The deal, seen at its first decision (the dealer's かぶる with 鬼 on the field, or the
-/// choice of hands): rulings "Deal exceptions".
+/// choice of hands): docs/games/nara-hanaawase.md § The deal.
 fn check_deal(
     e: &Engine,
     st: &State,
@@ -916,7 +918,7 @@ fn check_field(dealt: &[Card], taken: &[Card], kind: &str, problems: &mut Vec<St
                     && took.iter().any(|&c| points(c) == 0);
                 if !ok {
                     problems.push(format!(
-                        "浮く: of [{}] the dealer took [{}]; the rulings give the best card and a 0 card",
+                        "浮く: of [{}] the dealer took [{}]; docs/games gives the best card and a 0 card",
                         ids(&here),
                         ids(&took)
                     ));
@@ -1090,7 +1092,7 @@ fn check_hand(run: &Run, what: &str, tally: &mut Tally, out: &mut Vec<String>) {
     }
     if engine_delta != v.delta {
         bad.push(format!(
-            "chips: rulings {:?}, engine {engine_delta:?}",
+            "chips: docs/games {:?}, engine {engine_delta:?}",
             v.delta
         ));
     }
@@ -1102,7 +1104,7 @@ fn check_hand(run: &Run, what: &str, tally: &mut Tally, out: &mut Vec<String>) {
     };
     if h.outcome.as_deref() != Some(want_outcome) {
         bad.push(format!(
-            "outcome {:?}, the rulings' settlement is {want_outcome}",
+            "outcome {:?}, the settlement docs/games gives is {want_outcome}",
             h.outcome
         ));
     }
@@ -1129,7 +1131,7 @@ fn check_hand(run: &Run, what: &str, tally: &mut Tally, out: &mut Vec<String>) {
         want_names.sort();
         if got != want || got_names != want_names {
             bad.push(format!(
-                "seat {i}: recorded [{}], the rulings pay {want} for {want_names:?}",
+                "seat {i}: recorded [{}], docs/games pays {want} for {want_names:?}",
                 mine.iter()
                     .map(|r| describe(r))
                     .collect::<Vec<_>>()
@@ -1314,7 +1316,7 @@ fn the_oracle_table_is_the_engine_deck() {
         // 鬼 has no month; the deck gives it a placeholder.
         if ep != points(c) || (c != ONI && em != month(c) as i64) {
             bad.push(format!(
-                "{}: rulings month {} points {}; engine month {em} points {ep}",
+                "{}: docs/games month {} points {}; engine month {em} points {ep}",
                 id(c),
                 month(c),
                 points(c)
@@ -1327,7 +1329,7 @@ fn the_oracle_table_is_the_engine_deck() {
 }
 
 /// Hand-worked settlements: the oracle itself against numbers worked out by hand from
-/// the rulings, and the engine's 清算 on the same piles.
+/// docs/games/nara-hanaawase.md, and the engine's 清算 on the same piles.
 #[test]
 fn worked_settlements() {
     let e = Engine::new();
@@ -1448,7 +1450,7 @@ fn constructed_piles_agree() {
         let got = engine_settle(&e, &piles, dealer);
         let mut bad = Vec::new();
         if got != v.delta {
-            bad.push(format!("清算 chips {got:?}, rulings {:?}", v.delta));
+            bad.push(format!("清算 chips {got:?}, docs/games {:?}", v.delta));
         }
         for (i, pile) in piles.iter().enumerate() {
             let (want_y, mut want_names) = table_yaku(pile);
@@ -1458,7 +1460,7 @@ fn constructed_piles_agree() {
             want_names.sort();
             if r.total != want_y || names != want_names {
                 bad.push(format!(
-                    "seat {i}: 役 gives {}, rulings {want_y} {want_names:?}",
+                    "seat {i}: 役 gives {}, docs/games {want_y} {want_names:?}",
                     describe(&r)
                 ));
             }
@@ -1466,7 +1468,7 @@ fn constructed_piles_agree() {
             let want_f = v.seats[i].fuke.map_or(0, Fuke::value);
             if f.total != want_f {
                 bad.push(format!(
-                    "seat {i}: ふけ表 gives {}, rulings {want_f}",
+                    "seat {i}: ふけ表 gives {}, docs/games {want_f}",
                     describe(&f)
                 ));
             }

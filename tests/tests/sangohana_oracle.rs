@@ -1,9 +1,9 @@
-//! 珊瑚花 Sangohana 役代: an independent scorer written from `/work/shared/rulings.md`
-//! (and the seed's worked examples), compared hand by hand with what fuda computes from
-//! `rulesets/sangohana.fuda`. Outside implementations of the rulings will be checked
-//! against fuda's `score` output, so a misreading in the rule file must be caught by a
-//! test that shares none of its logic: this oracle never looks at the rule file's code,
-//! only at its score table's name and parameters.
+//! 珊瑚花 Sangohana 役代: an independent scorer written from `docs/games/sangohana.md`
+//! (and its worked examples, the original rules' among them), compared hand by hand with
+//! what fuda computes from `rulesets/sangohana.fuda`. Outside implementations of the page
+//! will be checked against fuda's `score` output, so a misreading in the rule file must be
+//! caught by a test that shares none of its logic: this oracle never looks at the rule
+//! file's code, only at its score table's name and parameters.
 
 use fuda_tests::oracle::{check, Rng};
 use fuda_tests::sangohana::Table;
@@ -14,7 +14,7 @@ use fuda_core::model::{CardIx, CardSet};
 use fuda_core::value::ScoreResult;
 
 // ---------------------------------------------------------------------------------------
-// The cards, from rulings.md § "Card identities" (not from std/hanafuda).
+// The cards, from docs/games/README.md § Card ids (not from std/hanafuda).
 // ---------------------------------------------------------------------------------------
 
 /// The four standard (hachi-hachi) classes.
@@ -137,11 +137,11 @@ fn ids(cs: &[Card]) -> String {
 }
 
 // ---------------------------------------------------------------------------------------
-// The oracle: rulings.md § 珊瑚花, bullets "Yaku", "Base values", "Multipliers",
-// "Timing bonuses".
+// The oracle: docs/games/sangohana.md § Yaku (the shape rules and the table of values),
+// § Multipliers, § Timing bonuses.
 // ---------------------------------------------------------------------------------------
 
-/// The ten yaku, in the rulings' order (the order of their base values).
+/// The ten yaku, in the page's order (the order of their base values).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Yaku {
     Suyaku,
@@ -187,7 +187,7 @@ impl Yaku {
         }
     }
 
-    /// "Base values (3-group + 5-group)": the yaku of a 3-group kind and a 5-group kind.
+    /// The page's table of yaku: the yaku of a 3-group kind and a 5-group kind.
     fn of(three: Kind, five: Kind) -> Option<Yaku> {
         use Kind::*;
         Some(match (three, five) {
@@ -220,7 +220,7 @@ impl Yaku {
     ];
 }
 
-/// A multiplier from the cards, one per case the rulings list.
+/// A multiplier from the cards, one per case docs/games/sangohana.md § Multipliers lists.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Boost {
     /// kasu 5-group: two same-month pairs ×2.
@@ -317,7 +317,7 @@ const TIMINGS: [(&str, Timing); 4] = [
 ];
 
 impl Timing {
-    /// "Timing bonuses, added after the multipliers": 福上がり +15 (上がり on one's first
+    /// § Timing bonuses, "added after multiplying": 福上がり +15 (上がり on one's first
     /// turn); 福当たり +12 if the hand is still as dealt, +10 if it has changed.
     fn bonus(self) -> i64 {
         match (self.atari, self.first_turn, self.as_dealt) {
@@ -329,7 +329,7 @@ impl Timing {
     }
 }
 
-/// A winning hand, as the rulings score it.
+/// A winning hand, as docs/games/sangohana.md scores it.
 #[derive(Clone, Debug)]
 struct Win {
     three: Vec<Card>,
@@ -352,7 +352,7 @@ struct Verdict {
     /// The hand had the 3 + 5 kind shape of a kasu-5 yaku but its kasu held no pair.
     no_pair: bool,
     /// ... and among them, it held 12-kasu-yellow with one other month-12 kasu (a
-    /// pair-lookalike the rulings exclude).
+    /// pair-lookalike the page excludes).
     yellow_lookalike: bool,
 }
 
@@ -363,8 +363,9 @@ impl Verdict {
     }
 }
 
-/// Months holding a same-month pair among `kasu`. "A 12-month pair must be two non-yellow
-/// kasu; month 11 has one kasu so never pairs": 黄桐 is simply left out of the count.
+/// Months holding a same-month pair among `kasu`. "`12-kasu-yellow` (黄桐) never makes a
+/// pair. Month 11 has a single kasu, so it never pairs": 黄桐 is simply left out of the
+/// count.
 fn pair_months(kasu: &[Card]) -> Vec<u8> {
     let mut n = [0u8; 13];
     for &c in kasu {
@@ -383,7 +384,7 @@ fn kiri_three(cs: &[Card]) -> bool {
         == 3
 }
 
-/// Scores 8 cards from the rulings.
+/// Scores 8 cards as docs/games/sangohana.md § Yaku and § Multipliers say.
 fn oracle(hand: &[Card]) -> Verdict {
     assert_eq!(hand.len(), 8, "a 珊瑚花 hand has 8 cards");
     let mut why = String::new();
@@ -402,11 +403,12 @@ fn oracle(hand: &[Card]) -> Verdict {
         no_pair: false,
         yellow_lookalike: false,
     };
-    // "the 8 cards split into a 3-group and a 5-group; each group is all of one kind;
-    // the two groups are of different kinds": so the hand holds exactly two kinds, three
-    // cards of one and five of the other, and the split is the hand's kinds themselves.
-    // (So "when one hand admits several splits" never arises with the standard kinds:
-    // the split is unique, and so is the yaku and its name.)
+    // "The eight cards must split into a 3-group (三) and a 5-group (五)", each group "of
+    // one kind only", "the two groups are of different kinds". So the hand holds exactly
+    // two kinds, three cards of one and five of the other, and the split is the hand's
+    // kinds themselves. (So, as the page's reading says, a hand that admits several splits
+    // never arises with the standard kinds: the split is unique, and so is the yaku and its
+    // name.)
     let groups: Vec<(&Kind, &Vec<Card>)> = by_kind.iter().collect();
     let (three, five) = match groups.as_slice() {
         [(_, a), (_, b)] if a.len() == 3 && b.len() == 5 => ((*a).clone(), (*b).clone()),
@@ -425,7 +427,7 @@ fn oracle(hand: &[Card]) -> Verdict {
     let mut boosts = Vec::new();
     match kind(five[0]) {
         Kind::Kasu => {
-            // "A 5-group of kasu must contain at least one same-month pair."
+            // "a kasu 5-group holds at least one same-month pair of kasu"
             let pairs = pair_months(&five);
             let _ = write!(why, "; 5-group pairs in months {pairs:?}");
             if pairs.is_empty() {
@@ -438,7 +440,7 @@ fn oracle(hand: &[Card]) -> Verdict {
                     yellow_lookalike: twelves.len() == 2,
                 };
             }
-            // "take the largest that applies in each bullet"
+            // "Within a group only the largest multiplier that applies counts"
             let kiri = kiri_three(&five);
             let willow = five.iter().any(|&c| id(c) == "11-kasu");
             let other_pair = pairs.iter().any(|&m| m != 12);
@@ -456,12 +458,13 @@ fn oracle(hand: &[Card]) -> Verdict {
             boosts.extend(b);
         }
         Kind::Tan | Kind::Tane | Kind::Hikari => {
-            // "5枚組の方に赤短、青短が揃っていても、それは特典の条件とはなりません。"
+            // "Ribbons in a 5-group never count."
         }
     }
     match kind(three[0]) {
         Kind::Tan => {
-            // "the 3-group is exactly 赤短 ×2, or exactly 青短 ×2"
+            // "the three ribbons are exactly 赤短 (months 1, 2, 3): ×2; exactly 青短 (months
+            // 6, 9, 10): ×2"
             if three.iter().all(|&c| tag(c) == Tag::Akatan) {
                 boosts.push(Boost::Akatan);
             } else if three.iter().all(|&c| tag(c) == Tag::Aotan) {
@@ -475,7 +478,7 @@ fn oracle(hand: &[Card]) -> Verdict {
         }
         Kind::Tane | Kind::Hikari => {}
     }
-    // "multiply across bullets"
+    // "multipliers from different groups multiply"
     let factor: i64 = boosts.iter().map(|b| b.factor()).product();
     let value = yaku.base() * factor;
     for b in &boosts {
@@ -632,7 +635,7 @@ fn compare(e: &Engine, hand: &[Card], tally: &mut Tally, out: &mut Vec<String>) 
     for (label, t) in TIMINGS {
         let r = e.score(hand, t);
         let want = v.total(t);
-        // Names are compared in the plain context only: the rulings name the yaku
+        // Names are compared in the plain context only: the page names the yaku
         // ("赤五光", "素役の2倍付け") but say nothing about naming a hand that also earns a
         // timing bonus, nor about naming a hand with no yaku, so there totals alone count.
         let name_bad = match (&v.win, t.first_turn) {
@@ -654,7 +657,7 @@ fn compare(e: &Engine, hand: &[Card], tally: &mut Tally, out: &mut Vec<String>) 
                 None => format!("no yaku, {want}"),
             };
             out.push(format!(
-                "hand [{}], {label}:\n    rulings: {said}\n      because {}\n    engine:  {}",
+                "hand [{}], {label}:\n    docs/games: {said}\n         because {}\n    engine:     {}",
                 ids(hand),
                 v.why,
                 e.describe(&r)
@@ -732,7 +735,7 @@ fn group(rng: &mut Rng, k: Kind, n: usize) -> Vec<Card> {
 fn winning_shape(rng: &mut Rng) -> Vec<Card> {
     const KINDS: [Kind; 4] = [Kind::Hikari, Kind::Tane, Kind::Tan, Kind::Kasu];
     let mut hand = match rng.below(12) {
-        // 8 kasu: "素札8枚を3枚と5枚に分けて…役の成立、と云う事にはならない"
+        // 8 kasu: "eight kasu split 3 + 5 are no yaku"
         0 => kasu_group(rng, 8),
         // tane and tan mixed in the 3-group: never a yaku
         1 => {
@@ -810,7 +813,7 @@ fn the_oracle_table_is_the_engine_deck() {
         };
         if m != month(c) as i64 || k != kind(c).kanji() || tags != want_tags {
             bad.push(format!(
-                "{}: rulings month {} kind {} tags {:?}; engine month {m} kind {k} tags {tags:?}",
+                "{}: docs/games month {} kind {} tags {:?}; engine month {m} kind {k} tags {tags:?}",
                 id(c),
                 month(c),
                 kind(c).kanji(),
@@ -821,7 +824,8 @@ fn the_oracle_table_is_the_engine_deck() {
     assert!(bad.is_empty(), "deck mismatch:\n{}", bad.join("\n"));
 }
 
-/// The rulings' and the seed's own worked examples, each with the total the rulings give
+/// Worked examples — the original rules' own (docs/games/sangohana.md § Worked examples)
+/// and a hand for each yaku, multiplier and pair rule — each with the total the page gives
 /// in each context: (hand, name when it wins, 上がり, 福上がり, 福当たり as dealt, 福当たり
 /// changed).
 #[test]
@@ -997,7 +1001,7 @@ fn worked_examples() {
             let name_bad = !t.first_turn && name.is_some_and(|n| r.name != n);
             if r.total != *want || name_bad {
                 engine_bad.push(format!(
-                    "[{text}] {label} ({why}): rulings {name:?} {want}; engine {}",
+                    "[{text}] {label} ({why}): expected {name:?} {want}; engine {}",
                     e.describe(&r)
                 ));
             }
@@ -1011,7 +1015,7 @@ fn worked_examples() {
         let r = e.score(&h, later);
         if r.total != totals[0] {
             engine_bad.push(format!(
-                "[{text}] 当たり, not first turn ({why}): rulings {}; engine {}",
+                "[{text}] 当たり, not first turn ({why}): expected {}; engine {}",
                 totals[0],
                 e.describe(&r)
             ));

@@ -1,14 +1,14 @@
-//! 浮島 Ukishima settlement: an independent oracle written from `/work/shared/rulings.md`
-//! § 浮島 (and the seed's worked example) scores the end of every round the engine plays on
-//! `rulesets/ukishima*.fuda` — 役 with their values and voids, card points, 浮き代 and its
-//! subtraction, who pays whom, the next dealer — and compares that with the chips the
-//! engine moved, its `点差` / `収支`, its recorded 役 and its next dealer. The oracle shares
+//! 浮島 Ukishima settlement: an independent oracle written from `docs/games/ukishima.md`
+//! (with the original rules' worked example) scores the end of every round the engine
+//! plays on `rulesets/ukishima*.fuda` — 役 with their values and voids, card points, 浮き代
+//! and its subtraction, who pays whom, the next dealer — and compares that with the chips
+//! the engine moved, its `点差` / `収支`, its recorded 役 and its next dealer. The oracle shares
 //! no logic with the rule file (it reads only zone, variable, table and procedure names,
-//! and follows the header's documented "choice:" lines), so a misreading of the rulings in
+//! and follows the header's documented "choice:" lines), so a misreading of the page in
 //! the rule file makes this test fail. Rare cases (two 五双, voids) are also built as
 //! end-of-round piles directly and settled by the engine's own `清算` and `役` table.
 //!
-//! The rule file's "choice:" lines this oracle relies on (the rulings leave them open):
+//! The rule file's "choice:" lines this oracle relies on (each a "Reading:" on the page):
 //! - seats are numbered in turn order from the dealer (`next dealer` tie-breaks and the
 //!   role names 親 胴二 ビキ / 親 子 count seats upward from the dealer);
 //! - 役代 and the card settlement are paid in the same chips, in the same round;
@@ -34,7 +34,8 @@ use fuda_core::value::{ScoreResult, Value};
 use fuda_core::{Program, State};
 
 // ---------------------------------------------------------------------------------------
-// The cards, from rulings.md § "Card identities" and § 浮島 "Card points".
+// The cards, from docs/games/README.md § Card ids and docs/games/ukishima.md § Cards and
+// points.
 // ---------------------------------------------------------------------------------------
 
 /// A kabufuda card as the oracle knows it: `(number − 1) × 4 + letter`, so 0 is `1a`.
@@ -60,7 +61,7 @@ fn of_number(n: usize) -> [Card; 4] {
     [b, b + 1, b + 2, b + 3]
 }
 
-/// "赤ピン 15, 玉四 10, every other card its number; 240 in all."
+/// 赤ピン 15, 玉四 10, "every other card: its number"; "240 points in all".
 fn points(c: Card) -> i64 {
     match c {
         AKAPIN => 15,
@@ -73,7 +74,7 @@ fn total_points(cs: &[Card]) -> i64 {
     cs.iter().map(|&c| points(c)).sum()
 }
 
-/// 浮き代 by number, as the rulings list it (1: 18, 2: 8, … 10: 40).
+/// 浮き代 by number, as docs/games/ukishima.md lists it (1: 18, 2: 8, … 10: 40).
 const UKIDAI: [i64; 10] = [18, 8, 12, 22, 20, 24, 28, 32, 36, 40];
 
 fn ids(cs: &[Card]) -> String {
@@ -83,11 +84,11 @@ fn ids(cs: &[Card]) -> String {
 }
 
 // ---------------------------------------------------------------------------------------
-// The oracle: rulings.md § 浮島, bullets "Turn" (the end state), "浮き札", "Card points",
-// "Yaku", "Card settlement", "Next dealer", "Seed variants".
+// The oracle: docs/games/ukishima.md § A turn (the end state), § 浮き札 and the 浮き持,
+// § Cards and points, § Yaku, § Card settlement, § Next dealer and the match, § Variants.
 // ---------------------------------------------------------------------------------------
 
-/// The six 役, in the rulings' order.
+/// The six 役, in the page's order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Yaku {
     Goso,
@@ -119,7 +120,7 @@ impl Yaku {
         }
     }
 
-    /// "五双 80", "赤ダマ 40", "二ゾロ 20, 三太 20, 六法 20, 株シマ 20".
+    /// The page's table: 五双 80, 赤ダマ 40, 二ゾロ, 三太, 六法 and 株シマ 20 each.
     fn value(self) -> i64 {
         match self {
             Yaku::Goso => 80,
@@ -129,7 +130,7 @@ impl Yaku {
     }
 }
 
-/// The rulings' special cases (voids and "does not spoil" clauses), counted so the test
+/// The page's special cases (voids, and what does not spoil a yaku), counted so the test
 /// can show each one was exercised.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Case {
@@ -193,7 +194,7 @@ impl Case {
     }
 }
 
-/// The game being settled: what the rulings make the settlement depend on.
+/// The game being settled: what the page makes the settlement depend on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Rules {
     players: usize,
@@ -202,7 +203,7 @@ struct Rules {
 }
 
 impl Rules {
-    /// "240 in all" over the players: 80 for three ("80点を基準点"), 120 for two.
+    /// "240 points in all" over the players: 80 for three, 120 for two.
     fn baseline(self) -> i64 {
         match self.players {
             3 => 80,
@@ -212,9 +213,9 @@ impl Rules {
     }
 
     /// What the 浮き持 loses and what each other player gains, for 浮き代 `u`.
-    /// 3 players: "subtracts 浮き代; each other player adds 浮き代"; without subtraction
-    /// "the other two each add half of 浮き代". 2 players: "with: the opponent adds twice
-    /// 浮き代; without: once".
+    /// 3 players (§ Card settlement): the 浮き持 subtracts 浮き代 and each other player adds
+    /// the whole 浮き代; without subtraction each other player adds half (§ Variants). 2
+    /// players: the opponent adds twice 浮き代 with subtraction, once without.
     fn float_shift(self, u: i64) -> (i64, i64) {
         match (self.players, self.subtraction) {
             (3, true) => (-u, u),
@@ -293,12 +294,13 @@ struct Verdict {
     why: String,
 }
 
-/// Settles a round's end from the rulings; `Err` when the end state itself breaks them.
+/// Settles a round's end as docs/games/ukishima.md says; `Err` when the end state itself
+/// could not arise under those rules.
 fn oracle(r: Rules, e: &EndState) -> Result<Verdict, String> {
     let n = r.players;
     let mut why = String::new();
-    // "every hand and the stock empty together, and exactly one card is left on the
-    // field: the 伏せ札's number."
+    // "every hand and the stock empty together"; "exactly one card is left on the field —
+    // necessarily of the 伏せ札's number"
     if !e.stray.is_empty() {
         return Err(format!("cards left outside the piles: [{}]", ids(&e.stray)));
     }
@@ -317,7 +319,8 @@ fn oracle(r: Rules, e: &EndState) -> Result<Verdict, String> {
             id(fuse)
         ));
     }
-    // Captures are same-number pairs ("capture the pair"), so each pile holds 0, 2 or 4
+    // Captures are same-number pairs (the played card "must capture it: both go … to the
+    // player's captures"), so each pile holds 0, 2 or 4
     // of each number.
     for (x, pile) in e.piles.iter().enumerate() {
         for k in 1..=10 {
@@ -329,8 +332,8 @@ fn oracle(r: Rules, e: &EndState) -> Result<Verdict, String> {
             }
         }
     }
-    // "浮き札: the four cards of the 伏せ札's number (the 伏せ札, the card left on the field,
-    // and the pair someone captured). That player is the 浮き持."
+    // "The four cards of its number are the 浮き札 (…): the 伏せ札, the last field card, and
+    // the pair one player captured. That player is the 浮き持"
     let holders: Vec<usize> = (0..n)
         .filter(|&x| e.piles[x].iter().any(|&c| number(c) == float))
         .collect();
@@ -348,7 +351,7 @@ fn oracle(r: Rules, e: &EndState) -> Result<Verdict, String> {
     assert_eq!(
         u,
         total_points(&of_number(float)),
-        "the rulings' 浮き代 table is the four cards' points"
+        "the page's 浮き代 table is the four cards' points"
     );
     let _ = write!(
         why,
@@ -364,7 +367,7 @@ fn oracle(r: Rules, e: &EndState) -> Result<Verdict, String> {
         cases.push(Case::FloatAkadama);
     }
 
-    // 役, seat by seat. "A 浮き持's floating pair does not count towards any yaku."
+    // 役, seat by seat. "The floating cards count for nothing in a yaku"
     let real: Vec<Vec<Card>> = (0..n)
         .map(|x| {
             e.piles[x]
@@ -375,12 +378,12 @@ fn oracle(r: Rules, e: &EndState) -> Result<Verdict, String> {
         })
         .collect();
     let count = |cs: &[Card], k: usize| cs.iter().filter(|&&c| number(c) == k).count();
-    // "五双 80: a pair of each of 1–5 among one's captures"
+    // 五双 80: "a pair of each of 1, 2, 3, 4, 5"
     let goso_shape = |cs: &[Card]| (1..=5).all(|k| count(cs, k) >= 2);
-    // "void if any of 1–5 has all four captured by that player"
+    // "五双 is void if the player captured all four of any of 1–5"
     let goso_four = |cs: &[Card]| (1..=5).any(|k| count(cs, k) == 4);
-    // "赤ダマ 40: pairs of 1 (with 赤ピン), 4 (with 玉四) and 9; a second pair of those
-    // numbers does not spoil it."
+    // 赤ダマ 40: "a pair of 1s with 赤ピン, a pair of 4s with 玉四, and a pair of 9s";
+    // "赤ダマ stands even if the player also holds the other pair of 1s, 4s or 9s."
     let akadama = |cs: &[Card]| {
         cs.contains(&AKAPIN)
             && count(cs, 1) >= 2
@@ -412,7 +415,7 @@ fn oracle(r: Rules, e: &EndState) -> Result<Verdict, String> {
             cases.push(Case::AkadamaVoidFloat);
             let _ = write!(why, "; seat {x}: 赤ダマ void (built on the floating pair)");
         }
-        // "二ゾロ 20, 三太 20, 六法 20, 株シマ 20: all four 2s / 3s / 6s / 9s."
+        // 二ゾロ, 三太, 六法, 株シマ, 20 each: all four 2s / 3s / 6s / 9s.
         for (k, y) in [
             (2, Yaku::Nizoro),
             (3, Yaku::Santa),
@@ -424,7 +427,7 @@ fn oracle(r: Rules, e: &EndState) -> Result<Verdict, String> {
             }
         }
     }
-    // "if two players hold it, the one holding 赤ピン loses it."
+    // "If two players hold 五双, the one holding 赤ピン loses it."
     let goso_holders: Vec<usize> = (0..n).filter(|&x| goso_own[x]).collect();
     for &x in &goso_holders {
         if goso_holders.len() >= 2 && real[x].contains(&AKAPIN) {
@@ -450,7 +453,7 @@ fn oracle(r: Rules, e: &EndState) -> Result<Verdict, String> {
     if yaku.iter().filter(|ys| !ys.is_empty()).count() >= 2 {
         cases.push(Case::SeveralHolders);
     }
-    // "Yaku (paid by each other player to the holder)".
+    // "each yaku is paid to its holder by each other player"
     let yaku_value: Vec<i64> = yaku
         .iter()
         .map(|ys| ys.iter().map(|y| y.value()).sum())
@@ -474,9 +477,9 @@ fn oracle(r: Rules, e: &EndState) -> Result<Verdict, String> {
         }
     }
 
-    // "Card settlement: each player totals their captured points; the 浮き持 leaves the
-    // floating pair out and subtracts 浮き代; each other player adds 浮き代; then each
-    // subtracts 80. The results sum to zero."
+    // § Card settlement: each player totals their captured points, the 浮き持 leaving the
+    // floating pair out; the 浮き持 subtracts the 浮き代; each other player adds it; everyone
+    // subtracts the baseline. "The results sum to zero"
     let (loss, gain) = r.float_shift(u);
     let mut card = vec![0i64; n];
     let _ = write!(why, "; cards:");
@@ -497,8 +500,9 @@ fn oracle(r: Rules, e: &EndState) -> Result<Verdict, String> {
         ));
     }
     let total: Vec<i64> = (0..n).map(|x| yaku_pay[x] + card[x]).collect();
-    // "Next dealer: the round's highest scorer (ties: the earlier seat from the current
-    // dealer)" — the whole result of the round (choice).
+    // § Next dealer and the match: "the seat with the largest whole result of the round,
+    // 役代 and card settlement together"; "A tie goes to the earlier seat counting from the
+    // current dealer" (a reading of the original's "highest scorer").
     let best = *total.iter().max().expect("seats");
     let leaders: Vec<usize> = (0..n)
         .map(|k| (e.dealer + k) % n)
@@ -533,7 +537,7 @@ fn oracle(r: Rules, e: &EndState) -> Result<Verdict, String> {
 // The engine.
 // ---------------------------------------------------------------------------------------
 
-/// A shipped rule file and what the rulings say it plays.
+/// A shipped rule file and what docs/games/ukishima.md says it plays.
 #[derive(Clone, Copy, Debug)]
 struct Variant {
     file: &'static str,
@@ -544,7 +548,7 @@ struct Variant {
     deal: (usize, usize, usize),
 }
 
-/// rulings.md § 浮島 "Seed variants": 3 players with and without subtraction (手六場三);
+/// docs/games/ukishima.md § Variants: 3 players with and without subtraction (手六場三);
 /// 2 players with a 120 baseline, with or without subtraction, 手八場七 and 手九場三.
 const VARIANTS: [Variant; 6] = [
     Variant {
@@ -701,7 +705,7 @@ impl Engine {
             table: p.score_named("役").expect("a score table 役"),
             p,
         };
-        // The file plays what the rulings say this variant is.
+        // The file plays what the page says this variant is.
         let st = State::blank(&e.p, &e.params, 0).expect("a blank state");
         assert_eq!(
             st.board.seats as usize,
@@ -822,16 +826,19 @@ impl Observed {
 fn differences(r: Rules, e: &EndState, v: &Verdict, o: &Observed) -> Vec<String> {
     let mut d = Vec::new();
     if o.chips != v.total {
-        d.push(format!("chips moved {:?}, rulings {:?}", o.chips, v.total));
+        d.push(format!(
+            "chips moved {:?}, docs/games {:?}",
+            o.chips, v.total
+        ));
     }
     if o.tensa != v.card {
         d.push(format!(
-            "点差 {:?}, rulings' card settlement {:?}",
+            "点差 {:?}, docs/games card settlement {:?}",
             o.tensa, v.card
         ));
     }
     if o.shushi != v.total {
-        d.push(format!("収支 {:?}, rulings {:?}", o.shushi, v.total));
+        d.push(format!("収支 {:?}, docs/games {:?}", o.shushi, v.total));
     }
     if o.chips.iter().sum::<i64>() != 0 {
         d.push(format!(
@@ -845,14 +852,14 @@ fn differences(r: Rules, e: &EndState, v: &Verdict, o: &Observed) -> Vec<String>
         let got = o.records.get(&x).cloned().unwrap_or_default();
         if got.0 != want || got.1 != v.yaku_value[x] {
             d.push(format!(
-                "seat {x}: 役 recorded {:?} = {}, rulings {:?} = {}",
+                "seat {x}: 役 recorded {:?} = {}, docs/games {:?} = {}",
                 got.0, got.1, want, v.yaku_value[x]
             ));
         }
     }
     if o.next_dealer != v.next_dealer {
         d.push(format!(
-            "next dealer seat {}, rulings seat {}",
+            "next dealer seat {}, docs/games seat {}",
             o.next_dealer, v.next_dealer
         ));
     }
@@ -1053,9 +1060,9 @@ fn play(e: &Engine, seed: u64, agent: &str, rounds: i64, tally: &mut Tally, out:
     assert_eq!(round as i64, rounds, "{}: rounds played", head(round));
 }
 
-/// Checks a round's deal at its first decision, from the rulings: hands, field and stock
-/// of the variant's sizes, one 伏せ札, no three of a number on the field (a mandatory
-/// redeal), nothing captured yet; the dealer plays first.
+/// Checks a round's deal at its first decision, from the page's § The deal: hands, field
+/// and stock of the variant's sizes, one 伏せ札, no three of a number on the field (a
+/// mandatory redeal), nothing captured yet; the dealer plays first.
 fn check_deal(e: &Engine, st: &State, head: &str, out: &mut Vec<String>) {
     let (hand, field, stock) = e.v.deal;
     let counts = |z: u16, s: Option<u8>| e.cards(st, z, s).len();
@@ -1140,7 +1147,7 @@ fn report(
         Ok(v) => v,
         Err(m) => {
             out.push(format!(
-                "{head}: the end of the round breaks the rulings: {m}\n{}\n    engine: {}",
+                "{head}: the end of the round could not arise under docs/games: {m}\n{}\n    engine: {}",
                 end.describe(r),
                 o.describe()
             ));
@@ -1162,14 +1169,14 @@ fn report(
         want.sort_unstable();
         if t.total != verdict.yaku_value[x] || (t.total > 0 && names != want) {
             d.push(format!(
-                "seat {x}: the 役 table gives {names:?} = {}, rulings {want:?} = {}",
+                "seat {x}: the 役 table gives {names:?} = {}, docs/games {want:?} = {}",
                 t.total, verdict.yaku_value[x]
             ));
         }
     }
     if !d.is_empty() {
         out.push(format!(
-            "{head} ({} players, subtraction {}):\n{}\n    rulings: {}\n    engine:  {}\n    differences: {}",
+            "{head} ({} players, subtraction {}):\n{}\n    docs/games: {}\n    engine:     {}\n    differences: {}",
             r.players,
             r.subtraction,
             end.describe(r),
@@ -1420,7 +1427,7 @@ fn the_oracle_cards_are_the_engine_deck() {
         240,
         "240 in all"
     );
-    // "A match is any number of rounds (a parameter; default 6)."
+    // "A match is any number of rounds (parameter `rounds`, 1..120, default 6)"
     assert_eq!(
         e.p.params[e.rounds_param].default,
         Value::Int(6),
@@ -1428,11 +1435,12 @@ fn the_oracle_cards_are_the_engine_deck() {
     );
 }
 
-/// The seed's worked example (甲 64, 乙 46, 丙 94, 丙 the 浮き持 of 9s: +20, +2, −22), as
+/// The original rules' worked example (docs/games/ukishima.md § Worked examples: 甲 64,
+/// 乙 46, 丙 94, 丙 the 浮き持 of 9s: +20, +2, −22), as
 /// piles of real captures; 丙's pile also shows two voids: its 五双 has four 1s and its
 /// 赤ダマ stands on the floating 9s. Without subtraction (3 players): each other adds 18.
 #[test]
-fn the_seed_worked_example() {
+fn the_original_worked_example() {
     let cards = |t: &str| -> Vec<Card> {
         t.split_whitespace()
             .map(|w| (0..40).find(|&c| id(c) == w).expect("a card id"))
@@ -1507,7 +1515,7 @@ fn played_rounds_agree() {
     assert_covered(&t, 3, "played rounds");
 }
 
-/// Built end states for each settlement the rulings give (3 or 2 players, with or without
+/// Built end states for each settlement the page gives (3 or 2 players, with or without
 /// subtraction; 手九場三 settles like 手八場七): every 役 and every void many times.
 #[test]
 fn built_end_states_agree() {
