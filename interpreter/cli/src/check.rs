@@ -7,12 +7,13 @@ use fuda_core::Program;
 
 use crate::load::{self, plural};
 use crate::render::{self, Stream};
-use crate::{errln, outln};
+use crate::{errln, outln, stdin};
 
 /// Arguments of `fuda check`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Ruleset files to check.
+    /// Ruleset files to check (`-` reads one from standard input, named `<stdin>`, its
+    /// imports from the current folder).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
 }
@@ -21,7 +22,7 @@ pub struct Args {
 pub fn run(args: &Args) -> miette::Result<u8> {
     let mut failed = 0;
     for path in &args.files {
-        let shown = path.display();
+        let shown = stdin::shown(path);
         match load::compile_file(path) {
             Err(e) => {
                 errln!("{e:?}");

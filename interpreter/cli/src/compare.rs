@@ -11,15 +11,15 @@ use crate::seating::Mode;
 use crate::simulate::{self, Report, RunArgs};
 use crate::stats::{GameTotals, Interval, Mean, Summary};
 use crate::{errln, outln};
-use crate::{params, render, values, view};
+use crate::{params, render, stdin, values, view};
 
 /// Arguments of `fuda compare`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The baseline ruleset (A).
+    /// The baseline ruleset (A; `-`: standard input).
     #[arg(value_name = "A")]
     pub a: PathBuf,
-    /// The variant compared with it (B).
+    /// The variant compared with it (B; `-`: standard input).
     #[arg(value_name = "B")]
     pub b: PathBuf,
     #[command(flatten)]
@@ -189,7 +189,7 @@ fn run_text(args: &Args) -> miette::Result<u8> {
             format!(
                 "A: {} ({}): {} games, {} deals in {:.2} s",
                 pa.title,
-                args.a.display(),
+                stdin::shown(&args.a),
                 a.summary.games,
                 a.summary.deals,
                 a.seconds
@@ -197,7 +197,7 @@ fn run_text(args: &Args) -> miette::Result<u8> {
             format!(
                 "B: {} ({}): {} games, {} deals in {:.2} s",
                 pb.title,
-                args.b.display(),
+                stdin::shown(&args.b),
                 b.summary.games,
                 b.summary.deals,
                 b.seconds

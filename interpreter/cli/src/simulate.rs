@@ -25,7 +25,7 @@ use crate::{errln, outln};
 /// Arguments of `fuda simulate`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The ruleset file.
+    /// The ruleset file (`-`: standard input).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     #[command(flatten)]

@@ -7,11 +7,12 @@ use fuda_core::State;
 use crate::load;
 use crate::outln;
 use crate::render::{self, Stream};
+use crate::stdin;
 
 /// Arguments of `fuda test`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Ruleset files whose tests to run.
+    /// Ruleset files whose tests to run (`-` reads one from standard input).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Run only the tests whose name contains this text.
@@ -24,7 +25,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     let mut passed = 0usize;
     let mut failed = 0usize;
     for path in &args.files {
-        let shown = path.display();
+        let shown = stdin::shown(path);
         let compiled = match load::compile_file(path) {
             Err(e) => {
                 crate::errln!("{e:?}");
