@@ -46,11 +46,16 @@ use clap::{CommandFactory, Parser, Subcommand};
   fuda play rulesets/sangohana.fuda
 
 A file argument given as `-` is read from standard input (`./-` names a file called `-`):
-  cat house.fuda | fuda check -"
+  cat house.fuda | fuda check -
+
+Colour follows `--color` (auto by default: on a terminal, unless NO_COLOR is set)."
 )]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// When to colour diagnostics.
+    #[arg(long, global = true, value_enum, default_value_t, value_name = "WHEN")]
+    color: render::ColorChoice,
 }
 
 #[derive(Subcommand, Debug)]
@@ -139,8 +144,9 @@ with no alternative is not recorded, and not shown.")]
 }
 
 fn main() -> ExitCode {
-    render::install_hook();
     let cli = Cli::parse();
+    render::set_color(cli.color);
+    render::install_hook();
     if let Err(e) = check_stdin(&cli.command) {
         e.exit();
     }

@@ -166,3 +166,30 @@ pub fn fuda_within(secs: u64, dir: &Path, args: &[&str]) -> Option<Run> {
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     })
 }
+
+/// Runs `fuda` with its streams on a terminal (a pseudo-terminal 100 columns wide, made
+/// by util-linux's `script`), environment variables set or removed as in [`fuda_env`]:
+/// what a person at a terminal sees, stdout and stderr together, line ends as `\r\n`.
+/// `None` where `script` is missing (it is part of every common Linux system).
+pub fn fuda_on_terminal(env: &[(&str, Option<&str>)], args: &[&str]) -> Option<String> {
+    let quote = |a: &str| format!("'{}'", a.replace('\'', "'\\''"));
+    let mut line = String::from("stty cols 100 rows 40; ");
+    line.push_str(&quote(env!("CARGO_BIN_EXE_fuda")));
+    for a in args {
+        line.push(' ');
+        line.push_str(&quote(a));
+    }
+    let mut cmd = Command::new("script");
+    cmd.args(["-qec", &line, "/dev/null"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (name, value) in env {
+        match value {
+            Some(v) => cmd.env(name, v),
+            None => cmd.env_remove(name),
+        };
+    }
+    let out = cmd.output().ok()?;
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
