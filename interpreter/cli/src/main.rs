@@ -6,6 +6,7 @@
 mod batch;
 mod check;
 mod compare;
+mod diag_json;
 mod input;
 mod load;
 mod params;
@@ -64,14 +65,16 @@ enum Command {
     #[command(after_help = "Examples:
   fuda check rulesets/sangohana.fuda
   fuda check rulesets/*.fuda
+  fuda check rulesets/sangohana.fuda --json      # diagnostics as JSON, for editors and tools
   cat house.fuda | fuda check -                  # from standard input, shown as <stdin>
 
-Exit code 0 when every file compiles, 1 otherwise.")]
+Exit code 0 when every file compiles, 1 otherwise (with or without --json).")]
     Check(check::Args),
     /// Run the `test` blocks written in rulesets.
     #[command(after_help = "Examples:
   fuda test rulesets/sangohana.fuda
   fuda test rulesets/sangohana.fuda --filter 五光
+  fuda test rulesets/*.fuda --json               # each test's name, result and failure message
 
 The last line is `N passed, N failed`; exit code 1 on any failure.")]
     Test(test_cmd::Args),
