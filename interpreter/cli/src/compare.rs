@@ -3,7 +3,7 @@
 //! difference with a 95% interval, so a house rule's effect can be told from noise.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -151,8 +151,10 @@ pub fn run(args: &Args) -> miette::Result<u8> {
 
 fn run_text(args: &Args) -> miette::Result<u8> {
     // Both files are checked before either batch is played.
-    let (batch_a, unknown_a) = simulate::prepare_known(&args.a, &args.run)?;
-    let (batch_b, unknown_b) = simulate::prepare_known(&args.b, &args.run)?;
+    let (mut batch_a, unknown_a) = simulate::prepare_known(&args.a, &args.run)?;
+    let (mut batch_b, unknown_b) = simulate::prepare_known(&args.b, &args.run)?;
+    batch_a.label = side_label("A", &args.a);
+    batch_b.label = side_label("B", &args.b);
     // A `--set` applies to each side that declares it (a variant may add a parameter
     // its baseline lacks); a name neither declares is a mistake.
     if let Some(name) = unknown_a.iter().find(|n| unknown_b.contains(n)) {
@@ -225,6 +227,16 @@ fn run_text(args: &Args) -> miette::Result<u8> {
         );
     }
     Ok(u8::from(a.failed + b.failed > 0))
+}
+
+/// A side's progress bar label: its letter and its file's name (`A sangohana.fuda`),
+/// without the folder, which the two files most often share.
+fn side_label(side: &str, file: &Path) -> String {
+    let name = match file.file_name() {
+        Some(n) if !stdin::is_stdin(file) => n.to_string_lossy().into_owned(),
+        _ => stdin::shown(file),
+    };
+    format!("{side} {name}")
 }
 
 /// B − A for every section of the two reports (which must keep their games: see
@@ -824,6 +836,13 @@ fn section(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_side_is_labelled_with_its_letter_and_file_name() {
+        let a = side_label("A", Path::new("rulesets/sangohana.fuda"));
+        assert_eq!(a, "A sangohana.fuda");
+        assert_eq!(side_label("B", Path::new("-")), "B <stdin>");
+    }
 
     #[test]
     fn share_differences_follow_newcombe() {

@@ -11,6 +11,7 @@ mod input;
 mod load;
 mod params;
 mod play;
+mod progress;
 mod render;
 mod replay;
 mod score;
