@@ -274,7 +274,7 @@ fn two_dashes_are_a_usage_error() {
 }
 
 #[test]
-fn stdin_that_is_empty_or_not_text_is_a_diagnostic() {
+fn stdin_that_is_empty_too_large_or_not_text_is_a_diagnostic() {
     // Empty input is a ruleset without its header, not a crash.
     let r = fuda_with_input(&["check", "-"], "");
     assert_eq!(r.code, 1, "{}", r.all());
@@ -289,4 +289,14 @@ fn stdin_that_is_empty_or_not_text_is_a_diagnostic() {
         "{}",
         r.stderr
     );
+    // One byte over a rule file's 4 MiB: refused with its size and a help line.
+    let big = " ".repeat(4 * 1024 * 1024 + 1);
+    let r = fuda_with_input(&["check", "-"], &big);
+    assert_eq!(r.code, 1, "{}", r.all());
+    let err: String = r.stderr.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        err.contains("cannot read `<stdin>`: it is too large: 4194305 bytes"),
+        "{err}"
+    );
+    assert!(err.contains("help: split the ruleset"), "{err}");
 }
