@@ -1,27 +1,38 @@
 //! `fuda check`: compile rulesets and report every problem, or a one-line summary.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use fuda_core::ir::StageDef;
-use fuda_core::Program;
+use fuda_core::{Compiled, Failed, Program};
+use serde_json::{json, Value as Json};
 
 use crate::load::{self, plural};
 use crate::render::{self, Stream};
-use crate::{errln, outln};
+use crate::{diag_json, errln, outln, stdin};
 
 /// Arguments of `fuda check`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Ruleset files to check.
+    /// Ruleset files to check (`-` reads one from standard input, named `<stdin>`, its
+    /// imports from the current folder).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
+    /// Print one JSON object instead of text: `{"ok", "files": [{"file", "ok",
+    /// "summary", "errors", "warnings", "diagnostics": […]}]}`, each diagnostic with its
+    /// file, line and column (from 1, in characters), code, severity, message, labels
+    /// and help.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Checks each file; 0 when all compile, 1 otherwise.
 pub fn run(args: &Args) -> miette::Result<u8> {
+    if args.json {
+        return run_json(args);
+    }
     let mut failed = 0;
     for path in &args.files {
-        let shown = path.display();
+        let shown = stdin::shown(path);
         match load::compile_file(path) {
             Err(e) => {
                 errln!("{e:?}");
@@ -55,6 +66,49 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         }
     }
     Ok(u8::from(failed > 0))
+}
+
+/// `--json`: one object for all the files on stdout, nothing drawn on stderr; the
+/// exit code is the text mode's.
+fn run_json(args: &Args) -> miette::Result<u8> {
+    let files: Vec<Json> = args.files.iter().map(|p| file_json(p)).collect();
+    let ok = files.iter().all(|f| f["ok"] == json!(true));
+    outln!("{}", json!({ "ok": ok, "files": files }));
+    Ok(u8::from(!ok))
+}
+
+/// One file's entry of `--json`.
+fn file_json(path: &Path) -> Json {
+    let shown = stdin::shown(path);
+    match load::compile_file(path) {
+        Err(e) => json!({
+            "file": shown, "ok": false, "summary": null, "errors": 1, "warnings": 0,
+            "diagnostics": [diag_json::user_error(&e, &shown)],
+        }),
+        Ok(Ok(Compiled { program, warnings })) => json!({
+            "file": shown, "ok": true, "summary": summary(&program), "errors": 0,
+            "warnings": warnings.len(),
+            "diagnostics": warnings.iter()
+                .map(|w| diag_json::diagnostic(w, &program.sources))
+                .collect::<Vec<_>>(),
+        }),
+        Ok(Err(Failed {
+            sources,
+            diagnostics,
+        })) => {
+            let errors = diagnostics
+                .iter()
+                .filter(|d| d.severity == fuda_core::diagnostic::Severity::Error)
+                .count();
+            json!({
+                "file": shown, "ok": false, "summary": null, "errors": errors,
+                "warnings": diagnostics.len() - errors,
+                "diagnostics": diagnostics.iter()
+                    .map(|d| diag_json::diagnostic(d, &sources))
+                    .collect::<Vec<_>>(),
+            })
+        }
+    }
 }
 
 /// `My Game (48 cards, 3 seats, 10 yaku, 28 tests)`.

@@ -3,7 +3,7 @@
 //! difference with a 95% interval, so a house rule's effect can be told from noise.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
@@ -11,15 +11,15 @@ use crate::seating::Mode;
 use crate::simulate::{self, Report, RunArgs};
 use crate::stats::{GameTotals, Interval, Mean, Summary};
 use crate::{errln, outln};
-use crate::{params, render, values, view};
+use crate::{params, render, stdin, values, view};
 
 /// Arguments of `fuda compare`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The baseline ruleset (A).
+    /// The baseline ruleset (A; `-`: standard input).
     #[arg(value_name = "A")]
     pub a: PathBuf,
-    /// The variant compared with it (B).
+    /// The variant compared with it (B; `-`: standard input).
     #[arg(value_name = "B")]
     pub b: PathBuf,
     #[command(flatten)]
@@ -151,8 +151,10 @@ pub fn run(args: &Args) -> miette::Result<u8> {
 
 fn run_text(args: &Args) -> miette::Result<u8> {
     // Both files are checked before either batch is played.
-    let (batch_a, unknown_a) = simulate::prepare_known(&args.a, &args.run)?;
-    let (batch_b, unknown_b) = simulate::prepare_known(&args.b, &args.run)?;
+    let (mut batch_a, unknown_a) = simulate::prepare_known(&args.a, &args.run)?;
+    let (mut batch_b, unknown_b) = simulate::prepare_known(&args.b, &args.run)?;
+    batch_a.label = side_label("A", &args.a);
+    batch_b.label = side_label("B", &args.b);
     // A `--set` applies to each side that declares it (a variant may add a parameter
     // its baseline lacks); a name neither declares is a mistake.
     if let Some(name) = unknown_a.iter().find(|n| unknown_b.contains(n)) {
@@ -189,7 +191,7 @@ fn run_text(args: &Args) -> miette::Result<u8> {
             format!(
                 "A: {} ({}): {} games, {} deals in {:.2} s",
                 pa.title,
-                args.a.display(),
+                stdin::shown(&args.a),
                 a.summary.games,
                 a.summary.deals,
                 a.seconds
@@ -197,7 +199,7 @@ fn run_text(args: &Args) -> miette::Result<u8> {
             format!(
                 "B: {} ({}): {} games, {} deals in {:.2} s",
                 pb.title,
-                args.b.display(),
+                stdin::shown(&args.b),
                 b.summary.games,
                 b.summary.deals,
                 b.seconds
@@ -225,6 +227,16 @@ fn run_text(args: &Args) -> miette::Result<u8> {
         );
     }
     Ok(u8::from(a.failed + b.failed > 0))
+}
+
+/// A side's progress bar label: its letter and its file's name (`A sangohana.fuda`),
+/// without the folder, which the two files most often share.
+fn side_label(side: &str, file: &Path) -> String {
+    let name = match file.file_name() {
+        Some(n) if !stdin::is_stdin(file) => n.to_string_lossy().into_owned(),
+        _ => stdin::shown(file),
+    };
+    format!("{side} {name}")
 }
 
 /// B − A for every section of the two reports (which must keep their games: see
@@ -824,6 +836,13 @@ fn section(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_side_is_labelled_with_its_letter_and_file_name() {
+        let a = side_label("A", Path::new("rulesets/sangohana.fuda"));
+        assert_eq!(a, "A sangohana.fuda");
+        assert_eq!(side_label("B", Path::new("-")), "B <stdin>");
+    }
 
     #[test]
     fn share_differences_follow_newcombe() {

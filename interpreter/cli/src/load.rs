@@ -9,6 +9,7 @@ use fuda_core::{Compiled, Failed, Program};
 use miette::miette;
 
 use crate::render::{self, Stream};
+use crate::stdin;
 
 /// Serves `import`/`extends` paths from below one folder.
 pub struct FolderLoader {
@@ -178,28 +179,32 @@ fn read_at_most(path: &Path, max: usize, what: &'static str) -> Result<String, R
 /// Reads a rule file for a command; an unreadable or oversized file is a diagnostic.
 /// Only regular files are read, as for imports: opening a FIFO would wait for a writer
 /// forever, and a device is no rule file.
+/// `-` reads standard input instead (a pipe is what it usually is).
 pub fn read_rule_file(path: &Path) -> miette::Result<String> {
-    if let Some(what) = not_regular(path) {
-        return Err(miette!(
-            code = "fuda::cli::read",
-            help = "give the path of a .fuda file",
-            "cannot read `{}`: {what}",
-            path.display()
-        ));
-    }
-    read_capped(path).map_err(|e| match e {
+    let shown = stdin::shown(path);
+    let read = if stdin::is_stdin(path) {
+        stdin::read(MAX_FILE_BYTES, "a rule file")
+    } else {
+        if let Some(what) = not_regular(path) {
+            return Err(miette!(
+                code = "fuda::cli::read",
+                help = "give the path of a .fuda file",
+                "cannot read `{shown}`: {what}"
+            ));
+        }
+        read_capped(path)
+    };
+    read.map_err(|e| match e {
         ReadError::TooLarge { .. } => miette!(
             code = "fuda::cli::too-large",
             help = "split the ruleset: a rule file can `import` files from its own folder",
-            "cannot read `{}`: {}",
-            path.display(),
+            "cannot read `{shown}`: {}",
             e.reason()
         ),
         ReadError::Io(_) => miette!(
             code = "fuda::cli::read",
             help = "give the path of a .fuda file",
-            "cannot read `{}`: {}",
-            path.display(),
+            "cannot read `{shown}`: {}",
             e.reason()
         ),
     })
@@ -220,15 +225,25 @@ pub fn not_regular(path: &Path) -> Option<&'static str> {
 }
 
 /// Reads a state or replay file a command was given whole, up to
-/// [`MAX_DATA_BYTES`]; an unreadable or oversized one is a diagnostic.
+/// [`MAX_DATA_BYTES`] (`-`: standard input); an unreadable or oversized one is a
+/// diagnostic.
 pub fn read_data_file(path: &Path) -> miette::Result<String> {
+    if stdin::is_stdin(path) {
+        return stdin::read(MAX_DATA_BYTES, "a data file").map_err(|e| data_error(path, &e));
+    }
     read_at_most(path, MAX_DATA_BYTES, "a data file").map_err(|e| data_error(path, &e))
 }
 
-/// Opens a data file to read it piece by piece (a batch); an unopenable one is the
-/// same diagnostic as [`read_data_file`] gives.
-pub fn open_data_file(path: &Path) -> miette::Result<std::fs::File> {
-    std::fs::File::open(path).map_err(|e| data_error(path, &ReadError::Io(e)))
+/// Opens a data file to read it piece by piece (a batch; `-`: standard input); an
+/// unopenable one is the same diagnostic as [`read_data_file`] gives.
+pub fn open_data_file(path: &Path) -> miette::Result<Box<dyn Read>> {
+    if stdin::is_stdin(path) {
+        return Ok(stdin::reader());
+    }
+    match std::fs::File::open(path) {
+        Ok(f) => Ok(Box::new(f)),
+        Err(e) => Err(data_error(path, &ReadError::Io(e))),
+    }
 }
 
 /// The diagnostic for a data file that could not be read.
@@ -237,7 +252,7 @@ pub fn data_error(path: &Path, e: &ReadError) -> miette::Report {
         code = "fuda::cli::read",
         help = "check the path (a relative path starts from the current directory)",
         "cannot read `{}`: {}",
-        path.display(),
+        stdin::shown(path),
         e.reason()
     )
 }
@@ -256,7 +271,9 @@ pub fn io_reason(e: &std::io::Error) -> String {
 }
 
 /// Reads and compiles a ruleset file. `Err` is a user error (unreadable file);
-/// `Ok(Err(_))` is a ruleset with problems, for the caller to render.
+/// `Ok(Err(_))` is a ruleset with problems, for the caller to render. A ruleset read
+/// from standard input (`-`) is named `<stdin>` and imports from the current folder,
+/// as a file there would: the same confinement, with the current folder as its root.
 pub fn compile_file(path: &Path) -> miette::Result<Result<Compiled, Failed>> {
     let text = read_rule_file(path)?;
     let folder = match path.parent() {
@@ -270,11 +287,7 @@ pub fn compile_file(path: &Path) -> miette::Result<Result<Compiled, Failed>> {
             io_reason(&e)
         )
     })?;
-    Ok(fuda_core::compile(
-        &path.display().to_string(),
-        &text,
-        &loader,
-    ))
+    Ok(fuda_core::compile(&stdin::shown(path), &text, &loader))
 }
 
 /// Renders every diagnostic of a failed compile to stderr and returns the counts
@@ -315,7 +328,7 @@ pub fn program(path: &Path) -> miette::Result<Program> {
                     path.display()
                 ),
                 "`{}` does not compile ({})",
-                path.display(),
+                stdin::shown(path),
                 plural(errors, "error")
             ))
         }

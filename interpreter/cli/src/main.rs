@@ -1,14 +1,17 @@
 //! The `fuda` command: parses the command line and hands each subcommand to its module.
 //! Exit codes: 0 success, 1 a problem found (or a user error, shown as a diagnostic),
-//! 2 a usage error (clap) or a `play` session left before the game ended.
+//! 2 a usage error (clap, or standard input asked for twice) or a `play` session left
+//! before the game ended.
 
 mod batch;
 mod check;
 mod compare;
+mod diag_json;
 mod input;
 mod load;
 mod params;
 mod play;
+mod progress;
 mod render;
 mod replay;
 mod score;
@@ -16,6 +19,7 @@ mod seating;
 mod settle;
 mod simulate;
 mod stats;
+mod stdin;
 mod test_cmd;
 mod told;
 mod values;
@@ -23,7 +27,9 @@ mod view;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use std::path::Path;
+
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// fuda: check, test, score, simulate, compare, play and replay traditional card and tile
 /// games written as `.fuda` rule files.
@@ -39,11 +45,19 @@ use clap::{Parser, Subcommand};
   fuda score rulesets/sangohana.fuda --hand \"1-ribbon 2-ribbon 3-ribbon 1-crane 3-curtain 8-moon 11-rainman 12-phoenix\"
   fuda simulate rulesets/sangohana.fuda --games 1000
   fuda compare rulesets/sangohana.fuda rulesets/sangohana-strict.fuda
-  fuda play rulesets/sangohana.fuda"
+  fuda play rulesets/sangohana.fuda
+
+A file argument given as `-` is read from standard input (`./-` names a file called `-`):
+  cat house.fuda | fuda check -
+
+Colour follows `--color` (auto by default: on a terminal, unless NO_COLOR is set)."
 )]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// When to colour diagnostics.
+    #[arg(long, global = true, value_enum, default_value_t, value_name = "WHEN")]
+    color: render::ColorChoice,
 }
 
 #[derive(Subcommand, Debug)]
@@ -52,13 +66,16 @@ enum Command {
     #[command(after_help = "Examples:
   fuda check rulesets/sangohana.fuda
   fuda check rulesets/*.fuda
+  fuda check rulesets/sangohana.fuda --json      # diagnostics as JSON, for editors and tools
+  cat house.fuda | fuda check -                  # from standard input, shown as <stdin>
 
-Exit code 0 when every file compiles, 1 otherwise.")]
+Exit code 0 when every file compiles, 1 otherwise (with or without --json).")]
     Check(check::Args),
     /// Run the `test` blocks written in rulesets.
     #[command(after_help = "Examples:
   fuda test rulesets/sangohana.fuda
   fuda test rulesets/sangohana.fuda --filter 五光
+  fuda test rulesets/*.fuda --json               # each test's name, result and failure message
 
 The last line is `N passed, N failed`; exit code 1 on any failure.")]
     Test(test_cmd::Args),
@@ -68,6 +85,7 @@ The last line is `N passed, N failed`; exit code 1 on any failure.")]
   fuda score rulesets/sangohana.fuda --set win=tsumo --set first_turn=true \\
       --hand \"4-cuckoo 5-bridge 6-butterflies 1-kasu-a 1-kasu-b 2-kasu-a 2-kasu-b 5-kasu-a\" --json
   fuda score rulesets/sangohana.fuda --batch hands.jsonl
+  zcat hands.jsonl.gz | fuda score rulesets/sangohana.fuda --batch -
 
 `--set` takes the table's arguments and the ruleset's parameters alike:
   fuda score rulesets/sangohana-strict.fuda --set 桐素と対の倍=4 --set players=4 --hand \"…\"
@@ -130,8 +148,12 @@ with no alternative is not recorded, and not shown.")]
 }
 
 fn main() -> ExitCode {
-    render::install_hook();
     let cli = Cli::parse();
+    render::set_color(cli.color);
+    render::install_hook();
+    if let Err(e) = check_stdin(&cli.command) {
+        e.exit();
+    }
     let result = match &cli.command {
         Command::Check(a) => check::run(a),
         Command::Test(a) => test_cmd::run(a),
@@ -148,4 +170,72 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// The file arguments a command reads, by name, in command-line order: at most one of
+/// them may be `-`, as standard input can be read once.
+fn file_args(command: &Command) -> (&'static str, Vec<(&'static str, &Path)>) {
+    fn each<'a>(
+        name: &'static str,
+        files: &'a [std::path::PathBuf],
+    ) -> Vec<(&'static str, &'a Path)> {
+        files.iter().map(|f| (name, f.as_path())).collect()
+    }
+    match command {
+        Command::Check(a) => ("check", each("FILE", &a.files)),
+        Command::Test(a) => ("test", each("FILE", &a.files)),
+        Command::Score(a) => {
+            let mut files = vec![("FILE", a.file.as_path())];
+            files.extend(a.state.as_deref().map(|p| ("--state", p)));
+            files.extend(a.batch.as_deref().map(|p| ("--batch", p)));
+            ("score", files)
+        }
+        Command::Simulate(a) => ("simulate", vec![("FILE", a.file.as_path())]),
+        Command::Compare(a) => ("compare", vec![("A", a.a.as_path()), ("B", a.b.as_path())]),
+        Command::Play(a) => ("play", vec![("FILE", a.file.as_path())]),
+        Command::Replay(a) => {
+            let mut files = vec![("FILE.toml", a.file.as_path())];
+            files.extend(a.ruleset.as_deref().map(|p| ("--ruleset", p)));
+            ("replay", files)
+        }
+    }
+}
+
+/// Refuses, as a usage error, two file arguments that are both `-`, and `-` where
+/// standard input is taken already: `fuda play` reads the moves typed there, and shows
+/// the game on standard output, so `--record -` has no stream to write to.
+fn check_stdin(command: &Command) -> Result<(), clap::Error> {
+    let (name, files) = file_args(command);
+    let message = if let Some((a, b)) = stdin::clash(&files) {
+        Some(stdin::clash_message(a, b))
+    } else if let Command::Play(a) = command {
+        if stdin::is_stdin(&a.file) {
+            Some(
+                "`FILE` is `-`, but `fuda play` reads your moves from standard input\n\n\
+                 tip: give the ruleset's path"
+                    .to_string(),
+            )
+        } else if a.record.as_deref().is_some_and(stdin::is_stdin) {
+            Some(
+                "`--record` is `-`, but `fuda play` shows the game on standard output\n\n\
+                 tip: record to a file such as `--record game.toml`"
+                    .to_string(),
+            )
+        } else {
+            None
+        }
+    } else {
+        None
+    };
+    let Some(message) = message else {
+        return Ok(());
+    };
+    let mut cli = Cli::command();
+    cli.build();
+    let command = cli.find_subcommand_mut(name).map(|c| c.clone());
+    let kind = clap::error::ErrorKind::ArgumentConflict;
+    Err(match command {
+        Some(mut c) => c.error(kind, message),
+        None => cli.error(kind, message),
+    })
 }

@@ -1,32 +1,55 @@
-//! Turning diagnostics into text and writing to the standard streams: graphical with
-//! colour and box drawing on a terminal, plain ASCII otherwise so piped output is stable.
+//! Turning diagnostics into text and writing to the standard streams: box drawing on a
+//! terminal, plain ASCII otherwise so piped output is stable; colour as `--color` and
+//! `NO_COLOR` say.
 
+use std::ffi::OsStr;
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
+use std::sync::OnceLock;
 
 use fuda_core::ir::Source;
 use fuda_core::Diagnostic;
-use miette::{GraphicalReportHandler, GraphicalTheme, MietteHandlerOpts};
+use miette::{GraphicalReportHandler, GraphicalTheme, ThemeCharacters, ThemeStyles};
 
 /// Wide enough that file names and did-you-mean hints are not wrapped mid-word.
 const WIDTH: usize = 120;
 
-/// Installs miette's hook for errors returned from `main`, styled for stderr.
+/// When to colour what is written (`--color`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    /// Colour a stream that is a terminal, unless `NO_COLOR` is set (to anything but "").
+    #[default]
+    Auto,
+    /// Always colour, even into a pipe and whatever `NO_COLOR` says.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+/// The choice of the command line, set once at the start.
+static COLOR: OnceLock<ColorChoice> = OnceLock::new();
+
+/// Records the `--color` choice for every later rendering.
+pub fn set_color(choice: ColorChoice) {
+    // Set once, before anything is rendered; a second call (none is made) changes nothing.
+    let _ = COLOR.set(choice);
+}
+
+/// Whether to colour a stream: the choice, whether the stream is a terminal, and the
+/// value of `NO_COLOR` (which, by its convention, counts only when not empty).
+pub fn color_on(choice: ColorChoice, terminal: bool, no_color: Option<&OsStr>) -> bool {
+    match choice {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => terminal && no_color.is_none_or(OsStr::is_empty),
+    }
+}
+
+/// Installs miette's hook for errors returned from `main`, styled for stderr (call
+/// after [`set_color`]; the hook reads the choice when an error is made).
 pub fn install_hook() {
-    let fancy = std::io::stderr().is_terminal();
     // A second install only happens in tests; keeping the first hook is fine.
-    let _ = miette::set_hook(Box::new(move |_| {
-        Box::new(
-            MietteHandlerOpts::new()
-                .unicode(fancy)
-                .color(fancy)
-                .terminal_links(false)
-                .width(WIDTH)
-                .wrap_lines(fancy)
-                .show_related_errors_as_nested()
-                .build(),
-        )
-    }));
+    let _ = miette::set_hook(Box::new(|_| Box::new(handler(Stream::Err))));
 }
 
 /// Which stream a rendering is meant for (decides the styling).
@@ -39,28 +62,51 @@ pub enum Stream {
 }
 
 impl Stream {
-    fn is_terminal(self) -> bool {
+    /// Whether the stream is a terminal (a person watching, not a pipe or a file).
+    pub fn is_terminal(self) -> bool {
         match self {
             Stream::Out => std::io::stdout().is_terminal(),
             Stream::Err => std::io::stderr().is_terminal(),
         }
     }
+
+    /// Whether what is written to the stream is coloured (see [`color_on`]).
+    pub fn colored(self) -> bool {
+        color_on(
+            COLOR.get().copied().unwrap_or_default(),
+            self.is_terminal(),
+            std::env::var_os("NO_COLOR").as_deref(),
+        )
+    }
 }
 
-/// Renders any miette diagnostic for a stream.
-pub fn diagnostic(d: &dyn miette::Diagnostic, to: Stream) -> String {
+/// miette's renderer for a stream: box drawing and wrapped lines on a terminal, ASCII
+/// otherwise; colour on its own terms, so `--color always` colours a pipe too.
+fn handler(to: Stream) -> GraphicalReportHandler {
     let fancy = to.is_terminal();
-    let theme = if fancy {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::none()
+    let theme = GraphicalTheme {
+        characters: if fancy {
+            ThemeCharacters::unicode()
+        } else {
+            ThemeCharacters::ascii()
+        },
+        styles: if to.colored() {
+            ThemeStyles::ansi()
+        } else {
+            ThemeStyles::none()
+        },
     };
-    let handler = GraphicalReportHandler::new_themed(theme)
+    GraphicalReportHandler::new_themed(theme)
         .with_width(WIDTH)
         .with_wrap_lines(fancy)
         .with_links(false)
         // Notes (where a failing procedure was called from) hang under their error.
-        .with_show_related_as_nested(true);
+        .with_show_related_as_nested(true)
+}
+
+/// Renders any miette diagnostic for a stream.
+pub fn diagnostic(d: &dyn miette::Diagnostic, to: Stream) -> String {
+    let handler = handler(to);
     let mut out = String::new();
     if handler.render_report(&mut out, d).is_err() {
         // Rendering into a String only fails on a formatter bug: fall back to the message.
@@ -112,4 +158,22 @@ macro_rules! outln {
 #[macro_export]
 macro_rules! errln {
     ($($t:tt)*) => { $crate::render::err(&format!("{}\n", format_args!($($t)*))) };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn auto_colours_a_terminal_unless_no_color_is_set() {
+        let set = Some(OsStr::new("1"));
+        let empty = Some(OsStr::new(""));
+        assert!(color_on(ColorChoice::Auto, true, None));
+        assert!(!color_on(ColorChoice::Auto, true, set));
+        // NO_COLOR counts only with a value, by its convention.
+        assert!(color_on(ColorChoice::Auto, true, empty));
+        assert!(!color_on(ColorChoice::Auto, false, None));
+        assert!(color_on(ColorChoice::Always, false, set));
+        assert!(!color_on(ColorChoice::Never, true, None));
+    }
 }

@@ -10,8 +10,8 @@ use fuda_core::{RuntimeError, State};
 use miette::miette;
 use serde::{Deserialize, Serialize};
 
-use crate::params;
 use crate::{errln, outln};
+use crate::{params, stdin};
 
 /// What a replay file holds.
 #[derive(Serialize, Deserialize, Debug)]
@@ -69,10 +69,11 @@ impl Ended {
 /// Arguments of `fuda replay`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The replay file written by `fuda play --record`.
+    /// The replay file written by `fuda play --record` (`-`: standard input; the
+    /// ruleset it names is then looked for from the current folder).
     #[arg(value_name = "FILE.toml")]
     pub file: PathBuf,
-    /// The ruleset to use instead of the one the replay names.
+    /// The ruleset to use instead of the one the replay names (`-`: standard input).
     #[arg(long, value_name = "FILE")]
     pub ruleset: Option<PathBuf>,
     /// Print only the results and the final chips, not the moves.
@@ -221,7 +222,11 @@ fn find_ruleset(named: &str, record: &Path) -> miette::Result<PathBuf> {
 /// is checked: a different end or different chips is an error.
 pub fn run(args: &Args) -> miette::Result<u8> {
     // Only a regular file is a replay: reading a FIFO would wait for a writer forever.
-    if let Some(what) = crate::load::not_regular(&args.file) {
+    // Standard input (`-`) is the exception a person asks for.
+    let not_regular = (!stdin::is_stdin(&args.file))
+        .then(|| crate::load::not_regular(&args.file))
+        .flatten();
+    if let Some(what) = not_regular {
         return Err(miette!(
             code = "fuda::cli::read",
             help = "give the path of the TOML file `fuda play --record FILE.toml` wrote",
@@ -235,7 +240,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
             code = "fuda::cli::replay",
             help = "a replay is the TOML file `fuda play --record FILE.toml` writes",
             "`{}` is not a replay: {e}",
-            args.file.display()
+            stdin::shown(&args.file)
         )
     })?;
     let ruleset = match &args.ruleset {
@@ -247,7 +252,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     if changed {
         errln!(
             "warning: `{}` is not the text the game was recorded with (its hash differs); the replay may differ",
-            ruleset.display()
+            stdin::shown(&ruleset)
         );
     }
     // Why a replay may not fit, for the errors below.

@@ -16,7 +16,7 @@ use crate::{render, values, view};
 /// Arguments of `fuda score`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The ruleset file.
+    /// The ruleset file (`-`: standard input).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// The hand: card ids (or display names) separated by spaces or commas.
@@ -35,7 +35,8 @@ pub struct Args {
     #[arg(long, value_name = "SEAT")]
     pub dealer: Option<String>,
     /// Settle the end of round described in a JSON file: `{"settle": "清算", "dealer": 0,
-    /// "zones": {"取り札[0]": "1a 1b …", "伏せ札": "9c"}, "params": {"減算": false}}`.
+    /// "zones": {"取り札[0]": "1a 1b …", "伏せ札": "9c"}, "params": {"減算": false}}`
+    /// (`-`: standard input).
     #[arg(long, value_name = "FILE.json", conflicts_with_all = ["hand", "batch"])]
     pub state: Option<PathBuf>,
     /// The score table to use (default: the first one declared).
@@ -50,7 +51,8 @@ pub struct Args {
     #[arg(long)]
     pub json: bool,
     /// Score every line of a JSON-lines file (`{"hand": "…", "win": "ron"}`), one JSON
-    /// result per line, each with the `line` it answers; blank lines are skipped.
+    /// result per line, each with the `line` it answers; blank lines are skipped (`-`:
+    /// standard input, answered line by line as it comes).
     #[arg(long, value_name = "FILE.jsonl", conflicts_with = "hand")]
     pub batch: Option<PathBuf>,
 }

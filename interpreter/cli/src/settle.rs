@@ -33,7 +33,7 @@ pub fn run(p: &Program, args: &Args) -> miette::Result<u8> {
                 miette!(
                     code = "fuda::cli::json",
                     "`{}` is not JSON: {e}",
-                    path.display()
+                    crate::stdin::shown(path)
                 )
             })?;
             from_json(p, &v, args.settle.as_deref())?

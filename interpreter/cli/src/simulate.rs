@@ -3,14 +3,12 @@
 //! alone and its agents are seeded from its seed, so the report is the same for any
 //! thread count.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
 
 use fuda_core::agents::{by_name, Agent};
 use fuda_core::play::{agent_seed, game_seed, GameError, GameRecord, PlayOptions, Table};
 use fuda_core::Program;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use miette::miette;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -25,7 +23,7 @@ use crate::{errln, outln};
 /// Arguments of `fuda simulate`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// The ruleset file.
+    /// The ruleset file (`-`: standard input).
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     #[command(flatten)]
@@ -156,6 +154,9 @@ pub struct Batch {
     pub agents: Vec<String>,
     /// Which agent sits where in each game.
     pub seating: Seating,
+    /// What the progress bar is labelled with (empty: nothing), so that `fuda compare`
+    /// tells its two batches apart.
+    pub label: String,
 }
 
 /// Plays `run.games` games of the ruleset at `file` and sums them up (see [`play`]).
@@ -203,6 +204,7 @@ pub fn prepare_known(
             seats,
             agents,
             seating,
+            label: String::new(),
         },
         unknown,
     ))
@@ -224,7 +226,7 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
         .num_threads(run.threads.map_or(0, usize::from))
         .build()
         .map_err(|e| miette!("cannot start {} threads: {e}", run.threads.unwrap_or(0)))?;
-    let bar = progress(run.games);
+    let bar = crate::progress::bar(run.games, &batch.label);
     let started = Instant::now();
     let games = |from: u64, to: u64| -> Vec<Result<GameRecord, GameError>> {
         pool.install(|| {
@@ -373,20 +375,6 @@ fn short_error(p: &Program, e: &GameError) -> String {
     }
 }
 
-/// A progress bar on stderr, drawn only when stderr is a terminal.
-fn progress(n: u64) -> ProgressBar {
-    let bar = ProgressBar::with_draw_target(Some(n), ProgressDrawTarget::hidden());
-    if std::io::stderr().is_terminal() {
-        bar.set_draw_target(ProgressDrawTarget::stderr());
-        if let Ok(style) =
-            ProgressStyle::with_template("{bar:40} {pos}/{len} games  {per_sec}  eta {eta}")
-        {
-            bar.set_style(style);
-        }
-    }
-    bar
-}
-
 /// A section of named rows: each name's count per deal and a mean, names padded to one
 /// width (results, yaku and bonuses are all written so).
 fn per_deal_table(out: &mut String, header: &str, rows: &[(&str, f64, f64)]) {
@@ -451,7 +439,13 @@ fn human(p: &Program, r: &Report) -> String {
     let s = &r.summary;
     let mut out = format!(
         "{}: {} games, {} deals in {:.2} s ({} deals/s), seed {}, {} players\n",
-        p.title, s.games, s.deals, r.seconds, r.deals_per_second, r.seed, r.players
+        p.title,
+        s.games,
+        s.deals,
+        r.seconds,
+        crate::progress::whole(r.deals_per_second),
+        r.seed,
+        r.players
     );
     if let Some(line) = seating_line(r) {
         out.push_str(&line);

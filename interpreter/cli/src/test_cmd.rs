@@ -1,30 +1,52 @@
-//! `fuda test`: run the in-file `test` blocks of rulesets and report failures.
+//! `fuda test`: run the in-file `test` blocks of rulesets and report failures, as text
+//! or (`--json`) as one JSON object.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use fuda_core::State;
+use fuda_core::diagnostic::Severity;
+use fuda_core::{Failed, Program, RuntimeError, State};
+use serde_json::{json, Value as Json};
 
 use crate::load;
 use crate::outln;
 use crate::render::{self, Stream};
+use crate::{diag_json, stdin};
 
 /// Arguments of `fuda test`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Ruleset files whose tests to run.
+    /// Ruleset files whose tests to run (`-` reads one from standard input).
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Run only the tests whose name contains this text.
     #[arg(long, value_name = "TEXT")]
     pub filter: Option<String>,
+    /// Print one JSON object instead of text: `{"ok", "passed", "failed", "files":
+    /// [{"file", "compiled", "passed", "failed", "filtered_out", "tests": [{"name",
+    /// "line", "result", "message", "diagnostic"}], "diagnostics"}]}`.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The tests of `p` that `filter` selects, by index, each run: `Err` for a failure.
+fn run_tests<'p>(
+    p: &'p Program,
+    filter: Option<&'p str>,
+) -> impl Iterator<Item = (usize, Result<(), RuntimeError>)> + 'p {
+    (0..p.tests.len())
+        .filter(move |i| filter.is_none_or(|f| p.tests[*i].name.contains(f)))
+        .map(move |i| (i, State::run_test(p, i)))
 }
 
 /// Runs the tests; 0 when all pass, 1 on any failure or a ruleset that does not compile.
 pub fn run(args: &Args) -> miette::Result<u8> {
+    if args.json {
+        return run_json(args);
+    }
     let mut passed = 0usize;
     let mut failed = 0usize;
     for path in &args.files {
-        let shown = path.display();
+        let shown = stdin::shown(path);
         let compiled = match load::compile_file(path) {
             Err(e) => {
                 crate::errln!("{e:?}");
@@ -46,15 +68,12 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         };
         let p = &compiled.program;
         let (mut file_passed, mut file_failed) = (0, 0);
-        for (i, t) in p.tests.iter().enumerate() {
-            if args.filter.as_deref().is_some_and(|f| !t.name.contains(f)) {
-                continue;
-            }
-            match State::run_test(p, i) {
+        for (i, result) in run_tests(p, args.filter.as_deref()) {
+            match result {
                 Ok(()) => file_passed += 1,
                 Err(e) => {
                     file_failed += 1;
-                    outln!("FAIL {shown}: {}", t.name);
+                    outln!("FAIL {shown}: {}", p.tests[i].name);
                     render::out(&render::program_diagnostic(
                         &e.to_diagnostic(),
                         &p.sources,
@@ -75,4 +94,75 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     }
     outln!("{passed} passed, {failed} failed");
     Ok(u8::from(failed > 0))
+}
+
+/// `--json`: one object on stdout, nothing drawn on stderr. The totals count a file
+/// that does not compile (or cannot be read) as one failure, as the text does.
+fn run_json(args: &Args) -> miette::Result<u8> {
+    let files: Vec<Json> = args
+        .files
+        .iter()
+        .map(|path| file_json(path, args.filter.as_deref()))
+        .collect();
+    let total = |key: &str| -> u64 { files.iter().filter_map(|f| f[key].as_u64()).sum() };
+    let (passed, failed) = (total("passed"), total("failed"));
+    outln!(
+        "{}",
+        json!({ "ok": failed == 0, "passed": passed, "failed": failed, "files": files })
+    );
+    Ok(u8::from(failed > 0))
+}
+
+/// One file's entry of `--json`.
+fn file_json(path: &Path, filter: Option<&str>) -> Json {
+    let shown = stdin::shown(path);
+    let not_compiled = |diagnostics: Vec<Json>| {
+        json!({
+            "file": shown, "compiled": false, "passed": 0, "failed": 1, "filtered_out": 0,
+            "tests": [], "diagnostics": diagnostics,
+        })
+    };
+    let compiled = match load::compile_file(path) {
+        Err(e) => return not_compiled(vec![diag_json::user_error(&e, &shown)]),
+        Ok(Err(Failed {
+            sources,
+            diagnostics,
+        })) => {
+            return not_compiled(
+                diagnostics
+                    .iter()
+                    .filter(|d| d.severity == Severity::Error)
+                    .map(|d| diag_json::diagnostic(d, &sources))
+                    .collect(),
+            )
+        }
+        Ok(Ok(c)) => c,
+    };
+    let p = &compiled.program;
+    let tests: Vec<Json> = run_tests(p, filter)
+        .map(|(i, result)| {
+            let t = &p.tests[i];
+            let line = p
+                .sources
+                .get(t.loc.file as usize)
+                .map(|s| fuda_grammar::line_column(&s.text, t.loc.span.start as usize).0);
+            let (result, message, diagnostic) = match result {
+                Ok(()) => ("passed", Json::Null, Json::Null),
+                Err(e) => (
+                    "failed",
+                    json!(e.message),
+                    diag_json::diagnostic(&e.to_diagnostic(), &p.sources),
+                ),
+            };
+            json!({
+                "name": t.name, "line": line, "result": result, "message": message,
+                "diagnostic": diagnostic,
+            })
+        })
+        .collect();
+    let failed = tests.iter().filter(|t| t["result"] == "failed").count();
+    json!({
+        "file": shown, "compiled": true, "passed": tests.len() - failed, "failed": failed,
+        "filtered_out": p.tests.len() - tests.len(), "tests": tests, "diagnostics": [],
+    })
 }

@@ -96,9 +96,25 @@ pub fn fuda_with_input(args: &[&str], input: &str) -> Run {
 
 /// Runs `fuda` in folder `dir` (this process's own when `None`), feeding `input`.
 pub fn fuda_in(dir: Option<&Path>, args: &[&str], input: &str) -> Run {
+    fuda_env(dir, &[], args, input.as_bytes())
+}
+
+/// As [`fuda_in`], with environment variables set (`Some`) or removed (`None`) first.
+pub fn fuda_env(
+    dir: Option<&Path>,
+    env: &[(&str, Option<&str>)],
+    args: &[&str],
+    input: &[u8],
+) -> Run {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_fuda"));
     if let Some(d) = dir {
         cmd.current_dir(d);
+    }
+    for (name, value) in env {
+        match value {
+            Some(v) => cmd.env(name, v),
+            None => cmd.env_remove(name),
+        };
     }
     let mut child = cmd
         .args(args)
@@ -108,11 +124,11 @@ pub fn fuda_in(dir: Option<&Path>, args: &[&str], input: &str) -> Run {
         .spawn()
         .expect("fuda starts");
     let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.to_string();
+    let input = input.to_vec();
     // Write from a thread: the child may stop reading early (and a full pipe must not
     // block us while it waits for us to read its output).
     let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
+        let _ = stdin.write_all(&input);
     });
     let out = child.wait_with_output().expect("fuda runs");
     let _ = writer.join();
@@ -149,4 +165,31 @@ pub fn fuda_within(secs: u64, dir: &Path, args: &[&str]) -> Option<Run> {
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
     })
+}
+
+/// Runs `fuda` with its streams on a terminal (a pseudo-terminal 100 columns wide, made
+/// by util-linux's `script`), environment variables set or removed as in [`fuda_env`]:
+/// what a person at a terminal sees, stdout and stderr together, line ends as `\r\n`.
+/// `None` where `script` is missing (it is part of every common Linux system).
+pub fn fuda_on_terminal(env: &[(&str, Option<&str>)], args: &[&str]) -> Option<String> {
+    let quote = |a: &str| format!("'{}'", a.replace('\'', "'\\''"));
+    let mut line = String::from("stty cols 100 rows 40; ");
+    line.push_str(&quote(env!("CARGO_BIN_EXE_fuda")));
+    for a in args {
+        line.push(' ');
+        line.push_str(&quote(a));
+    }
+    let mut cmd = Command::new("script");
+    cmd.args(["-qec", &line, "/dev/null"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (name, value) in env {
+        match value {
+            Some(v) => cmd.env(name, v),
+            None => cmd.env_remove(name),
+        };
+    }
+    let out = cmd.output().ok()?;
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
 }
