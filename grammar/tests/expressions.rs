@@ -34,6 +34,17 @@ fn logic_precedence() {
 }
 
 #[test]
+fn a_range_may_follow_in() {
+    assert_eq!(sx("x in 1..5"), "(in x (.. 1 5))");
+    assert_eq!(
+        sx("x + 1 in a..b * 2 and y"),
+        "(and (in (+ x 1) (.. a (* b 2))) y)"
+    );
+    // In a binder the range is the domain, as before.
+    assert_eq!(sx("all(n in 1..5: n > 0)"), "(all n (.. 1 5) (> n 0))");
+}
+
+#[test]
 fn comparisons() {
     for op in ["==", "!=", "<", "<=", ">", ">="] {
         assert_eq!(

@@ -83,6 +83,10 @@ fn loops() {
         panic!()
     };
     assert_eq!((s.node.as_str(), show(&over).as_str()), ("s", "(seats)"));
+    let StmtKind::For(_, over, _) = stmt("for s in 0..n - 1 { }") else {
+        panic!()
+    };
+    assert_eq!(show(&over), "(.. 0 (- n 1))");
     let StmtKind::Repeat(n, Some(i), _) = stmt("repeat deals as n { }") else {
         panic!()
     };

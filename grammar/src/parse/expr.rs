@@ -30,6 +30,7 @@ impl Builder {
                         return match p.as_rule() {
                             Rule::not_expr | Rule::unary => self.prefixed(p),
                             Rule::postfix => self.postfix(p),
+                            Rule::cmp_expr => self.comparison(p),
                             _ => self.chain(p),
                         }
                     }
@@ -61,6 +62,34 @@ impl Builder {
         }
         self.leave(ops);
         Ok(lhs)
+    }
+
+    /// `a op b`, or `x in lo..hi`: a range may only follow `in`.
+    fn comparison(&mut self, p: P) -> R<Expr> {
+        let at = span(&p);
+        let kids: Vec<P> = p.clone().into_inner().collect();
+        let Ok([lhs, op, lo, end]) = <[P; 4]>::try_from(kids) else {
+            return self.chain(p);
+        };
+        if op.as_str() != "in" {
+            let range = Span::new(span(&lo).start as usize, span(&end).end as usize);
+            return Err(Problem::new(
+                SyntaxErrorKind::Unexpected,
+                range,
+                format!("a range `lo..hi` cannot follow `{}`", op.as_str()),
+                "a range",
+            )
+            .help("a range says which ints a value may be: `x in 1..5` (both ends included)"));
+        }
+        let hi = Kids::of(end).need(Rule::add_expr)?;
+        self.enter(1, at)?;
+        let lhs = self.expr(lhs)?;
+        let range = self.range_or(lo, Some(hi))?;
+        self.leave(1);
+        Ok(Spanned::new(
+            ExprKind::Binary(BinOp::In, Box::new(lhs), Box::new(range)),
+            at,
+        ))
     }
 
     /// `not not e` or `- - e`: the prefixes nest, innermost last. A minus written
@@ -245,7 +274,7 @@ impl Builder {
     /// A binder call: its first argument must read `x in domain`.
     fn binder(&mut self, func: Ident, kids: &[P], binder_at: usize) -> R<ExprKind> {
         let first = kids.first().ok_or_else(|| bug(func.span, "an argument"))?;
-        let Some((var, lo)) = binder_head(first) else {
+        let Some((var, lo, head_hi)) = binder_head(first) else {
             return Err(Problem::new(
                 SyntaxErrorKind::BadBinder,
                 span(first),
@@ -257,7 +286,7 @@ impl Builder {
             ));
         };
         let mut bk = Kids::of(kids[binder_at].clone());
-        let hi = bk.opt(Rule::add_expr);
+        let hi = head_hi.or_else(|| bk.opt(Rule::add_expr));
         let body = bk.need(Rule::expr)?;
         let domain = self.range_or(lo, hi)?;
         let body = self.expr(body)?;
@@ -314,8 +343,8 @@ fn int_operand<'i>(postfix: &P<'i>) -> Option<P<'i>> {
 }
 
 /// For an unnamed argument that reads exactly `x in domain` (no brackets, no other
-/// operator), the name `x` and the domain's `add_expr`.
-fn binder_head<'i>(arg: &P<'i>) -> Option<(P<'i>, P<'i>)> {
+/// operator), the name `x`, the domain's `add_expr` and, for `x in lo..hi`, the `hi`.
+fn binder_head<'i>(arg: &P<'i>) -> Option<(P<'i>, P<'i>, Option<P<'i>>)> {
     let expr = only_child(arg)?; // a named argument has two children
     let or = only_child(&expr)?;
     let and = only_child(&or)?;
@@ -326,6 +355,7 @@ fn binder_head<'i>(arg: &P<'i>) -> Option<(P<'i>, P<'i>)> {
     }
     let mut parts = cmp.into_inner();
     let (lhs, op, domain) = (parts.next()?, parts.next()?, parts.next()?);
+    let hi = parts.next().and_then(|end| end.into_inner().next());
     if op.as_str() != "in" {
         return None;
     }
@@ -342,7 +372,7 @@ fn binder_head<'i>(arg: &P<'i>) -> Option<(P<'i>, P<'i>)> {
             return None;
         }
     }
-    Some((p, domain))
+    Some((p, domain, hi))
 }
 
 fn binop(op: &str) -> Option<BinOp> {

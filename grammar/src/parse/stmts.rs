@@ -56,7 +56,7 @@ impl Builder {
             Rule::loop_stmt => StmtKind::Loop(self.block(k.need(Rule::block)?)?),
             Rule::for_stmt => {
                 let var = ident(k.need(Rule::ident)?);
-                let over = self.expr(k.need(Rule::expr)?)?;
+                let over = self.domain(k.need(Rule::domain)?)?;
                 StmtKind::For(var, over, self.block(k.need(Rule::block)?)?)
             }
             Rule::repeat_stmt => {
