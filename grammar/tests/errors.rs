@@ -77,33 +77,52 @@ fn statement_and_declaration_positions() {
 
 #[test]
 fn unclosed_brace_points_at_the_opener() {
+    // The `}` on line 4 is indented like the proc, so it closes the proc's block: the
+    // `if`'s `{` is the one left open.
     let src = "proc a {\n  if x {\n    let y = 1\n}\n";
     let e = err(src);
     assert_eq!(
         e.message,
-        "expected a statement, `else` or `}`, found the end of the file"
+        "missing `}`: the `{` of `if` on line 2 is never closed"
     );
-    // miette hides labels at the very end, so the label sits on the last text before it.
-    assert_eq!(
-        label_text(&e, src),
-        "}",
-        "the last text is the `if` block's closing brace"
-    );
-    assert!(render(&e).contains("after this"));
-    assert_eq!(e.help.as_deref(), Some("add the missing `}`"));
+    assert_eq!(label_text(&e, src), "{");
     let labels: Vec<_> = e.labels().expect("labels").collect();
     assert_eq!(labels.len(), 2);
     assert_eq!(
-        labels[1].offset(),
-        src.find('{').unwrap(),
-        "the proc's `{{` is the one left open"
+        labels[0].offset(),
+        src.rfind('{').unwrap(),
+        "the `if`'s `{{` is the one left open"
     );
-    assert_eq!(labels[1].label(), Some("this `{` is never closed"));
-    assert!(render(&e).contains("never closed"));
+    assert_eq!(labels[0].label(), Some("this `{` is never closed"));
+    // The end of the file is where the parser noticed: the label sits on the last text.
+    assert_eq!(labels[1].offset(), src.rfind('}').unwrap());
+    assert_eq!(labels[1].label(), Some("the file ends with it still open"));
+    assert_eq!(
+        e.help.as_deref(),
+        Some(
+            "add the missing `}` after line 3: by the indentation, the block of line 2 ends there"
+        )
+    );
 }
 
-/// A block whose `}` is forgotten before the next declaration: the error comes at the
-/// declaration's keyword, and points back at the `{` left open.
+/// Without indentation to go by, the innermost `{` still open is the one reported.
+#[test]
+fn unclosed_brace_without_indentation() {
+    let src = "proc a {\nif x {\nlet y = 1\n}\n";
+    let e = err(src);
+    assert_eq!(
+        e.message,
+        "missing `}`: the `{` of `proc` on line 1 is never closed"
+    );
+    assert_eq!(
+        e.help.as_deref(),
+        Some("add the missing `}` at the end of its block")
+    );
+}
+
+/// A block whose `}` is forgotten before the next declaration: the error points at the
+/// `{` left open (the `times` stage's, by the indentation of the `}` that follows it),
+/// with the declaration's keyword, where parsing failed, as the second label.
 #[test]
 fn unclosed_block_before_the_next_declaration() {
     let src =
@@ -111,22 +130,45 @@ fn unclosed_block_before_the_next_declaration() {
     let e = err(src);
     assert_eq!(
         e.message,
-        "this `{` is never closed: `test` comes before its `}`"
+        "missing `}`: the `{` of `times` on line 2 is never closed"
     );
     assert_eq!(
         e.help.as_deref(),
-        Some("add the missing `}` before `test` (line 6)")
+        Some(
+            "add the missing `}` after line 3: by the indentation, the block of line 2 ends there"
+        )
     );
     let labels: Vec<_> = e.labels().expect("labels").collect();
     assert_eq!(labels.len(), 2);
     assert_eq!(
         labels[0].offset(),
-        src.find('{').unwrap(),
-        "the score's `{{` is the one left open"
+        src.find("largest {").unwrap() + "largest ".len(),
+        "the stage's `{{` is the one left open"
     );
-    assert_eq!(labels[0].label(), Some("never closed"));
+    assert_eq!(labels[0].label(), Some("this `{` is never closed"));
     assert_eq!(labels[1].offset(), src.find("test").unwrap());
-    assert_eq!(labels[1].label(), Some("expected `}` before this"));
+    assert_eq!(
+        labels[1].label(),
+        Some("the parser noticed here, at the keyword `test`")
+    );
+}
+
+/// Brackets of other kinds mixed up: the `{` left open is the `(`'s fault, so the
+/// message is the parser's own.
+#[test]
+fn a_paren_left_open_is_not_called_a_missing_brace() {
+    assert_eq!(
+        check("proc a { expect (1 + 2 }").0,
+        "expected `)`, found `}`"
+    );
+}
+
+#[test]
+fn a_range_after_another_operator() {
+    let (msg, at, help) = check("proc a { let x = 3 == 1..5 }");
+    assert_eq!(msg, "a range `lo..hi` cannot follow `==`");
+    assert_eq!(at, "1..5");
+    assert!(help.unwrap().contains("`x in 1..5`"));
 }
 
 #[test]
@@ -283,10 +325,7 @@ fn diagnostics_carry_code_file_name_and_labels() {
     // At the end of the file the label sits on the last character (miette would hide
     // a label at the very end).
     assert_eq!((first.offset(), first.len()), (7, 1));
-    assert_eq!(
-        first.label(),
-        Some("expected a statement or `}` after this")
-    );
+    assert_eq!(first.label(), Some("this `{` is never closed"));
     assert!(render(&e).contains("rules/mine.fuda"));
     let z = fuda_grammar::parse("x", "zone z shared stack  # no visibility\n\n").unwrap_err();
     assert_eq!(

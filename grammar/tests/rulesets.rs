@@ -194,8 +194,9 @@ fn sangohana_score_table() {
         plus.iter()
             .map(|r| r.name.node.as_str())
             .collect::<Vec<_>>(),
-        ["福上がり", "福当たり", "福当たり"]
+        ["福上がり", "福当たり"]
     );
+    assert_eq!(show(&plus[1].value), "(if as_dealt 12 10)");
 }
 
 #[test]

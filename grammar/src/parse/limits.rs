@@ -25,6 +25,9 @@ pub(crate) struct Scan {
     /// closes the wrong block, and its indentation shows which block that was. The
     /// byte offsets of the `{` and of the `}`.
     pub misaligned: Option<(usize, usize)>,
+    /// The first closer that met an opener of another kind (`(1 + 2 }`): the brackets
+    /// are then mixed up, and a `{` left open at the end may be a `(`'s fault.
+    pub mismatched: Option<usize>,
 }
 
 /// Rejects a source that is too large.
@@ -78,6 +81,7 @@ pub(crate) fn scan(src: &str) -> Result<Scan, Box<Problem>> {
     let mut stack: Vec<Level> = Vec::new();
     let mut stray = None;
     let mut misaligned = None;
+    let mut mismatched = None;
     let mut ifs = 0usize; // unclosed `if`s at the current level
     let mut outer_ifs = 0usize; // sum of `saved_ifs` over the stack
     let mut chars = src.char_indices().peekable();
@@ -126,7 +130,9 @@ pub(crate) fn scan(src: &str) -> Result<Scan, Box<Problem>> {
                     None if stack.is_empty() => {
                         stray.get_or_insert(i);
                     }
-                    None => {}
+                    None => {
+                        mismatched.get_or_insert(i);
+                    }
                 }
             }
             c if is_word_char(c) => {
@@ -150,6 +156,7 @@ pub(crate) fn scan(src: &str) -> Result<Scan, Box<Problem>> {
         unclosed: stack.into_iter().map(|l| (l.at, l.open)).collect(),
         stray,
         misaligned,
+        mismatched,
     })
 }
 

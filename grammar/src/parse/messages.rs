@@ -188,7 +188,12 @@ pub(super) fn from_pest(e: &Error<Rule>, src: &str, scan: &Scan) -> Box<Problem>
 /// it is the innermost `{` still open at the end before the failure.
 fn missing_brace(src: &str, scan: &Scan, f: &Found, noticed: Span) -> Option<Box<Problem>> {
     let failed_at = f.span.start as usize;
-    let open_braces = || scan.unclosed.iter().filter(|(_, c)| *c == '{');
+    // Only braces left open, and no bracket closed by another kind's closer: otherwise
+    // the `{` may be open because of a `(` or `[` (`expect (1 + 2 }`).
+    if scan.unclosed.iter().any(|(_, c)| *c != '{') || scan.mismatched.is_some() {
+        return None;
+    }
+    let open_braces = || scan.unclosed.iter();
     open_braces().next()?;
     let (open, closer) = match scan.misaligned.filter(|(open, _)| *open < failed_at) {
         Some((open, closer)) => (open, Some(closer)),
@@ -390,6 +395,11 @@ fn summarise(wants: Vec<Want>) -> Option<String> {
     }
     if expression {
         add(&mut words, "an expression");
+    }
+    // A range's `..` may follow any comparison's right side, but is refused after all
+    // but `in`: it is named only when nothing else could come.
+    if words.len() > 1 {
+        words.remove(&(1, "`..`".to_string()));
     }
     if words.is_empty() {
         return wants

@@ -1,6 +1,8 @@
 //! Compiling patterns (groups, shapes, constraints) and score tables (yaku, factors,
 //! names, bonuses, voids).
 
+use std::collections::BTreeSet;
+
 use fuda_grammar::ast::{self, Item, NameOrTemplate, Shape, Stage};
 
 use super::expr::Scope;
@@ -361,7 +363,7 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
                     let sym = c.intern(&r.name.node);
                     let v = c.expr_of(&mut sc, &r.value, &Type::Int);
                     let w = c.expr_of(&mut sc, &r.when, &Type::Bool);
-                    out.push((sym, v, w));
+                    push_row(&mut out, sym, v, w);
                 }
                 if matches!(st, Stage::Yaku(..)) {
                     seen_yaku = true;
@@ -572,6 +574,46 @@ fn warn_factor_before_yaku(
     }
 }
 
+/// Most rows one written row becomes when its value is split by [`push_row`].
+const MOST_SPLIT_ROWS: usize = 16;
+
+/// Adds a yaku or bonus row to a stage, splitting a value that depends on the case
+/// (`福当たり (if as_dealt then 12 else 10) when …`) into one row per case, each with a
+/// constant value: `12 when … and as_dealt`, then `10 when … and not as_dealt`. The
+/// cases exclude each other and keep their order, so every stage mode pays what the one
+/// row did; the tables' fast paths (guards answered from card counts, the register
+/// machine) then see constant values, as they would in rows written one per case. A
+/// value with more than [`MOST_SPLIT_ROWS`] cases stays one row.
+fn push_row(
+    out: &mut Vec<(u32, crate::ir::Expr, crate::ir::Expr)>,
+    sym: u32,
+    v: crate::ir::Expr,
+    w: crate::ir::Expr,
+) {
+    use crate::ir::Expr;
+    fn cases(v: &Expr) -> usize {
+        match v {
+            Expr::If(_, a, b) => cases(a) + cases(b),
+            _ => 1,
+        }
+    }
+    fn split(out: &mut Vec<(u32, Expr, Expr)>, sym: u32, v: Expr, w: Expr) {
+        match v {
+            Expr::If(c, a, b) => {
+                let not_c = Expr::Not(c.clone());
+                split(out, sym, *a, Expr::And(Box::new(w.clone()), c));
+                split(out, sym, *b, Expr::And(Box::new(w), Box::new(not_c)));
+            }
+            v => out.push((sym, v, w)),
+        }
+    }
+    if cases(&v) <= MOST_SPLIT_ROWS {
+        split(out, sym, v, w);
+    } else {
+        out.push((sym, v, w));
+    }
+}
+
 /// Two rows of one name that can both hold pay the yaku twice (`株シマ・株シマ`): most
 /// often a variant's added stage meant to re-value a base's row. Rows of one `first` or
 /// `largest` stage are alternatives (one value or another, by condition), never both;
@@ -586,21 +628,11 @@ fn warn_duplicate_yaku(
     files: &[u16],
 ) {
     let mut seen: Vec<(&str, usize, Loc, Option<&crate::ir::Expr>)> = Vec::new();
+    // (stage, name) pairs already warned of as paid twice: not warned of again.
+    let mut paid_twice: BTreeSet<(usize, &str)> = BTreeSet::new();
     for (i, (st, &file)) in s.stages.iter().zip(files).enumerate() {
-        let (mode, rows) = match st {
-            Stage::Yaku(mode, rows, _) => (mode, rows),
-            // Bonus rows are never paid as yaku twice, but one name with two values
-            // hides the cases just as well.
-            Stage::Plus(_, rows, _) => {
-                for (k, r) in rows.iter().enumerate() {
-                    if let Some(e) = rows[..k].iter().find(|e| e.name.node == r.name.node) {
-                        let loc = |span| Loc { file, span };
-                        warn_two_values(c, s, rows, r, loc(e.name.span), loc(r.name.span));
-                    }
-                }
-                continue;
-            }
-            _ => continue,
+        let Stage::Yaku(mode, rows, _) = st else {
+            continue;
         };
         // The compiled conditions, row by row (none if the stage did not compile as
         // one of yaku rows).
@@ -651,58 +683,82 @@ fn warn_duplicate_yaku(
                     .with_help(help)
                     .warning(),
                 );
-            } else if let Some(&(_, _, first, _)) = seen
-                .iter()
-                .find(|(n, j, _, _)| *n == r.name.node && *j == i)
-            {
-                warn_two_values(c, s, rows, r, first, at);
+                paid_twice.insert((i, &r.name.node));
             }
             seen.push((&r.name.node, i, at, cond));
         }
     }
+    for (i, (st, &file)) in s.stages.iter().zip(files).enumerate() {
+        // Bonus rows are never paid twice as yaku are, but one name with two values
+        // hides the cases just as well.
+        let (Stage::Yaku(_, rows, _) | Stage::Plus(_, rows, _)) = st else {
+            continue;
+        };
+        let mut names: Vec<&str> = rows.iter().map(|r| r.name.node.as_str()).collect();
+        names.sort_unstable();
+        names.dedup();
+        for name in names {
+            if !paid_twice.contains(&(i, name)) {
+                let same: Vec<&ast::YakuRow> =
+                    rows.iter().filter(|r| r.name.node == name).collect();
+                warn_values(c, s, file, &same);
+            }
+        }
+    }
 }
 
-/// Two rows of one stage that give one yaku different values (`福当たり 12 when …` and
+/// Rows of one stage that give one yaku different values (`福当たり 12 when …` and
 /// `福当たり 10 when …`): whichever holds, the report shows one yaku, so a reader cannot
 /// tell the cases apart, and a copied row left with its old value goes unseen. One row
-/// whose value depends on the case says both plainly.
-fn warn_two_values(
-    c: &mut Compiler,
-    s: &ast::ScoreDecl,
-    rows: &[ast::YakuRow],
-    row: &ast::YakuRow,
-    first: Loc,
-    at: Loc,
-) {
-    let Some(earlier) = rows
+/// whose value depends on the case says both plainly. `rows` are the stage's rows of one
+/// name; one warning, at the first row with another value, labels each.
+fn warn_values(c: &mut Compiler, s: &ast::ScoreDecl, file: u16, rows: &[&ast::YakuRow]) {
+    let values: Vec<String> = rows
         .iter()
-        .find(|e| e.name.node == row.name.node && e.name.span == first.span)
-    else {
+        .map(|r| c.source_text(file, r.value.span).unwrap_or_default())
+        .collect();
+    let Some(second) = values.iter().position(|v| *v != values[0]) else {
         return;
     };
-    let text = |e: &ast::Expr| -> Option<String> { c.source_text(at.file, e.span) };
-    let (Some(v1), Some(v2)) = (text(&earlier.value), text(&row.value)) else {
-        return;
-    };
-    if v1 == v2 {
-        return;
+    let mut distinct: Vec<&str> = Vec::new();
+    for v in &values {
+        if !distinct.contains(&v.as_str()) {
+            distinct.push(v);
+        }
     }
-    let name = &row.name.node;
+    let listed = match distinct.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => distinct.join(""),
+    };
+    let name = &rows[0].name.node;
+    let at = |r: &ast::YakuRow| Loc {
+        file,
+        span: r.name.span,
+    };
+    let mut d = Diagnostic::error(
+        "fuda::yaku-two-values",
+        format!(
+            "`{name}` has {} values in one stage of score `{}`: {listed}",
+            distinct.len(),
+            s.name.node
+        ),
+        at(rows[second]),
+        format!("worth {} here", values[second]),
+    );
+    for (k, r) in rows.iter().enumerate() {
+        if k != second {
+            d = d.with_label(at(r), format!("worth {} here", values[k]));
+        }
+    }
+    let (last, rest) = distinct.split_last().expect("two values at least");
+    let cases: String = rest
+        .iter()
+        .map(|v| format!("if … then {v} else "))
+        .collect();
     c.error(
-        Diagnostic::error(
-            "fuda::yaku-two-values",
-            format!(
-                "`{name}` has two values in one stage of score `{}`: {v1} and {v2}",
-                s.name.node
-            ),
-            at,
-            format!("worth {v2} here"),
-        )
-        .with_label(first, format!("worth {v1} here"))
-        .with_help(format!(
-            "a yaku is one name in every report; to let its value depend on the case, write \
-             one row, `{name} (if … then {v1} else {v2}) when …`; if they are different \
-             yaku, give each its own name"
+        d.with_help(format!(
+            "to let a yaku's value depend on the case, write one row: \
+             `{name} ({cases}{last}) when …`; if they are different yaku, give each its own name"
         ))
         .warning(),
     );
