@@ -80,7 +80,8 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     // The seed is told only when the game is over: with it, the same game could be
     // played again from another seat, every hidden hand in view.
     outln!("{} — you play seat {me} of {seats}", p.title);
-    outln!("type a move's number, its name (`name card` for a card), `?` for the table, `quit` to leave");
+    outln!("type a move's number or its name (`name card` for a card),");
+    outln!("`?` for the table, `quit` to leave");
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut session = Session {
@@ -92,6 +93,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         moves: Moves::new(me),
         mine: CardSet::EMPTY,
         dealer: 0,
+        columns: view::screen_width(),
     };
     let mut recorded: Vec<Vec<usize>> = Vec::new();
     // A person playing a house rule is told once when its payments stop balancing, as
@@ -368,6 +370,8 @@ struct Session<'p> {
     /// The cards in the person's own zones at their last decision, to point out
     /// what came in since (a drawn card, a new deal).
     mine: CardSet,
+    /// The screen's width, which lists of cards are wrapped to.
+    columns: usize,
 }
 
 impl Session<'_> {
@@ -422,9 +426,8 @@ impl Session<'_> {
                     if !r.yaku.is_empty() {
                         outln!("  {}", view::sum_line(r));
                     }
-                    for line in view::group_lines(self.p, &r.groups) {
-                        outln!("  {line}");
-                    }
+                    let groups = view::group_rows(self.p, &r.groups);
+                    crate::render::out(&view::rows(&groups, 2, 1, self.columns));
                 }
                 Event::Say(m) => outln!("{m}"),
                 Event::Tally(..) => {}
@@ -459,7 +462,11 @@ impl Session<'_> {
         }
         let new: Vec<u16> = mine.minus(self.mine).iter().collect();
         if !new.is_empty() {
-            outln!("new to you: {}", view::cards(self.p, &new));
+            let head = "new to you: ";
+            let indent = view::width(head);
+            for line in view::wrap(head, &view::card_words(self.p, &new), indent, self.columns) {
+                outln!("{line}");
+            }
         }
         self.mine = mine;
     }
@@ -482,7 +489,7 @@ impl Session<'_> {
         };
         outln!("\n── deal {}, {what} ──", self.deal);
         self.point_out_new(st, false);
-        crate::render::out(&view::table(p, st, self.me));
+        crate::render::out(&view::table(p, st, self.me, self.columns));
         show_moves(p, pending, code, moves);
         loop {
             crate::render::out("> ");
@@ -501,7 +508,7 @@ impl Session<'_> {
                     return Ok(i);
                 }
                 Reply::Help => {
-                    crate::render::out(&view::table(p, st, self.me));
+                    crate::render::out(&view::table(p, st, self.me, self.columns));
                     show_moves(p, pending, code, moves);
                 }
                 Reply::Quit => return Err("you quit"),

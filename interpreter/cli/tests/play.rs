@@ -1,8 +1,38 @@
-//! End to end: `fuda play` driven by piped input.
+//! End to end: `fuda play` driven by piped input, on an 80-column screen.
 
 mod common;
 
-use common::{fuda_with_input, rule_file, sangohana};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use common::{rule_file, sangohana, Run};
+
+/// Runs `fuda` with `input` on stdin, on a screen of 80 columns (`COLUMNS=80`, whatever
+/// the terminal the tests run in), as every test here expects.
+fn fuda_with_input(args: &[&str], input: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_fuda"))
+        .args(args)
+        .env("COLUMNS", "80")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fuda starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let input = input.to_string();
+    // Written from a thread: fuda may stop reading early, and a full pipe must not
+    // block us while it waits for us to read its output.
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().expect("fuda runs");
+    let _ = writer.join();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
 
 #[test]
 fn a_piped_session_plays_to_the_end() {
@@ -243,7 +273,7 @@ fn face_down_piles_are_not_shown_before_the_blind_choice() {
         env!("CARGO_MANIFEST_DIR"),
         "/../../rulesets/nara-hanaawase.fuda"
     );
-    let r = common::fuda_with_input(
+    let r = fuda_with_input(
         &[
             "play", nara, "--seed", "3", "--set", "hands=1", "--agents", "random",
         ],
@@ -361,9 +391,9 @@ fn a_dealers_forced_first_draw_is_shown() {
             &input,
         );
         assert_eq!(r.code, 0, "{}", r.all());
-        for l in r.stdout.lines().filter(|l| l.starts_with("new to you: ")) {
+        for l in new_to_you(&r.stdout) {
             assert!(
-                card_ids(l) <= 7,
+                card_ids(&l) <= 7,
                 "seed {seed}: at most the 7 dealt cards come in at once: {l}"
             );
         }
@@ -382,15 +412,33 @@ fn a_dealers_forced_first_draw_is_shown() {
                 .stdout
                 .split_once("you: 山札をめくる (your only move)")
                 .unwrap_or_default();
-            let drawn = after
-                .lines()
-                .find(|l| l.starts_with("new to you: "))
-                .unwrap_or_default();
-            assert_eq!(card_ids(drawn), 1, "seed {seed}: {after}");
+            let drawn = new_to_you(after).into_iter().next().unwrap_or_default();
+            assert_eq!(card_ids(&drawn), 1, "seed {seed}: {after}");
             dealt = true;
         }
     }
     assert!(dealt, "no seed in 1..=20 had the person deal");
+}
+
+/// Each `new to you: …` of a screen, with the lines it is wrapped onto (indented under
+/// its first card), as one line.
+fn new_to_you(screen: &str) -> Vec<String> {
+    const HEAD: &str = "new to you: ";
+    let mut out: Vec<String> = Vec::new();
+    let mut open = false;
+    for l in screen.lines() {
+        if l.starts_with(HEAD) {
+            out.push(l.to_string());
+            open = true;
+        } else if open && l.starts_with(&" ".repeat(HEAD.len())) {
+            if let Some(last) = out.last_mut() {
+                last.push_str(l);
+            }
+        } else {
+            open = false;
+        }
+    }
+    out
 }
 
 /// The chips after the game name each seat with its role in the last deal played, as
