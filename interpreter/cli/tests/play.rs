@@ -587,7 +587,8 @@ fn a_moves_card_is_named_by_what_was_seen_as_it_was_made() {
     for (file, named) in [(&down, false), (&up, true)] {
         for seed in 1..=12 {
             let seed = seed.to_string();
-            let r = fuda_with_input(&["play", file, "--seed", &seed], "1\n1\n1\n");
+            // Enter after each deal but the last.
+            let r = fuda_with_input(&["play", file, "--seed", &seed], "1\n\n1\n\n1\n");
             assert_eq!(r.code, 0, "{}", r.all());
             let plays: Vec<&str> = r
                 .stdout
@@ -634,7 +635,7 @@ proc match {
 fn a_deals_end_shows_the_ledger_at_its_outcome() {
     let dir = tempfile::tempdir().expect("tempdir");
     let file = rule_file(dir.path(), "ante.fuda", ANTE_EACH_DEAL);
-    let r = fuda_with_input(&["play", &file, "--seed", "1"], "1\n1\n");
+    let r = fuda_with_input(&["play", &file, "--seed", "1"], "1\n\n1\n");
     assert_eq!(r.code, 0, "{}", r.all());
     let ends: Vec<&str> = r
         .stdout
@@ -732,7 +733,10 @@ proc match {
 fn a_ledger_that_stops_balancing_is_told_once() {
     let dir = tempfile::tempdir().expect("tempdir");
     let file = &rule_file(dir.path(), "chip.fuda", MAKES_A_CHIP);
-    let r = fuda_with_input(&["play", file, "--seed", "1"], "作る\n作る\n何も\n");
+    let r = fuda_with_input(
+        &["play", file, "--seed", "1", "--no-pause"],
+        "作る\n作る\n何も\n",
+    );
     assert_eq!(r.code, 0, "{}", r.all());
     assert_eq!(r.stderr.matches("now sums to").count(), 1, "{}", r.all());
     assert!(
@@ -741,7 +745,7 @@ fn a_ledger_that_stops_balancing_is_told_once() {
         r.stderr
     );
     // Balanced play says nothing.
-    let quiet = fuda_with_input(&["play", file, "--seed", "1"], "何も\n何も\n何も\n");
+    let quiet = fuda_with_input(&["play", file, "--seed", "1"], "何も\n\n何も\n\n何も\n");
     assert_eq!(quiet.code, 0, "{}", quiet.all());
     assert!(!quiet.stderr.contains("now sums to"), "{}", quiet.stderr);
 }
@@ -781,7 +785,7 @@ fn a_forced_choose_each_is_shown_not_asked_and_its_replay_fits() {
     let rec = rec.to_str().expect("utf-8 path");
     let played = fuda_with_input(
         &["play", file, "--seed", "2", "--record", rec],
-        "取る\n取る\n",
+        "取る\n\n取る\n",
     );
     assert_eq!(played.code, 0, "{}", played.all());
     // Only the dealer's choices were asked and recorded: two answers were enough.
@@ -851,4 +855,51 @@ fn a_payment_after_the_last_deal_is_shown() {
         .collect();
     assert_eq!(after.len(), 2, "{}", r.stdout);
     assert!(after[1].ends_with("pot: 0"), "{}", after[1]);
+}
+
+/// What `fuda play` prints to wait for Enter after a deal.
+const PAUSE: &str = "press Enter to continue ";
+
+/// The pause after a deal reads a line: Enter (or anything else) goes on, `quit` or the
+/// end of input leaves the game as at a move (exit code 2, the seed told, the record
+/// kept as left). `--no-pause` reads nothing there, for scripts.
+#[test]
+fn the_pause_after_a_deal_reads_a_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = rule_file(dir.path(), "ante.fuda", ANTE_EACH_DEAL);
+    let play = |extra: &[&str], input: &str| {
+        let mut args = vec!["play", file.as_str(), "--seed", "1"];
+        args.extend_from_slice(extra);
+        fuda_with_input(&args, input)
+    };
+    let r = play(&[], "1\n\n1\n");
+    assert_eq!(r.code, 0, "{}", r.all());
+    // One pause: after the first deal, not after the last.
+    assert_eq!(r.stdout.matches(PAUSE).count(), 1, "{}", r.stdout);
+    let (before, after) = r.stdout.split_once(PAUSE).expect("a pause");
+    assert!(before.contains("── deal 1 ends"), "{before}");
+    assert!(after.starts_with("\n\n── deal 2, your move ──"), "{after}");
+
+    let rec = dir.path().join("left.toml");
+    let rec = rec.to_str().expect("utf-8 path");
+    for (input, why) in [("1\n", "input ended"), ("1\nquit\n", "you quit")] {
+        let r = play(&["--record", rec], input);
+        assert_eq!(r.code, 2, "{input:?}: {}", r.all());
+        assert!(
+            r.stderr
+                .contains(&format!("{why} before the game ended: leaving the game")),
+            "{}",
+            r.stderr
+        );
+        assert!(r.stdout.contains("--seed 1"), "{}", r.stdout);
+        assert!(!r.stdout.contains("── deal 2"), "{}", r.stdout);
+        let text = std::fs::read_to_string(rec).expect("the record");
+        assert!(text.contains("ended = \"left\""), "{text}");
+    }
+
+    let r = play(&["--no-pause"], "1\n1\n");
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(!r.stdout.contains(PAUSE), "{}", r.stdout);
+    let help = common::fuda(&["play", "--help"]);
+    assert!(help.stdout.contains("--no-pause"), "{}", help.stdout);
 }
