@@ -2,6 +2,7 @@
 //! from stdin (so it works piped), and sees only what that seat may see, until each
 //! deal ends: then every seat's cards are shown, and the game waits for Enter.
 
+mod preview;
 mod watch;
 
 use std::io::{BufRead, IsTerminal, Write};
@@ -547,7 +548,8 @@ impl Session<'_> {
         outln!("\n── deal {}, {what} ──", self.deal);
         self.point_out_new(st, false);
         crate::render::out(&view::table(p, st, self.me, self.columns));
-        show_moves(p, pending, code, moves);
+        let scores = preview::scores(p, st, self.me, moves);
+        show_moves(p, pending, code, moves, &scores);
         loop {
             crate::render::out("> ");
             let _ = std::io::stdout().flush();
@@ -566,12 +568,12 @@ impl Session<'_> {
                 }
                 Reply::Help => {
                     crate::render::out(&view::table(p, st, self.me, self.columns));
-                    show_moves(p, pending, code, moves);
+                    show_moves(p, pending, code, moves, &scores);
                 }
                 Reply::Quit => return Err("you quit"),
                 Reply::Invalid(why) => {
                     outln!("{why}");
-                    show_moves(p, pending, code, moves);
+                    show_moves(p, pending, code, moves, &scores);
                 }
             }
         }
@@ -589,16 +591,27 @@ fn own_cards(st: &State, me: u8) -> CardSet {
         .fold(CardSet::EMPTY, |acc, (i, _)| acc.union(b.sets[i]))
 }
 
-fn show_moves(p: &Program, pending: &Pending, code: &[fuda_core::ir::Op], moves: &[Move]) {
+/// The moves, numbered, each win offered with what it would score (`scores`, one per
+/// move: see [`preview::scores`]).
+fn show_moves(
+    p: &Program,
+    pending: &Pending,
+    code: &[fuda_core::ir::Op],
+    moves: &[Move],
+    scores: &[Option<String>],
+) {
     for (i, m) in moves.iter().enumerate() {
-        outln!("  {:>2}. {}", i + 1, pending.describe(p, code, m));
+        match scores.get(i).and_then(Option::as_ref) {
+            Some(s) => outln!("  {:>2}. {} — {s}", i + 1, pending.describe(p, code, m)),
+            None => outln!("  {:>2}. {}", i + 1, pending.describe(p, code, m)),
+        }
     }
 }
 
 /// Waits for Enter after a deal's result; `Err` when the person leaves instead (`quit`,
 /// or the end of input). Any other line goes on: it was typed to go on.
 fn pause(lines: &mut impl Iterator<Item = std::io::Result<String>>) -> Result<(), &'static str> {
-    crate::render::out("press Enter to continue ");
+    crate::render::out("── press Enter to continue ──");
     let line = match lines.next() {
         Some(Ok(l)) => l,
         // Not text, but a line all the same.
