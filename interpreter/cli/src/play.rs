@@ -1,7 +1,11 @@
 //! `fuda play`: a person plays one seat against computer players, reading plain lines
-//! from stdin (so it works piped), and sees only what that seat may see.
+//! from stdin (so it works piped), and sees only what that seat may see, until each
+//! deal ends: then every seat's cards are shown, and the game waits for Enter.
 
-use std::io::{BufRead, Write};
+mod preview;
+mod watch;
+
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 use fuda_core::agents::{by_name, Agent};
@@ -15,9 +19,9 @@ use miette::miette;
 use crate::input::{self, Reply};
 use crate::params;
 use crate::replay::{Ended, Replay};
-use crate::told::Moves;
 use crate::view;
 use crate::{errln, outln};
+use watch::Watch;
 
 /// Exit code when input ends (or the person quits) before the game does.
 const LEFT: u8 = 2;
@@ -47,6 +51,10 @@ pub struct Args {
     /// written as the game starts, so a path that cannot be written is refused at once.
     #[arg(long, value_name = "FILE.toml")]
     pub record: Option<PathBuf>,
+    /// Go on after each deal's result without waiting for Enter (for scripted play);
+    /// otherwise a line is read there, piped input too (`quit` or its end leaves).
+    #[arg(long)]
+    pub no_pause: bool,
 }
 
 /// Plays one game; 0 at its end, 2 if input ends first, 1 on a rules error.
@@ -80,7 +88,8 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     // The seed is told only when the game is over: with it, the same game could be
     // played again from another seat, every hidden hand in view.
     outln!("{} — you play seat {me} of {seats}", p.title);
-    outln!("type a move's number, its name (`name card` for a card), `?` for the table, `quit` to leave");
+    outln!("type a move's number or its name (`name card` for a card),");
+    outln!("`?` for the table, `quit` to leave");
     let stdin = std::io::stdin();
     let mut lines = stdin.lock().lines();
     let mut session = Session {
@@ -89,9 +98,11 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         events_seen: 0,
         last_ledger: None,
         deal: 1,
-        moves: Moves::new(me),
+        watch: Watch::new(me),
         mine: CardSet::EMPTY,
         dealer: 0,
+        columns: view::screen_width(),
+        pause: !args.no_pause,
     };
     let mut recorded: Vec<Vec<usize>> = Vec::new();
     // A person playing a house rule is told once when its payments stop balancing, as
@@ -101,11 +112,13 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     loop {
         // `Moves`: a `choose` with one move waits too, so that it is shown, and each
         // move's card is seen as its body ends.
-        let finished = match st.advance_with(&p, &mut session.moves) {
+        let finished = match st.advance_with(&p, &mut session.watch) {
             Ok(f) => f,
             Err(e) => return Err(failed(&p, &e, seed, &mut record, &recorded)),
         };
-        session.report(&st, finished);
+        if let Err(why) = session.report(&st, finished, &mut lines) {
+            return leave(&p, &st, why, seed, &mut record, &recorded);
+        }
         let ledger = st.ledger_sum(&p);
         if ledger != ledger0 && !ledger_told {
             ledger_told = true;
@@ -149,14 +162,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
                     }
                     match session.ask(&st, &pending, &sm.moves, &mut lines) {
                         Ok(i) => i,
-                        Err(why) => {
-                            errln!("{why} before the game ended: leaving the game");
-                            outln!("seed {seed} (play it again with --seed {seed})");
-                            if let Some(r) = &mut record {
-                                r.finish(&recorded, Ended::Left, Some(chips_of(&p, &st)))?;
-                            }
-                            return Ok(LEFT);
-                        }
+                        Err(why) => return leave(&p, &st, why, seed, &mut record, &recorded),
                     }
                 }
             };
@@ -208,6 +214,24 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     }
     outln!("seed {seed} (play it again with --seed {seed})");
     Ok(0)
+}
+
+/// Leaves the game before its end (input ended, or the person quit): says why and the
+/// seed, and keeps the moves so far in the record; exit code 2.
+fn leave(
+    p: &Program,
+    st: &State,
+    why: &str,
+    seed: u64,
+    record: &mut Option<Recorder>,
+    moves: &[Vec<usize>],
+) -> miette::Result<u8> {
+    errln!("{why} before the game ended: leaving the game");
+    outln!("seed {seed} (play it again with --seed {seed})");
+    if let Some(r) = record {
+        r.finish(moves, Ended::Left, Some(chips_of(p, st)))?;
+    }
+    Ok(LEFT)
 }
 
 /// A rules error that stops the game: the record keeps the moves made so far, with the
@@ -360,14 +384,18 @@ struct Session<'p> {
     events_seen: usize,
     /// The deal in progress, from 1.
     deal: usize,
-    /// Moves waiting to be shown.
-    moves: Moves,
+    /// Moves waiting to be shown, and the seats' cards as deals ended.
+    watch: Watch,
     /// The dealer when the last decision was taken: events are reported with the
     /// roles of the deal they happened in.
     dealer: u8,
     /// The cards in the person's own zones at their last decision, to point out
     /// what came in since (a drawn card, a new deal).
     mine: CardSet,
+    /// The screen's width, which lists of cards are wrapped to.
+    columns: usize,
+    /// Whether to wait for Enter after each deal's result.
+    pause: bool,
 }
 
 impl Session<'_> {
@@ -375,23 +403,36 @@ impl Session<'_> {
     /// While the next decision is another computer's, a move whose card was hidden when
     /// chosen and whose body still runs (the next decision is one inside it) waits,
     /// with everything after it, until its body ends and what the person saw of it is
-    /// known.
-    fn report(&mut self, st: &State, finished: bool) {
+    /// known. After each deal's result, every seat's cards are shown and the person is
+    /// asked to press Enter (not after the last deal: the game's end follows); `Err`
+    /// says why the person left there.
+    fn report(
+        &mut self,
+        st: &State,
+        finished: bool,
+        lines: &mut impl Iterator<Item = std::io::Result<String>>,
+    ) -> Result<(), &'static str> {
         let mine_next = st
             .pending()
             .is_some_and(|d| d.seats.iter().any(|s| s.seat == self.me));
         let now = finished || mine_next;
-        if !now && self.moves.waiting() {
-            return;
+        if !now && self.watch.moves.waiting() {
+            return Ok(());
         }
         let visible = now.then(|| st.visible_to(self.p, self.me));
-        for line in self.moves.lines(self.p, visible) {
+        for line in self.watch.moves.lines(self.p, visible) {
             outln!("{line}");
         }
         if finished {
-            self.moves.clear();
+            self.watch.moves.clear();
         }
-        for e in &st.events[self.events_seen..] {
+        let new = &st.events[self.events_seen..];
+        // The last deal of a game that is over: nothing follows it but the game's end.
+        let last_outcome = new
+            .iter()
+            .rposition(|e| matches!(e, Event::Outcome(..)))
+            .filter(|_| finished);
+        for (k, e) in new.iter().enumerate() {
             match e {
                 Event::Outcome(o, dealer) => {
                     outln!("── deal {} ends: {o}", self.deal);
@@ -401,11 +442,16 @@ impl Session<'_> {
                     // As it stood at the outcome, with the roles of the deal that ended
                     // (the winner may deal next, and the next deal's ante may be paid).
                     let ledger = self
+                        .watch
                         .moves
                         .ledger_at_outcome()
                         .unwrap_or_else(|| view::ledger_under(self.p, st, *dealer, self.me));
                     crate::render::out(&ledger);
                     self.last_ledger = Some(ledger);
+                    self.show_hands();
+                    if self.pause && last_outcome != Some(k) {
+                        pause(lines)?;
+                    }
                 }
                 Event::Record(s, r, _) => {
                     outln!(
@@ -422,22 +468,37 @@ impl Session<'_> {
                     if !r.yaku.is_empty() {
                         outln!("  {}", view::sum_line(r));
                     }
-                    for line in view::group_lines(self.p, &r.groups) {
-                        outln!("  {line}");
-                    }
+                    let groups = view::group_rows(self.p, &r.groups);
+                    crate::render::out(&view::rows(&groups, 2, 1, self.columns));
                 }
                 Event::Say(m) => outln!("{m}"),
                 Event::Tally(..) => {}
             }
         }
         self.events_seen = st.events.len();
+        Ok(())
+    }
+
+    /// Every seat's cards as the deal that just ended left them: the deal is over, so
+    /// the hands hidden during it are shown too.
+    fn show_hands(&mut self) {
+        let hands = self.watch.hands_at_outcome();
+        if hands.is_empty() {
+            return;
+        }
+        outln!("  every seat's cards as the deal ended:");
+        let rows: Vec<(String, Vec<String>)> = hands
+            .iter()
+            .map(|(label, cs)| (label.clone(), view::card_words(self.p, cs)))
+            .collect();
+        crate::render::out(&view::rows(&rows, 4, 2, self.columns));
     }
 
     /// Keeps the moves taken (not the passes) to announce after they run; the
     /// person's own choices were echoed as made.
     fn remember_moves(&mut self, st: &State, pending: &Pending, choices: &[usize]) {
         self.dealer = st.board.dealer;
-        self.moves.keep(self.p, st, pending, choices);
+        self.watch.moves.keep(self.p, st, pending, choices);
     }
 
     /// Says which of the person's cards are new since their last decision. Before a
@@ -459,7 +520,11 @@ impl Session<'_> {
         }
         let new: Vec<u16> = mine.minus(self.mine).iter().collect();
         if !new.is_empty() {
-            outln!("new to you: {}", view::cards(self.p, &new));
+            let head = "new to you: ";
+            let indent = view::width(head);
+            for line in view::wrap(head, &view::card_words(self.p, &new), indent, self.columns) {
+                outln!("{line}");
+            }
         }
         self.mine = mine;
     }
@@ -482,8 +547,9 @@ impl Session<'_> {
         };
         outln!("\n── deal {}, {what} ──", self.deal);
         self.point_out_new(st, false);
-        crate::render::out(&view::table(p, st, self.me));
-        show_moves(p, pending, code, moves);
+        crate::render::out(&view::table(p, st, self.me, self.columns));
+        let scores = preview::scores(p, st, self.me, moves);
+        show_moves(p, pending, code, moves, &scores);
         loop {
             crate::render::out("> ");
             let _ = std::io::stdout().flush();
@@ -501,13 +567,13 @@ impl Session<'_> {
                     return Ok(i);
                 }
                 Reply::Help => {
-                    crate::render::out(&view::table(p, st, self.me));
-                    show_moves(p, pending, code, moves);
+                    crate::render::out(&view::table(p, st, self.me, self.columns));
+                    show_moves(p, pending, code, moves, &scores);
                 }
                 Reply::Quit => return Err("you quit"),
                 Reply::Invalid(why) => {
                     outln!("{why}");
-                    show_moves(p, pending, code, moves);
+                    show_moves(p, pending, code, moves, &scores);
                 }
             }
         }
@@ -525,9 +591,44 @@ fn own_cards(st: &State, me: u8) -> CardSet {
         .fold(CardSet::EMPTY, |acc, (i, _)| acc.union(b.sets[i]))
 }
 
-fn show_moves(p: &Program, pending: &Pending, code: &[fuda_core::ir::Op], moves: &[Move]) {
+/// The moves, numbered, each win offered with what it would score (`scores`, one per
+/// move: see [`preview::scores`]).
+fn show_moves(
+    p: &Program,
+    pending: &Pending,
+    code: &[fuda_core::ir::Op],
+    moves: &[Move],
+    scores: &[Option<String>],
+) {
     for (i, m) in moves.iter().enumerate() {
-        outln!("  {:>2}. {}", i + 1, pending.describe(p, code, m));
+        match scores.get(i).and_then(Option::as_ref) {
+            Some(s) => outln!("  {:>2}. {} — {s}", i + 1, pending.describe(p, code, m)),
+            None => outln!("  {:>2}. {}", i + 1, pending.describe(p, code, m)),
+        }
+    }
+}
+
+/// Waits for Enter after a deal's result; `Err` when the person leaves instead (`quit`,
+/// or the end of input). Any other line goes on: it was typed to go on.
+fn pause(lines: &mut impl Iterator<Item = std::io::Result<String>>) -> Result<(), &'static str> {
+    crate::render::out("── press Enter to continue ──");
+    let line = match lines.next() {
+        Some(Ok(l)) => l,
+        // Not text, but a line all the same.
+        Some(Err(e)) if e.kind() == std::io::ErrorKind::InvalidData => String::new(),
+        Some(Err(_)) | None => {
+            outln!();
+            return Err("input ended");
+        }
+    };
+    // A terminal echoes the Enter; piped input is not echoed, and the transcript would
+    // run on after the prompt.
+    if !std::io::stdin().is_terminal() {
+        outln!();
+    }
+    match line.trim() {
+        "quit" | "exit" => Err("you quit"),
+        _ => Ok(()),
     }
 }
 

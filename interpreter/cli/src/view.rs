@@ -1,5 +1,8 @@
 //! Showing cards, seats and the table to a person: Japanese names with ids, columns
-//! aligned by display width, and only what a seat is allowed to see.
+//! aligned by display width, lists of cards wrapped between cards, and only what a
+//! seat is allowed to see.
+
+mod wrap;
 
 use fuda_core::engine::show;
 use fuda_core::ir::{Order, Owner};
@@ -8,12 +11,16 @@ use fuda_core::value::{ScoreResult, Text};
 use fuda_core::{Program, State};
 use unicode_width::UnicodeWidthStr;
 
+pub use wrap::{rows, screen_width, wrap};
+
 /// Cards as `松に鶴(1-crane) 桜に幕(3-curtain)`.
 pub fn cards(p: &Program, cs: &[CardIx]) -> String {
-    cs.iter()
-        .map(|c| show::card(p, *c))
-        .collect::<Vec<_>>()
-        .join(" ")
+    card_words(p, cs).join(" ")
+}
+
+/// Each card as `松に鶴(1-crane)`: the words a wrapped line keeps whole.
+pub fn card_words(p: &Program, cs: &[CardIx]) -> Vec<String> {
+    cs.iter().map(|c| show::card(p, *c)).collect()
 }
 
 /// A split's groups by name, in the pattern's order, with the copies of a repeated
@@ -41,6 +48,23 @@ pub fn group_lines(p: &Program, groups: &[(Text, CardSet)]) -> Vec<String> {
             } else {
                 format!("{name}: {shown}")
             });
+        }
+    }
+    out
+}
+
+/// A split's groups as rows (`名:`, its cards) for [`rows`] with a gap of 1:
+/// [`group_lines`] for a screen of a given width.
+pub fn group_rows(p: &Program, groups: &[(Text, CardSet)]) -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::new();
+    for (name, copies) in group_runs(groups) {
+        for (i, cs) in copies.iter().enumerate() {
+            let label = if copies.len() > 1 {
+                format!("{name}[{i}]:")
+            } else {
+                format!("{name}:")
+            };
+            out.push((label, card_words(p, &cs.iter().collect::<Vec<_>>())));
         }
     }
     out
@@ -92,11 +116,11 @@ pub fn seat_under(p: &Program, st: &State, dealer: u8, s: u8, me: Option<u8>) ->
 }
 
 /// Everything `me` may see: each zone by name with its cards (a count for what is
-/// hidden), and the ledger variables (chips, pot), which are public.
-pub fn table(p: &Program, st: &State, me: u8) -> String {
+/// hidden), wrapped to `columns`, and the ledger variables (chips, pot), which are public.
+pub fn table(p: &Program, st: &State, me: u8, columns: usize) -> String {
     let b = &st.board;
     let visible = st.visible_to(p, me);
-    let mut rows: Vec<(String, String)> = Vec::new();
+    let mut lines: Vec<(String, Vec<String>)> = Vec::new();
     // A per-seat zone that is empty at every seat is one row, not one per seat: in a
     // four-player fishing game most of the table is such zones between deals.
     let all_empty = |z: u16| {
@@ -107,54 +131,72 @@ pub fn table(p: &Program, st: &State, me: u8) -> String {
             .all(|((z2, _), cs)| *z2 != z || cs.is_empty())
     };
     let mut collapsed: Vec<u16> = Vec::new();
-    for (i, (z, owner)) in b.layout.zone_of.iter().enumerate() {
+    for (i, (z, _)) in b.layout.zone_of.iter().enumerate() {
         let def = &p.zones[*z as usize];
         if def.owner == Owner::PerSeat && b.seats > 1 && all_empty(*z) {
             if !collapsed.contains(z) {
                 collapsed.push(*z);
-                rows.push((format!("{} of every seat", def.name), "empty".to_string()));
+                lines.push((format!("{} of every seat", def.name), vec!["empty".into()]));
             }
             continue;
         }
-        let name = match (def.owner, owner) {
-            (Owner::PerSeat, Some(s)) => format!("{} of {}", def.name, seat(p, st, *s, Some(me))),
-            _ => def.name.clone(),
-        };
-        let mut cs = b.zones[i].to_vec();
-        // Stacks read top first (the top is what is taken); piles in deck order.
-        match def.order {
-            Order::Stack => cs.reverse(),
-            Order::Pile => cs.sort_unstable(),
-        }
+        let name = zone_label(p, st, st.board.dealer, i, me);
+        let cs = in_order(p, st, i);
         let shown: Vec<CardIx> = cs
             .iter()
             .copied()
             .filter(|c| visible.contains(*c))
             .collect();
         let n = cs.len();
-        let text = if n == 0 {
-            "empty".to_string()
+        // Words a line keeps whole: a lead-in (`top first:`, `3 cards, you see`),
+        // then the cards.
+        let words = if n == 0 {
+            vec!["empty".to_string()]
         } else if shown.len() == n {
-            let top = if def.order == Order::Stack && n > 1 {
-                "top first: "
-            } else {
-                ""
-            };
-            format!("{top}{}", cards(p, &shown))
+            let mut w = Vec::new();
+            if def.order == Order::Stack && n > 1 {
+                w.push("top first:".to_string());
+            }
+            w.extend(card_words(p, &shown));
+            w
         } else if shown.is_empty() {
-            format!("{} face down", count(n))
+            vec![format!("{} face down", count(n))]
         } else {
-            format!("{}, you see {}", count(n), cards(p, &shown))
+            let mut w = vec![format!("{}, you see", count(n))];
+            w.extend(card_words(p, &shown));
+            w
         };
-        rows.push((name, text));
+        lines.push((name, words));
     }
-    let w = rows.iter().map(|(n, _)| width(n)).max().unwrap_or(0);
-    let mut out = String::new();
-    for (n, t) in rows {
-        out.push_str(&format!("  {}  {t}\n", pad(&n, w)));
-    }
+    let mut out = rows(&lines, 2, 2, columns);
     out.push_str(&ledger(p, st, me));
     out
+}
+
+/// A zone instance's name as a row of the table shows it: `手札 of you (seat 0, 親)`
+/// for a seat's zone (with the roles of the deal `dealer` deals), the zone's name for
+/// a shared one.
+pub fn zone_label(p: &Program, st: &State, dealer: u8, instance: usize, me: u8) -> String {
+    let (z, owner) = st.board.layout.zone_of[instance];
+    let def = &p.zones[z as usize];
+    match (def.owner, owner) {
+        (Owner::PerSeat, Some(s)) => {
+            format!("{} of {}", def.name, seat_under(p, st, dealer, s, Some(me)))
+        }
+        _ => def.name.clone(),
+    }
+}
+
+/// A zone instance's cards in the order a person reads them: a stack top first (the
+/// top is what is taken), a pile in deck order.
+pub fn in_order(p: &Program, st: &State, instance: usize) -> Vec<CardIx> {
+    let (z, _) = st.board.layout.zone_of[instance];
+    let mut cs = st.board.zones[instance].to_vec();
+    match p.zones[z as usize].order {
+        Order::Stack => cs.reverse(),
+        Order::Pile => cs.sort_unstable(),
+    }
+    cs
 }
 
 fn count(n: usize) -> String {
@@ -171,31 +213,62 @@ pub fn ledger(p: &Program, st: &State, me: u8) -> String {
 }
 
 /// Like [`ledger`], with the roles of the deal `dealer` dealt: a deal that just ended
-/// may already have passed the deal on.
+/// may already have passed the deal on. On a screen too narrow for one line (see
+/// [`screen_width`]), each variable has lines of its own, broken after a seat's count.
 pub fn ledger_under(p: &Program, st: &State, dealer: u8, me: u8) -> String {
     let b = &st.board;
-    let mut parts = Vec::new();
+    // Each variable's words, kept whole on a line: `chips: you (seat 0, 親) 3,`.
+    let mut parts: Vec<Vec<String>> = Vec::new();
     for v in &p.ledger {
         let def = &p.vars[*v as usize];
         let base = b.layout.var_base[*v as usize] as usize;
         if def.per_seat {
+            let n = b.seats as usize;
             let per: Vec<String> = (0..b.seats)
                 .map(|s| {
+                    let head = if s == 0 {
+                        format!("{}: ", def.name)
+                    } else {
+                        String::new()
+                    };
+                    let comma = if (s as usize) + 1 < n { "," } else { "" };
                     format!(
-                        "{} {}",
+                        "{head}{} {}{comma}",
                         seat_under(p, st, dealer, s, Some(me)),
                         b.vars[base + s as usize].int()
                     )
                 })
                 .collect();
-            parts.push(format!("{}: {}", def.name, per.join(", ")));
+            parts.push(per);
         } else {
-            parts.push(format!("{}: {}", def.name, show::value(p, &b.vars[base])));
+            parts.push(vec![format!(
+                "{}: {}",
+                def.name,
+                show::value(p, &b.vars[base])
+            )]);
         }
     }
     if parts.is_empty() {
-        String::new()
-    } else {
-        format!("  {}\n", parts.join("   "))
+        return String::new();
     }
+    let one = format!(
+        "  {}\n",
+        parts
+            .iter()
+            .map(|w| w.join(" "))
+            .collect::<Vec<_>>()
+            .join("   ")
+    );
+    let columns = screen_width();
+    if width(one.trim_end()) <= columns {
+        return one;
+    }
+    let mut out = String::new();
+    for words in &parts {
+        for line in wrap("  ", words, 4, columns) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out
 }
