@@ -207,24 +207,13 @@ fn a_fifo_is_refused_without_blocking() {
         .status()
         .expect("mkfifo runs");
     assert!(made.success());
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fuda"))
-        .args(["check", fifo.to_str().expect("utf-8 path")])
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("fuda starts");
-    let started = std::time::Instant::now();
-    while child.try_wait().expect("wait").is_none() {
-        if started.elapsed() > std::time::Duration::from_secs(20) {
-            let _ = child.kill();
-            panic!("`fuda check FIFO` is still waiting after 20 s");
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
-    }
-    let out = child.wait_with_output().expect("output");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let out = common::fuda_beside_fifos(
+        dir.path(),
+        &["check", fifo.to_str().expect("utf-8 path")],
+        &[(&fifo, common::FifoEnd::Read)],
+    );
+    let stderr = out.stderr;
+    assert_eq!(out.code, 1, "{stderr}");
     assert!(stderr.contains("not a regular file"), "{stderr}");
 }
 

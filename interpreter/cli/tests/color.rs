@@ -89,10 +89,7 @@ fn a_terminal_is_coloured_unless_no_color_is_set() {
             &[&["check", file.as_str()][..], flags].concat(),
         )
     };
-    let Some(plain) = run(None, &[]) else {
-        eprintln!("skipped: util-linux `script` is not installed");
-        return;
-    };
+    let plain = run(None, &[]).expect(common::NEEDS_SCRIPT);
     assert!(plain.contains("bad.fuda:3:"), "{plain}");
     assert!(plain.contains(ESC), "{plain}");
     let off = run(Some("1"), &[]).expect("script ran before");

@@ -45,7 +45,7 @@ fn simulate_reports_deals_per_second_as_a_grouped_whole_number() {
 #[test]
 fn compare_labels_its_bars_a_and_b() {
     let strict = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rulesets/sangohana-strict.fuda");
-    let Some(screen) = fuda_on_terminal(
+    let screen = fuda_on_terminal(
         &[],
         &[
             "compare",
@@ -58,10 +58,8 @@ fn compare_labels_its_bars_a_and_b() {
             "--threads",
             "1",
         ],
-    ) else {
-        eprintln!("skipped: util-linux `script` is not installed");
-        return;
-    };
+    )
+    .expect(common::NEEDS_SCRIPT);
     // Each redraw of a bar starts after a carriage return or an erase-line sequence.
     let bars: Vec<&str> = screen
         .split(['\r', '\n'])

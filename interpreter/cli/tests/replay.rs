@@ -4,7 +4,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{fuda, fuda_in, fuda_with_input, fuda_within, sangohana, Run};
+use common::{fuda, fuda_beside_fifos, fuda_in, fuda_with_input, sangohana, FifoEnd, Run};
 
 #[test]
 fn a_recorded_game_replays_the_same() {
@@ -358,9 +358,14 @@ fn fifos_are_refused_by_play_and_replay_without_blocking() {
         &["play", &s, "--seed", "3", "--record", "r.toml"],
         &["replay", "x.toml"],
     ];
-    for args in runs {
-        let r = fuda_within(20, dir.path(), args)
-            .unwrap_or_else(|| panic!("`fuda {}` still waits after 20 s", args.join(" ")));
+    let (record, sub) = (dir.path().join("r.toml"), dir.path().join("sub.fuda"));
+    let ends: [&[(&std::path::Path, FifoEnd)]; 3] = [
+        &[(&record, FifoEnd::Read)],
+        &[(&record, FifoEnd::Write)],
+        &[(&sub, FifoEnd::Read)],
+    ];
+    for (args, fifos) in runs.into_iter().zip(ends) {
+        let r = fuda_beside_fifos(dir.path(), args, fifos);
         assert_eq!(r.code, 1, "{}", r.all());
         assert!(r.stderr.contains("not a regular file"), "{}", r.stderr);
         assert!(!r.stderr.contains("cannot find"), "{}", r.stderr);

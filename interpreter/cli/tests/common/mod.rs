@@ -139,9 +139,42 @@ pub fn fuda_env(
     }
 }
 
-/// Runs `fuda` in folder `dir` with no input, killing it after `secs` seconds: for
-/// paths (FIFOs) that would make it wait forever. `None` when it had to be killed.
-pub fn fuda_within(secs: u64, dir: &Path, args: &[&str]) -> Option<Run> {
+/// How `fuda` would wrongly open a FIFO, were it to: which end the watch looks for.
+#[derive(Clone, Copy, Debug)]
+pub enum FifoEnd {
+    /// Read from (a ruleset or a replay): `fuda` would wait for a writer.
+    Read,
+    /// Written to (a record): `fuda` would wait for a reader.
+    Write,
+}
+
+/// Runs `fuda` in folder `dir` with no input, beside FIFOs it must refuse without
+/// opening them, and panics if it opens one. No clock is read: while `fuda` runs, each
+/// FIFO is watched from the other end, non-blocking. A reader `fuda` opened lets a
+/// non-blocking writer open (which fails with no reader there); a writer it opened (or
+/// bytes it wrote) shows at a non-blocking read end the watch holds, which otherwise
+/// reads the end of the file. Either way `fuda` would have waited forever on a real
+/// FIFO with no one at the other end, so the test fails at once, saying which.
+#[cfg(unix)]
+pub fn fuda_beside_fifos(dir: &Path, args: &[&str], fifos: &[(&Path, FifoEnd)]) -> Run {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let nonblocking = |read: bool| {
+        let mut o = std::fs::OpenOptions::new();
+        o.read(read).write(!read).custom_flags(libc::O_NONBLOCK);
+        o
+    };
+    // Read ends held for the watch of written FIFOs, opened before `fuda` starts.
+    let mut readers: Vec<(&Path, std::fs::File)> = fifos
+        .iter()
+        .filter(|(_, end)| matches!(end, FifoEnd::Write))
+        .map(|(p, _)| {
+            (
+                *p,
+                nonblocking(true).open(p).expect("open the FIFO's read end"),
+            )
+        })
+        .collect();
     let mut child = Command::new(env!("CARGO_BIN_EXE_fuda"))
         .current_dir(dir)
         .args(args)
@@ -150,22 +183,45 @@ pub fn fuda_within(secs: u64, dir: &Path, args: &[&str]) -> Option<Run> {
         .stderr(Stdio::piped())
         .spawn()
         .expect("fuda starts");
-    let started = std::time::Instant::now();
+    let mut opened = |child: &mut std::process::Child, what: String| -> ! {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!(
+            "`fuda {}` {what}: on a FIFO with no one at the other end it would wait forever",
+            args.join(" ")
+        )
+    };
     while child.try_wait().expect("wait").is_none() {
-        if started.elapsed() > std::time::Duration::from_secs(secs) {
-            let _ = child.kill();
-            let _ = child.wait();
-            return None;
+        for (p, end) in fifos {
+            if matches!(end, FifoEnd::Read) && nonblocking(false).open(p).is_ok() {
+                opened(&mut child, format!("opened {} to read", p.display()));
+            }
         }
-        std::thread::sleep(std::time::Duration::from_millis(50));
+        for (p, r) in &mut readers {
+            let mut byte = [0u8; 1];
+            match r.read(&mut byte) {
+                Ok(0) => {}
+                Ok(_) => opened(&mut child, format!("wrote to {}", p.display())),
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                    opened(&mut child, format!("opened {} to write", p.display()))
+                }
+                Err(e) => panic!("watching {}: {e}", p.display()),
+            }
+        }
+        std::thread::yield_now();
     }
     let out = child.wait_with_output().expect("output");
-    Some(Run {
+    Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    })
+    }
 }
+
+/// Why a terminal test fails where util-linux's `script` is missing: it is part of every
+/// common Linux system, so its absence is reported, not skipped.
+pub const NEEDS_SCRIPT: &str =
+    "the terminal tests run fuda under util-linux's `script`, which is not installed";
 
 /// Runs `fuda` with its streams on a terminal (a pseudo-terminal 100 columns wide, made
 /// by util-linux's `script`), environment variables set or removed as in [`fuda_env`]:
