@@ -2,11 +2,10 @@
 //! result (a program, diagnostics, a finished game or a run-time error) without a panic,
 //! a hang, or a read outside the ruleset's folder.
 //!
-//! Hostile hand-written rulesets come first, then the reproductions of bugs this file
-//! found (each once a panic, a hang or a memory blow-up; now regression tests), then
-//! property tests
-//! that mutate `rulesets/sangohana.fuda` token by token, compile the result and play what
-//! compiles. `PROPTEST_CASES=N` (and `PROPTEST_RNG_SEED=S`) run a longer or other soak.
+//! Hostile hand-written rulesets come first, then minimal reproductions of inputs that
+//! would make a careless engine panic, hang or blow up memory (the `bug_` tests), then
+//! property tests that mutate `rulesets/sangohana.fuda` token by token, compile the
+//! result and play what compiles. `PROPTEST_CASES=N` (and `PROPTEST_RNG_SEED=S`) run a longer or other soak.
 
 use fuda_core::loader::MemoryFiles;
 use fuda_core::model::GameRng;
@@ -415,7 +414,7 @@ fn dealing_more_cards_than_there_are() {
         "the deal needs 50 cards (2 + 48 to `手札[0]`), but `山札` holds 48",
     );
     // A negative count is refused: at check when it is known, in play when computed
-    // (dealing none, as this once did, hid the mistake).
+    // (dealing none would hide the mistake).
     expect_compile_error(
         "deal -5",
         &game("", "deal -5 from 山札 to 手札"),
@@ -603,8 +602,8 @@ fn a_pattern_with_too_many_cards_is_a_diagnostic() {
 }
 
 /// The most procedures a ruleset may have, each one a warning (never called): checking
-/// and drawing every diagnostic stays linear in the file (drawing once read the file
-/// from the top for each diagnostic: 10,000 of them took minutes in a debug build).
+/// and drawing every diagnostic stays linear in the file (a drawing that read the file
+/// from the top for each diagnostic would take minutes for 10,000 in a debug build).
 #[test]
 fn ten_thousand_warnings_are_checked_and_drawn_in_bounded_time() {
     let procs: String = (1..10_000).map(|i| format!("proc p{i} {{ }}\n")).collect();
@@ -828,10 +827,10 @@ fn choices_that_do_not_fit_are_refused() {
     st.check_cards().expect("cards");
 }
 
-// ───────────────────────── reproductions of bugs found here, now fixed ─────────────────────────
+// ───────────────────────── minimal reproductions ─────────────────────────
 //
-// Each is the minimal reproduction that showed a panic, hang or blow-up; they stay as
-// regression tests.
+// Each is the smallest input of its kind that would make a careless engine panic, hang
+// or blow up memory: regression tests.
 
 #[test]
 fn bug_a_deal_count_that_reads_game_state() {
@@ -1053,10 +1052,6 @@ fn bug_heavy_evaluations_in_a_loop_are_not_bounded() {
         &game("", "loop { let n = count(i in 1..100000: i > 0) }"),
     );
 }
-
-// ───────────────────────── known bugs (ignored until fixed) ─────────────────────────
-//
-// Minimal reproductions; when the core is fixed, drop the `#[ignore]` (and move them up).
 
 /// A deck of three cards whose `v` values sit at the ends of i64.
 fn extreme_deck(body: &str) -> String {

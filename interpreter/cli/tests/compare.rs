@@ -313,8 +313,8 @@ fn share_intervals_stay_within_their_range() {
 }
 
 /// A seat or role only one side has shows `—` on the other side, with no difference,
-/// interval or mark (null in `--json`), and the header names each side's agents: before,
-/// the missing side read 0.00% and the difference was marked (found by review).
+/// interval or mark (null in `--json`), and the header names each side's agents: a
+/// missing side is not 0.00%, and no difference is marked against it.
 #[test]
 fn a_seat_one_side_lacks_has_no_difference() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -425,7 +425,7 @@ fn per_deal_rows<'v>(
 
 /// 珊瑚花's bonus rows (福上がり, 福当たり) are compared per deal as yaku rows are: the
 /// strict variant ends fewer deals in a win, so fewer get a bonus; against itself,
-/// every bonus differs by exactly 0 [0, 0] (found by review: no bonus was shown).
+/// every bonus differs by exactly 0 [0, 0], and every bonus row is shown.
 #[test]
 fn bonus_rows_are_compared() {
     let args = |b: &str| {
@@ -490,8 +490,7 @@ fn bonus_rows_are_compared() {
 
 /// What a ruleset `tally`s is compared per deal, value by value (浮島 tallies the
 /// 浮き札's number each deal): against itself every value differs by 0 [0, 0], and
-/// against a variant each side's count per deal is its own report's (found by review:
-/// compare showed no tally at all).
+/// against a variant each side's count per deal is its own report's.
 #[test]
 fn tallies_are_compared() {
     let no_subtraction = sangohana().replace("sangohana.fuda", "ukishima-no-subtraction.fuda");

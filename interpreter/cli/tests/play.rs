@@ -632,7 +632,7 @@ proc match {
 "#;
 
 /// The ledger shown as a deal ends is the ledger at its `outcome`, not after the next
-/// deal's ante (found by review).
+/// deal's ante.
 #[test]
 fn a_deals_end_shows_the_ledger_at_its_outcome() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -679,9 +679,9 @@ proc match {
 "#;
 
 /// Copies of a card (the same id) are interchangeable: typing the id takes the first,
-/// where it answered "fits 2 moves" (found by review). A card of the deck the hand does
-/// not hold gets the list of what the move takes, not another card with a nearby id
-/// (`1z` was answered "did you mean `6z`?"); a typo gets the nearest card by id or name.
+/// rather than answering "fits 2 moves". A card of the deck the hand does not hold gets
+/// the list of what the move takes, not another card with a nearby id (`1z` is not
+/// "did you mean `6z`?"); a typo gets the nearest card by id or name.
 #[test]
 fn copies_of_a_card_are_one_move_to_type() {
     let dir = tempfile::tempdir().expect("tempdir");

@@ -759,9 +759,9 @@ proc match { outcome 流局 }
 "#;
 
 /// A repeated group (`group 面子*3`) is one key of `groups` whose value lists each
-/// copy's ids, in the split's order, and a single group a list of ids: before, the key
-/// was written three times, and a JSON parser kept one (found by review). The text
-/// report names the copies as a table reads them.
+/// copy's ids, in the split's order, and a single group a list of ids (a key written
+/// once per copy would leave a JSON parser only one). The text report names the copies
+/// as a table reads them.
 #[test]
 fn a_repeated_group_is_one_key_with_a_list_per_copy() {
     let dir = tempfile::tempdir().expect("tempdir");
