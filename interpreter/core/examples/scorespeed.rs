@@ -2,7 +2,7 @@
 //! given number of times: a fixed amount of work, so instruction counts (callgrind)
 //! compare runs; `check` prints every result instead, to compare builds.
 //!
-//! `cargo run --release -p fuda-core --example scorespeed -- MODE [REPS]`, MODE one of
+//! `cargo run --profile dist -p fuda-core --example scorespeed -- MODE [REPS]`, MODE one of
 //! `score` (whole results of winning hands), `total` (totals of winning hands), `zero`
 //! (totals of hands that pass the class-count prefilter but score nothing), `pays` and
 //! `nopay` (whether the table pays, as a win guard asks, on those two sets), `surely`

@@ -2,7 +2,7 @@
 //! of work, so instruction counts (callgrind) compare runs. 珊瑚花 unless a ruleset
 //! without file imports is named.
 //!
-//! `cargo run --release -p fuda-core --example simspeed -- 2000 [eager|random|greedy] [FILE]`
+//! `cargo run --profile dist -p fuda-core --example simspeed -- 2000 [eager|random|greedy] [FILE]`
 
 use fuda_core::agents::{by_name, Agent};
 use fuda_core::loader::NoFiles;

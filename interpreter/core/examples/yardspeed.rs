@@ -3,7 +3,7 @@
 //! of work, so callgrind's instruction counts compare runs, as `simspeed` does for the
 //! engine.
 //!
-//! `cargo run --release -p fuda-core --example yardspeed -- 100000`
+//! `cargo run --profile dist -p fuda-core --example yardspeed -- 100000`
 
 #[path = "../benches/common/yardstick.rs"]
 mod yardstick;
