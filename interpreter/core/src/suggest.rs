@@ -7,6 +7,11 @@
 use fuda_grammar::distance::{is_subsequence, typo_distance};
 use unicode_normalization::UnicodeNormalization;
 
+/// How near a candidate is, smallest first: half edits, then whether it does not hold
+/// the word's characters in order (nor they it), then the length of their shared start,
+/// longest first.
+type Rank = (usize, bool, std::cmp::Reverse<usize>);
+
 /// The candidate closest to `word`, if it is close enough to be a likely typo.
 ///
 /// Candidates are ranked by [`typo_distance`] (half an edit for a kana left out, a
@@ -18,7 +23,7 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
     // In half edits: a third of the word's characters, at least one, one more for a
     // long word.
     let limit = 2 * ((w.len() / 3).max(1) + usize::from(w.len() > 6));
-    let mut best: Option<((usize, bool, std::cmp::Reverse<usize>), &str)> = None;
+    let mut best: Option<(Rank, &str)> = None;
     for c in candidates {
         if c == word {
             continue;

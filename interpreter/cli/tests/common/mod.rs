@@ -183,7 +183,7 @@ pub fn fuda_beside_fifos(dir: &Path, args: &[&str], fifos: &[(&Path, FifoEnd)]) 
         .stderr(Stdio::piped())
         .spawn()
         .expect("fuda starts");
-    let mut opened = |child: &mut std::process::Child, what: String| -> ! {
+    let opened = |child: &mut std::process::Child, what: String| -> ! {
         let _ = child.kill();
         let _ = child.wait();
         panic!(
