@@ -22,13 +22,13 @@ pub struct Greedy {
     /// Where the hidden cards lie, for reshuffling them.
     hidden: Hidden,
     /// What the last decision cost.
-    last: Work,
+    last: DecisionWork,
 }
 
 /// What one decision cost the greedy player: the measure its budgets bound, so that a
 /// caller (a test of a hostile ruleset, say) can check the bound without a clock.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Work {
+pub struct DecisionWork {
     /// Moves it looked ahead on.
     pub tried: usize,
     /// Decisions its playouts took after the moves they tried (none in games with
@@ -45,7 +45,7 @@ impl Greedy {
             world: None,
             trial: None,
             hidden: Hidden::default(),
-            last: Work::default(),
+            last: DecisionWork::default(),
         }
     }
 
@@ -54,9 +54,9 @@ impl Greedy {
     /// Most decisions all the playouts of one decision take together.
     pub const DECISION_BUDGET: usize = DECISION_BUDGET;
 
-    /// What the last decision cost ([`Work::default`] before the first, and for a
+    /// What the last decision cost ([`DecisionWork::default`] before the first, and for a
     /// decision with one move or none).
-    pub fn last_work(&self) -> Work {
+    pub fn last_work(&self) -> DecisionWork {
         self.last
     }
 }
@@ -67,7 +67,7 @@ impl Agent for Greedy {
     }
 
     fn choose(&mut self, p: &Program, st: &State, seat: u8, moves: &[Move]) -> usize {
-        self.last = Work::default();
+        self.last = DecisionWork::default();
         if moves.len() <= 1 {
             return 0;
         }

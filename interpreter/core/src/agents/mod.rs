@@ -7,7 +7,7 @@ mod greedy;
 mod random;
 
 pub use eager::Eager;
-pub use greedy::Greedy;
+pub use greedy::{DecisionWork, Greedy};
 pub use random::Random;
 
 use crate::engine::{Move, Picker, State};
