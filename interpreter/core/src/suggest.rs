@@ -7,6 +7,10 @@
 use fuda_grammar::distance::{is_subsequence, typo_distance};
 use unicode_normalization::UnicodeNormalization;
 
+/// Names longer than this get no suggestion, nor are suggested: the distance's table
+/// grows with the product of the two lengths, and a slip is made in a name one types.
+const LONGEST: usize = 64;
+
 /// How near a candidate is, smallest first: half edits, then whether it does not hold
 /// the word's characters in order (nor they it), then the length of their shared start,
 /// longest first.
@@ -19,7 +23,10 @@ type Rank = (usize, bool, std::cmp::Reverse<usize>);
 /// holds the word's characters in order (or is held in it: a character left out or
 /// added), then the one sharing the longest start with it, then the first declared.
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
-    let w: Vec<char> = word.nfkc().collect();
+    let w: Vec<char> = word.nfkc().take(LONGEST + 1).collect();
+    if w.len() > LONGEST {
+        return None;
+    }
     // In half edits: a third of the word's characters, at least one, one more for a
     // long word.
     let limit = 2 * ((w.len() / 3).max(1) + usize::from(w.len() > 6));
@@ -28,7 +35,12 @@ pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         if c == word {
             continue;
         }
-        let cand: Vec<char> = c.nfkc().collect();
+        let cand: Vec<char> = c.nfkc().take(LONGEST + 1).collect();
+        // Each character more or fewer costs half an edit at least: a name whose length
+        // is too far off is not measured (nor is one too long to be a likely slip).
+        if cand.len() > LONGEST || cand.len().abs_diff(w.len()) > limit {
+            continue;
+        }
         let d = typo_distance(&w, &cand);
         // A suggestion must keep at least one character of the word: otherwise any
         // one-letter name would "correct" to any other.
@@ -102,6 +114,14 @@ mod tests {
         );
         assert_eq!(closest("カス", ["かす", "たね"]), Some("かす".into()));
         assert!(super::did_you_mean("ｃｈｉｐｓ", "chips").contains("full-width"));
+    }
+
+    #[test]
+    fn very_long_names_are_not_measured() {
+        let long = "a".repeat(100_000);
+        let other = format!("{}b", "a".repeat(99_999));
+        assert_eq!(closest(&long, [other.as_str()]), None);
+        assert_eq!(closest("ab", [long.as_str()]), None);
     }
 
     #[test]
