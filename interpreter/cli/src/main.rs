@@ -131,6 +131,8 @@ parameter its baseline lacks); a name neither declares is an error.")]
   fuda play rulesets/sangohana.fuda --seat 1 --seed 42 --agents random --set deals=1
 
 At each decision type a move's number, its name, or `name card-id` (e.g. `捨てる 1-crane`).
+A move that would win shows what it scores. At each deal's end every hand is shown and
+fuda waits for Enter (`--no-pause` goes on at once).
 If the rules make or lose chips (the `ledger` stops balancing), a warning says so once.
 Exit code 2 when input ends before the game does.")]
     Play(play::Args),
