@@ -28,14 +28,17 @@ pub struct Args {
     pub json: bool,
 }
 
-/// The tests of `p` that `filter` selects, by index, each run: `Err` for a failure.
+/// The tests of `p` that `filter` selects, by index, each run: `Err` for a failure. The
+/// tests of one file share one budget of work (`GAME_BUDGET`), so that however many
+/// heavy tests a file holds, `fuda test` ends in seconds.
 fn run_tests<'p>(
     p: &'p Program,
     filter: Option<&'p str>,
 ) -> impl Iterator<Item = (usize, Result<(), RuntimeError>)> + 'p {
+    let mut budget = fuda_core::engine::GAME_BUDGET;
     (0..p.tests.len())
         .filter(move |i| filter.is_none_or(|f| p.tests[*i].name.contains(f)))
-        .map(move |i| (i, State::run_test(p, i)))
+        .map(move |i| (i, State::run_test_within(p, i, &mut budget)))
 }
 
 /// Runs the tests; 0 when all pass, 1 on any failure or a ruleset that does not compile.

@@ -744,7 +744,7 @@ fn a_round_without_an_outcome_stops_as_runaway() {
         "{msg}"
     );
     let rounds =
-        toy("proc match { repeat 25000 { choose 0 { move a { } move b { } }\n outcome done } }");
+        toy("proc match { repeat 15000 { choose 0 { move a { } move b { } }\n outcome done } }");
     assert_eq!(runaway_message(&rounds), None);
 }
 
@@ -767,7 +767,7 @@ fn a_round_doing_too_much_work_stops_as_runaway() {
         Ok(_) => st.apply(&p, &[0]).expect_err("over the budget"),
     };
     assert!(
-        e.message.contains("steps of work without an outcome"),
+        e.message.contains("steps of work than a round"),
         "{}",
         e.message
     );
@@ -902,4 +902,102 @@ var v: int = big * 2
     assert!(e.message.contains("overflow"), "{}", e.message);
     let line = fuda_core::diagnostic::line_of(&p.sources[0].text, e.loc.span.start as usize);
     assert_eq!(line, 8, "the variable's line");
+}
+
+/// One game of `p` with random players under `opts`: its record, or its error's message.
+fn game_under(
+    p: &fuda_core::Program,
+    opts: &PlayOptions,
+) -> Result<fuda_core::play::GameRecord, String> {
+    let mut agents: Vec<Box<dyn Agent>> = (0..2)
+        .map(|s| by_name("random", s).expect("agent"))
+        .collect();
+    play_game(p, &[], 1, &mut agents, opts).map_err(|e| match e {
+        fuda_core::play::GameError::Runtime(e) => e.message.clone(),
+        e => panic!("not a run-time error: {e:?}"),
+    })
+}
+
+/// Every round of this game does 100,000 steps of work and ends in an `outcome`, which
+/// starts a fresh round: only the game's own budget of work stops it. Played by the
+/// register machine (and the engine after it) and by the engine alone, it stops the
+/// same way; with room for its rounds, both finish it alike.
+#[test]
+fn a_game_whose_every_round_works_hard_stops_at_the_games_budget() {
+    let p = toy("var n: int = 0\n\
+         proc match { repeat 12 { n = count(i in 1..100000: i > 0)\n\
+         choose 0 { move a { } move b { } }\n outcome done } }");
+    for engine_only in [false, true] {
+        let tight = PlayOptions {
+            work_limit: Some(500_000),
+            engine_only,
+            ..PlayOptions::default()
+        };
+        let msg = game_under(&p, &tight).expect_err("over the game's budget");
+        assert!(msg.contains("steps of work than a round"), "{msg}");
+        let roomy = PlayOptions {
+            work_limit: Some(2_000_000),
+            engine_only,
+            ..PlayOptions::default()
+        };
+        let rec = game_under(&p, &roomy).expect("twelve rounds fit");
+        assert_eq!(rec.outcomes.len(), 12);
+    }
+}
+
+/// A game keeps every outcome, result, tally and message until it ends: past
+/// `MAX_EVENTS` it stops, in the machine and the engine alike.
+#[test]
+fn a_game_that_tallies_in_a_loop_stops_at_the_events_limit() {
+    let p = toy(&format!(
+        "proc match {{ repeat {} {{ tally t 1 }}\n choose 0 {{ move a {{ }} move b {{ }} }}\n outcome done }}",
+        fuda_core::engine::MAX_EVENTS + 1
+    ));
+    for engine_only in [false, true] {
+        let opts = PlayOptions {
+            engine_only,
+            ..PlayOptions::default()
+        };
+        let msg = game_under(&p, &opts).expect_err("too many events");
+        assert!(
+            msg.contains(&format!("more than {}", fuda_core::engine::MAX_EVENTS)),
+            "{msg}"
+        );
+    }
+    // Long text is cut where it is kept.
+    let long = toy("var s: int = 0\n\
+         proc match { let t = \"ab\"\n repeat 10 { t = t + t }\n tally 長 t\n\
+         choose 0 { move a { } move b { } }\n outcome done }");
+    let rec = game_under(&long, &PlayOptions::default()).expect("plays");
+    let (_, text) = &rec.tallies[0];
+    assert_eq!(text.chars().count(), fuda_core::engine::MAX_EVENT_TEXT);
+    assert!(text.ends_with('…'), "{text}");
+}
+
+/// The tests of a file share one budget: once spent, the tests after are not run, each
+/// saying why, and none runs past what was left.
+#[test]
+fn tests_share_a_budget_of_work() {
+    let tests: String = (0..20)
+        .map(|i| format!("test \"t{i}\" {{ let n = count(i in 1..100000: i > 0) }}\n"))
+        .collect();
+    let p = toy(&format!("proc match {{ }}\n{tests}"));
+    let mut budget = 1_000_000;
+    let mut ran = 0;
+    let mut refused = 0;
+    for t in 0..p.tests.len() {
+        let before = budget;
+        match fuda_core::State::run_test_within(&p, t, &mut budget) {
+            Ok(()) => ran += 1,
+            Err(e) if e.message.starts_with("not run") => {
+                assert_eq!(before, 0, "{}", e.message);
+                refused += 1;
+            }
+            Err(e) => assert!(e.message.contains("steps of work"), "{}", e.message),
+        }
+        assert!(budget <= before);
+    }
+    assert!((8..=10).contains(&ran), "{ran} tests ran");
+    assert!(refused >= 9, "{refused} refused");
+    assert_eq!(budget, 0);
 }

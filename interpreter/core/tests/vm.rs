@@ -80,7 +80,7 @@ fn machine_finishes(p: &fuda_core::Program, agent: &str, seed: u64) -> bool {
         .collect();
     let mut lent = fuda_core::agents::AutoPlayers::of(&mut agents).expect("lent players");
     let board = fuda_core::State::blank(p, &[], seed).expect("starts").board;
-    fuda_core::vm::play(p, &image, board, &mut lent, 1_000_000, false).is_ok()
+    fuda_core::vm::play(p, &image, board, &mut lent, Default::default(), false).is_ok()
 }
 
 /// Plays `games` games each way with each lent agent and says where they differ;

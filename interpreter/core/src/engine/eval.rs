@@ -32,6 +32,9 @@ impl Cx<'_> {
     #[inline]
     pub fn charge(&mut self, n: u64) -> Result<(), RuntimeError> {
         if self.budget < n {
+            // The evaluation stops here, having spent its budget: a round or game that
+            // lent it less than a whole evaluation's budget then knows it ran out.
+            self.budget = 0;
             return Err(RuntimeError::new("this rule takes too many steps to evaluate", self.at)
                 .with_help(format!("an evaluation may take at most {EVAL_BUDGET} steps: simplify the pattern or quantifier")));
         }

@@ -7,7 +7,7 @@ use super::error::RuntimeError;
 use super::eval::{Cx, EVAL_BUDGET};
 use super::pick::{Picker, Waits};
 use super::quicken::Ran;
-use super::state::{Board, CodeRef, Event, State};
+use super::state::{Board, CodeRef, Event, State, MAX_EVENTS};
 use crate::ir::{Expr, Loc, Op, PayFrom, ProcDef, Program, Target};
 use crate::model::{CardIx, CardSet};
 use crate::value::Value;
@@ -18,9 +18,14 @@ pub const OP_LIMIT: u64 = 5_000_000;
 /// Work one round (from the game's start or an `outcome` to the next) may do: the
 /// evaluation steps of all its evaluations, and the ops run between its decisions. A
 /// budget per round, not per decision, so that a round that never ends, or a heavy
-/// evaluation repeated at every decision, stops in seconds whatever the players: the
-/// costliest bundled or sketched round does under 50,000.
-pub const ROUND_BUDGET: u64 = 100_000_000;
+/// evaluation repeated at every decision, stops in well under a second whatever the
+/// players: the costliest bundled or sketched round does under 50,000.
+pub const ROUND_BUDGET: u64 = 10_000_000;
+/// Work a whole game (or a test) may do, over all its rounds: without it, a game whose
+/// every round works hard and ends in an `outcome` would run for hours, each `outcome`
+/// starting a fresh round. A hundred times what the costliest bundled match of 120
+/// rounds does (under 200,000), and under a second of a release build's engine.
+pub const GAME_BUDGET: u64 = 20_000_000;
 /// Deepest procedure nesting.
 const MAX_DEPTH: usize = 200;
 /// Calls between procedures a test failure notes (the innermost ones): an endless
@@ -100,15 +105,19 @@ fn eval_bool(
     with_cx(p, b, locals, at, left, |cx| cx.eval_bool(e))
 }
 
-/// The error of a round whose work passed [`ROUND_BUDGET`].
+/// The error of a round whose work passed [`ROUND_BUDGET`], or of a game whose work
+/// passed [`GAME_BUDGET`].
 pub(super) fn over_budget(at: Loc) -> RuntimeError {
     RuntimeError::new(
-        format!("the round did more than {ROUND_BUDGET} steps of work without an outcome"),
+        format!(
+            "the rules did more steps of work than a round ({ROUND_BUDGET}) or a whole game \
+             ({GAME_BUDGET}) may do"
+        ),
         at,
     )
     .with_help(
         "each round should end in `outcome`; look for a loop that never ends, or a heavy \
-         evaluation repeated at every decision",
+         evaluation repeated at every decision or in every round",
     )
 }
 
@@ -382,8 +391,10 @@ impl State {
                 domain,
             } => {
                 let d = ev!(domain);
-                let items: Arc<[Value]> = match d {
-                    Value::List(l) => l,
+                let items = match d {
+                    Value::List(l) => Value::List(l),
+                    // A range is walked where it lies, not listed: a loop over a million
+                    // numbers holds two, however deep the loops and calls nest.
                     Value::Range(a, b) => {
                         if b.saturating_sub(a) > 1_000_000 {
                             return Err(RuntimeError::new(
@@ -391,15 +402,17 @@ impl State {
                                 at,
                             ));
                         }
-                        (a..=b).map(Value::Int).collect::<Vec<_>>().into()
+                        Value::Range(a, b)
                     }
-                    other => cards_of(&self.board, &other, at)?
-                        .into_iter()
-                        .map(Value::Card)
-                        .collect::<Vec<_>>()
-                        .into(),
+                    other => Value::List(
+                        cards_of(&self.board, &other, at)?
+                            .into_iter()
+                            .map(Value::Card)
+                            .collect::<Vec<_>>()
+                            .into(),
+                    ),
                 };
-                self.set_local(base, *list, Value::List(items));
+                self.set_local(base, *list, items);
                 self.set_local(base, *index, Value::Int(0));
             }
             Op::ForNext {
@@ -411,6 +424,9 @@ impl State {
                 let i = self.locals[base + *index as usize].int() as usize;
                 let next = match &self.locals[base + *list as usize] {
                     Value::List(l) => l.get(i).cloned(),
+                    Value::Range(a, b) => {
+                        a.checked_add(i as i64).filter(|v| v <= b).map(Value::Int)
+                    }
                     _ => None,
                 };
                 match next {
@@ -499,19 +515,27 @@ impl State {
                 let v = ev!(e);
                 let text: Arc<str> = match &v {
                     Value::Sym(s) => p.sym(*s).into(),
-                    Value::Str(s) => s.clone(),
-                    other => super::show::value_on(p, Some(&self.board), other).into(),
+                    Value::Str(s) => super::state::event_text(s).into(),
+                    other => super::state::event_text(&super::show::value_on(
+                        p,
+                        Some(&self.board),
+                        other,
+                    ))
+                    .into(),
                 };
-                self.events.push(Event::Outcome(text, self.board.dealer));
-                // A new round begins: its limits start again.
+                self.push_event(Event::Outcome(text, self.board.dealer), at)?;
+                // A new round begins: its limits start again, its work from what the
+                // game has left.
                 self.round_decisions = 0;
-                self.steps_left = ROUND_BUDGET;
+                let pool = self.game_steps_left.saturating_add(self.steps_left);
+                self.steps_left = ROUND_BUDGET.min(pool);
+                self.game_steps_left = pool - self.steps_left;
             }
             Op::Record(r, s) => {
                 let r = ev!(r);
                 let s = seat_of(&ev!(s), self.board.seats, at)?;
                 if let Value::Score(r) = r {
-                    self.events.push(Event::Record(s, r, self.board.dealer));
+                    self.push_event(Event::Record(s, r, self.board.dealer), at)?;
                 }
             }
             Op::DealerByDraw { lowest, attr } => self.board.dealer_by_draw(&p.deck, *lowest, *attr),
@@ -522,8 +546,9 @@ impl State {
             Op::Say(e) => {
                 if self.keep_log {
                     let v = ev!(e);
-                    self.events
-                        .push(Event::Say(super::show::value_on(p, Some(&self.board), &v)));
+                    let text = super::show::value_on(p, Some(&self.board), &v);
+                    let text = super::state::event_text(&text).into_owned();
+                    self.push_event(Event::Say(text), at)?;
                 }
             }
             Op::Expect(e, loc) => {
@@ -564,10 +589,9 @@ impl State {
             }
             Op::Tally(label, e) => {
                 let v = ev!(e);
-                self.events.push(Event::Tally(
-                    label.as_str().into(),
-                    super::show::value_on(p, Some(&self.board), &v),
-                ));
+                let text = super::show::value_on(p, Some(&self.board), &v);
+                let text = super::state::event_text(&text).into_owned();
+                self.push_event(Event::Tally(label.as_str().into(), text), at)?;
             }
             Op::Call(q, args, _) => {
                 if self.frames.len() >= MAX_DEPTH {
@@ -727,14 +751,60 @@ impl State {
         Ok(())
     }
 
-    /// Runs test `t` to its end; decisions inside a test are an error.
+    /// Keeps an event, unless the game has made [`MAX_EVENTS`] already.
+    fn push_event(&mut self, e: Event, at: Loc) -> Result<(), RuntimeError> {
+        if self.events.len() >= MAX_EVENTS {
+            return Err(RuntimeError::new(
+                format!(
+                    "the game made more than {MAX_EVENTS} outcomes, results, tallies and \
+                     messages"
+                ),
+                at,
+            )
+            .with_help("a game keeps every event until it ends: look for a `tally`, `record` or `say` in a loop"));
+        }
+        self.events.push(e);
+        Ok(())
+    }
+
+    /// Runs test `t` to its end, with a game's budget of work ([`GAME_BUDGET`]);
+    /// decisions inside a test take its `answer`s.
     pub fn run_test(p: &Program, t: usize) -> Result<(), RuntimeError> {
+        let mut budget = GAME_BUDGET;
+        Self::run_test_within(p, t, &mut budget)
+    }
+
+    /// [`State::run_test`] with at most `budget` steps of work, lowered by the work the
+    /// test did: the tests of a file run with one budget between them, so that ten
+    /// thousand tests that each work as hard as a game may still end in seconds. A test
+    /// given none is not run.
+    pub fn run_test_within(p: &Program, t: usize, budget: &mut u64) -> Result<(), RuntimeError> {
         let test = &p.tests[t];
+        if *budget == 0 {
+            return Err(RuntimeError::new(
+                format!(
+                    "not run: the tests before it did all the work the tests of one file may \
+                     do ({GAME_BUDGET} steps)"
+                ),
+                test.loc,
+            )
+            .with_help("make the heavy tests lighter, or split them into another file"));
+        }
         let mut params: Vec<Option<Value>> = vec![None; p.params.len()];
         for (i, v) in &test.with {
             params[*i as usize] = Some(v.clone());
         }
         let mut st = State::blank(p, &params, 0)?;
+        st.steps_left = ROUND_BUDGET.min(*budget);
+        st.game_steps_left = *budget - st.steps_left;
+        let result = st.run_test_body(p, t);
+        *budget = st.game_steps_left.saturating_add(st.steps_left);
+        result
+    }
+
+    /// The body of [`State::run_test_within`], on the test's fresh board.
+    fn run_test_body(&mut self, p: &Program, t: usize) -> Result<(), RuntimeError> {
+        let st = self;
         st.push_frame(p, CodeRef::Test(t as u16), Vec::new());
         // Decisions take the test's `answer`s in order, one per asked seat.
         let mut asked = 0u64;

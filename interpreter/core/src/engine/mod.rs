@@ -24,10 +24,11 @@ pub use eval::{
     attr_value, const_eval, const_eval_result, const_eval_with, eval_with_defaults, param_values,
     seat_count, seat_count_given, seat_counts, Cx, EVAL_BUDGET,
 };
-pub use exec::{OP_LIMIT, ROUND_BUDGET};
+pub use exec::{GAME_BUDGET, OP_LIMIT, ROUND_BUDGET};
 pub use pick::{Picker, Waits};
 pub use state::{
-    Board, CodeRef, Event, Frame, Layout, State, DEFAULT_DECISION_LIMIT, ROUND_DECISION_LIMIT,
+    event_text, Board, CodeRef, Event, Frame, Layout, State, DEFAULT_DECISION_LIMIT, MAX_EVENTS,
+    MAX_EVENT_TEXT, ROUND_DECISION_LIMIT,
 };
 pub(crate) use typed::{scalar_of, STACK_ARGS};
 pub use zones::Zones;

@@ -454,6 +454,10 @@ pub struct State {
     /// Work left in the round in progress: evaluation steps, and ops run between
     /// decisions (see `ROUND_BUDGET`).
     pub steps_left: u64,
+    /// Work the game may still give to the rounds after this one (see `GAME_BUDGET`):
+    /// an `outcome` gives the next round what the last one left, and at most
+    /// `ROUND_BUDGET` of it, so a game whose every round works hard still ends.
+    pub game_steps_left: u64,
     /// A test's queued answers: move name, argument, and where written.
     pub answers: std::collections::VecDeque<(String, Value, Loc)>,
     /// Move and seat lists of decisions already taken, kept for the next decisions so
@@ -523,6 +527,28 @@ pub const ROUND_DECISION_LIMIT: u64 = 5_000;
 
 /// Default decision limit per game.
 pub const DEFAULT_DECISION_LIMIT: u64 = 1_000_000;
+
+/// Most events (outcomes, recorded results, tallies and kept messages) one game may
+/// make: what a game records is kept until it ends, so a rule that tallies in a loop
+/// would otherwise hold memory without bound. A match of 120 bundled rounds makes a
+/// few hundred.
+pub const MAX_EVENTS: usize = 20_000;
+
+/// Most characters of an event's text (an outcome's name, a tally's value, a message):
+/// longer text is cut to this many, the last one `…`. With [`MAX_EVENTS`], a game's events hold a few
+/// tens of megabytes at most.
+pub const MAX_EVENT_TEXT: usize = 1_000;
+
+/// `text` cut to [`MAX_EVENT_TEXT`] characters, the last one `…`, where longer.
+pub fn event_text(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(MAX_EVENT_TEXT) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some((cut, _)) => {
+            let keep = text[..cut].char_indices().last().map_or(0, |(i, _)| i);
+            std::borrow::Cow::Owned(format!("{}…", &text[..keep]))
+        }
+    }
+}
 
 impl State {
     /// A new game of `program` with parameter values `params` (defaults where `None`)
@@ -600,7 +626,9 @@ impl State {
             decision_limit: DEFAULT_DECISION_LIMIT,
             round_decisions: 0,
             public_zones,
-            steps_left: super::exec::ROUND_BUDGET,
+            steps_left: super::exec::ROUND_BUDGET.min(super::exec::GAME_BUDGET),
+            game_steps_left: super::exec::GAME_BUDGET
+                .saturating_sub(super::exec::ROUND_BUDGET.min(super::exec::GAME_BUDGET)),
             answers: Default::default(),
             spare: Spare::default(),
         }
@@ -674,6 +702,7 @@ impl State {
             round_decisions,
             public_zones,
             steps_left,
+            game_steps_left,
             answers,
             spare: _,
         } = src;
@@ -689,6 +718,7 @@ impl State {
             self.public_zones.clone_from(public_zones);
         }
         self.steps_left = *steps_left;
+        self.game_steps_left = *game_steps_left;
         // A test's queue: empty in every game played, where copying it cost more than
         // any other list.
         if !(self.answers.is_empty() && answers.is_empty()) {
@@ -711,6 +741,7 @@ impl State {
             round_decisions: _,
             public_zones: _,
             steps_left: _,
+            game_steps_left: _,
             answers: _,
             spare: _,
         } = self;
@@ -726,6 +757,7 @@ impl State {
             round_decisions: self.round_decisions,
             public_zones: self.public_zones.clone(),
             steps_left: self.steps_left,
+            game_steps_left: self.game_steps_left,
             answers: self.answers.clone(),
             spare: Spare::default(),
         }

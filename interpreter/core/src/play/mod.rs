@@ -80,9 +80,23 @@ pub struct PlayOptions {
     /// Most decisions the game may take before it stops as runaway (default: the
     /// engine's `DEFAULT_DECISION_LIMIT`); a small one keeps a test or a fuzzer short.
     pub decision_limit: Option<u64>,
+    /// Most steps of work the whole game may do (default: the engine's `GAME_BUDGET`);
+    /// a small one keeps a test or a fuzzer of a heavy rule file short.
+    pub work_limit: Option<u64>,
     /// Play in the engine even when the register machine could (`crate::vm`): to
     /// compare the two, which must give the same games.
     pub engine_only: bool,
+}
+
+impl PlayOptions {
+    /// The limits a game is played under, the defaults where none is given.
+    pub fn limits(&self) -> crate::vm::GameLimits {
+        let default = crate::vm::GameLimits::default();
+        crate::vm::GameLimits {
+            decisions: self.decision_limit.unwrap_or(default.decisions),
+            work: self.work_limit.unwrap_or(default.work),
+        }
+    }
 }
 
 /// A broken invariant, with the decision count where it broke.
@@ -171,9 +185,9 @@ impl<'p> Table<'p> {
             }
         }
         let mut st = State::new(p, &self.params, seed)?;
-        if let Some(limit) = opts.decision_limit {
-            st.decision_limit = limit;
-        }
+        let limits = opts.limits();
+        st.decision_limit = limits.decisions;
+        (st.steps_left, st.game_steps_left) = limits.first_round();
         let ledger0 = st.ledger_sum(p);
         let mut rec = GameRecord {
             seed,
@@ -251,10 +265,14 @@ impl<'p> Table<'p> {
             return Ok(None);
         };
         let kept = lent.generators();
-        let limit = opts
-            .decision_limit
-            .unwrap_or(crate::engine::DEFAULT_DECISION_LIMIT);
-        match crate::vm::play(p, &image, start, &mut lent, limit, opts.check_invariants) {
+        match crate::vm::play(
+            p,
+            &image,
+            start,
+            &mut lent,
+            opts.limits(),
+            opts.check_invariants,
+        ) {
             Ok((mut rec, board)) => {
                 rec.seed = seed;
                 rec.chips = chips_on(p, &board);

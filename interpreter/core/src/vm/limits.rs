@@ -3,7 +3,7 @@
 //! and the moments (a move a player chose) where chips are read and, when asked, the
 //! invariants checked, as the engine does at the same moments.
 
-use crate::engine::ROUND_BUDGET;
+use crate::engine::{GAME_BUDGET, ROUND_BUDGET};
 
 use super::machine::{Machine, Stop};
 
@@ -13,8 +13,36 @@ use super::machine::{Machine, Stop};
 /// the engine's, and the machine stops first.
 const WORK_PER_INSTRUCTION: u64 = 16;
 
+/// The limits a game is played under: the engine's defaults, or smaller ones (a test's,
+/// a fuzzer's), the same for the machine and the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameLimits {
+    /// Most decisions the game may take.
+    pub decisions: u64,
+    /// Most steps of work the whole game may do (the engine's `GAME_BUDGET` by default).
+    pub work: u64,
+}
+
+impl Default for GameLimits {
+    fn default() -> GameLimits {
+        GameLimits {
+            decisions: crate::engine::DEFAULT_DECISION_LIMIT,
+            work: GAME_BUDGET,
+        }
+    }
+}
+
+impl GameLimits {
+    /// The work the first round may do, and what the game keeps for the rounds after
+    /// it, as the engine allots them.
+    pub fn first_round(self) -> (u64, u64) {
+        let round = ROUND_BUDGET.min(self.work);
+        (round, self.work - round)
+    }
+}
+
 impl Machine<'_> {
-    /// The round's work so far, against [`ROUND_BUDGET`]: the evaluator's steps and
+    /// The round's work so far, against its budget: the evaluator's steps and
     /// [`WORK_PER_INSTRUCTION`] for each instruction. (The engine charges the ops run
     /// before an outcome since its last decision to the new round; so does this, as
     /// `steps` runs on past an outcome.)
@@ -28,7 +56,7 @@ impl Machine<'_> {
     /// the round may run ([`Machine::run_stop`]).
     pub(super) fn set_evals(&mut self, evals: u64) {
         self.evals = evals;
-        self.run_stop = run_stop(evals);
+        self.run_stop = run_stop(self.round_budget, evals);
     }
 
     /// A decision a player chooses (among several moves): the count of instructions
@@ -45,12 +73,32 @@ impl Machine<'_> {
         self.count_decision()
     }
 
-    /// A round begins: its count of decisions starts again.
+    /// Keeps an event; a game past [`crate::engine::MAX_EVENTS`] stops (the engine then
+    /// says so).
+    pub(super) fn push_event(&mut self, e: crate::engine::Event) -> Result<(), Stop> {
+        if self.events.len() >= crate::engine::MAX_EVENTS {
+            return Err(Stop::Limit);
+        }
+        self.events.push(e);
+        Ok(())
+    }
+
+    /// A round begins (an outcome): its count of decisions starts again, and its work,
+    /// from what the game has left, as the engine allots it. The machine's count of the
+    /// last round's work is at least the engine's, so what it leaves the game is at
+    /// most the engine's, and the machine stops first.
     pub(super) fn new_round(&mut self) {
         let round = self
             .decisions
             .saturating_add(crate::engine::ROUND_DECISION_LIMIT);
         self.decision_stop = self.decision_limit.min(round);
+        let pool = self
+            .game_left
+            .saturating_add(self.round_budget.saturating_sub(self.work()));
+        self.round_budget = ROUND_BUDGET.min(pool);
+        self.game_left = pool - self.round_budget;
+        self.round_steps = 0;
+        self.set_evals(0);
     }
 
     /// Counts a decision taken; a game past its limits stops.
@@ -102,12 +150,9 @@ impl Machine<'_> {
 }
 
 /// The least count of a round's instructions whose work, with `evals` steps of the
-/// evaluator, reaches [`ROUND_BUDGET`] (see [`Machine::work`]): 0 when `evals` alone
-/// does.
-pub(super) fn run_stop(evals: u64) -> u64 {
-    ROUND_BUDGET
-        .saturating_sub(evals)
-        .div_ceil(WORK_PER_INSTRUCTION)
+/// evaluator, reaches `budget` (see [`Machine::work`]): 0 when `evals` alone does.
+pub(super) fn run_stop(budget: u64, evals: u64) -> u64 {
+    budget.saturating_sub(evals).div_ceil(WORK_PER_INSTRUCTION)
 }
 
 #[cfg(test)]
@@ -136,7 +181,7 @@ mod tests {
             b + 1,
             u64::MAX,
         ] {
-            let stop = run_stop(evals);
+            let stop = run_stop(b, evals);
             for run in [
                 0,
                 1,

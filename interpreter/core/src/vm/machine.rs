@@ -123,9 +123,15 @@ pub(super) struct Machine<'a> {
     /// Steps the engine's evaluator took in the round (see [`Machine::work`]).
     pub(super) evals: u64,
     /// How many of the round's instructions (`round_steps + steps`) bring its work to
-    /// [`crate::engine::ROUND_BUDGET`], given `evals`: set with it
-    /// ([`Machine::set_evals`]), so that a decision compares two counts.
+    /// `round_budget`, given `evals`: set with it ([`Machine::set_evals`]), so that a
+    /// decision compares two counts.
     pub(super) run_stop: u64,
+    /// Work the round in progress may do: [`crate::engine::ROUND_BUDGET`], or less
+    /// when the game has less left ([`crate::engine::GAME_BUDGET`]).
+    pub(super) round_budget: u64,
+    /// Work the game may still give to the rounds after this one, as the engine's
+    /// `State::game_steps_left`.
+    pub(super) game_left: u64,
     /// Instructions run in the round before the last decision a player chose.
     pub round_steps: u64,
     /// Instructions run since the last decision a player chose, against [`STEP_LIMIT`]
@@ -160,9 +166,11 @@ pub fn play(
     im: &Image,
     board: Board,
     players: &mut AutoPlayers<'_>,
-    decision_limit: u64,
+    limits: super::GameLimits,
     check: bool,
 ) -> Result<(GameRecord, Board), Stop> {
+    let decision_limit = limits.decisions;
+    let (round_budget, game_left) = limits.first_round();
     let deal_chips = DealChips::new(p, &board, &[]);
     let board_ledger = board.ledger_sum(p);
     let mut spare = im.files.take();
@@ -185,7 +193,9 @@ pub fn play(
         decision_limit,
         decision_stop: decision_limit.min(crate::engine::ROUND_DECISION_LIMIT),
         evals: 0,
-        run_stop: super::limits::run_stop(0),
+        run_stop: super::limits::run_stop(round_budget, 0),
+        round_budget,
+        game_left,
         round_steps: 0,
         steps: 0,
         deal_chips,
@@ -741,37 +751,37 @@ impl Machine<'_> {
                         Some(name) => name.clone(),
                         None => self.p.sym(sym as u32).into(),
                     };
-                    self.events.push(Event::Outcome(text, self.board.dealer));
+                    self.push_event(Event::Outcome(text, self.board.dealer))?;
                     // A new round begins: its limits start again (but the count of
                     // instructions without a decision, which the engine keeps too).
                     self.new_round();
-                    self.round_steps = 0;
-                    self.set_evals(0);
                 }
                 Ins::OutcomeValue(r) => {
                     let text: Arc<str> = match &self.o[self.ob + r as usize] {
-                        Value::Str(s) => s.clone(),
+                        Value::Str(s) => crate::engine::event_text(s).into(),
                         Value::Sym(s) => self.p.sym(*s).into(),
-                        other => {
-                            crate::engine::show::value_on(self.p, Some(&self.board), other).into()
-                        }
+                        other => crate::engine::event_text(&crate::engine::show::value_on(
+                            self.p,
+                            Some(&self.board),
+                            other,
+                        ))
+                        .into(),
                     };
-                    self.events.push(Event::Outcome(text, self.board.dealer));
+                    self.push_event(Event::Outcome(text, self.board.dealer))?;
                     self.new_round();
-                    self.round_steps = 0;
-                    self.set_evals(0);
                 }
                 Ins::Tally { label, v } => {
                     let v = self.arg_value(v)?;
                     let shown = crate::engine::show::value_on(self.p, Some(&self.board), &v);
+                    let shown = crate::engine::event_text(&shown).into_owned();
                     let label = self.im.labels[label as usize].clone();
-                    self.events.push(Event::Tally(label, shown));
+                    self.push_event(Event::Tally(label, shown))?;
                 }
                 Ins::Record { r, seat } => {
                     let seat = self.seat_of(self.num(seat)?)? as u8;
                     if let Value::Score(r) = &self.o[self.ob + r as usize] {
-                        self.events
-                            .push(Event::Record(seat, r.clone(), self.board.dealer));
+                        let e = Event::Record(seat, r.clone(), self.board.dealer);
+                        self.push_event(e)?;
                     }
                 }
                 Ins::Score {

@@ -37,6 +37,7 @@ mod turn;
 mod usual;
 
 pub use image::{Declined, Image};
+pub use limits::GameLimits;
 pub use machine::{play, Stop};
 
 use std::sync::{Arc, OnceLock};

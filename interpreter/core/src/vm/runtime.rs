@@ -2,7 +2,7 @@
 //! seat lists, and the engine's evaluator (score tables, and any expression without
 //! an instruction, with the frame's locals given as values).
 
-use crate::engine::{scalar_of, Cx, EVAL_BUDGET, ROUND_BUDGET};
+use crate::engine::{scalar_of, Cx, EVAL_BUDGET};
 use crate::model::CardSet;
 use crate::value::Value;
 
@@ -204,7 +204,7 @@ impl Machine<'_> {
         locals: &mut [Value],
         f: impl FnOnce(&mut Cx<'_>) -> Result<T, crate::engine::RuntimeError>,
     ) -> Result<T, Stop> {
-        let left = ROUND_BUDGET.saturating_sub(self.work());
+        let left = self.round_budget.saturating_sub(self.work());
         let start = EVAL_BUDGET.min(left);
         let mut cx = Cx {
             p: self.p,
