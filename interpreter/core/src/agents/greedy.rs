@@ -23,6 +23,8 @@ pub struct Greedy {
     hidden: Hidden,
     /// What the last decision cost.
     last: DecisionWork,
+    /// Steps of work its lookahead may still do ([`Greedy::LOOKAHEAD_BUDGET`] at first).
+    lookahead_left: u64,
 }
 
 /// What one decision cost the greedy player: the measure its budgets bound, so that a
@@ -34,6 +36,8 @@ pub struct DecisionWork {
     /// Decisions its playouts took after the moves they tried (none in games with
     /// patterns, which look one move ahead only).
     pub decisions: u64,
+    /// Steps of work (the engine's ops and evaluation steps) its lookahead did.
+    pub steps: u64,
 }
 
 impl Greedy {
@@ -46,6 +50,16 @@ impl Greedy {
             trial: None,
             hidden: Hidden::default(),
             last: DecisionWork::default(),
+            lookahead_left: Greedy::LOOKAHEAD_BUDGET,
+        }
+    }
+
+    /// A greedy player whose lookahead may do at most `budget` steps of work over its
+    /// life (instead of [`Greedy::LOOKAHEAD_BUDGET`]): for tests and fuzzers.
+    pub fn with_lookahead_budget(seed: u64, budget: u64) -> Greedy {
+        Greedy {
+            lookahead_left: budget,
+            ..Greedy::new(seed)
         }
     }
 
@@ -53,6 +67,11 @@ impl Greedy {
     pub const MOST_TRIED: usize = MAX_TRIED;
     /// Most decisions all the playouts of one decision take together.
     pub const DECISION_BUDGET: usize = DECISION_BUDGET;
+    /// Most steps of work all its lookahead may do over its life (a game: the players
+    /// are made for each game). Each copy it looks ahead on does its own work, which the
+    /// game's budget does not see; past this, it plays at random, so that a rule file
+    /// whose every move is heavy still ends its game in seconds.
+    pub const LOOKAHEAD_BUDGET: u64 = LOOKAHEAD_BUDGET;
 
     /// What the last decision cost ([`DecisionWork::default`] before the first, and for a
     /// decision with one move or none).
@@ -77,6 +96,9 @@ impl Agent for Greedy {
         let Some(me) = pending.seats.iter().position(|s| s.seat == seat) else {
             return 0;
         };
+        if self.lookahead_left == 0 {
+            return self.rng.below(moves.len() as u32) as usize;
+        }
         if p.patterns.is_empty() {
             return self.by_rollouts(p, st, seat, me, moves.len());
         }
@@ -97,10 +119,15 @@ impl Agent for Greedy {
             choices[me] = i;
             let before = 0;
             self.last.tried += 1;
-            if w.apply(p, &choices).is_err() {
+            let work = self.lend_work(w, u64::MAX);
+            let applied = w.apply(p, &choices).is_ok();
+            if applied {
+                let _ = w.advance(p);
+            }
+            self.charge_work(w, work);
+            if !applied {
                 continue;
             }
-            let _ = w.advance(p);
             let score = evaluate(p, w, seat, before, &mut self.scratch);
             if score > best_score {
                 best_score = score;
@@ -134,7 +161,28 @@ const ROLLOUT_DECISIONS: usize = 400;
 /// never end costs each decision seconds, not the round's whole limit per playout.
 const ROLLOUT_WORK: u64 = 2_000_000;
 
+/// Most steps of work all of one greedy player's lookahead may do (see
+/// [`Greedy::LOOKAHEAD_BUDGET`]): over 30 times what it asks in a bundled match of 12
+/// rounds (under 600,000, in 浮島), and under a second of a release build's engine.
+const LOOKAHEAD_BUDGET: u64 = 20_000_000;
+
 impl Greedy {
+    /// Gives copy `w` at most `most` steps of work, and no more than the lookahead has
+    /// left; returns what it was given, for [`Greedy::charge_work`].
+    fn lend_work(&self, w: &mut State, most: u64) -> u64 {
+        w.steps_left = w.steps_left.min(most).min(self.lookahead_left);
+        // An outcome in the copy gives the next round nothing more.
+        w.game_steps_left = 0;
+        w.steps_left
+    }
+
+    /// Charges the work copy `w` did, of the `lent` steps it was given.
+    fn charge_work(&mut self, w: &State, lent: u64) {
+        let used = lent.saturating_sub(w.steps_left + w.game_steps_left);
+        self.last.steps += used;
+        self.lookahead_left = self.lookahead_left.saturating_sub(used);
+    }
+
     /// For games without patterns (fishing games): tries each move in the same few
     /// reshuffled worlds, plays the rest of the round at random, and keeps the move
     /// with the best mean change in the seat's chips (the ruleset's own settlement
@@ -182,7 +230,7 @@ impl Greedy {
                 let w = copy_into(&mut w_slot, st);
                 determinize(p, w, seat, &mut rng, &mut self.hidden);
                 // The playout stops as runaway once it has done ROLLOUT_WORK.
-                w.steps_left = w.steps_left.min(ROLLOUT_WORK);
+                let work = self.lend_work(w, ROLLOUT_WORK);
                 if w.apply(p, &choices).is_ok() {
                     let used = play_out(p, w, left, &mut rng);
                     // `used` counts the tried move too; the budget bounds the rest.
@@ -194,6 +242,7 @@ impl Greedy {
                         .unwrap_or(0)
                         - before;
                 }
+                self.charge_work(w, work);
                 self.trial = w_slot;
             }
             if total > best_score {
