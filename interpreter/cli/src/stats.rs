@@ -10,6 +10,14 @@ use serde::Serialize;
 
 use crate::seating::Seating;
 
+/// Most distinct values counted under one `tally` label: a rule file that tallies a
+/// value unique to each deal would otherwise grow the report with every deal. Values
+/// past these are counted together as [`OTHER_VALUES`].
+pub const MAX_TALLY_VALUES: usize = 1_000;
+
+/// The row that counts a label's values past [`MAX_TALLY_VALUES`].
+pub const OTHER_VALUES: &str = "(other values)";
+
 /// A running mean with its spread.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Mean {
@@ -410,11 +418,13 @@ pub fn game_totals(r: &GameRecord, seated: Vec<usize>) -> GameTotals {
         }
     }
     for (label, value) in &r.tallies {
-        *t.tallies
-            .entry(label.to_string())
-            .or_default()
-            .entry(value.to_string())
-            .or_default() += 1;
+        let values = t.tallies.entry(label.to_string()).or_default();
+        let key = if values.contains_key(value.as_str()) || values.len() < MAX_TALLY_VALUES {
+            value.to_string()
+        } else {
+            OTHER_VALUES.to_string()
+        };
+        *values.entry(key).or_default() += 1;
     }
     for (dealer, delta) in &r.deal_chips {
         for (s, c) in delta.iter().enumerate() {
@@ -515,11 +525,13 @@ pub fn summarize(records: &[(u64, &GameRecord)], seating: &Seating, roles: &[Str
             }
         }
         for (label, value) in &r.tallies {
-            *tallies
-                .entry(label)
-                .or_default()
-                .entry(value.as_str())
-                .or_default() += 1;
+            let values = tallies.entry(label).or_default();
+            let key = if values.contains_key(value.as_str()) || values.len() < MAX_TALLY_VALUES {
+                value.as_str()
+            } else {
+                OTHER_VALUES
+            };
+            *values.entry(key).or_default() += 1;
         }
         let n = r.outcomes.len() as u64;
         deals += n;
