@@ -1593,12 +1593,14 @@ proptest! {
                     .collect();
                 let fits = choices.iter().zip(&pending.seats).all(|(c, s)| *c < s.moves.len());
                 let before = st.decisions;
+                let print = st.fingerprint();
                 match st.apply(p, &choices) {
                     Ok(()) => prop_assert!(fits, "an unfitting choice {choices:?} was taken"),
                     Err(_) => {
                         prop_assert!(!fits, "a fitting choice was refused");
                         prop_assert!(st.pending().is_some());
                         prop_assert_eq!(st.decisions, before);
+                        prop_assert!(st.fingerprint() == print, "a refused choice changed the game");
                         let ok: Vec<usize> = choices
                             .iter()
                             .zip(&pending.seats)
@@ -1610,6 +1612,99 @@ proptest! {
                 st.check_cards().map_err(TestCaseError::fail)?;
                 prop_assert_eq!(st.ledger_sum(p), ledger0);
             }
+            Ok(())
+        })?;
+    }
+}
+
+/// A small game whose moves can fail: `b` is refused by a `require` once `a` was taken
+/// five times, `c` divides by zero when `a` was taken four; a decision limit may stop it.
+const FAILING_MOVES: &str = "ruleset \"failing\"\nimport \"std/hanafuda\"\n\
+    seats 2 { 2: 親 子 }\nzone 山札 shared stack hidden\nzone 場 shared pile public\n\
+    var n: int = 0\nvar chips: int per seat = 0\nledger chips\n\
+    proc match {\n  shuffle 山札\n  repeat 30 {\n    move top(山札) to 場\n\
+    choose dealer {\n      move a { n += 1 }\n\
+          move b { require n < 5 else \"b after five a's\"\n pay 1 from chips[0] to chips[1] }\n\
+          move c when n > 2 { n = n + 1 / (n - 4) }\n    }\n    outcome \"x\"\n  }\n}\n";
+
+/// Each way a move can fail, in turn, leaves the game as it was: the `require`, the
+/// division by zero, the decision limit, an unfitting choice.
+#[test]
+fn each_way_a_move_fails_leaves_the_game_as_it_was() {
+    let p = compile_text(FAILING_MOVES).expect("compiles");
+    let mut st = State::new(&p, &[], 1).expect("new");
+    st.decision_limit = 8;
+    assert!(!st.advance(&p).expect("starts"));
+    let mut refused = |st: &mut State, pick: usize, needle: &str| {
+        let print = st.fingerprint();
+        let e = st.take_move(&p, &[pick]).expect_err(needle);
+        assert!(e.message.contains(needle), "{}", e.message);
+        assert!(st.pending().is_some());
+        assert!(st.fingerprint() == print, "`{needle}` changed the game");
+    };
+    let a = |st: &mut State| assert!(!st.take_move(&p, &[0]).expect("a"));
+    refused(&mut st, 7, "do not fit");
+    for _ in 0..4 {
+        a(&mut st);
+    }
+    // n == 4: `c` (offered once n > 2, the third move) divides by zero.
+    refused(&mut st, 2, "division by zero");
+    a(&mut st);
+    // n == 5: `b` is refused by its `require`.
+    refused(&mut st, 1, "b after five a's");
+    a(&mut st);
+    a(&mut st);
+    a(&mut st);
+    // Eight decisions taken: the ninth is past the limit, by either way of taking it.
+    refused(&mut st, 0, "decisions without ending");
+    let print = st.fingerprint();
+    let e = st.apply(&p, &[0]).expect_err("past the limit");
+    assert!(
+        e.message.contains("decisions without ending"),
+        "{}",
+        e.message
+    );
+    assert!(
+        st.fingerprint() == print,
+        "a refused `apply` changed the game"
+    );
+}
+
+proptest! {
+    #![proptest_config(config(64))]
+
+    /// Taking a move either plays on to the next decision or changes nothing: an
+    /// unfitting choice, a rule's `require`, an error on the way or a limit leaves the
+    /// game exactly as it was, the decision still waiting.
+    #[test]
+    fn a_failed_move_leaves_the_game_as_it_was(
+        seed in any::<u64>(),
+        limit in 1u64..40,
+        picks in prop::collection::vec(0usize..4, 1..60),
+    ) {
+        thread_local! {
+            static P: Program = compile_text(FAILING_MOVES).expect("compiles");
+        }
+        P.with(|p| {
+            let mut st = State::new(p, &[], seed).expect("new");
+            st.decision_limit = limit;
+            if st.advance(p).expect("starts") {
+                return Ok(());
+            }
+            let mut failed = 0;
+            for pick in picks {
+                let print = st.fingerprint();
+                match st.take_move(p, &[pick]) {
+                    Ok(true) => break,
+                    Ok(false) => prop_assert!(st.pending().is_some()),
+                    Err(_) => {
+                        failed += 1;
+                        prop_assert!(st.pending().is_some(), "the decision no longer waits");
+                        prop_assert!(st.fingerprint() == print, "a failed move changed the game");
+                    }
+                }
+            }
+            let _ = failed;
             Ok(())
         })?;
     }

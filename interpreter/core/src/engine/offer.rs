@@ -740,6 +740,45 @@ impl State {
     /// Takes the players' choices for the waiting decision: one index into each asked
     /// seat's moves, in the order of `pending().seats`.
     pub fn apply(&mut self, p: &Program, choices: &[usize]) -> Result<(), RuntimeError> {
+        self.apply_inner(p, choices)
+    }
+
+    /// Takes a decision and plays on to the next one, as [`State::apply`] then
+    /// [`State::advance`] do, or changes nothing: when either fails (an unfitting
+    /// choice, a limit, a rule's `require` or error on the way), the game is left
+    /// exactly as it was, the decision still waiting, so that a person can be shown the
+    /// table and the error. It costs a copy of the game, so simulations, which drop a
+    /// failed game, take the two steps themselves.
+    pub fn take_move(&mut self, p: &Program, choices: &[usize]) -> Result<bool, RuntimeError> {
+        let before = self.clone();
+        let result = self.apply_inner(p, choices).and_then(|()| self.advance(p));
+        if result.is_err() {
+            *self = before;
+        }
+        result
+    }
+
+    /// Everything of the game in progress but the lists kept for reuse, as text: two
+    /// states with the same text are the same game at the same point. For tests that a
+    /// refused step changed nothing.
+    pub fn fingerprint(&self) -> String {
+        format!(
+            "{:?}",
+            (
+                &self.board,
+                &self.frames,
+                &self.locals,
+                &self.pending,
+                &self.events,
+                (self.decisions, self.decision_limit, self.round_decisions),
+                (self.steps_left, self.game_steps_left),
+                &self.answers,
+                self.keep_log,
+            )
+        )
+    }
+
+    fn apply_inner(&mut self, p: &Program, choices: &[usize]) -> Result<(), RuntimeError> {
         let Some(mut pending) = self.pending.take() else {
             return Err(RuntimeError::new("no decision is waiting", Loc::default()));
         };
@@ -760,7 +799,13 @@ impl State {
             return Err(err);
         }
         if self.count_decision() {
-            return Err(self.runaway(d));
+            // Refused like an unfitting choice: the decision still waits, and the
+            // counts are as they were.
+            let err = self.runaway(d);
+            self.decisions -= 1;
+            self.round_decisions -= 1;
+            self.pending = Some(pending);
+            return Err(err);
         }
         match pending.kind {
             DecideKind::One => {
