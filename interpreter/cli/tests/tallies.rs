@@ -18,7 +18,15 @@ fn a_value_unique_to_each_deal_is_counted_in_a_bounded_report() {
          proc match { repeat 300 { k += 1\n tally 番号 k\n\
          choose 0 { move x { } move y { } }\n outcome \"x\" } }\n",
     );
-    let r = fuda(&["simulate", &file, "--games", "5", "--threads", "1", "--json"]);
+    let r = fuda(&[
+        "simulate",
+        &file,
+        "--games",
+        "5",
+        "--threads",
+        "1",
+        "--json",
+    ]);
     assert_eq!(r.code, 0, "{}", r.all());
     let json: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
     let values = json["tallies"][0]["values"].as_array().expect("values");
@@ -35,7 +43,15 @@ fn a_value_unique_to_each_deal_is_counted_in_a_bounded_report() {
          proc match { repeat 1200 { k += 1\n tally 番号 k\n\
          choose 0 { move x { } move y { } }\n outcome \"x\" } }\n",
     );
-    let r = fuda(&["simulate", &file, "--games", "2", "--threads", "1", "--json"]);
+    let r = fuda(&[
+        "simulate",
+        &file,
+        "--games",
+        "2",
+        "--threads",
+        "1",
+        "--json",
+    ]);
     assert_eq!(r.code, 0, "{}", r.all());
     let json: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
     let values = json["tallies"][0]["values"].as_array().expect("values");
