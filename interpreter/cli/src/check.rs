@@ -8,7 +8,7 @@ use serde_json::{json, Value as Json};
 
 use crate::load::{self, plural};
 use crate::render::{self, Stream};
-use crate::{diag_json, errln, outln, stdin};
+use crate::{diag_json, outln, stdin};
 
 /// Arguments of `fuda check`.
 #[derive(clap::Args, Debug)]
@@ -35,7 +35,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         let shown = stdin::shown(path);
         match load::compile_file(path) {
             Err(e) => {
-                errln!("{e:?}");
+                crate::render::err(&crate::render::report(&e));
                 failed += 1;
             }
             Ok(Ok(c)) => {

@@ -45,17 +45,19 @@ pub fn diagnostic(d: &Diagnostic, sources: &[Source]) -> Json {
 }
 
 /// A user error that points at no text (a file that cannot be read), in the shape of
-/// [`diagnostic`]: it names `file`, with no line, column or labels.
+/// [`diagnostic`]: it names `file`, with no line, column or labels. Its text is masked
+/// as a drawn error's is (JSON escapes only some control characters).
 pub fn user_error(r: &miette::Report, file: &str) -> Json {
+    let m = crate::masked::Masked::new(r);
     json!({
         "file": file,
         "line": null,
         "column": null,
-        "code": r.code().map(|c| c.to_string()),
+        "code": m.code_text(),
         "severity": "error",
-        "message": r.to_string(),
+        "message": m.message(),
         "labels": [],
-        "help": r.help().map(|h| h.to_string()),
+        "help": m.help_text(),
         "notes": [],
     })
 }

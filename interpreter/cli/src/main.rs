@@ -8,10 +8,14 @@ mod check;
 mod compare;
 mod diag_json;
 mod input;
+mod limits;
+mod lines;
 mod load;
+mod masked;
 mod params;
 mod play;
 mod progress;
+mod read;
 mod render;
 mod replay;
 mod score;
@@ -168,7 +172,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => ExitCode::from(code),
         Err(report) => {
-            errln!("{report:?}");
+            render::err(&render::report(&report));
             ExitCode::from(1)
         }
     }

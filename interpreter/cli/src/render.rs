@@ -2,6 +2,7 @@
 //! terminal, plain ASCII otherwise so piped output is stable; colour as `--color` and
 //! `NO_COLOR` say.
 
+use std::borrow::Cow;
 use std::ffi::OsStr;
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
@@ -10,6 +11,8 @@ use std::sync::OnceLock;
 use fuda_core::ir::Source;
 use fuda_core::Diagnostic;
 use miette::{GraphicalReportHandler, GraphicalTheme, ThemeCharacters, ThemeStyles};
+
+use crate::masked::Masked;
 
 /// Wide enough that file names and did-you-mean hints are not wrapped mid-word.
 const WIDTH: usize = 120;
@@ -115,16 +118,39 @@ pub fn diagnostic(d: &dyn miette::Diagnostic, to: Stream) -> String {
     out
 }
 
+/// A user error as drawn on stderr, its text masked (see [`crate::masked`]).
+pub fn report(r: &miette::Report) -> String {
+    diagnostic(&Masked::new(r), Stream::Err)
+}
+
+/// `text` with its control characters shown as `?`, one per byte: what any text that
+/// came from a user or a file goes through before it is printed.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    fuda_grammar::text::printable(text)
+}
+
+/// `text` as a message quotes it: [`printable`], and cut after `max` characters with
+/// `…` (a field of a shared file may be as long as the file).
+pub fn brief(text: &str, max: usize) -> String {
+    let shown = printable(text);
+    match shown.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", &shown[..cut]),
+        None => shown.into_owned(),
+    }
+}
+
 /// Renders a program diagnostic with the sources it points into.
 pub fn program_diagnostic(d: &Diagnostic, sources: &[Source], to: Stream) -> String {
     diagnostic(&d.render_with(sources), to)
 }
 
-/// A user error as one line of plain text: its message and, if any, its help.
+/// A user error as one line of plain text: its message and, if any, its help, masked
+/// as [`report`] masks them.
 pub fn one_line(r: &miette::Report) -> String {
-    match r.help() {
-        Some(h) => format!("{r} ({h})"),
-        None => r.to_string(),
+    let m = Masked::new(r);
+    match m.help_text() {
+        Some(h) => format!("{} ({h})", m.message()),
+        None => m.message().to_string(),
     }
 }
 
@@ -163,6 +189,13 @@ macro_rules! errln {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_quoted_text_is_masked_and_cut() {
+        assert_eq!(brief("a\u{1b}[2Jb", 10), "a?[2Jb");
+        assert_eq!(brief("一二三四", 2), "一二…");
+        assert_eq!(brief("abc", 3), "abc");
+    }
 
     #[test]
     fn auto_colours_a_terminal_unless_no_color_is_set() {

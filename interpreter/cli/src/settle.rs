@@ -28,7 +28,7 @@ pub fn run(p: &Program, args: &Args) -> miette::Result<u8> {
     }
     let d = match &args.state {
         Some(path) => {
-            let text = crate::load::read_data_file(path)?;
+            let text = crate::read::read_data_file(path, &crate::read::STATE)?;
             let v: Json = serde_json::from_str(&text).map_err(|e| {
                 miette!(
                     code = "fuda::cli::json",

@@ -49,7 +49,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         let shown = stdin::shown(path);
         let compiled = match load::compile_file(path) {
             Err(e) => {
-                crate::errln!("{e:?}");
+                crate::render::err(&crate::render::report(&e));
                 failed += 1;
                 continue;
             }
