@@ -45,3 +45,7 @@ pub const MAX_STDIN_BYTES: usize = {
     }
     m
 };
+
+/// The most diagnostics one command draws (text or `--json`); past them, one line (or
+/// a `more` count) says how many more there were, by severity.
+pub const MAX_DIAGNOSTICS: usize = 100;

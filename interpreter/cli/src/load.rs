@@ -155,7 +155,7 @@ pub fn report_failure(failed: &Failed) -> (usize, usize) {
             fuda_core::diagnostic::Severity::Error => errors += 1,
             fuda_core::diagnostic::Severity::Warning => warnings += 1,
         }
-        render::err(&render::program_diagnostic(d, &failed.sources, Stream::Err));
+        render::draw_program(d, &failed.sources, Stream::Err);
     }
     (errors, warnings)
 }
@@ -166,11 +166,7 @@ pub fn program(path: &Path) -> miette::Result<Program> {
     match compile_file(path)? {
         Ok(c) => {
             for w in &c.warnings {
-                render::err(&render::program_diagnostic(
-                    w,
-                    &c.program.sources,
-                    Stream::Err,
-                ));
+                render::draw_program(w, &c.program.sources, Stream::Err);
             }
             Ok(c.program)
         }

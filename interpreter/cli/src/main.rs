@@ -4,6 +4,7 @@
 //! before the game ended.
 
 mod batch;
+mod budget;
 mod check;
 mod compare;
 mod diag_json;
@@ -169,6 +170,10 @@ fn main() -> ExitCode {
         Command::Play(a) => play::run(a),
         Command::Replay(a) => replay::run(a),
     };
+    // Diagnostics past the cap were counted, not drawn: said before any last error.
+    if let Some(line) = budget::more() {
+        errln!("{line}");
+    }
     match result {
         Ok(code) => ExitCode::from(code),
         Err(report) => {

@@ -144,6 +144,19 @@ pub fn program_diagnostic(d: &Diagnostic, sources: &[Source], to: Stream) -> Str
     diagnostic(&d.render_with(sources), to)
 }
 
+/// Draws a program diagnostic on stream `to`, if the command's cap allows one more (see
+/// [`crate::budget`]); otherwise it is only counted.
+pub fn draw_program(d: &Diagnostic, sources: &[Source], to: Stream) {
+    if !crate::budget::draw(d.severity) {
+        return;
+    }
+    let text = program_diagnostic(d, sources, to);
+    match to {
+        Stream::Out => out(&text),
+        Stream::Err => err(&text),
+    }
+}
+
 /// A user error as one line of plain text: its message and, if any, its help, masked
 /// as [`report`] masks them.
 pub fn one_line(r: &miette::Report) -> String {

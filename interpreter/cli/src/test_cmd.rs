@@ -74,11 +74,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
                 Err(e) => {
                     file_failed += 1;
                     outln!("FAIL {shown}: {}", p.tests[i].name);
-                    render::out(&render::program_diagnostic(
-                        &e.to_diagnostic(),
-                        &p.sources,
-                        Stream::Out,
-                    ));
+                    render::draw_program(&e.to_diagnostic(), &p.sources, Stream::Out);
                 }
             }
         }
