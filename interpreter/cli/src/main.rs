@@ -155,7 +155,7 @@ with no alternative is not recorded, and not shown.")]
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|e| usage_error(e));
     render::set_color(cli.color);
     render::install_hook();
     if let Err(e) = check_stdin(&cli.command) {
@@ -181,6 +181,30 @@ fn main() -> ExitCode {
             ExitCode::from(1)
         }
     }
+}
+
+/// Ends with clap's usage error (or its help or version). clap quotes a bad value as
+/// given, and on a terminal an escape sequence in it would reach the screen: when an
+/// argument holds control characters, the error is made again from the arguments with
+/// them masked, so that it quotes them masked.
+fn usage_error(e: clap::Error) -> ! {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let masked: Vec<std::ffi::OsString> = args
+        .iter()
+        .map(|a| match a.to_str() {
+            Some(s) => render::printable(s).into_owned().into(),
+            None => a.clone(),
+        })
+        .collect();
+    if masked == args {
+        e.exit();
+    }
+    if let Err(again) = Cli::try_parse_from(&masked) {
+        again.exit();
+    }
+    // Masked, the arguments parse: clap's text, without its styles and masked.
+    render::err(&render::printable(&e.render().to_string()));
+    std::process::exit(e.exit_code());
 }
 
 /// The file arguments a command reads, by name, in command-line order: at most one of

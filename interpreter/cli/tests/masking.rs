@@ -102,3 +102,18 @@ fn a_path_is_quoted_masked() {
         assert_masked(&format!("{args:?}"), &r.all());
     }
 }
+
+/// clap quotes a bad value as given: on a terminal (where clap keeps escapes), one with
+/// control characters is printed masked, and the usage error keeps its exit code.
+#[test]
+fn a_bad_command_line_value_is_quoted_masked_on_a_terminal() {
+    let value = "\u{1b}]0;PWNED\u{7}";
+    let screen = common::fuda_on_terminal(&[], &["check", "--color", value, "x.fuda"])
+        .expect(common::NEEDS_SCRIPT);
+    assert!(screen.contains("invalid value '"), "{screen:?}");
+    assert!(screen.contains("?]0;PWNED?"), "{screen:?}");
+    assert!(!screen.contains(value), "{screen:?}");
+    let r = fuda(&["check", "--color", value, "x.fuda"]);
+    assert_eq!(r.code, 2, "{}", r.all());
+    assert_masked("clap", &r.all());
+}
