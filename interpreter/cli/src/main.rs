@@ -150,7 +150,11 @@ Exit code 2 when input ends before the game does.")]
 A replay holds the ruleset's path (from the replay's folder) and a hash of its text, the
 seed, the parameters, every choice made and how the game ended, so the same game plays
 out on any machine; a replay that ends otherwise than recorded exits with code 1. A move
-with no alternative is not recorded, and not shown.")]
+with no alternative is not recorded, and not shown.
+
+The ruleset is read only from below the replay's folder (relative, no `..`, no symbolic
+link out, as an import): keep the replay beside its ruleset, or in a folder above it, or
+give `--ruleset FILE`. A replay may hold at most 1 MiB and 100000 decisions.")]
     Replay(replay::Args),
 }
 

@@ -671,3 +671,24 @@ fn a_replay_shows_every_recorded_move_and_a_summary_on_request() {
     };
     assert_eq!(tail(&full.stdout), tail(&summary.stdout));
 }
+
+/// `fuda replay --help` says where a replay finds its ruleset, and its caps.
+#[test]
+fn the_help_says_where_the_ruleset_is_found_and_the_caps() {
+    let r = fuda(&["replay", "--help"]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let text = r.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        text.contains(
+            "keep the replay beside its ruleset, or in a folder above it, or give `--ruleset FILE`"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "at most {} MiB and {MAX_REPLAY_MOVES} decisions",
+            MAX_REPLAY_BYTES >> 20
+        )),
+        "{text}"
+    );
+}
