@@ -139,6 +139,19 @@ pub fn brief(text: &str, max: usize) -> String {
     }
 }
 
+/// A JSON parse error as a message says it: what is wrong, a quoted value cut as
+/// [`brief`] cuts it (a string in a file may be as long as the file), then where.
+pub fn json_error(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rsplit_once(" at line ") {
+        Some((what, at)) => format!("{} at line {at}", brief(what, QUOTED_CHARS)),
+        None => brief(&text, QUOTED_CHARS),
+    }
+}
+
+/// How many characters of a value from a file an error message quotes.
+pub const QUOTED_CHARS: usize = 200;
+
 /// Renders a program diagnostic with the sources it points into.
 pub fn program_diagnostic(d: &Diagnostic, sources: &[Source], to: Stream) -> String {
     diagnostic(&d.render_with(sources), to)
@@ -202,6 +215,19 @@ macro_rules! errln {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_json_error_quotes_a_long_value_cut_and_keeps_where() {
+        let long = format!("{{\"a\": 1, \"b\" \"{}\"}}", "x".repeat(1000));
+        let e = serde_json::from_str::<serde_json::Value>(&long).unwrap_err();
+        assert_eq!(json_error(&e), "expected `:` at line 1 column 14");
+        let v = format!("\"{}\\u001b\"", "y".repeat(1000));
+        let e = serde_json::from_str::<u32>(&v).unwrap_err();
+        let said = json_error(&e);
+        assert!(said.starts_with("invalid type: string \"yyy"), "{said}");
+        assert!(said.ends_with("… at line 1 column 1008"), "{said}");
+        assert!(said.len() < 300, "{said}");
+    }
 
     #[test]
     fn a_quoted_text_is_masked_and_cut() {
