@@ -8,14 +8,16 @@
 pub const MAX_FILE_BYTES: usize = fuda_grammar::MAX_SOURCE_BYTES;
 
 /// The most a replay file may hold. A replay is read whole and parsed as TOML, which
-/// holds a couple of hundred bytes of memory per byte of a file dense with moves, so
-/// this is kept near what [`MAX_REPLAY_MOVES`] moves take as `fuda play` writes them
-/// (five to ten bytes each).
-pub const MAX_REPLAY_BYTES: usize = 1 << 20;
+/// holds some 200 bytes of memory per byte of a file dense with moves: with the count of
+/// lists checked before parsing (see [`MAX_REPLAY_MOVES`]), a replay at this cap holds
+/// at most some 50 MB. `fuda play` writes five to ten bytes a decision.
+pub const MAX_REPLAY_BYTES: usize = 512 << 10;
 
-/// The most decisions a replay may hold. A full 12-deal game of 珊瑚花 takes under 600;
-/// this is room for games some 170 times as long, and keeps a replay's run short.
-pub const MAX_REPLAY_MOVES: usize = 100_000;
+/// The most decisions a replay may hold. A full 12-deal game of 珊瑚花 takes under 600,
+/// and its longest match (120 deals) under 6,000: this is room for matches eight times
+/// as long. A replay is refused before it is parsed when it holds more TOML lists (`[`)
+/// than this many decisions and a few other fields would.
+pub const MAX_REPLAY_MOVES: usize = 50_000;
 
 /// The most a `--state` file may hold: it describes one end of round (a few zones of at
 /// most a deck's cards, and some parameters), a few kilobytes at most.

@@ -154,7 +154,7 @@ with no alternative is not recorded, and not shown.
 
 The ruleset is read only from below the replay's folder (relative, no `..`, no symbolic
 link out, as an import): keep the replay beside its ruleset, or in a folder above it, or
-give `--ruleset FILE`. A replay may hold at most 1 MiB and 100000 decisions.")]
+give `--ruleset FILE`. A replay may hold at most 512 KiB and 50000 decisions.")]
     Replay(replay::Args),
 }
 

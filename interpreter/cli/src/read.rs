@@ -36,7 +36,7 @@ pub const RULE_FILE: Cap = Cap {
 pub const REPLAY: Cap = Cap {
     max: MAX_REPLAY_BYTES,
     what: "a replay file",
-    help: "a replay `fuda play --record` writes takes a few bytes a move: check that this is the replay you meant",
+    help: "a replay `fuda play --record` writes takes five to ten bytes a decision: check that this is the replay you meant",
 };
 
 /// A `--state` file: one end of round as JSON.

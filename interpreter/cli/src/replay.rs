@@ -275,13 +275,14 @@ fn find_ruleset(named: &str, dir: &Path) -> miette::Result<PathBuf> {
 }
 
 /// How many characters of a replay's text field a message quotes.
-const SHOWN_CHARS: usize = 200;
+const SHOWN_CHARS: usize = render::QUOTED_CHARS;
 
 /// Re-runs a replay and prints how the game went; 0 when it plays as recorded (to its
 /// end, or as far as the recorded game went). A record that says how the game ended
 /// is checked: a different end or different chips is an error.
 pub fn run(args: &Args) -> miette::Result<u8> {
     let text = crate::read::read_data_file(&args.file, &crate::read::REPLAY)?;
+    too_many_lists(&args.file, &text)?;
     let replay: Replay = toml::from_str(&text).map_err(|e| not_a_replay(&args.file, &text, &e))?;
     let ruleset = match &args.ruleset {
         Some(r) => r.clone(),
@@ -427,6 +428,27 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         ));
     }
     Ok(0)
+}
+
+/// Lists a replay may hold besides its decisions: `set`, `moves`, `chips`, and some to
+/// spare for a `[` in a text field (a path, a recorded error).
+const OTHER_LISTS: usize = 100;
+
+/// Refuses a file with more TOML lists than a replay of [`MAX_REPLAY_MOVES`] decisions
+/// has, before it is parsed: parsing holds memory for every list, and a file dense
+/// with them would hold far more than its size.
+fn too_many_lists(file: &Path, text: &str) -> miette::Result<()> {
+    let lists = text.bytes().filter(|b| *b == b'[').count();
+    if lists <= MAX_REPLAY_MOVES + OTHER_LISTS {
+        return Ok(());
+    }
+    Err(miette!(
+        code = "fuda::cli::replay",
+        help = "a replay `fuda play --record` writes holds one list a decision: check that this is the replay you meant",
+        "`{}` is not a replay fuda reads: it holds {lists} lists (`[`), and a replay of at most {MAX_REPLAY_MOVES} decisions (the most a replay may hold) has at most {}",
+        stdin::shown(file),
+        MAX_REPLAY_MOVES + OTHER_LISTS
+    ))
 }
 
 /// The diagnostic for a file that does not parse as a replay: what is wrong and where

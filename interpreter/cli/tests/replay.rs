@@ -70,8 +70,8 @@ fn a_recorded_game_replays_the_same() {
 }
 
 /// The most a replay file may hold, and the most decisions (`limits.rs`).
-const MAX_REPLAY_BYTES: u64 = 1 << 20;
-const MAX_REPLAY_MOVES: usize = 100_000;
+const MAX_REPLAY_BYTES: u64 = 512 << 10;
+const MAX_REPLAY_MOVES: usize = 50_000;
 
 #[test]
 fn an_oversized_replay_file_is_refused_before_it_is_read() {
@@ -85,7 +85,7 @@ fn an_oversized_replay_file_is_refused_before_it_is_read() {
     assert!(r.stderr.contains("fuda::cli::read"), "{}", r.stderr);
     assert!(
         r.stderr.contains(
-            "it is too large: 1048577 bytes, and a replay file may have at most 1048576 (1 MiB)"
+            "it is too large: 524289 bytes, and a replay file may have at most 524288 (512 KiB)"
         ),
         "{}",
         r.stderr
@@ -119,7 +119,17 @@ fn a_replay_with_too_many_decisions_is_refused() {
     assert_eq!(r.code, 1, "{}", r.all());
     assert!(
         r.stderr
-            .contains("it holds more than 100000 decisions, the most a replay may hold"),
+            .contains("it holds more than 50000 decisions, the most a replay may hold"),
+        "{}",
+        r.stderr
+    );
+    // Far more lists than that many decisions have: refused before it is parsed.
+    let r = write(MAX_REPLAY_MOVES + 200);
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(
+        r.stderr.contains(
+            "it holds 50202 lists (`[`), and a replay of at most 50000 decisions (the most a replay may hold) has at most 50100"
+        ),
         "{}",
         r.stderr
     );
@@ -127,7 +137,7 @@ fn a_replay_with_too_many_decisions_is_refused() {
     let r = write(MAX_REPLAY_MOVES);
     assert_eq!(r.code, 1, "{}", r.all());
     assert!(
-        r.stderr.contains("but the replay has 100000"),
+        r.stderr.contains("but the replay has 50000"),
         "{}",
         r.stderr
     );
@@ -686,8 +696,8 @@ fn the_help_says_where_the_ruleset_is_found_and_the_caps() {
     );
     assert!(
         text.contains(&format!(
-            "at most {} MiB and {MAX_REPLAY_MOVES} decisions",
-            MAX_REPLAY_BYTES >> 20
+            "at most {} KiB and {MAX_REPLAY_MOVES} decisions",
+            MAX_REPLAY_BYTES >> 10
         )),
         "{text}"
     );
