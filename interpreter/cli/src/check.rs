@@ -8,7 +8,7 @@ use serde_json::{json, Value as Json};
 
 use crate::load::{self, plural};
 use crate::render::{self, Stream};
-use crate::{diag_json, errln, outln, stdin};
+use crate::{diag_json, outln, stdin};
 
 /// Arguments of `fuda check`.
 #[derive(clap::Args, Debug)]
@@ -18,9 +18,10 @@ pub struct Args {
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Print one JSON object instead of text: `{"ok", "files": [{"file", "ok",
-    /// "summary", "errors", "warnings", "diagnostics": […]}]}`, each diagnostic with its
-    /// file, line and column (from 1, in characters), code, severity, message, labels
-    /// and help.
+    /// "summary", "errors", "warnings", "diagnostics": […], "more"}]}`, each diagnostic
+    /// with its file, line and column (from 1, in characters), code, severity, message,
+    /// labels and help; at most 100 are listed per command, and `more` counts a file's
+    /// others: `{"errors", "warnings"}`.
     #[arg(long)]
     pub json: bool,
 }
@@ -35,16 +36,12 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         let shown = stdin::shown(path);
         match load::compile_file(path) {
             Err(e) => {
-                errln!("{e:?}");
+                crate::render::err(&crate::render::report(&e));
                 failed += 1;
             }
             Ok(Ok(c)) => {
                 for w in &c.warnings {
-                    render::err(&render::program_diagnostic(
-                        w,
-                        &c.program.sources,
-                        Stream::Err,
-                    ));
+                    render::draw_program(w, &c.program.sources, Stream::Err);
                 }
                 let warn = if c.warnings.is_empty() {
                     String::new()
@@ -84,14 +81,15 @@ fn file_json(path: &Path) -> Json {
         Err(e) => json!({
             "file": shown, "ok": false, "summary": null, "errors": 1, "warnings": 0,
             "diagnostics": [diag_json::user_error(&e, &shown)],
+            "more": diag_json::more(0, 0),
         }),
-        Ok(Ok(Compiled { program, warnings })) => json!({
-            "file": shown, "ok": true, "summary": summary(&program), "errors": 0,
-            "warnings": warnings.len(),
-            "diagnostics": warnings.iter()
-                .map(|w| diag_json::diagnostic(w, &program.sources))
-                .collect::<Vec<_>>(),
-        }),
+        Ok(Ok(Compiled { program, warnings })) => {
+            let (listed, more) = diag_json::capped(&warnings, &program.sources);
+            json!({
+                "file": shown, "ok": true, "summary": summary(&program), "errors": 0,
+                "warnings": warnings.len(), "diagnostics": listed, "more": more,
+            })
+        }
         Ok(Err(Failed {
             sources,
             diagnostics,
@@ -100,12 +98,10 @@ fn file_json(path: &Path) -> Json {
                 .iter()
                 .filter(|d| d.severity == fuda_core::diagnostic::Severity::Error)
                 .count();
+            let (listed, more) = diag_json::capped(&diagnostics, &sources);
             json!({
                 "file": shown, "ok": false, "summary": null, "errors": errors,
-                "warnings": diagnostics.len() - errors,
-                "diagnostics": diagnostics.iter()
-                    .map(|d| diag_json::diagnostic(d, &sources))
-                    .collect::<Vec<_>>(),
+                "warnings": diagnostics.len() - errors, "diagnostics": listed, "more": more,
             })
         }
     }

@@ -44,18 +44,43 @@ pub fn diagnostic(d: &Diagnostic, sources: &[Source]) -> Json {
     })
 }
 
+/// The diagnostics of one file that the command's cap lets through (see
+/// [`crate::budget`]), and how many it holds back, as `more` (see [`more`]).
+pub fn capped(ds: &[Diagnostic], sources: &[Source]) -> (Vec<Json>, Json) {
+    let (mut errors, mut warnings) = (0, 0);
+    let mut listed = Vec::new();
+    for d in ds {
+        if crate::budget::admit() {
+            listed.push(diagnostic(d, sources));
+        } else {
+            match d.severity {
+                Severity::Error => errors += 1,
+                Severity::Warning => warnings += 1,
+            }
+        }
+    }
+    (listed, more(errors, warnings))
+}
+
+/// `{"errors": E, "warnings": W}`: the diagnostics of a file not listed, past the cap.
+pub fn more(errors: usize, warnings: usize) -> Json {
+    json!({ "errors": errors, "warnings": warnings })
+}
+
 /// A user error that points at no text (a file that cannot be read), in the shape of
-/// [`diagnostic`]: it names `file`, with no line, column or labels.
+/// [`diagnostic`]: it names `file`, with no line, column or labels. Its text is masked
+/// as a drawn error's is (JSON escapes only some control characters).
 pub fn user_error(r: &miette::Report, file: &str) -> Json {
+    let m = crate::masked::Masked::new(r);
     json!({
         "file": file,
         "line": null,
         "column": null,
-        "code": r.code().map(|c| c.to_string()),
+        "code": m.code_text(),
         "severity": "error",
-        "message": r.to_string(),
+        "message": m.message(),
         "labels": [],
-        "help": r.help().map(|h| h.to_string()),
+        "help": m.help_text(),
         "notes": [],
     })
 }

@@ -1,63 +1,98 @@
-//! Reading a ruleset from disk and compiling it: the folder loader that serves its
-//! imports (never reading outside the ruleset's folder) and the shared compile step.
+//! Compiling a ruleset from disk: the folder loader that serves its imports (never
+//! reading outside the ruleset's folder, nor anything but a regular file) and the
+//! shared compile step.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use fuda_core::loader::{DataError, Loader};
 use fuda_core::{Compiled, Failed, Program};
 use miette::miette;
 
+use crate::read::{io_reason, read_at_most, read_capped, read_rule_file, ReadError};
 use crate::render::{self, Stream};
 use crate::stdin;
 
-/// Serves `import`/`extends` paths from below one folder.
+/// Serves `import`/`extends` paths from below one folder (and, for `fuda replay`, the
+/// ruleset a replay names from below the replay's folder, by the same rules).
 pub struct FolderLoader {
     /// The canonical folder; everything read must resolve inside it.
     root: PathBuf,
+    /// What the folder is to the user, for messages: "the ruleset's folder".
+    name: &'static str,
 }
 
 impl FolderLoader {
-    /// A loader rooted at `folder` (which must exist).
+    /// A loader rooted at `folder` (which must exist), the folder of a ruleset.
     pub fn new(folder: &Path) -> std::io::Result<FolderLoader> {
+        FolderLoader::named(folder, "the ruleset's folder")
+    }
+
+    /// A loader rooted at `folder`, called `name` in messages ("the replay's folder").
+    pub fn named(folder: &Path, name: &'static str) -> std::io::Result<FolderLoader> {
         Ok(FolderLoader {
             root: folder.canonicalize()?,
+            name,
         })
     }
-}
 
-impl FolderLoader {
-    /// The real path of `path` below the folder: the core has already refused absolute
-    /// paths and `..`; this check is about symbolic links, which could still point
-    /// anywhere.
-    fn inside(&self, path: &str) -> Result<PathBuf, String> {
+    /// The real path of `path` below the folder, a regular file: the core's
+    /// [`resolve`](fuda_core::loader::resolve) has already refused absolute paths and
+    /// `..`; this check is about symbolic links, which could still point anywhere, and
+    /// about FIFOs and devices, which are never opened.
+    pub fn inside(&self, path: &str) -> Result<PathBuf, Refusal> {
         let candidate = self.root.join(path);
-        let real = candidate.canonicalize().map_err(|e| io_reason(&e))?;
+        let real = candidate.canonicalize().map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => Refusal::Missing,
+            _ => Refusal::Unusable(io_reason(&e)),
+        })?;
         if !real.starts_with(&self.root) {
-            return Err(format!(
-                "it resolves to {}, outside the ruleset's folder {}",
-                real.display(),
-                self.root.display()
-            ));
+            return Err(Refusal::Unusable(format!(
+                "it resolves to {}, outside {} {}",
+                render::printable(&real.display().to_string()),
+                self.name,
+                render::printable(&self.root.display().to_string())
+            )));
         }
-        if !real.is_file() {
-            return Err("it is not a file".into());
+        if let Some(what) = crate::read::not_regular(&real) {
+            return Err(Refusal::Unusable(what.to_string()));
         }
         Ok(real)
     }
 }
 
+/// Why [`FolderLoader::inside`] refused a path.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// There is no such file.
+    Missing,
+    /// It is there but may not be read: why (outside the folder, a FIFO, a folder…).
+    Unusable(String),
+}
+
+impl Refusal {
+    /// A short lower-case reason, to follow "cannot read `FILE`: ".
+    pub fn reason(&self) -> String {
+        match self {
+            Refusal::Missing => "no such file".into(),
+            Refusal::Unusable(why) => why.clone(),
+        }
+    }
+}
+
 impl Loader for FolderLoader {
     fn load(&self, path: &str) -> Result<String, String> {
-        read_capped(&self.inside(path)?).map_err(|e| e.reason())
+        let real = self.inside(path).map_err(|r| r.reason())?;
+        read_capped(&real).map_err(|e| e.reason())
     }
 
     /// Word lists: the same folder rules, the core's size cap (checked before reading).
     fn load_data(&self, path: &str, max: usize) -> Result<String, DataError> {
-        let real = self.inside(path).map_err(DataError::Unreadable)?;
+        let real = self
+            .inside(path)
+            .map_err(|r| DataError::Unreadable(r.reason()))?;
         read_at_most(&real, max, "a word list").map_err(|e| match e {
             ReadError::TooLarge { size, .. } => DataError::TooLarge(size),
-            ReadError::Io(_) => DataError::Unreadable(e.reason()),
+            e => DataError::Unreadable(e.reason()),
         })
     }
 
@@ -90,186 +125,6 @@ impl Loader for FolderLoader {
     }
 }
 
-/// The most a rule file may hold: the parser's own cap, checked here before the file
-/// is read so a huge (or endless) file is never loaded into memory.
-pub const MAX_FILE_BYTES: usize = fuda_grammar::MAX_SOURCE_BYTES;
-
-/// The most a state or replay file may hold (they are a few kilobytes; this only keeps
-/// a wrong path, such as a device or a huge log, from being read into memory).
-pub const MAX_DATA_BYTES: usize = 64 << 20;
-
-/// The longest line a `--batch` file may have (a line is one hand and its context).
-pub const MAX_BATCH_LINE: usize = 1 << 20;
-
-/// Why a file was not read.
-#[derive(Debug)]
-pub enum ReadError {
-    /// The file system refused.
-    Io(std::io::Error),
-    /// Larger than the cap `max`: its size when known, else `None` (it grew past the
-    /// cap while being read, or reports no size, like a device).
-    TooLarge {
-        /// The file's size, when known.
-        size: Option<u64>,
-        /// The cap it passed.
-        max: usize,
-        /// What kind of file, for the message ("a rule file").
-        what: &'static str,
-    },
-}
-
-impl ReadError {
-    /// A short lower-case reason, to follow "cannot read `FILE`: ".
-    pub fn reason(&self) -> String {
-        match self {
-            ReadError::Io(e) => io_reason(e),
-            ReadError::TooLarge {
-                size: Some(n),
-                max,
-                what,
-            } => format!(
-                "it is too large: {n} bytes, and {what} may have at most {max} ({} MiB)",
-                max >> 20
-            ),
-            ReadError::TooLarge {
-                size: None,
-                max,
-                what,
-            } => format!(
-                "it is too large: {what} may have at most {max} bytes ({} MiB)",
-                max >> 20
-            ),
-        }
-    }
-}
-
-/// Reads a rule file as text, refusing one larger than [`MAX_FILE_BYTES`] without
-/// reading it whole: the size is checked first, and the read itself stops one byte past
-/// the cap, because a size can be wrong (a file still growing, a device).
-pub fn read_capped(path: &Path) -> Result<String, ReadError> {
-    read_at_most(path, MAX_FILE_BYTES, "a rule file")
-}
-
-/// Reads a text file of at most `max` bytes, as [`read_capped`] does.
-fn read_at_most(path: &Path, max: usize, what: &'static str) -> Result<String, ReadError> {
-    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
-    let size = file.metadata().map(|m| m.len()).ok();
-    if let Some(n) = size.filter(|n| *n > max as u64) {
-        return Err(ReadError::TooLarge {
-            size: Some(n),
-            max,
-            what,
-        });
-    }
-    let mut bytes = Vec::with_capacity(size.unwrap_or(0) as usize);
-    file.take(max as u64 + 1)
-        .read_to_end(&mut bytes)
-        .map_err(ReadError::Io)?;
-    if bytes.len() > max {
-        return Err(ReadError::TooLarge {
-            size: None,
-            max,
-            what,
-        });
-    }
-    String::from_utf8(bytes)
-        .map_err(|_| ReadError::Io(std::io::Error::from(std::io::ErrorKind::InvalidData)))
-}
-
-/// Reads a rule file for a command; an unreadable or oversized file is a diagnostic.
-/// Only regular files are read, as for imports: opening a FIFO would wait for a writer
-/// forever, and a device is no rule file.
-/// `-` reads standard input instead (a pipe is what it usually is).
-pub fn read_rule_file(path: &Path) -> miette::Result<String> {
-    let shown = stdin::shown(path);
-    let read = if stdin::is_stdin(path) {
-        stdin::read(MAX_FILE_BYTES, "a rule file")
-    } else {
-        if let Some(what) = not_regular(path) {
-            return Err(miette!(
-                code = "fuda::cli::read",
-                help = "give the path of a .fuda file",
-                "cannot read `{shown}`: {what}"
-            ));
-        }
-        read_capped(path)
-    };
-    read.map_err(|e| match e {
-        ReadError::TooLarge { .. } => miette!(
-            code = "fuda::cli::too-large",
-            help = "split the ruleset: a rule file can `import` files from its own folder",
-            "cannot read `{shown}`: {}",
-            e.reason()
-        ),
-        ReadError::Io(_) => miette!(
-            code = "fuda::cli::read",
-            help = "give the path of a .fuda file",
-            "cannot read `{shown}`: {}",
-            e.reason()
-        ),
-    })
-}
-
-/// Why an existing path is not a regular file ("it is a folder"), or `None` when it
-/// is one or does not exist (the read or write then says why). Opening a FIFO would
-/// wait for a writer (or reader) forever, and a device is no file of ours.
-pub fn not_regular(path: &Path) -> Option<&'static str> {
-    let meta = std::fs::metadata(path).ok()?;
-    if meta.is_file() {
-        None
-    } else if meta.is_dir() {
-        Some("it is a folder")
-    } else {
-        Some("it is not a regular file (a pipe, a device or a socket)")
-    }
-}
-
-/// Reads a state or replay file a command was given whole, up to
-/// [`MAX_DATA_BYTES`] (`-`: standard input); an unreadable or oversized one is a
-/// diagnostic.
-pub fn read_data_file(path: &Path) -> miette::Result<String> {
-    if stdin::is_stdin(path) {
-        return stdin::read(MAX_DATA_BYTES, "a data file").map_err(|e| data_error(path, &e));
-    }
-    read_at_most(path, MAX_DATA_BYTES, "a data file").map_err(|e| data_error(path, &e))
-}
-
-/// Opens a data file to read it piece by piece (a batch; `-`: standard input); an
-/// unopenable one is the same diagnostic as [`read_data_file`] gives.
-pub fn open_data_file(path: &Path) -> miette::Result<Box<dyn Read>> {
-    if stdin::is_stdin(path) {
-        return Ok(stdin::reader());
-    }
-    match std::fs::File::open(path) {
-        Ok(f) => Ok(Box::new(f)),
-        Err(e) => Err(data_error(path, &ReadError::Io(e))),
-    }
-}
-
-/// The diagnostic for a data file that could not be read.
-pub fn data_error(path: &Path, e: &ReadError) -> miette::Report {
-    miette!(
-        code = "fuda::cli::read",
-        help = "check the path (a relative path starts from the current directory)",
-        "cannot read `{}`: {}",
-        stdin::shown(path),
-        e.reason()
-    )
-}
-
-/// An I/O error as a short lower-case reason, without the OS error number.
-pub fn io_reason(e: &std::io::Error) -> String {
-    match e.kind() {
-        std::io::ErrorKind::NotFound => "no such file".into(),
-        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
-        std::io::ErrorKind::InvalidData => "it is not UTF-8 text".into(),
-        _ => {
-            let s = e.to_string();
-            s.split(" (os error").next().unwrap_or(&s).to_string()
-        }
-    }
-}
-
 /// Reads and compiles a ruleset file. `Err` is a user error (unreadable file);
 /// `Ok(Err(_))` is a ruleset with problems, for the caller to render. A ruleset read
 /// from standard input (`-`) is named `<stdin>` and imports from the current folder,
@@ -283,7 +138,7 @@ pub fn compile_file(path: &Path) -> miette::Result<Result<Compiled, Failed>> {
     let loader = FolderLoader::new(&folder).map_err(|e| {
         miette!(
             "cannot open the folder `{}`: {}",
-            folder.display(),
+            stdin::shown(&folder),
             io_reason(&e)
         )
     })?;
@@ -300,7 +155,7 @@ pub fn report_failure(failed: &Failed) -> (usize, usize) {
             fuda_core::diagnostic::Severity::Error => errors += 1,
             fuda_core::diagnostic::Severity::Warning => warnings += 1,
         }
-        render::err(&render::program_diagnostic(d, &failed.sources, Stream::Err));
+        render::draw_program(d, &failed.sources, Stream::Err);
     }
     (errors, warnings)
 }
@@ -311,11 +166,7 @@ pub fn program(path: &Path) -> miette::Result<Program> {
     match compile_file(path)? {
         Ok(c) => {
             for w in &c.warnings {
-                render::err(&render::program_diagnostic(
-                    w,
-                    &c.program.sources,
-                    Stream::Err,
-                ));
+                render::draw_program(w, &c.program.sources, Stream::Err);
             }
             Ok(c.program)
         }
@@ -347,6 +198,7 @@ pub fn plural(n: usize, word: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::limits::MAX_FILE_BYTES;
 
     #[test]
     fn refuses_symlinks_out_of_the_folder() {
@@ -396,15 +248,5 @@ mod tests {
             l.load_data("missing.txt", 100),
             Err(DataError::Unreadable(why)) if why.contains("no such file")
         ));
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn a_file_without_a_size_is_cut_at_the_cap() {
-        // A device reports no length: the bounded read is what stops it.
-        match read_capped(Path::new("/dev/zero")) {
-            Err(ReadError::TooLarge { size: None, .. }) => {}
-            other => panic!("{other:?}"),
-        }
     }
 }

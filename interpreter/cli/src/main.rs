@@ -4,14 +4,19 @@
 //! before the game ended.
 
 mod batch;
+mod budget;
 mod check;
 mod compare;
 mod diag_json;
 mod input;
+mod limits;
+mod lines;
 mod load;
+mod masked;
 mod params;
 mod play;
 mod progress;
+mod read;
 mod render;
 mod replay;
 mod score;
@@ -145,12 +150,16 @@ Exit code 2 when input ends before the game does.")]
 A replay holds the ruleset's path (from the replay's folder) and a hash of its text, the
 seed, the parameters, every choice made and how the game ended, so the same game plays
 out on any machine; a replay that ends otherwise than recorded exits with code 1. A move
-with no alternative is not recorded, and not shown.")]
+with no alternative is not recorded, and not shown.
+
+The ruleset is read only from below the replay's folder (relative, no `..`, no symbolic
+link out, as an import): keep the replay beside its ruleset, or in a folder above it, or
+give `--ruleset FILE`. A replay may hold at most 512 KiB and 50000 decisions.")]
     Replay(replay::Args),
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::try_parse().unwrap_or_else(|e| usage_error(e));
     render::set_color(cli.color);
     render::install_hook();
     if let Err(e) = check_stdin(&cli.command) {
@@ -165,13 +174,41 @@ fn main() -> ExitCode {
         Command::Play(a) => play::run(a),
         Command::Replay(a) => replay::run(a),
     };
+    // Diagnostics past the cap were counted, not drawn: said before any last error.
+    if let Some(line) = budget::more() {
+        errln!("{line}");
+    }
     match result {
         Ok(code) => ExitCode::from(code),
         Err(report) => {
-            errln!("{report:?}");
+            render::err(&render::report(&report));
             ExitCode::from(1)
         }
     }
+}
+
+/// Ends with clap's usage error (or its help or version). clap quotes a bad value as
+/// given, and on a terminal an escape sequence in it would reach the screen: when an
+/// argument holds control characters, the error is made again from the arguments with
+/// them masked, so that it quotes them masked.
+fn usage_error(e: clap::Error) -> ! {
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let masked: Vec<std::ffi::OsString> = args
+        .iter()
+        .map(|a| match a.to_str() {
+            Some(s) => render::printable(s).into_owned().into(),
+            None => a.clone(),
+        })
+        .collect();
+    if masked == args {
+        e.exit();
+    }
+    if let Err(again) = Cli::try_parse_from(&masked) {
+        again.exit();
+    }
+    // Masked, the arguments parse: clap's text, without its styles and masked.
+    render::err(&render::printable(&e.render().to_string()));
+    std::process::exit(e.exit_code());
 }
 
 /// The file arguments a command reads, by name, in command-line order: at most one of

@@ -17,6 +17,8 @@ use fuda_core::{Program, RuntimeError, State};
 use miette::miette;
 
 use crate::input::{self, Reply};
+use crate::limits::MAX_INPUT_LINE;
+use crate::lines::{Line, Lines};
 use crate::params;
 use crate::replay::{Ended, Replay};
 use crate::view;
@@ -90,8 +92,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     outln!("{} — you play seat {me} of {seats}", p.title);
     outln!("type a move's number or its name (`name card` for a card),");
     outln!("`?` for the table, `quit` to leave");
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
+    let mut lines = Lines::new(std::io::stdin().lock(), MAX_INPUT_LINE);
     let mut session = Session {
         p: &p,
         me,
@@ -252,7 +253,7 @@ fn failed(
         if let Err(save) = r.finish(moves, Ended::Failed, None) {
             // The game's own error is what the person must see; the lost record is
             // said on the side.
-            errln!("{save:?}");
+            crate::render::err(&crate::render::report(&save));
         }
     }
     report
@@ -278,7 +279,16 @@ impl Recorder {
         };
         let dir = crate::replay::record_folder(path)?;
         refuse_record_path(path, &args.file, p)?;
-        let text = crate::load::read_capped(&args.file).unwrap_or_default();
+        let text = crate::read::read_capped(&args.file).unwrap_or_default();
+        let ruleset = crate::replay::ruleset_field(&args.file, &dir);
+        // `fuda replay` reads a ruleset only from below the replay's folder: said now,
+        // while the game can still be recorded elsewhere.
+        if let Err(why) = crate::replay::can_name(&ruleset, &dir) {
+            errln!(
+                "warning: `fuda replay {}` will not find the ruleset: {why}",
+                crate::stdin::shown(path)
+            );
+        }
         let mut set = args.set.clone();
         if let Some(n) = args.players {
             if let Some(i) = params::players_param(p) {
@@ -288,7 +298,7 @@ impl Recorder {
         let r = Recorder {
             path: path.clone(),
             replay: Replay {
-                ruleset: crate::replay::ruleset_field(&args.file, &dir),
+                ruleset,
                 ruleset_hash: crate::replay::text_hash(&text),
                 seed,
                 set,
@@ -331,7 +341,7 @@ impl Recorder {
         self.replay.ended = Some(ended);
         self.replay.chips = chips;
         crate::replay::save(&self.path, &self.replay)?;
-        errln!("replay saved to {}", self.path.display());
+        errln!("replay saved to {}", crate::stdin::shown(&self.path));
         Ok(())
     }
 }
@@ -340,12 +350,12 @@ impl Recorder {
 /// ruleset or a file it imports) or that is no regular file (a FIFO would block the
 /// write forever, a device would swallow it).
 fn refuse_record_path(record: &Path, ruleset: &Path, p: &Program) -> miette::Result<()> {
-    if let Some(what) = crate::load::not_regular(record) {
+    if let Some(what) = crate::read::not_regular(record) {
         return Err(miette!(
             code = "fuda::cli::write",
             help = "record to a new .toml file, or to a replay written before",
             "cannot record the game to `{}`: {what}",
-            record.display()
+            crate::stdin::shown(record)
         ));
     }
     // A path that does not exist yet cannot be a loaded file.
@@ -365,8 +375,8 @@ fn refuse_record_path(record: &Path, ruleset: &Path, p: &Program) -> miette::Res
                 code = "fuda::cli::write",
                 help = "record to a .toml file of its own, e.g. `--record game.toml`",
                 "cannot record the game to `{}`: it is a file this game's rules were loaded from (`{}`)",
-                record.display(),
-                file.display()
+                crate::stdin::shown(record),
+                crate::stdin::shown(&file)
             ));
         }
     }
@@ -410,7 +420,7 @@ impl Session<'_> {
         &mut self,
         st: &State,
         finished: bool,
-        lines: &mut impl Iterator<Item = std::io::Result<String>>,
+        lines: &mut Lines<impl BufRead>,
     ) -> Result<(), &'static str> {
         let mine_next = st
             .pending()
@@ -536,7 +546,7 @@ impl Session<'_> {
         st: &State,
         pending: &Pending,
         moves: &[Move],
-        lines: &mut impl Iterator<Item = std::io::Result<String>>,
+        lines: &mut Lines<impl BufRead>,
     ) -> Result<usize, &'static str> {
         let p = self.p;
         let code = st.pending_code(p);
@@ -553,13 +563,17 @@ impl Session<'_> {
         loop {
             crate::render::out("> ");
             let _ = std::io::stdout().flush();
-            let line = match lines.next() {
-                Some(Ok(l)) => l,
-                Some(Err(e)) if e.kind() == std::io::ErrorKind::InvalidData => {
+            let line = match lines.next_line() {
+                Ok(Some(Line::Text(l))) => l,
+                Ok(Some(Line::NotUtf8(_))) => {
                     outln!("that line is not UTF-8 text");
                     continue;
                 }
-                Some(Err(_)) | None => return Err("input ended"),
+                Ok(Some(Line::TooLong { ended })) => {
+                    outln!("{}", too_long(ended));
+                    continue;
+                }
+                Ok(None) | Err(_) => return Err("input ended"),
             };
             match input::parse(p, pending, code, moves, &line) {
                 Reply::Move(i) => {
@@ -572,7 +586,8 @@ impl Session<'_> {
                 }
                 Reply::Quit => return Err("you quit"),
                 Reply::Invalid(why) => {
-                    outln!("{why}");
+                    // It quotes what was typed.
+                    outln!("{}", crate::render::printable(&why));
                     show_moves(p, pending, code, moves, &scores);
                 }
             }
@@ -610,13 +625,17 @@ fn show_moves(
 
 /// Waits for Enter after a deal's result; `Err` when the person leaves instead (`quit`,
 /// or the end of input). Any other line goes on: it was typed to go on.
-fn pause(lines: &mut impl Iterator<Item = std::io::Result<String>>) -> Result<(), &'static str> {
+fn pause(lines: &mut Lines<impl BufRead>) -> Result<(), &'static str> {
     crate::render::out("── press Enter to continue ──");
-    let line = match lines.next() {
-        Some(Ok(l)) => l,
-        // Not text, but a line all the same.
-        Some(Err(e)) if e.kind() == std::io::ErrorKind::InvalidData => String::new(),
-        Some(Err(_)) | None => {
+    let line = match lines.next_line() {
+        Ok(Some(Line::Text(l))) => l,
+        // Not text, or too long, but a line all the same.
+        Ok(Some(Line::NotUtf8(_) | Line::TooLong { ended: true })) => String::new(),
+        Ok(Some(Line::TooLong { ended: false })) => {
+            outln!("\n{}", too_long(false));
+            return Err("input ended");
+        }
+        Ok(None) | Err(_) => {
             outln!();
             return Err("input ended");
         }
@@ -629,6 +648,23 @@ fn pause(lines: &mut impl Iterator<Item = std::io::Result<String>>) -> Result<()
     match line.trim() {
         "quit" | "exit" => Err("you quit"),
         _ => Ok(()),
+    }
+}
+
+/// What is said of a typed line longer than [`MAX_INPUT_LINE`]; `ended` is false when
+/// no line end followed at all, and reading stops.
+fn too_long(ended: bool) -> String {
+    let head = format!(
+        "that line is too long: a move is at most {MAX_INPUT_LINE} bytes ({}); type its number or name",
+        crate::read::size_words(MAX_INPUT_LINE)
+    );
+    if ended {
+        head
+    } else {
+        format!(
+            "{head}\nno line end follows in the next {}: input stops here",
+            crate::read::size_words(crate::limits::MAX_SKIP)
+        )
     }
 }
 

@@ -2,6 +2,7 @@
 //! terminal, plain ASCII otherwise so piped output is stable; colour as `--color` and
 //! `NO_COLOR` say.
 
+use std::borrow::Cow;
 use std::ffi::OsStr;
 use std::fmt::Write as _;
 use std::io::{IsTerminal, Write};
@@ -10,6 +11,8 @@ use std::sync::OnceLock;
 use fuda_core::ir::Source;
 use fuda_core::Diagnostic;
 use miette::{GraphicalReportHandler, GraphicalTheme, ThemeCharacters, ThemeStyles};
+
+use crate::masked::Masked;
 
 /// Wide enough that file names and did-you-mean hints are not wrapped mid-word.
 const WIDTH: usize = 120;
@@ -115,16 +118,65 @@ pub fn diagnostic(d: &dyn miette::Diagnostic, to: Stream) -> String {
     out
 }
 
+/// A user error as drawn on stderr, its text masked (see [`crate::masked`]).
+pub fn report(r: &miette::Report) -> String {
+    diagnostic(&Masked::new(r), Stream::Err)
+}
+
+/// `text` with its control characters shown as `?`, one per byte: what any text that
+/// came from a user or a file goes through before it is printed.
+pub fn printable(text: &str) -> Cow<'_, str> {
+    fuda_grammar::text::printable(text)
+}
+
+/// `text` as a message quotes it: [`printable`], and cut after `max` characters with
+/// `…` (a field of a shared file may be as long as the file).
+pub fn brief(text: &str, max: usize) -> String {
+    let shown = printable(text);
+    match shown.char_indices().nth(max) {
+        Some((cut, _)) => format!("{}…", &shown[..cut]),
+        None => shown.into_owned(),
+    }
+}
+
+/// A JSON parse error as a message says it: what is wrong, a quoted value cut as
+/// [`brief`] cuts it (a string in a file may be as long as the file), then where.
+pub fn json_error(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rsplit_once(" at line ") {
+        Some((what, at)) => format!("{} at line {at}", brief(what, QUOTED_CHARS)),
+        None => brief(&text, QUOTED_CHARS),
+    }
+}
+
+/// How many characters of a value from a file an error message quotes.
+pub const QUOTED_CHARS: usize = 200;
+
 /// Renders a program diagnostic with the sources it points into.
 pub fn program_diagnostic(d: &Diagnostic, sources: &[Source], to: Stream) -> String {
     diagnostic(&d.render_with(sources), to)
 }
 
-/// A user error as one line of plain text: its message and, if any, its help.
+/// Draws a program diagnostic on stream `to`, if the command's cap allows one more (see
+/// [`crate::budget`]); otherwise it is only counted.
+pub fn draw_program(d: &Diagnostic, sources: &[Source], to: Stream) {
+    if !crate::budget::draw(d.severity) {
+        return;
+    }
+    let text = program_diagnostic(d, sources, to);
+    match to {
+        Stream::Out => out(&text),
+        Stream::Err => err(&text),
+    }
+}
+
+/// A user error as one line of plain text: its message and, if any, its help, masked
+/// as [`report`] masks them.
 pub fn one_line(r: &miette::Report) -> String {
-    match r.help() {
-        Some(h) => format!("{r} ({h})"),
-        None => r.to_string(),
+    let m = Masked::new(r);
+    match m.help_text() {
+        Some(h) => format!("{} ({h})", m.message()),
+        None => m.message().to_string(),
     }
 }
 
@@ -163,6 +215,26 @@ macro_rules! errln {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_json_error_quotes_a_long_value_cut_and_keeps_where() {
+        let long = format!("{{\"a\": 1, \"b\" \"{}\"}}", "x".repeat(1000));
+        let e = serde_json::from_str::<serde_json::Value>(&long).unwrap_err();
+        assert_eq!(json_error(&e), "expected `:` at line 1 column 14");
+        let v = format!("\"{}\\u001b\"", "y".repeat(1000));
+        let e = serde_json::from_str::<u32>(&v).unwrap_err();
+        let said = json_error(&e);
+        assert!(said.starts_with("invalid type: string \"yyy"), "{said}");
+        assert!(said.ends_with("… at line 1 column 1008"), "{said}");
+        assert!(said.len() < 300, "{said}");
+    }
+
+    #[test]
+    fn a_quoted_text_is_masked_and_cut() {
+        assert_eq!(brief("a\u{1b}[2Jb", 10), "a?[2Jb");
+        assert_eq!(brief("一二三四", 2), "一二…");
+        assert_eq!(brief("abc", 3), "abc");
+    }
 
     #[test]
     fn auto_colours_a_terminal_unless_no_color_is_set() {

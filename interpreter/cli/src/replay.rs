@@ -10,15 +10,18 @@ use fuda_core::{RuntimeError, State};
 use miette::miette;
 use serde::{Deserialize, Serialize};
 
+use crate::limits::MAX_REPLAY_MOVES;
+use crate::load::{FolderLoader, Refusal};
 use crate::{errln, outln};
-use crate::{params, stdin};
+use crate::{params, render, stdin};
 
 /// What a replay file holds.
 #[derive(Serialize, Deserialize, Debug)]
 pub struct Replay {
-    /// The ruleset: relative to the replay file's folder when `fuda play` could put it
-    /// so (an absolute path otherwise); older records hold it as typed, from the folder
-    /// `fuda play` ran in.
+    /// The ruleset: its path from the replay file's folder, which `fuda replay` reads
+    /// only below that folder, by the rules of an import's path (relative, without
+    /// `..`, no symbolic link out). A replay kept beside its ruleset (or in a folder
+    /// above it) finds it; one kept elsewhere is replayed with `--ruleset FILE`.
     pub ruleset: String,
     /// FNV-1a 64 of the ruleset's text, to notice a changed file.
     pub ruleset_hash: String,
@@ -27,7 +30,9 @@ pub struct Replay {
     /// Parameters set with `--set` / `--players`, as `NAME=VALUE`.
     pub set: Vec<String>,
     /// Each decision's choices, one index per asked seat, in order. A `choose` with a
-    /// single move is not a decision here: the engine takes it as it runs.
+    /// single move is not a decision here: the engine takes it as it runs. At most
+    /// [`MAX_REPLAY_MOVES`] are read.
+    #[serde(deserialize_with = "capped_moves")]
     pub moves: Vec<Vec<usize>>,
     /// How the game ended, checked on replay; absent in records older than it (and in
     /// the one written as the game starts).
@@ -66,11 +71,38 @@ impl Ended {
     }
 }
 
+/// The moves of a replay, refused past [`MAX_REPLAY_MOVES`] as they are read.
+fn capped_moves<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Vec<usize>>, D::Error> {
+    struct Capped;
+    impl<'de> serde::de::Visitor<'de> for Capped {
+        type Value = Vec<Vec<usize>>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a list of decisions, each a list of choices")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut moves = Vec::new();
+            while let Some(m) = seq.next_element::<Vec<usize>>()? {
+                if moves.len() == MAX_REPLAY_MOVES {
+                    return Err(serde::de::Error::custom(format!(
+                        "it holds more than {MAX_REPLAY_MOVES} decisions, the most a replay may hold"
+                    )));
+                }
+                moves.push(m);
+            }
+            Ok(moves)
+        }
+    }
+    d.deserialize_seq(Capped)
+}
+
 /// Arguments of `fuda replay`.
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The replay file written by `fuda play --record` (`-`: standard input; the
-    /// ruleset it names is then looked for from the current folder).
+    /// ruleset it names is then looked for below the current folder).
     #[arg(value_name = "FILE.toml")]
     pub file: PathBuf,
     /// The ruleset to use instead of the one the replay names (`-`: standard input).
@@ -91,19 +123,23 @@ pub fn text_hash(text: &str) -> String {
     format!("fnv1a64:{h:016x}")
 }
 
-/// Writes a replay file.
+/// Writes a replay file: a regular file (or a new one) only, as a FIFO would block the
+/// write until something reads it, and a device would swallow it.
 pub fn save(path: &Path, replay: &Replay) -> miette::Result<()> {
     let text = toml::to_string(replay)
         .map_err(|e| miette!(code = "fuda::cli::replay", "cannot write the replay: {e}"))?;
-    std::fs::write(path, text).map_err(|e| {
+    let refused = |why: String| {
         miette!(
             code = "fuda::cli::write",
-            help = "check that the folder exists and may be written to",
-            "cannot write `{}`: {}",
-            path.display(),
-            crate::load::io_reason(&e)
+            help = "record to a .toml file in a folder that may be written to",
+            "cannot write `{}`: {why}",
+            stdin::shown(path),
         )
-    })
+    };
+    if let Some(what) = crate::read::not_regular(path) {
+        return Err(refused(what.to_string()));
+    }
+    std::fs::write(path, text).map_err(|e| refused(crate::read::io_reason(&e)))
 }
 
 /// The folder a replay file is in (`.` for a bare file name), made absolute; `Err`
@@ -114,14 +150,14 @@ pub fn record_folder(record: &Path) -> miette::Result<PathBuf> {
     dir.canonicalize().map_err(|e| {
         let why = match e.kind() {
             std::io::ErrorKind::NotFound => "does not exist".to_string(),
-            _ => format!("cannot be used: {}", crate::load::io_reason(&e)),
+            _ => format!("cannot be used: {}", crate::read::io_reason(&e)),
         };
         miette!(
             code = "fuda::cli::write",
             help = "create the folder first, or record to a file in a folder that exists",
             "cannot record the game to `{}`: the folder `{}` {why}",
-            record.display(),
-            dir.display(),
+            stdin::shown(record),
+            stdin::shown(&dir),
         )
     })
 }
@@ -169,85 +205,90 @@ fn relative_to(dir: &Path, target: &Path) -> Option<String> {
     Some(parts.join("/"))
 }
 
-/// The ruleset a replay names: beside the replay file (relative to its folder, as
-/// `fuda play` records it), else as named from the current folder (older records held
-/// the path as typed), else the file of that name in the replay's folder.
-fn find_ruleset(named: &str, record: &Path) -> miette::Result<PathBuf> {
-    let named_path = PathBuf::from(named);
-    let dir = folder_of(record);
-    let mut tried = Vec::new();
-    if named_path.is_absolute() {
-        tried.push(named_path.clone());
-    } else {
-        tried.push(dir.join(&named_path));
-        tried.push(named_path.clone());
-    }
-    if let Some(f) = named_path.file_name() {
-        tried.push(dir.join(f));
-    }
-    // The same path may come twice (a ruleset named by its bare file name); it is
-    // tried, and listed, once.
-    let mut seen = Vec::new();
-    tried.retain(|c| {
-        let new = !seen.contains(c);
-        seen.push(c.clone());
-        new
-    });
-    if let Some(found) = tried.iter().find(|c| c.is_file()) {
-        return Ok(found.clone());
-    }
-    // A path that is there but no regular file (a FIFO, a folder) is not missing.
-    if let Some((c, what)) = tried
-        .iter()
-        .find_map(|c| crate::load::not_regular(c).map(|w| (c, w)))
-    {
-        return Err(miette!(
-            code = "fuda::cli::replay",
-            help = "pass the ruleset with `--ruleset FILE`",
-            "cannot read the ruleset `{named}` the replay names: `{}`: {what}",
-            c.display()
-        ));
-    }
-    let list: Vec<String> = tried.iter().map(|c| format!("`{}`", c.display())).collect();
-    Err(miette!(
-        code = "fuda::cli::replay",
-        help = "pass the ruleset with `--ruleset FILE`",
-        "cannot find the ruleset `{named}` the replay names: tried {}",
-        list.join(", ")
-    ))
+/// Whether a replay in folder `dir` can name `ruleset` (see [`find_ruleset`]): `Err`
+/// says why not, for `fuda play --record` to warn at once.
+pub fn can_name(ruleset: &str, dir: &Path) -> Result<(), String> {
+    find_ruleset(ruleset, dir)
+        .map(|_| ())
+        .map_err(|e| render::one_line(&e))
 }
+
+/// The ruleset a replay in folder `dir` names, as a path below that folder: vetted as
+/// an import's path is (the core's [`resolve`](fuda_core::loader::resolve): relative,
+/// no `..`, no drive or `\`, `.fuda` added when missing), then found by the
+/// [`FolderLoader`] (no symbolic link out of the folder, nothing but a regular file).
+/// A shared replay can thus make `fuda replay` read no file but a rule file kept with it.
+fn find_ruleset(named: &str, dir: &Path) -> miette::Result<PathBuf> {
+    use fuda_core::loader::{resolve, Resolved};
+    let help = "keep the replay in its ruleset's folder (or a folder above it), or give the ruleset with `--ruleset FILE`";
+    let shown = render::brief(named, SHOWN_CHARS);
+    let not_below = |why: &str| {
+        miette!(
+            code = "fuda::cli::replay",
+            help = help,
+            "the replay names its ruleset `{shown}`, which is not a path below the replay's folder: {why}"
+        )
+    };
+    let rel = match resolve(named) {
+        Ok(Resolved::Local(rel)) => rel,
+        _ if named.starts_with("std/") => {
+            return Err(not_below(
+                "it names a module of the standard library, not a ruleset",
+            ))
+        }
+        Ok(Resolved::Std(..)) => unreachable!("only a `std/` path names the stdlib"),
+        // The core says why as for an import ("`..` is not allowed: imports stay…"):
+        // the part before the colon is the rule that was broken.
+        Err(why) => return Err(not_below(why.split(": ").next().unwrap_or(&why))),
+    };
+    // Named as the replay's path names its folder (`games/x.fuda`; `x.fuda` beside a
+    // replay named without a folder).
+    let path = if dir == Path::new(".") {
+        PathBuf::from(&rel)
+    } else {
+        dir.join(&rel)
+    };
+    let loader = FolderLoader::named(dir, "the replay's folder").map_err(|e| {
+        miette!(
+            code = "fuda::cli::replay",
+            help = help,
+            "cannot open the replay's folder `{}`: {}",
+            stdin::shown(dir),
+            crate::read::io_reason(&e)
+        )
+    })?;
+    match loader.inside(&rel) {
+        Ok(_) => Ok(path),
+        Err(Refusal::Missing) => Err(miette!(
+            code = "fuda::cli::replay",
+            help = help,
+            "cannot find the ruleset the replay names: no file `{}`",
+            render::brief(&path.display().to_string(), SHOWN_CHARS)
+        )),
+        Err(Refusal::Unusable(why)) => Err(miette!(
+            code = "fuda::cli::replay",
+            help = help,
+            "cannot read the ruleset the replay names, `{}`: {why}",
+            render::brief(&path.display().to_string(), SHOWN_CHARS)
+        )),
+    }
+}
+
+/// How many characters of a replay's text field a message quotes.
+const SHOWN_CHARS: usize = render::QUOTED_CHARS;
 
 /// Re-runs a replay and prints how the game went; 0 when it plays as recorded (to its
 /// end, or as far as the recorded game went). A record that says how the game ended
 /// is checked: a different end or different chips is an error.
 pub fn run(args: &Args) -> miette::Result<u8> {
-    // Only a regular file is a replay: reading a FIFO would wait for a writer forever.
-    // Standard input (`-`) is the exception a person asks for.
-    let not_regular = (!stdin::is_stdin(&args.file))
-        .then(|| crate::load::not_regular(&args.file))
-        .flatten();
-    if let Some(what) = not_regular {
-        return Err(miette!(
-            code = "fuda::cli::read",
-            help = "give the path of the TOML file `fuda play --record FILE.toml` wrote",
-            "cannot read `{}`: {what}",
-            args.file.display()
-        ));
-    }
-    let text = crate::load::read_data_file(&args.file)?;
-    let replay: Replay = toml::from_str(&text).map_err(|e| {
-        miette!(
-            code = "fuda::cli::replay",
-            help = "a replay is the TOML file `fuda play --record FILE.toml` writes",
-            "`{}` is not a replay: {e}",
-            stdin::shown(&args.file)
-        )
-    })?;
+    let text = crate::read::read_data_file(&args.file, &crate::read::REPLAY)?;
+    too_many_lists(&args.file, &text)?;
+    let replay: Replay = toml::from_str(&text).map_err(|e| not_a_replay(&args.file, &text, &e))?;
     let ruleset = match &args.ruleset {
         Some(r) => r.clone(),
-        None => find_ruleset(&replay.ruleset, &args.file)?,
+        None => find_ruleset(&replay.ruleset, &folder_of(&args.file))?,
     };
-    let rtext = crate::load::read_rule_file(&ruleset)?;
+    let rtext = crate::read::read_rule_file(&ruleset)?;
     let changed = text_hash(&rtext) != replay.ruleset_hash;
     if changed {
         errln!(
@@ -369,7 +410,8 @@ pub fn run(args: &Args) -> miette::Result<u8> {
             return Err(miette!(
                 code = "fuda::cli::replay-differs",
                 help = hint,
-                "the recorded game stopped on the rules error `{recorded}`, but its replay on `{now}`"
+                "the recorded game stopped on the rules error `{}`, but its replay on `{now}`",
+                render::brief(recorded, SHOWN_CHARS)
             ));
         }
         // The game as played stopped on this error: the replay shows it as `play` did,
@@ -386,6 +428,46 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         ));
     }
     Ok(0)
+}
+
+/// Lists a replay may hold besides its decisions: `set`, `moves`, `chips`, and some to
+/// spare for a `[` in a text field (a path, a recorded error).
+const OTHER_LISTS: usize = 100;
+
+/// Refuses a file with more TOML lists than a replay of [`MAX_REPLAY_MOVES`] decisions
+/// has, before it is parsed: parsing holds memory for every list, and a file dense
+/// with them would hold far more than its size.
+fn too_many_lists(file: &Path, text: &str) -> miette::Result<()> {
+    let lists = text.bytes().filter(|b| *b == b'[').count();
+    if lists <= MAX_REPLAY_MOVES + OTHER_LISTS {
+        return Ok(());
+    }
+    Err(miette!(
+        code = "fuda::cli::replay",
+        help = "a replay `fuda play --record` writes holds one list a decision: check that this is the replay you meant",
+        "`{}` is not a replay fuda reads: it holds {lists} lists (`[`), and a replay of at most {MAX_REPLAY_MOVES} decisions (the most a replay may hold) has at most {}",
+        stdin::shown(file),
+        MAX_REPLAY_MOVES + OTHER_LISTS
+    ))
+}
+
+/// The diagnostic for a file that does not parse as a replay: what is wrong and where
+/// (line and column), never the file's text, which may be anything.
+fn not_a_replay(file: &Path, text: &str, e: &toml::de::Error) -> miette::Report {
+    let at = e
+        .span()
+        .map(|s| {
+            let (line, column) = fuda_grammar::line_column(text, s.start);
+            format!(" (line {line}, column {column})")
+        })
+        .unwrap_or_default();
+    miette!(
+        code = "fuda::cli::replay",
+        help = "a replay is the TOML file `fuda play --record FILE.toml` writes",
+        "`{}` is not a replay{at}: {}",
+        stdin::shown(file),
+        render::brief(e.message().trim(), SHOWN_CHARS)
+    )
 }
 
 /// The lines a replay prints as it re-runs the game: each decision's recorded moves

@@ -415,7 +415,8 @@ fn batch_line(table: &Table<'_>, base: &Settings, line: &str) -> miette::Result<
         miette!(
             code = "fuda::cli::json",
             help = "each line is a JSON object like {\"hand\": \"…\"}",
-            "not JSON: {e}"
+            "not JSON: {}",
+            render::json_error(&e)
         )
     })?;
     let serde_json::Value::Object(obj) = v else {

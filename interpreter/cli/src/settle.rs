@@ -28,12 +28,13 @@ pub fn run(p: &Program, args: &Args) -> miette::Result<u8> {
     }
     let d = match &args.state {
         Some(path) => {
-            let text = crate::load::read_data_file(path)?;
+            let text = crate::read::read_data_file(path, &crate::read::STATE)?;
             let v: Json = serde_json::from_str(&text).map_err(|e| {
                 miette!(
                     code = "fuda::cli::json",
-                    "`{}` is not JSON: {e}",
-                    crate::stdin::shown(path)
+                    "`{}` is not JSON: {}",
+                    crate::stdin::shown(path),
+                    render::json_error(&e)
                 )
             })?;
             from_json(p, &v, args.settle.as_deref())?
@@ -54,7 +55,13 @@ pub fn run(p: &Program, args: &Args) -> miette::Result<u8> {
 fn batch(p: &Program, path: &std::path::Path, settle_proc: Option<&str>) -> miette::Result<u8> {
     crate::batch::run(path, |line| {
         serde_json::from_str::<Json>(line)
-            .map_err(|e| miette!(code = "fuda::cli::json", "not JSON: {e}"))
+            .map_err(|e| {
+                miette!(
+                    code = "fuda::cli::json",
+                    "not JSON: {}",
+                    render::json_error(&e)
+                )
+            })
             .and_then(|v| batch_line(p, &v, settle_proc))
     })
 }

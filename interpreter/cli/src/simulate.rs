@@ -262,7 +262,10 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
             Ok(rec) => ok.push((i as u64, rec)),
             Err(e) => {
                 let seed = game_seed(run.seed, i as u64);
-                errln!("game {i} (seed {seed}) failed:\n{}", rendered_error(p, e));
+                // Each failure is in the report; only the first ones are drawn.
+                if crate::budget::draw(fuda_core::diagnostic::Severity::Error) {
+                    errln!("game {i} (seed {seed}) failed:\n{}", rendered_error(p, e));
+                }
                 failures.push(Failure {
                     game: i as u64,
                     seed,

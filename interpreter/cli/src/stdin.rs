@@ -5,7 +5,8 @@ use std::io::Read;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use crate::load::{ReadError, MAX_DATA_BYTES};
+use crate::limits::MAX_STDIN_BYTES;
+use crate::read::ReadError;
 
 /// The name standard input goes by in diagnostics and reports.
 pub const NAME: &str = "<stdin>";
@@ -15,12 +16,13 @@ pub fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
-/// A file argument as messages show it: its path, or `<stdin>` for `-`.
+/// A file argument as messages show it: its path, or `<stdin>` for `-`. A path is
+/// shown with its control characters masked (a file name may hold an escape sequence).
 pub fn shown(path: &Path) -> String {
     if is_stdin(path) {
         NAME.to_string()
     } else {
-        path.display().to_string()
+        crate::render::printable(&path.display().to_string()).into_owned()
     }
 }
 
@@ -40,7 +42,7 @@ pub fn read(max: usize, what: &'static str) -> Result<String, ReadError> {
         let mut bytes = Vec::new();
         std::io::stdin()
             .lock()
-            .take(MAX_DATA_BYTES as u64 + 1)
+            .take(MAX_STDIN_BYTES as u64 + 1)
             .read_to_end(&mut bytes)
             .map(|_| bytes)
             .map_err(|e| (e.kind(), e.to_string()))
@@ -53,11 +55,10 @@ pub fn read(max: usize, what: &'static str) -> Result<String, ReadError> {
     };
     if bytes.len() > max {
         // Past the largest cap the true size is unknown: the read stopped there.
-        let size = (bytes.len() <= MAX_DATA_BYTES).then_some(bytes.len() as u64);
+        let size = (bytes.len() <= MAX_STDIN_BYTES).then_some(bytes.len() as u64);
         return Err(ReadError::TooLarge { size, max, what });
     }
-    String::from_utf8(bytes.clone())
-        .map_err(|_| ReadError::Io(std::io::Error::from(std::io::ErrorKind::InvalidData)))
+    crate::read::text(bytes.clone())
 }
 
 /// Standard input to read piece by piece (a `--batch` of any length).

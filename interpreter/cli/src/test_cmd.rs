@@ -52,7 +52,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         let shown = stdin::shown(path);
         let compiled = match load::compile_file(path) {
             Err(e) => {
-                crate::errln!("{e:?}");
+                crate::render::err(&crate::render::report(&e));
                 failed += 1;
                 continue;
             }
@@ -77,11 +77,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
                 Err(e) => {
                     file_failed += 1;
                     outln!("FAIL {shown}: {}", p.tests[i].name);
-                    render::out(&render::program_diagnostic(
-                        &e.to_diagnostic(),
-                        &p.sources,
-                        Stream::Out,
-                    ));
+                    render::draw_program(&e.to_diagnostic(), &p.sources, Stream::Out);
                 }
             }
         }

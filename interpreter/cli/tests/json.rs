@@ -53,6 +53,7 @@ fn check_json_gives_character_columns() {
             "ok": false,
             "files": [{
                 "file": bad, "ok": false, "summary": null, "errors": 1, "warnings": 0,
+                "more": {"errors": 0, "warnings": 0},
                 "diagnostics": [{
                     "file": bad, "line": 3, "column": 22, "code": "fuda::syntax",
                     "severity": "error", "message": null, "help": null, "notes": [],

@@ -6,6 +6,13 @@ use std::path::Path;
 
 use common::{fuda, fuda_beside_fifos, fuda_in, fuda_with_input, sangohana, FifoEnd, Run};
 
+/// A copy of 珊瑚花 in folder `dir`, where a replay beside it can name it.
+fn sangohana_in(dir: &Path) -> String {
+    let path = dir.join("sangohana.fuda");
+    std::fs::copy(sangohana(), &path).expect("copy the ruleset");
+    path.to_str().expect("utf-8 path").to_string()
+}
+
 #[test]
 fn a_recorded_game_replays_the_same() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -15,7 +22,7 @@ fn a_recorded_game_replays_the_same() {
     let played = fuda_with_input(
         &[
             "play",
-            &sangohana(),
+            &sangohana_in(dir.path()),
             "--seed",
             "11",
             "--set",
@@ -28,6 +35,7 @@ fn a_recorded_game_replays_the_same() {
         &input,
     );
     assert_eq!(played.code, 0, "{}", played.all());
+    assert!(!played.stderr.contains("warning"), "{}", played.stderr);
     let replayed = fuda(&["replay", file]);
     assert_eq!(replayed.code, 0, "{}", replayed.all());
     // The final chips printed by both agree, seat by seat.
@@ -50,10 +58,7 @@ fn a_recorded_game_replays_the_same() {
     // A replay that does not fit is refused with a reason.
     std::fs::write(
         dir.path().join("bad.toml"),
-        format!(
-            "ruleset = {:?}\nruleset_hash = \"x\"\nseed = 1\nset = []\nmoves = [[99]]\n",
-            sangohana()
-        ),
+        "ruleset = \"sangohana.fuda\"\nruleset_hash = \"x\"\nseed = 1\nset = []\nmoves = [[99]]\n",
     )
     .expect("write");
     let bad = fuda(&[
@@ -64,18 +69,78 @@ fn a_recorded_game_replays_the_same() {
     assert!(bad.all().contains("does not fit"), "{}", bad.all());
 }
 
+/// The most a replay file may hold, and the most decisions (`limits.rs`).
+const MAX_REPLAY_BYTES: u64 = 512 << 10;
+const MAX_REPLAY_MOVES: usize = 50_000;
+
 #[test]
 fn an_oversized_replay_file_is_refused_before_it_is_read() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("huge.toml");
     // A sparse file: its size is over the cap, but nothing is written.
     let f = std::fs::File::create(&path).expect("create");
-    f.set_len(65 << 20).expect("size");
+    f.set_len(MAX_REPLAY_BYTES + 1).expect("size");
     let r = fuda(&["replay", path.to_str().expect("utf-8 path")]);
-    assert_ne!(r.code, 0);
+    assert_eq!(r.code, 1, "{}", r.all());
     assert!(r.stderr.contains("fuda::cli::read"), "{}", r.stderr);
-    assert!(r.stderr.contains("it is too large"), "{}", r.stderr);
-    assert!(!r.all().contains("panicked"));
+    assert!(
+        r.stderr.contains(
+            "it is too large: 524289 bytes, and a replay file may have at most 524288 (512 KiB)"
+        ),
+        "{}",
+        r.stderr
+    );
+    // One byte less is read (and is no replay: a sparse file is all zero bytes).
+    f.set_len(MAX_REPLAY_BYTES).expect("size");
+    let r = fuda(&["replay", path.to_str().expect("utf-8 path")]);
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(r.stderr.contains("is not a replay"), "{}", r.stderr);
+}
+
+/// A replay holds at most a fixed number of decisions: one more is refused, with the
+/// limit, before the game is replayed.
+#[test]
+fn a_replay_with_too_many_decisions_is_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    sangohana_in(dir.path());
+    let write = |n: usize| {
+        let path = dir.path().join(format!("{n}.toml"));
+        let moves = vec!["[0]"; n].join(",");
+        std::fs::write(
+            &path,
+            format!(
+                "ruleset = \"sangohana.fuda\"\nruleset_hash = \"x\"\nseed = 1\nset = []\nmoves = [{moves}]\n"
+            ),
+        )
+        .expect("write");
+        fuda(&["replay", path.to_str().expect("utf-8 path")])
+    };
+    let r = write(MAX_REPLAY_MOVES + 1);
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(
+        r.stderr
+            .contains("it holds more than 50000 decisions, the most a replay may hold"),
+        "{}",
+        r.stderr
+    );
+    // Far more lists than that many decisions have: refused before it is parsed.
+    let r = write(MAX_REPLAY_MOVES + 200);
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(
+        r.stderr.contains(
+            "it holds 50202 lists (`[`), and a replay of at most 50000 decisions (the most a replay may hold) has at most 50100"
+        ),
+        "{}",
+        r.stderr
+    );
+    // At the limit it is read, and replayed until the game ends before its moves do.
+    let r = write(MAX_REPLAY_MOVES);
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(
+        r.stderr.contains("but the replay has 50000"),
+        "{}",
+        r.stderr
+    );
 }
 
 /// A `--record` path that cannot be written is refused before the game starts, not
@@ -122,35 +187,76 @@ fn record_game(cwd: Option<&Path>, ruleset: &str, record: &Path, input: &str) ->
     )
 }
 
-/// A replay names its ruleset from its own folder: it replays from any folder, the
-/// ruleset having been named relative to the folder `fuda play` ran in.
+/// A replay names its ruleset from its own folder: kept in the ruleset's folder or one
+/// above it, it replays from any folder; kept elsewhere, `fuda play --record` warns that
+/// the ruleset will have to be given, and `fuda replay` asks for it.
 #[test]
-fn a_replay_finds_its_ruleset_from_any_folder() {
+fn a_replay_finds_its_ruleset_below_its_folder_from_any_folder() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let games = dir.path().join("games");
-    std::fs::create_dir(&games).expect("mkdir");
-    let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let rules = dir.path().join("rulesets");
+    std::fs::create_dir(&rules).expect("mkdir");
+    let ruleset = sangohana_in(&rules);
     let played = record_game(
-        Some(&repo),
+        Some(dir.path()),
         "rulesets/sangohana.fuda",
-        &games.join("rel.toml"),
+        Path::new("rel.toml"),
         &"1\n".repeat(3000),
     );
     assert_eq!(played.code, 0, "{}", played.all());
-    let here = fuda_in(Some(&games), &["replay", "rel.toml"], "");
+    assert!(!played.stderr.contains("warning"), "{}", played.stderr);
+    let text = std::fs::read_to_string(dir.path().join("rel.toml")).expect("read");
+    assert!(
+        text.contains("ruleset = \"rulesets/sangohana.fuda\""),
+        "{text}"
+    );
+    let here = fuda_in(Some(dir.path()), &["replay", "rel.toml"], "");
     assert_eq!(here.code, 0, "{}", here.all());
-    let above = fuda_in(Some(dir.path()), &["replay", "games/rel.toml"], "");
-    assert_eq!(above.code, 0, "{}", above.all());
-    assert_eq!(here.stdout, above.stdout);
-    // `--ruleset` still overrides, and a text other than the recorded one is pointed out.
+    let below = fuda_in(Some(&rules), &["replay", "../rel.toml"], "");
+    assert_eq!(below.code, 0, "{}", below.all());
+    assert_eq!(here.stdout, below.stdout);
+
+    // Recorded in a folder beside the ruleset's: said at once, and asked for on replay.
+    let games = dir.path().join("games");
+    std::fs::create_dir(&games).expect("mkdir");
+    let played = record_game(
+        Some(dir.path()),
+        "rulesets/sangohana.fuda",
+        Path::new("games/away.toml"),
+        &"1\n".repeat(3000),
+    );
+    assert_eq!(played.code, 0, "{}", played.all());
+    assert!(
+        played
+            .stderr
+            .contains("warning: `fuda replay games/away.toml` will not find the ruleset"),
+        "{}",
+        played.stderr
+    );
+    let away = fuda_in(Some(&games), &["replay", "away.toml"], "");
+    assert_eq!(away.code, 1, "{}", away.all());
+    assert!(
+        away.stderr.contains("`..` is not allowed"),
+        "{}",
+        away.stderr
+    );
+    assert!(away.stderr.contains("--ruleset FILE"), "{}", away.stderr);
+    let given = fuda_in(
+        Some(&games),
+        &["replay", "away.toml", "--ruleset", &ruleset],
+        "",
+    );
+    assert_eq!(given.code, 0, "{}", given.all());
+    assert_eq!(given.stdout, here.stdout);
+
+    // `--ruleset` overrides, and a text other than the recorded one is pointed out.
     let copy = dir.path().join("copy.fuda");
-    let text = std::fs::read_to_string(repo.join("rulesets/sangohana.fuda")).expect("read");
+    let text = std::fs::read_to_string(&ruleset).expect("read");
     std::fs::write(&copy, format!("{text}\n# changed\n")).expect("write");
     let other = fuda_in(
-        Some(&games),
+        Some(&rules),
         &[
             "replay",
-            "rel.toml",
+            "../rel.toml",
             "--ruleset",
             copy.to_str().expect("path"),
         ],
@@ -167,7 +273,100 @@ fn a_replay_finds_its_ruleset_from_any_folder() {
     .expect("write");
     let lost = fuda_in(Some(&games), &["replay", "lost.toml"], "");
     assert_eq!(lost.code, 1, "{}", lost.all());
+    assert!(
+        lost.stderr.contains("no file `nowhere/x.fuda`"),
+        "{}",
+        lost.stderr
+    );
     assert!(lost.stderr.contains("--ruleset"), "{}", lost.stderr);
+}
+
+/// A shared replay cannot make `fuda replay` read a file outside its folder (by an
+/// absolute path, `..`, a drive, a backslash or a symbolic link), nor anything but a
+/// rule file, and no message quotes what such a file holds.
+#[test]
+fn a_replay_reads_no_file_outside_its_folder() {
+    let outside = tempfile::tempdir().expect("tempdir");
+    let secret = outside.path().join("secret.fuda");
+    std::fs::write(&secret, "SECRET-TOKEN-1234\n").expect("write");
+    let dir = tempfile::tempdir().expect("tempdir");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&secret, dir.path().join("link.fuda")).expect("symlink");
+    std::fs::write(dir.path().join("notes.txt"), "SECRET-TOKEN-1234\n").expect("write");
+    let secret = secret.to_str().expect("utf-8 path").replace('\\', "/");
+    let cases: &[(&str, &str)] = &[
+        (&secret, "absolute paths are not allowed"),
+        ("/proc/self/environ", "absolute paths are not allowed"),
+        ("../secret.fuda", "`..` is not allowed"),
+        ("sub/../../secret.fuda", "`..` is not allowed"),
+        ("C:secret.fuda", "absolute paths are not allowed"),
+        ("\\\\host\\secret.fuda", "absolute paths are not allowed"),
+        ("std/hanafuda", "a module of the standard library"),
+        ("", "the path is empty"),
+        // Only rule files: `.fuda` is added to a name without it.
+        ("notes.txt", "no file `notes.txt.fuda`"),
+        #[cfg(unix)]
+        ("link.fuda", "outside the replay's folder"),
+    ];
+    for (named, why) in cases {
+        let record = format!(
+            "ruleset = {}\nruleset_hash = \"x\"\nseed = 1\nset = []\nmoves = []\n",
+            toml::Value::String(named.to_string())
+        );
+        std::fs::write(dir.path().join("r.toml"), record).expect("write");
+        let r = fuda_in(Some(dir.path()), &["replay", "r.toml"], "");
+        assert_eq!(r.code, 1, "{named}: {}", r.all());
+        assert!(r.stderr.contains(why), "{named}: {}", r.stderr);
+        assert!(!r.all().contains("SECRET-TOKEN"), "{named}: {}", r.all());
+        assert!(!r.all().contains("PATH="), "{named}: {}", r.all());
+    }
+}
+
+/// A replay's fields reach no terminal raw: control characters in what a message
+/// quotes of them are shown as `?`, and a long field is cut.
+#[test]
+fn a_replay_s_fields_are_quoted_masked_and_cut() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    sangohana_in(dir.path());
+    let esc = "\u{1b}]0;PWNED\u{7}\u{1b}[2J\u{9b}1m";
+    let long = "x".repeat(5000);
+    let q = |s: String| toml::Value::String(s).to_string();
+    let records = [
+        format!("ruleset = {}", q(format!("{esc}.fuda"))),
+        format!(
+            "ruleset = \"sangohana.fuda\"\nset = [{}]",
+            q(format!("{esc}=1"))
+        ),
+        format!(
+            "ruleset = \"sangohana.fuda\"\nset = [{}]",
+            q(format!("deals={esc}"))
+        ),
+        format!("ruleset = {}", q(format!("{long}.fuda"))),
+        format!(
+            "ruleset = \"sangohana.fuda\"\nseed = {}",
+            q(format!("{esc}{long}"))
+        ),
+    ];
+    for head in &records {
+        let mut record = format!("{head}\nruleset_hash = \"x\"\nmoves = []\n");
+        for (key, line) in [("seed", "seed = 1\n"), ("set", "set = []\n")] {
+            if !head.contains(key) {
+                record.push_str(line);
+            }
+        }
+        assert!(
+            !record.contains('\u{1b}'),
+            "TOML holds escapes, not the characters"
+        );
+        std::fs::write(dir.path().join("r.toml"), &record).expect("write");
+        let r = fuda_in(Some(dir.path()), &["replay", "r.toml"], "");
+        assert_eq!(r.code, 1, "{record:?}: {}", r.all());
+        let all = r.all();
+        for raw in ["\u{1b}", "\u{7}", "\u{9b}"] {
+            assert!(!all.contains(raw), "{raw:?} printed: {all:?}");
+        }
+        assert!(all.len() < 2000, "{} bytes: {all}", all.len());
+    }
 }
 
 /// A record says how its game ended: a replay whose moves were changed, so that the
@@ -176,7 +375,7 @@ fn a_replay_finds_its_ruleset_from_any_folder() {
 fn a_replay_that_diverges_is_an_error() {
     let dir = tempfile::tempdir().expect("tempdir");
     let file = dir.path().join("game.toml");
-    let played = record_game(None, &sangohana(), &file, &"1\n".repeat(3000));
+    let played = record_game(None, &sangohana_in(dir.path()), &file, &"1\n".repeat(3000));
     assert_eq!(played.code, 0, "{}", played.all());
     let text = std::fs::read_to_string(&file).expect("read");
     assert!(text.contains("ended = \"finished\""), "{text}");
@@ -219,7 +418,7 @@ fn a_replay_that_diverges_is_an_error() {
 fn a_left_game_replays_as_left() {
     let dir = tempfile::tempdir().expect("tempdir");
     let file = dir.path().join("part.toml");
-    let played = record_game(None, &sangohana(), &file, "1\n1\n1\n");
+    let played = record_game(None, &sangohana_in(dir.path()), &file, "1\n1\n1\n");
     assert_eq!(played.code, 2, "{}", played.all());
     let text = std::fs::read_to_string(&file).expect("read");
     assert!(text.contains("ended = \"left\""), "{text}");
@@ -372,9 +571,9 @@ fn fifos_are_refused_by_play_and_replay_without_blocking() {
     }
 }
 
-/// A ruleset the replay cannot find is looked for in each place once.
+/// A ruleset the replay cannot find is named once, as found from the replay's folder.
 #[test]
-fn a_missing_ruleset_lists_each_path_tried_once() {
+fn a_missing_ruleset_is_named_as_looked_for() {
     let dir = tempfile::tempdir().expect("tempdir");
     std::fs::write(
         dir.path().join("x.toml"),
@@ -387,6 +586,7 @@ fn a_missing_ruleset_lists_each_path_tried_once() {
     let r = fuda_in(Some(dir.path()), &["replay", "sub/x.toml"], "");
     assert_eq!(r.code, 1, "{}", r.all());
     assert!(r.stderr.contains("cannot find"), "{}", r.stderr);
+    assert!(r.stderr.contains("--ruleset FILE"), "{}", r.stderr);
     assert_eq!(
         r.stderr.matches("`sub/gone.fuda`").count(),
         1,
@@ -403,7 +603,7 @@ fn a_replay_shows_every_recorded_move_and_a_summary_on_request() {
     let played = fuda_with_input(
         &[
             "play",
-            &sangohana(),
+            &sangohana_in(dir.path()),
             "--seed",
             "3",
             "--set",
@@ -480,4 +680,25 @@ fn a_replay_shows_every_recorded_move_and_a_summary_on_request() {
             .collect::<Vec<_>>()
     };
     assert_eq!(tail(&full.stdout), tail(&summary.stdout));
+}
+
+/// `fuda replay --help` says where a replay finds its ruleset, and its caps.
+#[test]
+fn the_help_says_where_the_ruleset_is_found_and_the_caps() {
+    let r = fuda(&["replay", "--help"]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let text = r.stdout.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        text.contains(
+            "keep the replay beside its ruleset, or in a folder above it, or give `--ruleset FILE`"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "at most {} KiB and {MAX_REPLAY_MOVES} decisions",
+            MAX_REPLAY_BYTES >> 10
+        )),
+        "{text}"
+    );
 }

@@ -289,13 +289,16 @@ fn stdin_that_is_empty_too_large_or_not_text_is_a_diagnostic() {
         "{}",
         r.stderr
     );
-    // One byte over a rule file's 4 MiB: refused with its size and a help line.
+    // One byte over a rule file's 4 MiB, the largest cap of a file `-` can stand for:
+    // refused with the cap and a help line, standard input read no further.
     let big = " ".repeat(4 * 1024 * 1024 + 1);
     let r = fuda_with_input(&["check", "-"], &big);
     assert_eq!(r.code, 1, "{}", r.all());
     let err: String = r.stderr.split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(
-        err.contains("cannot read `<stdin>`: it is too large: 4194305 bytes"),
+        err.contains(
+            "cannot read `<stdin>`: it is too large: a rule file may have at most 4194304 bytes (4 MiB)"
+        ),
         "{err}"
     );
     assert!(err.contains("help: split the ruleset"), "{err}");

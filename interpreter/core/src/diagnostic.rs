@@ -1,11 +1,13 @@
 //! Diagnostics shared by the checker and the engine: a code, a message, labels that
-//! point into any source file of the program, and a help line.
+//! point into any source file of the program, and a help line; and the snippet of
+//! source drawn with one, its long lines cut around the labels.
 
 use std::fmt;
 use std::sync::Arc;
 
+use fuda_grammar::text::printable;
 use fuda_grammar::SourceWindow;
-use miette::{LabeledSpan, SourceCode};
+use miette::{LabeledSpan, MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 
 use crate::ir::{Loc, Source};
 
@@ -124,7 +126,7 @@ impl Diagnostic {
                 let text = if label.is_empty() {
                     None
                 } else {
-                    Some(label.clone())
+                    Some(printable(label).into_owned())
                 };
                 labels.push(if i == 0 {
                     LabeledSpan::new_primary_with_span(text, span)
@@ -153,11 +155,34 @@ impl Diagnostic {
         let first = first.saturating_sub(WINDOW_MARGIN);
         let start = src.line_start(first);
         let end = src.line_start(last + WINDOW_MARGIN + 1);
+        // Long lines cut around the labels, which are moved to where their characters
+        // are in the cut text.
+        let at = |o: usize| o.clamp(start, end) - start;
+        let spans: Vec<(usize, usize)> = labels
+            .iter()
+            .map(|l| (at(l.offset()), at(l.offset() + l.len())))
+            .collect();
+        let cut = Cut::new(&src.text[start..end], &spans, MAX_LINE_CHARS);
+        let labels = labels
+            .iter()
+            .map(|l| {
+                let from = start + cut.map(at(l.offset()));
+                let to = start + cut.map(at(l.offset() + l.len()));
+                let span = SourceSpan::new(from.into(), to - from);
+                if l.primary() {
+                    LabeledSpan::new_primary_with_span(l.label().map(String::from), span)
+                } else {
+                    LabeledSpan::new_with_span(l.label().map(String::from), span)
+                }
+            })
+            .collect();
         Rendered {
             code: self.code,
-            message: self.message.clone(),
+            // Rule files hold no control characters (they are refused before parsing),
+            // but a message may quote a value given on the command line.
+            message: printable(&self.message).into_owned(),
             labels,
-            help,
+            help: help.map(|h| printable(&h).into_owned()),
             severity: self.severity,
             note: false,
             related: self
@@ -168,8 +193,207 @@ impl Diagnostic {
                     ..r.render_with(sources)
                 })
                 .collect(),
-            src: SourceWindow::lines(src.name.clone(), &src.text[start..end], start, first),
+            src: Snippet {
+                shifts: cut.shifts(start),
+                window: SourceWindow::lines(printable(&src.name), cut.text, start, first),
+            },
         }
+    }
+}
+
+/// The most characters of a source line a snippet shows: a longer line (a list of
+/// thousands of names on one line) is cut to about this many around its labels, with
+/// `…` where text was left out, so that each diagnostic drawn costs a few lines however
+/// long the line.
+pub const MAX_LINE_CHARS: usize = 200;
+
+/// The least a label's ends keep of the line on either side, however many labels share
+/// the line.
+const MIN_CONTEXT_CHARS: usize = 8;
+
+/// Lines of source with each line over the cap cut around given points (the labels'
+/// ends), and where every kept piece of the original went.
+#[derive(Debug)]
+struct Cut {
+    /// The lines as drawn.
+    text: String,
+    /// Every kept run of the original, in order.
+    pieces: Vec<Piece>,
+}
+
+/// A run of the original text kept in the cut text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Piece {
+    /// Byte range in the original, `to` exclusive.
+    from: usize,
+    to: usize,
+    /// Byte offset of its first byte in the cut text.
+    at: usize,
+    /// How many more characters precede it on its line in the original than in the cut
+    /// text (what was left out, less the `…` that stands for it).
+    shift: usize,
+}
+
+impl Cut {
+    /// Cuts each line of `text` longer than `max` characters to runs around the
+    /// `spans` (byte ranges in `text`, the labels) on it, or to its start when none is.
+    fn new(text: &str, spans: &[(usize, usize)], max: usize) -> Cut {
+        let mut cut = Cut {
+            text: String::with_capacity(text.len().min(64 * max)),
+            pieces: Vec::new(),
+        };
+        let mut line_start = 0;
+        for line in text.split_inclusive('\n') {
+            let body = line.trim_end_matches(['\n', '\r']);
+            let line_end = line_start + body.len();
+            // Each label's part on this line: both ends, or the one end it has here.
+            let on = |p: usize| (line_start..=line_end).contains(&p).then(|| p - line_start);
+            let here: Vec<(usize, usize)> = spans
+                .iter()
+                .filter_map(|(a, b)| match (on(*a), on(*b)) {
+                    (Some(a), Some(b)) => Some((a, b)),
+                    (Some(p), None) | (None, Some(p)) => Some((p, p)),
+                    (None, None) => None,
+                })
+                .collect();
+            cut.line(body, line_start, &here, max);
+            // The line end, kept whole.
+            cut.keep(line, body.len(), line.len(), line_start, 0);
+            line_start += line.len();
+        }
+        cut
+    }
+
+    /// Adds one line's `body` (at `offset` in the original), cut to runs around `spans`
+    /// (byte ranges in `body`) when it is longer than `max` characters.
+    fn line(&mut self, body: &str, offset: usize, spans: &[(usize, usize)], max: usize) {
+        let chars: Vec<usize> = body.char_indices().map(|(i, _)| i).collect();
+        let n = chars.len();
+        if n <= max {
+            self.keep(body, 0, body.len(), offset, 0);
+            return;
+        }
+        // Each label as characters: a short one is kept whole, a long one by its two
+        // ends; the rest of the line's budget is shared out around them.
+        let char_of = |b: usize| chars.partition_point(|i| *i < b);
+        let mut units: Vec<(usize, usize)> = Vec::new();
+        for (a, b) in spans {
+            let (a, b) = (char_of(*a), char_of(*b));
+            if b - a <= max / 2 {
+                units.push((a, b));
+            } else {
+                units.extend([(a, a), (b, b)]);
+            }
+        }
+        let runs = if units.is_empty() {
+            vec![(0, max)]
+        } else {
+            let held: usize = units.iter().map(|(a, b)| b - a).sum();
+            let reach = (max.saturating_sub(held) / (2 * units.len())).max(MIN_CONTEXT_CHARS);
+            let mut around: Vec<(usize, usize)> = units
+                .iter()
+                .map(|(a, b)| (a.saturating_sub(reach), (b + reach).min(n)))
+                .collect();
+            around.sort_unstable();
+            // Runs that overlap, or leave a gap no wider than its `…`, become one.
+            let mut runs: Vec<(usize, usize)> = Vec::new();
+            for (a, b) in around {
+                match runs.last_mut() {
+                    Some(last) if a <= last.1 + 1 => last.1 = last.1.max(b),
+                    _ => runs.push((a, b)),
+                }
+            }
+            runs
+        };
+        let byte = |c: usize| chars.get(c).copied().unwrap_or(body.len());
+        let mut shown = 0; // characters of this line in the cut text so far
+        for (a, b) in runs {
+            if a > 0 && self.pieces.last().is_none_or(|p| p.to < offset + byte(a)) {
+                self.text.push('…');
+                shown += 1;
+            }
+            self.keep(body, byte(a), byte(b), offset, a - shown);
+            shown += b - a;
+            if b == n {
+                return;
+            }
+        }
+        self.text.push('…');
+    }
+
+    /// Keeps `text[from..to]`, which is at `offset + from` in the original.
+    fn keep(&mut self, text: &str, from: usize, to: usize, offset: usize, shift: usize) {
+        if from == to {
+            return;
+        }
+        self.pieces.push(Piece {
+            from: offset + from,
+            to: offset + to,
+            at: self.text.len(),
+            shift,
+        });
+        self.text.push_str(&text[from..to]);
+    }
+
+    /// Where byte `offset` of the original is in the cut text. Every label's ends are
+    /// kept; any other offset goes to the end of the run before it.
+    fn map(&self, offset: usize) -> usize {
+        let i = self.pieces.partition_point(|p| p.from <= offset);
+        match i.checked_sub(1).map(|i| self.pieces[i]) {
+            Some(p) => p.at + offset.min(p.to) - p.from,
+            None => 0,
+        }
+    }
+
+    /// Each kept run as the byte range it takes in the cut text, given as the file's
+    /// offsets (from `start`), with its [`Piece::shift`], for the heading's column.
+    fn shifts(&self, start: usize) -> Vec<(usize, usize, usize)> {
+        self.pieces
+            .iter()
+            .map(|p| (start + p.at, start + p.at + p.to - p.from, p.shift))
+            .collect()
+    }
+}
+
+/// The lines drawn with a diagnostic: a [`SourceWindow`] over the cut text, and the
+/// correction its heading's column needs on a cut line (it counts the characters before
+/// the label in the cut text; the file has those that were left out too).
+#[derive(Debug)]
+struct Snippet {
+    window: SourceWindow,
+    /// `(from, to, shift)`: each kept run's bytes in the cut text (as the file's
+    /// offsets), and how many characters were left out before it on its line.
+    shifts: Vec<(usize, usize, usize)>,
+}
+
+impl SourceCode for Snippet {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, MietteError> {
+        let c = self
+            .window
+            .read_span(span, context_lines_before, context_lines_after)?;
+        // Only the heading is given a column (miette asks for it with no context).
+        let at = span.offset();
+        let shift = self
+            .shifts
+            .iter()
+            .find(|(from, to, _)| (*from..=*to).contains(&at))
+            .map_or(0, |(_, _, shift)| *shift);
+        if shift == 0 || c.column() == 0 {
+            return Ok(c);
+        }
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.window.name().to_string(),
+            c.data(),
+            *c.span(),
+            c.line(),
+            c.column() + shift,
+            c.line_count(),
+        )))
     }
 }
 
@@ -202,7 +426,7 @@ pub struct Rendered {
     /// Drawn as a note under another diagnostic (miette's advice), not as a problem.
     note: bool,
     related: Vec<Rendered>,
-    src: SourceWindow,
+    src: Snippet,
 }
 
 impl fmt::Display for Rendered {
@@ -246,5 +470,101 @@ impl miette::Diagnostic for Rendered {
         Some(Box::new(
             self.related.iter().map(|r| r as &dyn miette::Diagnostic),
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fuda_grammar::Span;
+
+    /// A diagnostic at `what` (its first occurrence) in `text`, ready to draw.
+    fn rendered(text: &str, what: &str) -> Rendered {
+        let sources = vec![Source::new("a.fuda", Arc::from(text))];
+        let start = text.find(what).expect("in the text") as u32;
+        let loc = Loc {
+            file: 0,
+            span: Span {
+                start,
+                end: start + what.len() as u32,
+            },
+        };
+        Diagnostic::error("fuda::x", "bad", loc, "here").render_with(&sources)
+    }
+
+    #[test]
+    fn a_short_line_is_kept_whole() {
+        let cut = Cut::new("abc\ndef\n", &[(5, 6)], 10);
+        assert_eq!(cut.text, "abc\ndef\n");
+        assert_eq!(cut.map(5), 5);
+    }
+
+    #[test]
+    fn a_long_line_is_cut_around_its_points_and_they_are_moved() {
+        let line = "0123456789".repeat(10);
+        let text = format!("{line}\nnext\n");
+        // A label on 50..53, a cap of 30: the label and 13 characters on each side.
+        let cut = Cut::new(&text, &[(50, 53)], 30);
+        assert_eq!(cut.text, "…78901234567890123456789012345…\nnext\n");
+        // The label keeps its characters.
+        assert_eq!(&cut.text[cut.map(50)..cut.map(53)], "012");
+        assert_eq!(cut.map(101), cut.text.find("next").expect("kept"));
+        // Before the first kept character, 37 were left out for one `…`.
+        assert_eq!(cut.pieces[0].shift, 36);
+    }
+
+    #[test]
+    fn a_long_line_without_points_keeps_its_start() {
+        let cut = Cut::new(&"x".repeat(30), &[], 10);
+        assert_eq!(cut.text, format!("{}…", "x".repeat(10)));
+    }
+
+    #[test]
+    fn points_far_apart_keep_a_run_each() {
+        let line: String = ('a'..='z').cycle().take(400).collect();
+        // Two labels far apart, and one too long to keep whole (kept by its ends).
+        let cut = Cut::new(&line, &[(100, 101), (300, 302), (150, 250)], 40);
+        assert_eq!(cut.text.matches('…').count(), 5, "{}", cut.text);
+        for p in [100, 150, 250, 300, 302] {
+            let at = cut.map(p);
+            assert_eq!(&cut.text[at..at + 1], &line[p..p + 1], "{p}");
+        }
+        // Each end keeps at least a few characters on either side, whatever the cap.
+        let least = 2 * MIN_CONTEXT_CHARS + 2;
+        assert!(cut.text.chars().count() <= 4 * least + 5, "{}", cut.text);
+    }
+
+    #[test]
+    fn a_snippet_of_a_long_line_points_at_the_right_characters() {
+        // Wide characters before the mistake: the heading counts characters.
+        let text = format!(
+            "ruleset \"x\"\ndef 数 = {}hiddn + 1\n",
+            "山札 + ".repeat(500)
+        );
+        let r = rendered(&text, "hiddn");
+        let line = text.lines().nth(1).expect("line 2");
+        let column = line[..line.find("hiddn").expect("there")].chars().count();
+        let label = r.labels[0].inner();
+        // The heading: line 2, at the character's column in the file.
+        let heading = r.src.read_span(label, 0, 0).expect("heading");
+        assert_eq!((heading.line(), heading.column()), (1, column));
+        // The drawn line: cut, and the label's span on `hiddn` in it.
+        let drawn = r.src.read_span(label, 1, 1).expect("lines");
+        let data = std::str::from_utf8(drawn.data()).expect("text");
+        let at = label.offset() - drawn.span().offset();
+        assert_eq!(&data[at..at + label.len()], "hiddn", "{data}");
+        let cut = data.lines().nth(1).expect("the cut line");
+        assert!(cut.starts_with('…') && cut.ends_with("hiddn + 1"), "{cut}");
+        assert!(cut.chars().count() <= MAX_LINE_CHARS + 2, "{cut}");
+    }
+
+    #[test]
+    fn a_window_of_short_lines_is_drawn_as_it_is() {
+        let text = "ruleset \"x\"\nzone 山札 shared stack hiddn\n";
+        let r = rendered(text, "hiddn");
+        let label = r.labels[0].inner();
+        assert_eq!(label.offset(), text.find("hiddn").expect("there"));
+        let heading = r.src.read_span(label, 0, 0).expect("heading");
+        assert_eq!((heading.line(), heading.column()), (1, 21));
     }
 }
