@@ -162,9 +162,9 @@ const ROLLOUT_DECISIONS: usize = 400;
 const ROLLOUT_WORK: u64 = 2_000_000;
 
 /// Most steps of work all of one greedy player's lookahead may do (see
-/// [`Greedy::LOOKAHEAD_BUDGET`]): over 30 times what it asks in a bundled match of 12
-/// rounds (under 600,000, in 浮島), and under a second of a release build's engine.
-const LOOKAHEAD_BUDGET: u64 = 20_000_000;
+/// [`Greedy::LOOKAHEAD_BUDGET`]): over 15 times what it asks in a bundled match of 12
+/// rounds (under 600,000, in 浮島), and under half a second of a release build's engine.
+const LOOKAHEAD_BUDGET: u64 = 10_000_000;
 
 impl Greedy {
     /// Gives copy `w` at most `most` steps of work, and no more than the lookahead has

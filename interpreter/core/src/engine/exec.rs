@@ -20,12 +20,12 @@ pub const OP_LIMIT: u64 = 5_000_000;
 /// budget per round, not per decision, so that a round that never ends, or a heavy
 /// evaluation repeated at every decision, stops in well under a second whatever the
 /// players: the costliest bundled or sketched round does under 50,000.
-pub const ROUND_BUDGET: u64 = 10_000_000;
+pub const ROUND_BUDGET: u64 = 5_000_000;
 /// Work a whole game (or a test) may do, over all its rounds: without it, a game whose
 /// every round works hard and ends in an `outcome` would run for hours, each `outcome`
-/// starting a fresh round. A hundred times what the costliest bundled match of 120
-/// rounds does (under 200,000), and under a second of a release build's engine.
-pub const GAME_BUDGET: u64 = 20_000_000;
+/// starting a fresh round. Fifty times what the costliest bundled match of 120 rounds
+/// does (under 200,000), and under half a second of a release build's engine.
+pub const GAME_BUDGET: u64 = 10_000_000;
 /// Deepest procedure nesting.
 const MAX_DEPTH: usize = 200;
 /// Calls between procedures a test failure notes (the innermost ones): an endless
