@@ -11,6 +11,6 @@ mod span;
 pub mod text;
 
 pub use error::{SyntaxError, SyntaxErrorKind};
-pub use parse::{parse, MAX_DEPTH, MAX_NESTING, MAX_SOURCE_BYTES};
+pub use parse::{parse, MAX_DEPTH, MAX_NESTING, MAX_PARSER_STEPS, MAX_SOURCE_BYTES};
 pub use source::SourceWindow;
 pub use span::{line_column, Span};

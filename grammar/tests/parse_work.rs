@@ -1,21 +1,18 @@
 //! Parsing stays linear in the input: counted in the parser's own calls, not timed.
 //!
-//! pest counts the calls one parse makes and fails once a process-wide limit is passed.
-//! This test binary sets that limit for all its tests, at [`CALLS`]: 珊瑚花's whole
-//! ruleset parses in about 10 calls a byte, so every input here (under 1 KiB) has ample
-//! room if parsing is linear, and none if a failed alternative makes the parser read a
-//! level twice (2^60 calls for 60 levels).
+//! pest counts the calls it makes for one declaration, and the parser refuses a
+//! declaration that takes more than [`CALLS`]: 珊瑚花's whole ruleset parses in about 10
+//! calls a byte, so every input here (under 1 KiB) has ample room if parsing is linear,
+//! and none if a failed alternative makes the parser read a level twice (2^60 calls for
+//! 60 levels).
 
-use std::num::NonZeroUsize;
+use fuda_grammar::{parse, SyntaxErrorKind, MAX_PARSER_STEPS};
 
-use fuda_grammar::{parse, SyntaxErrorKind};
-
-/// The calls any one parse of this binary may make.
-const CALLS: usize = 200_000;
+/// The calls one declaration may take.
+const CALLS: usize = MAX_PARSER_STEPS;
 
 /// Parses `src` under the call limit; the error it must end in.
 fn parse_within_calls(name: &str, src: &str) -> fuda_grammar::SyntaxError {
-    pest::set_call_limit(NonZeroUsize::new(CALLS));
     match parse("work.fuda", src) {
         Ok(_) => panic!("{name}: parsed, but is not fuda"),
         Err(e) => e,
@@ -42,11 +39,10 @@ fn failing_nested_alternatives_stay_linear() {
     ];
     for (i, src) in cases.iter().enumerate() {
         let e = parse_within_calls(&format!("case {i}"), src);
-        // Passing the call limit is reported as too deep; these are 60 levels, well
-        // within the nesting the parser takes, so that can only be the limit.
+        // Passing the call limit is reported as a declaration too large to read.
         assert_ne!(
             e.kind,
-            SyntaxErrorKind::TooDeep,
+            SyntaxErrorKind::TooLarge,
             "case {i} ({} bytes) made more than {CALLS} parser calls: {}",
             src.len(),
             e.message
@@ -64,7 +60,11 @@ fn failing_nested_alternatives_stay_linear() {
 /// so the test above would see a parser that went exponential.
 #[test]
 fn the_call_limit_stops_a_parse_that_passes_it() {
-    let long = format!("def f() = {}BAD", "a + ".repeat(CALLS / 4));
+    // Each `a + ` takes some fifty calls.
+    let long = format!("def f() = {}BAD", "a + ".repeat(CALLS / 20));
     let e = parse_within_calls("long", &long);
-    assert_eq!(e.kind, SyntaxErrorKind::TooDeep, "{}", e.message);
+    assert_eq!(e.kind, SyntaxErrorKind::TooLarge, "{}", e.message);
+    assert!(e.message.contains("too large to read"), "{}", e.message);
+    // Pointing at the declaration's first word.
+    assert_eq!((e.span.start, e.span.end), (0, 3));
 }

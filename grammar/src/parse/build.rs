@@ -23,54 +23,93 @@ pub const MAX_DEPTH: u32 = 256;
 ///
 /// pest skips whitespace before trying an optional or repeated tail (`suffix*`,
 /// `(kw_when ~ expr)?`), and keeps it when the tail is absent, so a pair's raw end
-/// may lie after blanks and comments. Its real end is its last child's real end plus
-/// any literal tokens after it (`)`, `]`, `}`); only those, blanks and comments can
-/// lie between a last child and its parent's end.
+/// may lie after blanks and comments. The real end is found by walking back from the
+/// raw end over that trivia, in time proportional to the trivia and the last line of
+/// code before it: the builder asks for the span of nearly every pair, so a walk
+/// down the pair's last children (each step counting a child list) would make deep or
+/// wide trees cost far more than their text.
 pub(super) fn span(p: &P) -> Span {
     let s = p.as_span();
-    let input = s.get_input();
-    // A trailing skip ends in a blank, or in a comment at the very end of the input.
-    if !(s.as_str().ends_with(is_blank) || (s.end() == input.len() && s.as_str().contains('#'))) {
-        return Span::new(s.start(), s.end());
+    let base = ITEM_START.get();
+    Span::new(
+        base + s.start(),
+        base + real_end(s.get_input(), s.start(), s.end()),
+    )
+}
+
+/// Where a pair starts in its file.
+pub(super) fn start_of(p: &P) -> usize {
+    ITEM_START.get() + p.as_span().start()
+}
+
+thread_local! {
+    /// Where the text pest was given starts in its file: the parser hands pest one
+    /// declaration at a time (see `parse.rs`), and pest counts positions from there.
+    static ITEM_START: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Runs `f` with pest's positions counted from `at` in the file.
+pub(super) fn from_offset<T>(at: usize, f: impl FnOnce() -> T) -> T {
+    let outer = ITEM_START.replace(at);
+    let out = f();
+    ITEM_START.set(outer);
+    out
+}
+
+/// The end of the text in `input[start..end]` once trailing blanks and comments are
+/// left out; `start` is where a pair begins, so never inside a string or a comment.
+fn real_end(input: &str, start: usize, end: usize) -> usize {
+    let mut end = end;
+    // A comment runs to the end of its line, so the last character before the raw end
+    // can be inside one only when the raw end is the end of the input, or when a line
+    // break lies between them.
+    let mut may_be_comment = end == input.len();
+    loop {
+        let Some(before) = input.get(start..end) else {
+            return end;
+        };
+        let Some(c) = before.chars().next_back() else {
+            return end;
+        };
+        if is_blank(c) {
+            may_be_comment |= c == '\n';
+            end -= c.len_utf8();
+            continue;
+        }
+        if !may_be_comment {
+            return end;
+        }
+        let line_start = before.rfind('\n').map_or(start, |i| start + i + 1);
+        match comment_start(&input[line_start..end]) {
+            Some(at) => {
+                end = line_start + at;
+                may_be_comment = false;
+            }
+            None => return end,
+        }
     }
-    let mut raw_ends = vec![s.end()];
-    let mut last = p.clone().into_inner().last();
-    while let Some(child) = last {
-        raw_ends.push(child.as_span().end());
-        last = child.into_inner().last();
+}
+
+/// Where a comment starts in `line` (a line, or its part from a token's start), read
+/// as the grammar reads it: a `#` outside a string.
+fn comment_start(line: &str) -> Option<usize> {
+    let mut in_string = false;
+    let mut chars = line.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => in_string = !in_string,
+            '\\' if in_string => {
+                chars.next();
+            }
+            '#' if !in_string => return Some(i),
+            _ => {}
+        }
     }
-    // The deepest pair is a token (or all literals) and ends exactly; go back up.
-    let mut end = raw_ends.pop().unwrap_or(s.end());
-    while let Some(raw) = raw_ends.pop() {
-        end = end_of_literals(input, end, raw);
-    }
-    Span::new(s.start(), end)
+    None
 }
 
 fn is_blank(c: char) -> bool {
     matches!(c, ' ' | '\t' | '\r' | '\n' | '\u{3000}' | ';')
-}
-
-/// The end of the last literal token in `input[from..to]`, which holds only literal
-/// tokens, blanks and comments; `from` when there is none.
-fn end_of_literals(input: &str, from: usize, to: usize) -> usize {
-    let Some(region) = input.get(from..to) else {
-        return from;
-    };
-    let mut end = from;
-    let mut chars = region.char_indices();
-    while let Some((i, c)) = chars.next() {
-        if c == '#' {
-            for (_, c) in chars.by_ref() {
-                if c == '\n' {
-                    break;
-                }
-            }
-        } else if !is_blank(c) {
-            end = from + i + c.len_utf8();
-        }
-    }
-    end
 }
 
 /// A name as written.
@@ -276,17 +315,6 @@ impl Builder {
             .saturating_sub(u32::try_from(n).unwrap_or(u32::MAX));
     }
 
-    /// The whole file: its items in order.
-    pub(super) fn file(&mut self, file: P) -> R<File> {
-        let mut items = Vec::new();
-        for p in file.into_inner() {
-            if p.as_rule() != Rule::EOI {
-                items.push(self.item(p)?);
-            }
-        }
-        Ok(File { items })
-    }
-
     // ───────────────────────── tokens ─────────────────────────
 
     /// A literal in a declaration: `3`, `-1`, `true`, `"text"`, `光`.
@@ -315,7 +343,7 @@ impl Builder {
     pub(super) fn string(&mut self, p: P) -> R<Spanned<String>> {
         let at = span(&p);
         let inner = first_child(p)?;
-        let start = inner.as_span().start();
+        let start = start_of(&inner);
         Ok(Spanned::new(unescape(inner.as_str(), start)?, at))
     }
 }

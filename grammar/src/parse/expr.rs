@@ -1,7 +1,9 @@
 //! Builds expressions: folds operator chains left-associatively, prefix chains and
 //! `else if` chains into nested nodes, and recognises binder calls.
 
-use super::build::{bug, first_child, ident, number_too_large, span, Builder, Kids, P, R};
+use super::build::{
+    bug, first_child, ident, number_too_large, span, start_of, Builder, Kids, P, R,
+};
 use super::Rule;
 use crate::ast::*;
 use crate::error::{Problem, SyntaxErrorKind};
@@ -103,7 +105,7 @@ impl Builder {
         self.enter(levels, at)?;
         let literal = match (ops.last(), int_operand(&operand)) {
             (Some(minus), Some(digits)) if minus.as_rule() == Rule::neg => {
-                Some((minus.as_span().start(), format!("-{}", digits.as_str())))
+                Some((start_of(minus), format!("-{}", digits.as_str())))
             }
             _ => None,
         };
@@ -119,7 +121,7 @@ impl Builder {
             None => self.expr(operand)?,
         };
         while let Some(op) = ops.pop() {
-            let op_at = Span::new(op.as_span().start(), end);
+            let op_at = Span::new(start_of(&op), end);
             e = match op.as_rule() {
                 Rule::kw_not => Spanned::new(ExprKind::Not(Box::new(e)), op_at),
                 _ => Spanned::new(ExprKind::Neg(Box::new(e)), op_at),
@@ -200,7 +202,7 @@ impl Builder {
         let mut otherwise = None;
         for c in p.into_inner() {
             match c.as_rule() {
-                Rule::kw_if => arm_start = c.as_span().start(),
+                Rule::kw_if => arm_start = start_of(&c),
                 Rule::expr => {
                     pending.push(self.expr(c)?);
                     if pending.len() == 2 {

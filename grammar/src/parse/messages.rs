@@ -34,11 +34,13 @@ enum Want {
 
 /// Converts a pest error into a problem with a message, a label and, where a likely
 /// fix is known, help.
-pub(super) fn from_pest(e: &Error<Rule>, src: &str, scan: &Scan) -> Box<Problem> {
-    let rule_pos = match e.location {
-        InputLocation::Pos(p) => p,
-        InputLocation::Span((s, _)) => s,
-    };
+/// `e` is pest's error for the text of `src` from `offset` on.
+pub(super) fn from_pest(e: &Error<Rule>, src: &str, scan: &Scan, offset: usize) -> Box<Problem> {
+    let rule_pos = offset
+        + match e.location {
+            InputLocation::Pos(p) => p,
+            InputLocation::Span((s, _)) => s,
+        };
     let positives = match &e.variant {
         ErrorVariant::ParsingError { positives, .. } => positives.clone(),
         ErrorVariant::CustomError { .. } => {
@@ -61,7 +63,7 @@ pub(super) fn from_pest(e: &Error<Rule>, src: &str, scan: &Scan) -> Box<Problem>
     // missing `=` fails on a literal after the rules before it succeeded). Further-on
     // tokens that say nothing (more digits after `1` in `1a`) give way to the rules.
     let attempts = e.parse_attempts();
-    let token_pos = attempts.as_ref().map_or(0, |a| a.max_position);
+    let token_pos = attempts.as_ref().map_or(0, |a| offset + a.max_position);
     let tokens = |only_tokens: bool| -> Vec<Want> {
         let Some(a) = attempts.as_ref() else {
             return Vec::new();
@@ -438,9 +440,10 @@ fn describe_rule(r: Rule) -> Want {
     use Want::*;
     match r {
         EOI => Words("the end of the file".into()),
-        file | ruleset_decl | extends_decl | import_decl | deck_decl | param_decl | seats_decl
-        | zone_decl | var_decl | enum_decl | cards_decl | ledger_decl | def_decl | pattern_decl
-        | score_decl | proc_decl | test_decl | words_decl => Declaration("a declaration".into()),
+        file | rest | first_item | next_item | ruleset_decl | extends_decl | import_decl
+        | deck_decl | param_decl | seats_decl | zone_decl | var_decl | enum_decl | cards_decl
+        | ledger_decl | def_decl | pattern_decl | score_decl | proc_decl | test_decl
+        | words_decl => Declaration("a declaration".into()),
         kw_ruleset | kw_extends | kw_import | kw_deck | kw_param | kw_zone | kw_var | kw_enum
         | kw_ledger | kw_def | kw_pattern | kw_score | kw_proc | kw_test | kw_seats | kw_cards
         | kw_words => Declaration(keyword_text(r)),

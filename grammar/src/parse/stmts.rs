@@ -1,6 +1,6 @@
 //! Builds blocks and statements, folding `else if` chains into nested `if`s.
 
-use super::build::{bug, first_child, ident, span, Builder, Kids, P, R};
+use super::build::{bug, first_child, ident, span, start_of, Builder, Kids, P, R};
 use super::Rule;
 use crate::ast::*;
 use crate::Span;
@@ -183,7 +183,7 @@ impl Builder {
         let mut cond = None;
         for c in p.into_inner() {
             match c.as_rule() {
-                Rule::kw_if => arm_start = c.as_span().start(),
+                Rule::kw_if => arm_start = start_of(&c),
                 Rule::expr => cond = Some(self.expr(c)?),
                 Rule::block => match cond.take() {
                     Some(e) => arms.push((arm_start, e, self.block(c)?)),

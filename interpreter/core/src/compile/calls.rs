@@ -5,6 +5,7 @@ use fuda_grammar::ast::{self, ExprKind};
 use fuda_grammar::Span;
 
 use super::expr::Scope;
+use super::limits::MAX_CALL_PARAMS;
 use super::names::{Global, BINDERS, BUILTINS};
 use super::types::coerce;
 use super::Compiler;
@@ -232,7 +233,11 @@ impl Compiler {
                     self.loc(sc, e.span),
                     "unknown tag",
                 );
-                if let Some(s) = crate::suggest::closest(n, tags.iter().map(|s| s.as_str())) {
+                if let Some(s) = super::closest_within(
+                    &mut self.suggest_budget,
+                    n,
+                    tags.iter().map(|s| s.as_str()),
+                ) {
                     d = d.with_help(format!("did you mean `{s}`?"));
                     self.error(d);
                     return;
@@ -271,7 +276,11 @@ impl Compiler {
         let (message, suggestion) = match &e.node {
             ExprKind::Name(n) => (
                 format!("cards have no attribute `{n}`"),
-                crate::suggest::closest(n, names.iter().map(|s| s.as_str())),
+                super::closest_within(
+                    &mut self.suggest_budget,
+                    n,
+                    names.iter().map(|s| s.as_str()),
+                ),
             ),
             _ => ("expected an attribute's name".to_string(), None),
         };
@@ -313,7 +322,9 @@ impl Compiler {
                     self.loc(sc, f.span),
                     "unknown quantifier",
                 );
-                if let Some(s) = crate::suggest::closest(other, BINDERS.iter().copied()) {
+                if let Some(s) =
+                    super::closest_within(&mut self.suggest_budget, other, BINDERS.iter().copied())
+                {
                     d = d.with_help(format!("did you mean `{s}`?"));
                 } else {
                     d = d.with_help(format!("quantifiers: {}", BINDERS.join(", ")));
@@ -407,9 +418,11 @@ impl Compiler {
                             self.loc(sc, n.span),
                             "unknown parameter",
                         );
-                        if let Some(s) =
-                            crate::suggest::closest(&n.node, params.iter().map(|p| p.0.as_str()))
-                        {
+                        if let Some(s) = super::closest_within(
+                            &mut self.suggest_budget,
+                            &n.node,
+                            params.iter().map(|p| p.0.as_str()),
+                        ) {
                             d = d.with_help(format!("did you mean `{s}`?"));
                         } else {
                             let names: Vec<&str> = params.iter().map(|p| p.0.as_str()).collect();
@@ -535,6 +548,7 @@ impl Compiler {
         span: Span,
     ) -> (Expr, Type) {
         let (file, decl) = self.defs[d as usize].clone();
+        let decl = &*decl;
         if let Some(at) = self.inlining.iter().position(|n| *n == decl.name.node) {
             let mut chain: Vec<String> = self.inlining[at..].to_vec();
             let mut key = chain.clone();
@@ -609,7 +623,7 @@ impl Compiler {
             .collect();
         let before = self.diags.len();
         let Some(bound) = self.bind_args(sc, &format!("`{}`", f.node), &params, args, span) else {
-            self.point_at_def_elsewhere(sc, before, file, &decl);
+            self.point_at_def_elsewhere(sc, before, file, decl);
             return (Expr::Const(Value::Unit), Type::Error);
         };
         // Arguments are evaluated in the caller's scope into fresh slots; the body sees
@@ -620,9 +634,8 @@ impl Compiler {
             let x = self.expr_of(sc, e, &params[i].1.clone());
             lets.push(x);
         }
-        self.point_at_def_elsewhere(sc, before, file, &decl);
-        let saved_names = std::mem::take(&mut sc.names);
-        let saved_marks = std::mem::take(&mut sc.marks);
+        self.point_at_def_elsewhere(sc, before, file, decl);
+        let saved_locals = std::mem::take(&mut sc.locals);
         let saved_groups = std::mem::take(&mut sc.groups);
         let saved_score = sc.score.take();
         let saved_file = sc.file;
@@ -638,8 +651,7 @@ impl Compiler {
         self.inlining.push(decl.name.node.clone());
         let (body, ty) = self.expr(sc, &decl.body);
         self.inlining.pop();
-        sc.names = saved_names;
-        sc.marks = saved_marks;
+        sc.locals = saved_locals;
         sc.groups = saved_groups;
         sc.score = saved_score;
         sc.file = saved_file;
@@ -648,6 +660,13 @@ impl Compiler {
         let mut out = body;
         for (slot, val) in slots.into_iter().zip(lets).rev() {
             out = super::arguments::bind_argument(slot, val, out);
+        }
+        // An argument put where the body uses it nests the two: measured at once, so a
+        // use of this one inside another def's argument never walks an expansion
+        // deeper than twice the limit (the whole expression is measured again at its top).
+        if crate::ir::depth_exceeds(&out, super::expr::MAX_EXPR_DEPTH) {
+            self.too_deep(sc, span);
+            return (Expr::Const(Value::Unit), Type::Error);
         }
         (out, ty)
     }
@@ -694,10 +713,24 @@ impl Compiler {
         }
     }
 
-    /// Reports a parameter name used twice in one list.
-    pub fn check_param_names(&mut self, file: u16, params: &[ast::Param]) {
-        for (i, p) in params.iter().enumerate() {
-            if let Some(first) = params[..i].iter().find(|q| q.name.node == p.name.node) {
+    /// Reports a parameter name used twice in one list, and a list longer than
+    /// [`MAX_CALL_PARAMS`]; returns whether the list is within that limit.
+    pub fn check_param_names(&mut self, file: u16, params: &[ast::Param]) -> bool {
+        let within = match params.get(MAX_CALL_PARAMS) {
+            Some(past) => self.list_within(
+                "parameters in one list",
+                params.len(),
+                MAX_CALL_PARAMS,
+                Loc {
+                    file,
+                    span: past.name.span,
+                },
+            ),
+            None => true,
+        };
+        let mut named: std::collections::BTreeMap<&str, Span> = Default::default();
+        for p in params {
+            if let Some(first) = named.get(p.name.node.as_str()) {
                 self.error(
                     Diagnostic::error(
                         "fuda::duplicate-name",
@@ -708,16 +741,13 @@ impl Compiler {
                         },
                         "again here",
                     )
-                    .with_label(
-                        Loc {
-                            file,
-                            span: first.name.span,
-                        },
-                        "first declared here",
-                    )
+                    .with_label(Loc { file, span: *first }, "first declared here")
                     .with_help("give each parameter its own name"),
                 );
+                continue;
             }
+            named.insert(&p.name.node, p.name.span);
         }
+        within
     }
 }

@@ -5,10 +5,11 @@ use std::collections::BTreeMap;
 
 use fuda_grammar::ast::{self, AttrType, CardField, Item, Literal};
 
+use super::limits::{MAX_ATTRIBUTES, MAX_ATTRIBUTE_VALUES, MAX_TAGS};
 use super::{Compiler, Global};
 use crate::diagnostic::Diagnostic;
 use crate::ir::Loc;
-use crate::model::{AttrDef, AttrKind, CardSet, Deck, MAX_CARDS};
+use crate::model::{AttrDef, AttrKind, Deck, MAX_CARDS};
 use crate::value::{SymDomain, Type};
 
 pub(super) fn compile_decks(c: &mut Compiler, items: &[(u16, Item)]) {
@@ -153,20 +154,20 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
     let base_attrs = deck.attrs.len();
     // A base deck's defaults hold for the cards this deck adds too.
     let mut defaults: Vec<Option<i64>> = deck.attrs.iter().map(|a| a.default).collect();
-    for (i, a) in d.attributes.iter().enumerate() {
-        if deck.attr_named(&a.name.node).is_some() {
+    // Each name's first declaration in this deck, so a repeat is found without a scan.
+    let mut declared: BTreeMap<&str, fuda_grammar::Span> = BTreeMap::new();
+    for a in &d.attributes {
+        let first = declared.get(a.name.node.as_str()).copied();
+        if first.is_some() || deck.attr_named(&a.name.node).is_some() {
             let mut diag = Diagnostic::error(
                 "fuda::duplicate-name",
                 format!("attribute `{}` is declared twice", a.name.node),
                 at(a.name.span),
                 "again here",
             );
-            diag = match d.attributes[..i]
-                .iter()
-                .find(|b| b.name.node == a.name.node)
-            {
+            diag = match first {
                 Some(first) => diag
-                    .with_label(at(first.name.span), "first declared here")
+                    .with_label(at(first), "first declared here")
                     .with_help("remove one of them"),
                 None => diag.with_help(format!(
                     "the base deck has `{}` already; set it on cards with `edit ID {}=…`",
@@ -175,6 +176,21 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
             };
             c.error(diag);
             continue;
+        }
+        declared.insert(&a.name.node, a.name.span);
+        if deck.attrs.len() == MAX_ATTRIBUTES {
+            let total = MAX_ATTRIBUTES
+                + 1
+                + new_names(d.attributes.iter().map(|a| &a.name), |n| {
+                    declared.contains_key(n) || deck.attr_named(n).is_some()
+                });
+            c.list_within(
+                &format!("attributes in deck `{}`", d.name.node),
+                total,
+                MAX_ATTRIBUTES,
+                at(a.name.span),
+            );
+            break;
         }
         let kind = match &a.ty {
             AttrType::Int => AttrKind::Int(None),
@@ -199,54 +215,29 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
                 AttrKind::Int(Some((*lo, *hi)))
             }
             AttrType::Symbols(names) => {
-                let attr_ix = deck.attrs.len() as u16;
-                let mut syms = Vec::new();
-                for (j, n) in names.iter().enumerate() {
-                    // A symbol listed twice would take two class numbers for one value.
-                    if let Some(first) = names[..j].iter().find(|m| m.node == n.node) {
-                        c.error(
-                            Diagnostic::error(
-                                "fuda::duplicate-name",
-                                format!(
-                                    "`{}` is listed twice in attribute `{}`",
-                                    n.node, a.name.node
-                                ),
-                                at(n.span),
-                                "listed again here",
-                            )
-                            .with_label(at(first.span), "first given here")
-                            .with_help("remove one of them"),
-                        );
-                        continue;
-                    }
-                    let s = c.intern(&n.node);
-                    c.sym_type
-                        .entry(s)
-                        .or_insert(Type::Sym(SymDomain::Attr(attr_ix)));
-                    syms.push(s);
-                }
-                AttrKind::Symbols(syms)
+                AttrKind::Symbols(symbols(c, file, &a.name.node, names, deck.attrs.len()))
             }
         };
-        let mut def = AttrDef {
+        let ix = deck.add_attr(AttrDef {
             name: a.name.node.clone(),
             kind,
             values: vec![0; deck.len()],
             default: None,
-        };
+        });
         let default = a
             .default
             .as_ref()
-            .and_then(|lit| attr_value(c, file, &def, lit));
+            .and_then(|lit| attr_value(c, file, deck, ix, lit));
+        let def = &mut deck.attrs[ix as usize];
         if let Some(v) = default {
             def.values.iter_mut().for_each(|x| *x = v);
         }
         def.default = default;
-        deck.attrs.push(def);
         defaults.push(default);
     }
-    for (j, t) in d.tags.iter().enumerate() {
-        if let Some(first) = d.tags[..j].iter().find(|u| u.node == t.node) {
+    let mut tagged: BTreeMap<&str, fuda_grammar::Span> = BTreeMap::new();
+    for t in &d.tags {
+        if let Some(first) = tagged.get(t.node.as_str()) {
             c.error(
                 Diagnostic::error(
                     "fuda::duplicate-name",
@@ -254,53 +245,73 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
                     at(t.span),
                     "again here",
                 )
-                .with_label(at(first.span), "first declared here")
+                .with_label(at(*first), "first declared here")
                 .with_help("remove one of them")
                 .warning(),
             );
             continue;
         }
+        tagged.insert(&t.node, t.span);
         if deck.tag_named(&t.node).is_none() {
-            deck.tag_names.push(t.node.clone());
-            deck.tags.push(CardSet::EMPTY);
+            if deck.tags.len() == MAX_TAGS {
+                let total = MAX_TAGS
+                    + 1
+                    + new_names(d.tags.iter(), |n| {
+                        tagged.contains_key(n) || deck.tag_named(n).is_some()
+                    });
+                c.list_within(
+                    &format!("tags in deck `{}`", d.name.node),
+                    total,
+                    MAX_TAGS,
+                    at(t.span),
+                );
+                break;
+            }
+            deck.add_tag(&t.node);
         }
     }
     // Inherited cards keep their values for new attributes only through defaults.
     let inherited = deck.len();
-    for (i, def) in defaults.iter().enumerate() {
-        if i >= base_attrs
-            && def.is_none()
-            && inherited > 0
-            && deck.attrs[i].values.len() == inherited
-        {
-            if let Some(a) = d
-                .attributes
+    if inherited > 0 {
+        // How many edits set each attribute, counted once per edit.
+        let mut edits_setting: BTreeMap<&str, usize> = BTreeMap::new();
+        for e in &d.edits {
+            let mut names: Vec<&str> = e
+                .fields
                 .iter()
-                .find(|a| a.name.node == deck.attrs[i].name)
-            {
-                let edited = d
-                    .edits
-                    .iter()
-                    .filter(|e| {
-                        e.fields
-                            .iter()
-                            .any(|f| matches!(f, CardField::Set(n, _) if n.node == a.name.node))
-                    })
-                    .count();
-                if edited < inherited {
-                    c.error(
-                        Diagnostic::error(
-                            "fuda::attribute-unset",
-                            format!("new attribute `{}` has no default, and not every inherited card is given a value", a.name.node),
-                            at(a.name.span),
-                            "needs a default",
-                        )
-                        .with_help(format!("write `attribute {}: … = VALUE`, or `edit` every card", a.name.node)),
-                    );
-                }
+                .filter_map(|f| match f {
+                    CardField::Set(n, _) => Some(n.node.as_str()),
+                    _ => None,
+                })
+                .collect();
+            names.sort_unstable();
+            names.dedup();
+            for n in names {
+                *edits_setting.entry(n).or_default() += 1;
+            }
+        }
+        for (i, def) in defaults.iter().enumerate().skip(base_attrs) {
+            if def.is_some() || deck.attrs[i].values.len() != inherited {
+                continue;
+            }
+            let Some(span) = declared.get(deck.attrs[i].name.as_str()) else {
+                continue;
+            };
+            let name = &deck.attrs[i].name;
+            if edits_setting.get(name.as_str()).copied().unwrap_or(0) < inherited {
+                c.error(
+                    Diagnostic::error(
+                        "fuda::attribute-unset",
+                        format!("new attribute `{name}` has no default, and not every inherited card is given a value"),
+                        at(*span),
+                        "needs a default",
+                    )
+                    .with_help(format!("write `attribute {name}: … = VALUE`, or `edit` every card")),
+                );
             }
         }
     }
+    let mut carded: BTreeMap<&str, fuda_grammar::Span> = BTreeMap::new();
     for card in &d.cards {
         let copies = card.copies.as_ref().map(|c| c.node).unwrap_or(1);
         if !(1..=16).contains(&copies) {
@@ -322,14 +333,9 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
                 at(card.id.span),
                 "again here",
             );
-            let earlier = d
-                .cards
-                .iter()
-                .take_while(|o| !std::ptr::eq(*o, card))
-                .find(|o| o.id.node == card.id.node);
-            diag = match earlier {
+            diag = match carded.get(card.id.node.as_str()) {
                 Some(first) => diag
-                    .with_label(at(first.id.span), "first declared here")
+                    .with_label(at(*first), "first declared here")
                     .with_help("for several copies of one card, write `x2` (up to `x16`) after it"),
                 None => diag.with_help(format!(
                     "the base deck has `{}` already: change it with `edit {} …`",
@@ -354,20 +360,10 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
             );
             return;
         }
-        let face = deck.face_cards.len() as u16;
-        let mut ixs = Vec::new();
-        for _ in 0..copies {
-            let ix = deck.len() as u16;
-            deck.ids.push(card.id.node.clone());
-            deck.names.push(card.display.node.clone());
-            deck.faces.push(face);
-            for (a, def) in deck.attrs.iter_mut().enumerate() {
-                def.values
-                    .push(defaults.get(a).copied().flatten().unwrap_or(0));
-            }
-            ixs.push(ix);
-        }
-        deck.face_cards.push(ixs.clone());
+        carded.insert(&card.id.node, card.id.span);
+        let ixs = deck.add_face(&card.id.node, &card.display.node, copies as u16, |a| {
+            defaults.get(a).copied().flatten().unwrap_or(0)
+        });
         let mut set = vec![false; deck.attrs.len()];
         let clean = apply_fields(c, file, deck, &ixs, &card.fields, &mut set);
         let unset: Vec<String> = set
@@ -395,11 +391,11 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
             );
         }
     }
+    let mut set = vec![false; deck.attrs.len()];
     for e in &d.edits {
         match deck.face_named(&e.id.node) {
             Some(f) => {
                 let ixs = deck.face_cards[f as usize].clone();
-                let mut set = vec![false; deck.attrs.len()];
                 let _ = apply_fields(c, file, deck, &ixs, &e.fields, &mut set);
             }
             None => {
@@ -409,13 +405,77 @@ fn build(c: &mut Compiler, file: u16, d: &ast::DeckDecl, deck: &mut Deck) {
                     at(e.id.span),
                     "unknown card id",
                 );
-                if let Some(s) = deck.suggest(&e.id.node) {
+                let ids = deck
+                    .face_cards
+                    .iter()
+                    .map(|cs| deck.ids[cs[0] as usize].as_str());
+                if let Some(s) = c.closest(&e.id.node, ids) {
                     diag = diag.with_help(format!("did you mean `{s}`?"));
                 }
                 c.error(diag);
             }
         }
     }
+}
+
+/// How many distinct names of `names` are not `known` yet: when a list passes its
+/// limit, the message says how long it would have been.
+fn new_names<'a>(
+    names: impl Iterator<Item = &'a ast::Ident>,
+    known: impl Fn(&str) -> bool,
+) -> usize {
+    let mut fresh: std::collections::BTreeSet<&str> = Default::default();
+    for n in names {
+        if !known(&n.node) {
+            fresh.insert(&n.node);
+        }
+    }
+    fresh.len()
+}
+
+/// The symbols of an attribute listed as `a | b | …` (the `attr`-th of its deck),
+/// interned; a value listed twice, or past the limit, is reported and left out.
+fn symbols(
+    c: &mut Compiler,
+    file: u16,
+    attr_name: &str,
+    names: &[ast::Ident],
+    attr: usize,
+) -> Vec<u32> {
+    let at = |span| Loc { file, span };
+    if let Some(past) = names.get(MAX_ATTRIBUTE_VALUES) {
+        c.list_within(
+            &format!("values of attribute `{attr_name}`"),
+            names.len(),
+            MAX_ATTRIBUTE_VALUES,
+            at(past.span),
+        );
+    }
+    let mut listed: BTreeMap<&str, fuda_grammar::Span> = BTreeMap::new();
+    let mut syms = Vec::new();
+    for n in names.iter().take(MAX_ATTRIBUTE_VALUES) {
+        // A symbol listed twice would take two class numbers for one value.
+        if let Some(first) = listed.get(n.node.as_str()) {
+            c.error(
+                Diagnostic::error(
+                    "fuda::duplicate-name",
+                    format!("`{}` is listed twice in attribute `{attr_name}`", n.node),
+                    at(n.span),
+                    "listed again here",
+                )
+                .with_label(at(*first), "first given here")
+                .with_help("remove one of them"),
+            );
+            continue;
+        }
+        listed.insert(&n.node, n.span);
+        let s = c.intern(&n.node);
+        c.sym_type
+            .entry(s)
+            .or_insert(Type::Sym(SymDomain::Attr(attr as u16)));
+        syms.push(s);
+    }
+    syms
 }
 
 /// Applies `attr=value`, `+tag` and `-tag` fields; `set` marks the attributes written
@@ -431,16 +491,24 @@ fn apply_fields(
 ) -> bool {
     let at = |span| Loc { file, span };
     let mut clean = true;
-    for (j, f) in fields.iter().enumerate() {
-        if let Some(d) = repeated_field(fields, j, f, file) {
-            c.error(d);
+    // The first field naming each attribute and each tag, for repeats.
+    let mut attrs_seen: BTreeMap<&str, &CardField> = BTreeMap::new();
+    let mut tags_seen: BTreeMap<&str, &CardField> = BTreeMap::new();
+    for f in fields {
+        let (name, seen) = match f {
+            CardField::Set(n, _) => (n, &mut attrs_seen),
+            CardField::AddTag(n) | CardField::RemoveTag(n) => (n, &mut tags_seen),
+        };
+        if let Some(earlier) = seen.get(name.node.as_str()) {
+            c.error(repeated_field(f, earlier, file));
             continue;
         }
+        seen.insert(&name.node, f);
         match f {
             CardField::Set(name, lit) => match deck.attr_named(&name.node) {
                 Some(a) => {
                     set[a as usize] = true;
-                    if let Some(v) = attr_value(c, file, &deck.attrs[a as usize], lit) {
+                    if let Some(v) = attr_value(c, file, deck, a, lit) {
                         for ix in ixs {
                             deck.attrs[a as usize].values[*ix as usize] = v;
                         }
@@ -454,8 +522,8 @@ fn apply_fields(
                         at(name.span),
                         "unknown attribute",
                     );
-                    let names: Vec<&str> = deck.attrs.iter().map(|a| a.name.as_str()).collect();
-                    if let Some(s) = crate::suggest::closest(&name.node, names.iter().copied()) {
+                    let names = deck.attrs.iter().map(|a| a.name.as_str());
+                    if let Some(s) = c.closest(&name.node, names) {
                         diag = diag.with_help(format!("did you mean `{s}`?"));
                     } else {
                         diag =
@@ -481,9 +549,8 @@ fn apply_fields(
                         at(t.span),
                         "unknown tag",
                     );
-                    if let Some(s) =
-                        crate::suggest::closest(&t.node, deck.tag_names.iter().map(|s| s.as_str()))
-                    {
+                    let names = deck.tag_names.iter().map(|s| s.as_str());
+                    if let Some(s) = c.closest(&t.node, names) {
                         diag = diag.with_help(format!("did you mean `{s}`?"));
                     } else {
                         diag = diag.with_help(format!("declare it in the deck: `tags {}`", t.node));
@@ -496,30 +563,18 @@ fn apply_fields(
     clean
 }
 
-/// A field that repeats an earlier one on the same card: an attribute set twice or a
-/// tag both added and removed (an error: only the last would count), or a tag added or
-/// removed twice (a warning: it changes nothing).
-fn repeated_field(fields: &[CardField], j: usize, f: &CardField, file: u16) -> Option<Diagnostic> {
+/// A field `f` that repeats an `earlier` one on the same card: an attribute set twice
+/// or a tag both added and removed (an error: only the last would count), or a tag
+/// added or removed twice (a warning: it changes nothing).
+fn repeated_field(f: &CardField, earlier: &CardField, file: u16) -> Diagnostic {
     let at = |span| Loc { file, span };
-    let (name, earlier) = match f {
-        CardField::Set(n, _) => (
-            n,
-            fields[..j]
-                .iter()
-                .find(|g| matches!(g, CardField::Set(m, _) if m.node == n.node)),
-        ),
-        CardField::AddTag(n) | CardField::RemoveTag(n) => (
-            n,
-            fields[..j].iter().find(
-                |g| matches!(g, CardField::AddTag(m) | CardField::RemoveTag(m) if m.node == n.node),
-            ),
-        ),
+    let name = match f {
+        CardField::Set(n, _) | CardField::AddTag(n) | CardField::RemoveTag(n) => n,
     };
-    let earlier = earlier?;
     let first = match earlier {
         CardField::Set(m, _) | CardField::AddTag(m) | CardField::RemoveTag(m) => m,
     };
-    Some(match (f, earlier) {
+    match (f, earlier) {
         (CardField::Set(..), _) => Diagnostic::error(
             "fuda::duplicate-name",
             format!("`{}` is set twice on this card", name.node),
@@ -549,20 +604,38 @@ fn repeated_field(fields: &[CardField], j: usize, f: &CardField, file: u16) -> O
             "keep `+{0}` (the card has the tag) or `-{0}` (it has not)",
             name.node
         )),
-    })
+    }
 }
 
-/// Checks a literal against an attribute's type and returns its stored value.
+/// At most this many of an attribute's values are listed in a message.
+const SHOWN_VALUES: usize = 12;
+
+/// An attribute's values as a message lists them: `a | b | …`, the first few only.
+fn shown_values(c: &Compiler, syms: &[u32]) -> String {
+    let mut names: Vec<&str> = syms
+        .iter()
+        .take(SHOWN_VALUES)
+        .map(|s| c.program.symbols[*s as usize].as_str())
+        .collect();
+    if syms.len() > SHOWN_VALUES {
+        names.push("…");
+    }
+    names.join(" | ")
+}
+
+/// Checks a literal against attribute `attr`'s type and returns its stored value.
 fn attr_value(
     c: &mut Compiler,
     file: u16,
-    def: &AttrDef,
+    deck: &Deck,
+    attr: u16,
     lit: &ast::Spanned<Literal>,
 ) -> Option<i64> {
     let loc = Loc {
         file,
         span: lit.span,
     };
+    let def = &deck.attrs[attr as usize];
     match (&def.kind, &lit.node) {
         (AttrKind::Int(range), Literal::Int(v)) => {
             if let Some((lo, hi)) = range {
@@ -583,24 +656,22 @@ fn attr_value(
             Some(*v)
         }
         (AttrKind::Symbols(syms), Literal::Name(n)) => {
-            let found = syms
-                .iter()
-                .find(|s| c.program.symbols[**s as usize] == *n)
-                .copied();
+            let found = c
+                .sym_index
+                .get(n)
+                .copied()
+                .filter(|s| deck.attr_has_value(attr, *s));
             match found {
                 Some(s) => Some(s as i64),
                 None => {
-                    let names: Vec<String> = syms
-                        .iter()
-                        .map(|s| c.program.symbols[*s as usize].clone())
-                        .collect();
                     let mut diag = Diagnostic::error(
                         "fuda::bad-value",
                         format!("`{}` is not a value of `{}`", n, def.name),
                         loc,
-                        format!("`{}` is one of {}", def.name, names.join(" | ")),
+                        format!("`{}` is one of {}", def.name, shown_values(c, syms)),
                     );
-                    if let Some(s) = crate::suggest::closest(n, names.iter().map(|s| s.as_str())) {
+                    let names = syms.iter().map(|s| c.program.symbols[*s as usize].as_str());
+                    if let Some(s) = super::closest_within(&mut c.suggest_budget, n, names) {
                         diag = diag.with_help(format!("did you mean `{s}`?"));
                     }
                     c.error(diag);
@@ -611,13 +682,7 @@ fn attr_value(
         (kind, other) => {
             let want = match kind {
                 AttrKind::Int(_) => "a number".to_string(),
-                AttrKind::Symbols(syms) => {
-                    let names: Vec<&str> = syms
-                        .iter()
-                        .map(|s| c.program.symbols[*s as usize].as_str())
-                        .collect();
-                    format!("one of {}", names.join(" | "))
-                }
+                AttrKind::Symbols(syms) => format!("one of {}", shown_values(c, syms)),
             };
             let got = match other {
                 Literal::Int(v) => format!("`{v}`"),

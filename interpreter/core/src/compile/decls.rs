@@ -4,6 +4,7 @@
 use fuda_grammar::ast::{self, Item};
 
 use super::expr::Scope;
+use super::limits::{MAX_CALL_PARAMS, MAX_ENUM_VALUES};
 use super::{Compiler, Global};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{EnumDef, Expr, Loc, ParamDef, VarDef, ZoneDef};
@@ -117,7 +118,7 @@ pub(super) fn declare_all(c: &mut Compiler, items: &[(u16, Item)]) {
                             loc,
                             "not declared",
                         );
-                        d = match crate::suggest::closest(&n.node, ints.iter().map(|s| s.as_str())) {
+                        d = match super::closest_within(&mut c.suggest_budget, &n.node, ints.iter().map(|s| s.as_str())) {
                             Some(s) => d.with_help(format!("did you mean `{s}`?")),
                             None => d.with_help("a ledger lists the int variables whose sum never changes, e.g. `ledger chips, pot`"),
                         };
@@ -133,7 +134,7 @@ pub(super) fn declare_all(c: &mut Compiler, items: &[(u16, Item)]) {
             Item::Def(d) => {
                 let ix = c.defs.len() as u16;
                 if c.declare(&d.name, *file, Global::Def(ix)) {
-                    c.defs.push((*file, d.clone()));
+                    c.defs.push((*file, std::rc::Rc::new(d.clone())));
                 }
             }
             Item::Pattern(p) => {
@@ -157,8 +158,9 @@ pub(super) fn declare_all(c: &mut Compiler, items: &[(u16, Item)]) {
                 let ix = c.score_sigs.len() as u16;
                 c.check_param_names(*file, &s.params);
                 if c.declare(&s.name, *file, Global::Score(ix)) {
-                    let sig = s
-                        .params
+                    // Past the limit (reported) the rest are left out: parameters
+                    // are numbered in 16 bits.
+                    let sig = s.params[..s.params.len().min(MAX_CALL_PARAMS)]
                         .iter()
                         .map(|p| {
                             (
@@ -176,14 +178,15 @@ pub(super) fn declare_all(c: &mut Compiler, items: &[(u16, Item)]) {
                 let ix = c.proc_sigs.len() as u16;
                 c.check_param_names(*file, &p.params);
                 if c.declare(&p.name, *file, Global::Proc(ix)) {
-                    let sig = p.params.iter().map(|q| c.type_name(*file, &q.ty)).collect();
+                    let params = &p.params[..p.params.len().min(MAX_CALL_PARAMS)];
+                    let sig = params.iter().map(|q| c.type_name(*file, &q.ty)).collect();
                     c.proc_sigs.push(sig);
                     c.proc_params
-                        .push(p.params.iter().map(|q| q.name.node.clone()).collect());
+                        .push(params.iter().map(|q| q.name.node.clone()).collect());
                     c.called.push(false);
                     c.program.procs.push(crate::ir::ProcDef {
                         name: p.name.node.clone(),
-                        arity: p.params.len() as u16,
+                        arity: params.len() as u16,
                         frame: 0,
                         slots: Vec::new(),
                         code: Vec::new(),
@@ -206,8 +209,19 @@ fn enum_decl(c: &mut Compiler, file: u16, e: &ast::EnumDecl) {
     if !c.declare(&e.name, file, Global::Enum(ix)) {
         return;
     }
+    if let Some((past, _)) = e.values.get(MAX_ENUM_VALUES) {
+        c.list_within(
+            &format!("values of enum `{}`", e.name.node),
+            e.values.len(),
+            MAX_ENUM_VALUES,
+            Loc {
+                file,
+                span: past.span,
+            },
+        );
+    }
     let mut values = Vec::new();
-    for (v, aliases) in &e.values {
+    for (v, aliases) in e.values.iter().take(MAX_ENUM_VALUES) {
         let s = c.intern(&v.node);
         let mine = Type::Sym(SymDomain::Enum(ix));
         match c.sym_type.get(&s).cloned() {
@@ -261,11 +275,11 @@ fn param_decl(c: &mut Compiler, file: u16, p: &ast::ParamDecl) {
     let ix = c.program.params.len() as u16;
     let ty = c.type_name(file, &p.ty);
     let mut sc = Scope::pure(file, "a parameter's default");
-    let before = c.diags.len();
+    let before = c.reported;
     let e = c.expr_of(&mut sc, &p.default, &ty);
     let default = match crate::engine::const_eval_result(&c.program, &e) {
         Ok(v) => v,
-        Err(_) if c.diags.len() > before => Value::Unit,
+        Err(_) if c.reported > before => Value::Unit,
         Err(why) => {
             let arithmetic =
                 why.message.contains("overflow") || why.message.contains("division by zero");
@@ -352,9 +366,9 @@ fn param_decl(c: &mut Compiler, file: u16, p: &ast::ParamDecl) {
 
 fn seats_decl(c: &mut Compiler, file: u16, s: &ast::SeatsDecl) {
     let mut sc = Scope::pure(file, "the seat count");
-    let before = c.diags.len();
+    let before = c.reported;
     let count = c.expr_of(&mut sc, &s.count, &Type::Int);
-    let had_errors = c.diags.len() > before;
+    let had_errors = c.reported > before;
     // The seat counts this ruleset allows: every value of the parameters it depends on.
     let counts = crate::engine::seat_counts(&c.program, &count);
     let count_loc = Loc {
@@ -439,7 +453,8 @@ fn seats_decl(c: &mut Compiler, file: u16, s: &ast::SeatsDecl) {
         );
     }
     let mut roles = Vec::new();
-    for (i, (n, names)) in s.roles.iter().enumerate() {
+    let mut rows: std::collections::BTreeMap<i64, fuda_grammar::Span> = Default::default();
+    for (n, names) in &s.roles {
         if names.len() as i64 != n.node {
             let end = names.last().map(|l| l.span.end).unwrap_or(n.span.end);
             c.error(
@@ -460,7 +475,7 @@ fn seats_decl(c: &mut Compiler, file: u16, s: &ast::SeatsDecl) {
                 .with_help("list one role name per seat, from the dealer on"),
             );
         }
-        if let Some((first, _)) = s.roles[..i].iter().find(|(m, _)| m.node == n.node) {
+        if let Some(first) = rows.get(&n.node) {
             c.error(
                 Diagnostic::error(
                     "fuda::bad-roles",
@@ -468,14 +483,10 @@ fn seats_decl(c: &mut Compiler, file: u16, s: &ast::SeatsDecl) {
                     Loc { file, span: n.span },
                     "again here",
                 )
-                .with_label(
-                    Loc {
-                        file,
-                        span: first.span,
-                    },
-                    "first here",
-                ),
+                .with_label(Loc { file, span: *first }, "first here"),
             );
+        } else {
+            rows.insert(n.node, n.span);
         }
         roles.push((
             n.node.max(0) as usize,
@@ -561,7 +572,7 @@ fn var_decl(c: &mut Compiler, file: u16, v: &ast::VarDecl) {
     let ix = c.program.vars.len() as u16;
     let ty = c.type_name(file, &v.ty);
     let mut sc = Scope::pure(file, "a variable's initial value");
-    let before = c.diags.len();
+    let before = c.reported;
     let init = c.expr_of(&mut sc, &v.init, &ty);
     let loc = Loc {
         file,
@@ -574,15 +585,16 @@ fn var_decl(c: &mut Compiler, file: u16, v: &ast::VarDecl) {
         .params
         .iter()
         .all(|p| !matches!(p.default, Value::Unit));
-    if c.diags.len() == before && defaults_known {
+    if c.reported == before && defaults_known {
         let results: Vec<_> = c
             .seat_counts
-            .iter()
-            .map(|&n| {
-                (
-                    n,
-                    crate::engine::eval_with_defaults(&c.program, &init, n, loc),
-                )
+            .clone()
+            .into_iter()
+            .map(|n| {
+                let r = c.at_seats(n, |p| super::constants::eval_at(p, &init, n, loc));
+                // Parameters that cannot be computed are reported at their own
+                // declarations.
+                (n, r.unwrap_or(Ok(Value::Unit)))
             })
             .collect();
         let some_ok = results.iter().any(|(_, r)| r.is_ok());
@@ -637,12 +649,12 @@ fn uncomputable_help(e: &crate::engine::RuntimeError) -> String {
 
 fn cards_decl(c: &mut Compiler, file: u16, d: &ast::CardsDecl) {
     let mut sc = Scope::pure(file, "a named card set");
-    let before = c.diags.len();
+    let before = c.reported;
     let e = c.expr_of(&mut sc, &d.value, &Type::Cards);
     let set = match crate::engine::const_eval(&c.program, &e) {
         Some(Value::Cards(s)) => s,
         Some(Value::Card(x)) => CardSet::single(x),
-        _ if c.diags.len() > before => CardSet::EMPTY,
+        _ if c.reported > before => CardSet::EMPTY,
         _ => {
             c.error(
                 Diagnostic::error(

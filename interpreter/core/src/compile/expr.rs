@@ -16,14 +16,17 @@ use crate::value::{Type, Value};
 pub const MAX_SLOTS: u16 = 60_000;
 /// How deep expressions may nest once defs are expanded (bounds the compiler's and
 /// the engine's recursion).
-const MAX_EXPR_DEPTH: u32 = 300;
+pub const MAX_EXPR_DEPTH: u32 = 300;
+/// How many expression nodes (operators and values) def bodies may expand to in all,
+/// counting each use of a def, and the check of each def's body where it is declared.
+pub const MAX_EXPANDED: usize = 1_000_000;
 
 /// Where an expression is being compiled: its locals and what it may see.
 pub(crate) struct Scope {
     /// The file being compiled.
     pub file: u16,
-    pub(super) names: Vec<(String, u16, Type)>,
-    pub(super) marks: Vec<usize>,
+    /// The local names in view.
+    pub(super) locals: Locals,
     pub(super) next: u16,
     /// Highest slot count used (the frame size).
     pub max: u16,
@@ -50,8 +53,7 @@ impl Scope {
     pub fn stateful(file: u16) -> Scope {
         Scope {
             file,
-            names: Vec::new(),
-            marks: Vec::new(),
+            locals: Locals::default(),
             next: 0,
             max: 0,
             slot_types: Vec::new(),
@@ -88,7 +90,7 @@ impl Scope {
             self.slot_types.resize(slot as usize + 1, Type::Error);
         }
         self.slot_types[slot as usize] = ty.clone();
-        self.names.push((name.to_string(), slot, ty));
+        self.locals.push(name, slot, ty);
         slot
     }
 
@@ -99,31 +101,69 @@ impl Scope {
 
     /// Opens a block: names bound after this go out of view at `close`.
     pub fn open(&mut self) {
-        self.marks.push(self.names.len());
+        self.locals.marks.push(self.locals.names.len());
     }
 
     /// Closes a block. Slots are not reused, so values bound in loops stay put.
     pub fn close(&mut self) {
-        if let Some(m) = self.marks.pop() {
-            self.names.truncate(m);
+        if let Some(m) = self.locals.marks.pop() {
+            self.locals.truncate(m);
         }
     }
 
     /// A local by name.
     pub fn local(&self, name: &str) -> Option<(u16, Type)> {
-        self.names
-            .iter()
-            .rev()
-            .find(|(n, ..)| n == name)
-            .map(|(_, s, t)| (*s, t.clone()))
+        let at = *self.locals.by_name.get(name)?.last()?;
+        let (_, slot, ty) = &self.locals.names[at];
+        Some((*slot, ty.clone()))
     }
 
     /// Local names in view (for "did you mean").
     pub fn local_names(&self) -> impl Iterator<Item = &str> {
-        self.names
+        self.locals
+            .names
             .iter()
             .map(|(n, ..)| n.as_str())
             .filter(|n| !n.is_empty())
+    }
+}
+
+/// The local names in view, innermost last, with an index by name: a procedure may
+/// bind thousands of names, and every name in it is looked up among them.
+#[derive(Default)]
+pub(crate) struct Locals {
+    /// Name, slot and type, in the order bound.
+    names: Vec<(String, u16, Type)>,
+    /// Where each open block's names start in `names`.
+    marks: Vec<usize>,
+    /// The places in `names` of each name, latest last.
+    by_name: std::collections::HashMap<String, Vec<usize>>,
+}
+
+impl Locals {
+    fn push(&mut self, name: &str, slot: u16, ty: Type) {
+        self.by_name
+            .entry(name.to_string())
+            .or_default()
+            .push(self.names.len());
+        self.names.push((name.to_string(), slot, ty));
+    }
+
+    /// Forgets the names bound from place `len` on.
+    fn truncate(&mut self, len: usize) {
+        for (name, ..) in self.names.drain(len.min(self.names.len())..) {
+            if let Some(places) = self.by_name.get_mut(&name) {
+                places.pop();
+                if places.is_empty() {
+                    self.by_name.remove(&name);
+                }
+            }
+        }
+    }
+
+    /// How many names are bound.
+    pub fn len(&self) -> usize {
+        self.names.len()
     }
 }
 
@@ -183,8 +223,12 @@ impl Compiler {
         self.unknown_name_among(sc, n, span, "value", &preferred, Some(want));
     }
 
-    /// The names of the values of `domain`, or of every enum's values.
-    fn symbols_of(&self, domain: Option<&crate::value::SymDomain>) -> Vec<String> {
+    /// The names of the values of `domain`, or of every enum's values, to suggest from
+    /// (none once the check's budget for suggestions is spent).
+    fn symbols_of(&mut self, domain: Option<&crate::value::SymDomain>) -> Vec<String> {
+        if !self.charge_suggestion(self.sym_type.len()) {
+            return Vec::new();
+        }
         self.sym_type
             .iter()
             .filter(|(_, t)| match (domain, t) {
@@ -231,24 +275,60 @@ impl Compiler {
     /// Lowers an expression, returning it with its type.
     pub fn expr(&mut self, sc: &mut Scope, e: &ast::Expr) -> (Expr, Type) {
         if self.depth >= MAX_EXPR_DEPTH {
-            if !self.too_deep_reported {
-                self.too_deep_reported = true;
-                self.error(
-                    Diagnostic::error(
-                        "fuda::too-deep",
-                        format!("this expression nests more than {MAX_EXPR_DEPTH} deep once defs are expanded"),
-                        self.loc(sc, e.span),
-                        "too deep",
-                    )
-                    .with_help("split it with `let` in a procedure, or use fewer nested defs"),
-                );
-            }
+            self.too_deep(sc, e.span);
             return (Expr::Const(Value::Unit), Type::Error);
         }
+        // Every use of a def lowers its body again: past a total the program is refused,
+        // as a def with a huge body used many times would otherwise multiply the work
+        // and the compiled code (`MAX_INLINED` counts the uses, this their size).
+        if !self.inlining.is_empty() {
+            self.expanded += 1;
+            if self.expanded > MAX_EXPANDED {
+                if self.expanded == MAX_EXPANDED + 1 {
+                    self.error(
+                        Diagnostic::error(
+                            "fuda::too-large",
+                            format!("defs expand to more than {MAX_EXPANDED} operators and values in all"),
+                            self.loc(sc, e.span),
+                            "the limit is reached here",
+                        )
+                        .with_help("a large def used in many places is copied into each: compute the value once with `let` in a procedure, or split the def"),
+                    );
+                }
+                return (Expr::Const(Value::Unit), Type::Error);
+            }
+        }
+        let root = self.depth == 0;
         self.depth += 1;
         let out = self.expr_inner(sc, e);
         self.depth -= 1;
+        // Expanding defs puts an argument where the body uses it, so the lowered form
+        // can nest deeper than the levels counted on the way down: the whole is measured
+        // once, at the top, since every walk over it (and its evaluation) recurses.
+        if root && crate::ir::depth_exceeds(&out.0, MAX_EXPR_DEPTH) {
+            self.too_deep(sc, e.span);
+            return (Expr::Const(Value::Unit), Type::Error);
+        }
         out
+    }
+
+    /// Reports (once in a check) an expression nested deeper than [`MAX_EXPR_DEPTH`].
+    pub(super) fn too_deep(&mut self, sc: &Scope, span: Span) {
+        if self.too_deep_reported {
+            return;
+        }
+        self.too_deep_reported = true;
+        self.error(
+            Diagnostic::error(
+                "fuda::too-deep",
+                format!(
+                    "this expression nests more than {MAX_EXPR_DEPTH} deep once defs are expanded"
+                ),
+                self.loc(sc, span),
+                "too deep",
+            )
+            .with_help("split it with `let` in a procedure, or use fewer nested defs"),
+        );
     }
 
     fn expr_inner(&mut self, sc: &mut Scope, e: &ast::Expr) -> (Expr, Type) {

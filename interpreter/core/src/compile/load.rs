@@ -22,6 +22,12 @@ const MAX_FILES: usize = 64;
 /// The largest data file (a word list) a ruleset may read, in bytes.
 pub const MAX_DATA_BYTES: usize = 4 << 20;
 
+/// The most bytes a ruleset's own files may hold in all: the file checked, its bases,
+/// its imports and its word lists (the embedded stdlib is not counted). As much as
+/// one file may hold: checking time and memory follow the text read, so a program of
+/// many large files would cost many times what one file can.
+pub const MAX_PROGRAM_BYTES: usize = fuda_grammar::MAX_SOURCE_BYTES;
+
 /// Everything loaded for one program.
 pub struct Loaded {
     /// Every source file read.
@@ -56,6 +62,8 @@ struct LoadCtx<'a> {
     stage_files: BTreeMap<String, Vec<u16>>,
     base_test_calls: BTreeSet<String>,
     replaced_tables: BTreeMap<String, Loc>,
+    /// Bytes of the ruleset's own files read so far, against [`MAX_PROGRAM_BYTES`].
+    own_bytes: usize,
 }
 
 /// Parses `text` (named `name`) and everything it extends or imports.
@@ -74,6 +82,7 @@ pub fn load(
         stage_files: BTreeMap::new(),
         base_test_calls: BTreeSet::new(),
         replaced_tables: BTreeMap::new(),
+        own_bytes: text.len(),
     };
     let items = ctx
         .load_file(name, text.to_string(), None)
@@ -151,7 +160,12 @@ impl LoadCtx<'_> {
                     return;
                 }
                 match self.loader.load_data(&p, MAX_DATA_BYTES) {
-                    Ok(t) => (p, t),
+                    Ok(t) => {
+                        if !self.within_program_bytes(t.len(), loc, "word list") {
+                            return;
+                        }
+                        (p, t)
+                    }
                     Err(DataError::Unreadable(why)) => {
                         self.diags.push(
                             Diagnostic::error(
@@ -231,6 +245,29 @@ impl LoadCtx<'_> {
                 .with_help(what.help(false)),
             );
         }
+    }
+
+    /// Counts `len` more bytes of the ruleset's own files (a file or word list read for
+    /// the path at `loc`), reporting the total past [`MAX_PROGRAM_BYTES`].
+    fn within_program_bytes(&mut self, len: usize, loc: Loc, what: &str) -> bool {
+        let total = self.own_bytes.saturating_add(len);
+        if total <= MAX_PROGRAM_BYTES {
+            self.own_bytes = total;
+            return true;
+        }
+        self.diags.push(
+            Diagnostic::error(
+                "fuda::too-large",
+                format!(
+                    "the ruleset's files would hold {total} bytes in all: at most {MAX_PROGRAM_BYTES} ({} MiB) are read, the file checked, its bases, imports and word lists together",
+                    MAX_PROGRAM_BYTES >> 20
+                ),
+                loc,
+                format!("this {what} ({len} bytes) passes the limit"),
+            )
+            .with_help("keep the rules and word lists of one game smaller; the stdlib is not counted"),
+        );
+        false
     }
 
     /// Loads one file; returns its merged items (bases and imports resolved).
@@ -329,9 +366,16 @@ impl LoadCtx<'_> {
             // `score NAME { … }` without a parameter list edits the base's table.
             if let Item::Score(edit) = &item {
                 if edit.params.is_empty() && edit.over.is_none() {
-                    if let Some((bf, Item::Score(base))) = merged.iter_mut().find(|(bf, m)| {
-                        *bf != f && matches!(m, Item::Score(b) if b.name.node == edit.name.node)
-                    }) {
+                    let key = ("score", edit.name.node.clone());
+                    let base_at = match index.get(&key) {
+                        Some(&p) if merged[p].0 != f => Some(p),
+                        // Rare: the first table of that name is this file's own.
+                        Some(_) => merged.iter().position(|(bf, m)| {
+                            *bf != f && matches!(m, Item::Score(b) if b.name.node == edit.name.node)
+                        }),
+                        None => None,
+                    };
+                    if let Some((bf, Item::Score(base))) = base_at.map(|p| &mut merged[p]) {
                         let files = self
                             .stage_files
                             .entry(edit.name.node.clone())
@@ -406,6 +450,7 @@ impl LoadCtx<'_> {
                 return None;
             }
         };
+        let local = matches!(resolved, Resolved::Local(_));
         let (key, text) = match resolved {
             Resolved::Std(n, t) => (n.to_string(), t.to_string()),
             Resolved::Local(p) => {
@@ -470,6 +515,9 @@ impl LoadCtx<'_> {
             );
             return None;
         }
+        if local && !self.within_program_bytes(text.len(), loc, "file") {
+            return None;
+        }
         self.load_file(&key, text, Some(loc))
     }
 }
@@ -510,12 +558,18 @@ fn merge_stages(
 ) -> Vec<Diagnostic> {
     let mut warnings = Vec::new();
     files.resize(base.stages.len(), files.last().copied().unwrap_or(file));
+    // Where each named stage of the base first stands.
+    let mut named: BTreeMap<String, usize> = BTreeMap::new();
+    for (i, n) in base.stage_names.iter().enumerate() {
+        if let Some(n) = n {
+            named.entry(n.node.clone()).or_insert(i);
+        }
+    }
     for (stage, name) in edit.stages.iter().zip(&edit.stage_names) {
-        let at = name.as_ref().and_then(|n| {
-            base.stage_names
-                .iter()
-                .position(|b| b.as_ref().map(|b| b.node == n.node).unwrap_or(false))
-        });
+        let at = name.as_ref().and_then(|n| named.get(&n.node).copied());
+        if let (None, Some(n)) = (at, name) {
+            named.entry(n.node.clone()).or_insert(base.stages.len());
+        }
         match at {
             Some(i) => {
                 base.stages[i] = stage.clone();
@@ -556,9 +610,16 @@ fn merge_stages(
     warnings
 }
 
+/// Tables with more stages than this get no did-you-mean among them: each added stage
+/// would be compared with every stage.
+const MAX_STAGES_COMPARED: usize = 64;
+
 /// Whether the base has a stage, of any kind, named close to `name`: a likely typo
 /// (the help then offers the stages of the edit's own kind).
 fn near_stage(base: &fuda_grammar::ast::ScoreDecl, name: &str) -> bool {
+    if base.stage_names.len() > MAX_STAGES_COMPARED {
+        return false;
+    }
     let named = base
         .stage_names
         .iter()
@@ -576,6 +637,11 @@ fn new_stage_help(
     name: Option<&str>,
 ) -> String {
     let kind = stage_kind(stage);
+    if base.stage_names.len() > MAX_STAGES_COMPARED {
+        return format!(
+            "to replace a `{kind}` stage, give it the name of the base's stage; or redeclare the whole table with its parameter list"
+        );
+    }
     let same_kind = || {
         base.stages
             .iter()

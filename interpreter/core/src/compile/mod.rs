@@ -3,12 +3,15 @@
 
 mod arguments;
 mod calls;
+mod chains;
 mod classes;
+mod constants;
 mod deck;
 mod decls;
 mod ends;
 mod expr;
 mod guards;
+mod limits;
 mod load;
 mod names;
 mod operators;
@@ -76,12 +79,23 @@ pub fn compile(name: &str, text: &str, loader: &dyn Loader) -> Result<Compiled, 
     let mut keys: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
     for d in c.diags.drain(..) {
         // A key per diagnostic keeps this linear in the number of problems.
-        if keys.insert(format!(
-            "{}\u{0}{}\u{0}{:?}\u{0}{:?}",
-            d.code, d.message, d.labels, d.help
-        )) {
+        if keys.insert(diagnostic_key(&d)) {
             seen.push(d);
         }
+    }
+    if c.errors_dropped > 0 {
+        seen.push(
+            Diagnostic::error(
+                "fuda::too-many-errors",
+                format!(
+                    "{} more errors are not shown: a check reports at most {MAX_ERRORS}",
+                    c.errors_dropped
+                ),
+                c.anchor,
+                "in this ruleset",
+            )
+            .with_help("fix the errors shown and check again"),
+        );
     }
     let (errors, warnings): (Vec<_>, Vec<_>) = seen
         .into_iter()
@@ -104,6 +118,18 @@ pub fn compile(name: &str, text: &str, loader: &dyn Loader) -> Result<Compiled, 
     }
 }
 
+/// The most errors one check reports: past them, a file of many mistakes would be
+/// reported at a length (and a cost in memory and drawing) proportional to the file.
+pub const MAX_ERRORS: usize = 1_000;
+
+/// What makes two diagnostics the same problem (a def's is found again at each use).
+fn diagnostic_key(d: &Diagnostic) -> String {
+    format!(
+        "{}\u{0}{}\u{0}{:?}\u{0}{:?}",
+        d.code, d.message, d.labels, d.help
+    )
+}
+
 /// A score table's parameter: name, type, default, and the file the default is in.
 pub(crate) type ScoreParam = (String, Type, Option<ast::Expr>, u16);
 
@@ -120,8 +146,8 @@ pub(crate) struct Compiler {
     pub sym_index: BTreeMap<String, u32>,
     /// Which domain each symbol was first declared in.
     pub sym_type: BTreeMap<u32, Type>,
-    /// `def` bodies by name, for inlining.
-    pub defs: Vec<(u16, ast::DefDecl)>,
+    /// `def` bodies by name, for inlining (shared: each use expands the same body).
+    pub defs: Vec<(u16, std::rc::Rc<ast::DefDecl>)>,
     /// Defs being inlined right now (to report recursion).
     pub inlining: Vec<String>,
     /// Proc signatures: parameter types.
@@ -142,6 +168,8 @@ pub(crate) struct Compiler {
     pub too_deep_reported: bool,
     /// Defs expanded so far.
     pub inlined: usize,
+    /// Expression nodes lowered inside def bodies so far, against `MAX_EXPANDED`.
+    pub expanded: usize,
     /// Proc parameter names, beside `proc_sigs`.
     pub proc_params: Vec<Vec<String>>,
     /// Where whole-program problems are reported: the main file's `ruleset` line, or
@@ -165,6 +193,51 @@ pub(crate) struct Compiler {
     pub word_lists: Vec<words::WordList>,
     /// Word lists compiled so far: (list, attribute) → index into `program.words`.
     pub word_indexes: BTreeMap<(u16, u16), u16>,
+    /// Candidates "did you mean" may still compare: see [`closest_within`].
+    pub suggest_budget: usize,
+    /// The parameters' values for each seat count, as far as computed.
+    pub seat_params: constants::SeatParams,
+    /// Problems reported through [`Compiler::error`], kept or not: a stage tells
+    /// whether a part it compiled had problems by this count.
+    pub reported: usize,
+    /// While set, problems are counted but not kept (a value worked out only in case
+    /// it can be, whose problems are reported elsewhere).
+    pub quiet: bool,
+    /// The diagnostics kept so far, for leaving out repeats.
+    pub diag_keys: BTreeSet<String>,
+    /// Errors kept, and errors past [`MAX_ERRORS`] left out.
+    pub errors_kept: usize,
+    pub errors_dropped: usize,
+    /// The outcomes noted in `program.outcomes`, for finding one again.
+    pub outcome_names: BTreeSet<u32>,
+    /// Enums whose every value is noted as an outcome.
+    pub outcome_enums: BTreeSet<u16>,
+}
+
+/// How many candidate names all the "did you mean"s of one check may compare. Each
+/// unknown name is compared with every name of its kind, so a file of many unknown
+/// names and many declarations would cost their product; a handful of typos, even in
+/// a large ruleset, stays far inside this.
+const SUGGEST_BUDGET: usize = 200_000;
+
+/// [`crate::suggest::closest`], charged to `budget`: once the budget cannot pay for all
+/// the candidates, no suggestion is made (rather than one from part of them).
+pub(crate) fn closest_within<'a>(
+    budget: &mut usize,
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    let room = *budget;
+    let all: Vec<&str> = candidates
+        .into_iter()
+        .take(room.saturating_add(1))
+        .collect();
+    if all.len() > room {
+        *budget = 0;
+        return None;
+    }
+    *budget -= all.len();
+    crate::suggest::closest(word, all)
 }
 
 impl Compiler {
@@ -218,6 +291,7 @@ impl Compiler {
             depth: 0,
             too_deep_reported: false,
             inlined: 0,
+            expanded: 0,
             proc_params: Vec::new(),
             anchor: Loc::default(),
             all_decls: BTreeMap::new(),
@@ -228,7 +302,41 @@ impl Compiler {
             data_files: BTreeMap::new(),
             word_lists: Vec::new(),
             word_indexes: BTreeMap::new(),
+            suggest_budget: SUGGEST_BUDGET,
+            seat_params: Default::default(),
+            reported: 0,
+            quiet: false,
+            diag_keys: BTreeSet::new(),
+            errors_kept: 0,
+            errors_dropped: 0,
+            outcome_names: BTreeSet::new(),
+            outcome_enums: BTreeSet::new(),
         }
+    }
+
+    /// Pays for searching `pool` candidate names for a suggestion, if the budget
+    /// allows; once it cannot, it is spent, and no more suggestions are searched.
+    pub fn charge_suggestion(&mut self, pool: usize) -> bool {
+        match self.suggest_budget.checked_sub(pool) {
+            Some(left) => {
+                self.suggest_budget = left;
+                true
+            }
+            None => {
+                self.suggest_budget = 0;
+                false
+            }
+        }
+    }
+
+    /// The name among `candidates` that `word` most likely meant, within the check's
+    /// budget for suggestions.
+    pub fn closest<'a>(
+        &mut self,
+        word: &str,
+        candidates: impl IntoIterator<Item = &'a str>,
+    ) -> Option<String> {
+        closest_within(&mut self.suggest_budget, word, candidates)
     }
 
     /// Reports an error.
@@ -240,69 +348,18 @@ impl Compiler {
         if self.no_deck && needs_deck {
             return;
         }
-        self.diags.push(d);
-    }
-
-    /// Refuses rulesets with more items of a kind than the compiled forms number
-    /// (zones and variables take one slot per seat, up to 16 seats, in 16-bit indices).
-    fn within_limits(&mut self, items: &[(u16, Item)]) -> bool {
-        type Kind = fn(&Item) -> bool;
-        let limits: [(&str, &str, Kind, usize); 7] = [
-            ("zones", "zone", |i| matches!(i, Item::Zone(_)), 2_000),
-            (
-                "variables",
-                "variable",
-                |i| matches!(i, Item::Var(_)),
-                2_000,
-            ),
-            (
-                "procedures",
-                "procedure",
-                |i| matches!(i, Item::Proc(_)),
-                10_000,
-            ),
-            ("tests", "test", |i| matches!(i, Item::Test(_)), 10_000),
-            ("defs", "def", |i| matches!(i, Item::Def(_)), 10_000),
-            (
-                "patterns",
-                "pattern",
-                |i| matches!(i, Item::Pattern(_)),
-                10_000,
-            ),
-            (
-                "score tables",
-                "score table",
-                |i| matches!(i, Item::Score(_)),
-                10_000,
-            ),
-        ];
-        let mut ok = true;
-        for (what, one, kind, max) in limits {
-            let n = items.iter().filter(|(_, i)| kind(i)).count();
-            if n > max {
-                ok = false;
-                // Point at the first one past the limit.
-                let at = items
-                    .iter()
-                    .filter(|(_, i)| kind(i))
-                    .nth(max)
-                    .map(|(f, i)| Loc {
-                        file: *f,
-                        span: i.span(),
-                    })
-                    .unwrap_or_default();
-                self.error(
-                    Diagnostic::error(
-                        "fuda::too-large",
-                        format!("{n} {what}: a ruleset may declare at most {max}"),
-                        at,
-                        format!("{one} {} is one too many", max + 1),
-                    )
-                    .with_help("split the game into smaller rulesets"),
-                );
-            }
+        self.reported += 1;
+        if self.quiet || !self.diag_keys.insert(diagnostic_key(&d)) {
+            return;
         }
-        ok
+        if d.severity == Severity::Error {
+            if self.errors_kept >= MAX_ERRORS {
+                self.errors_dropped += 1;
+                return;
+            }
+            self.errors_kept += 1;
+        }
+        self.diags.push(d);
     }
 
     /// Reports a scope that ran out of local slots.
@@ -320,6 +377,14 @@ impl Compiler {
                 )
                 .with_help("split it into smaller procedures, or use fewer nested defs"),
             );
+        }
+    }
+
+    /// Notes symbol `s` as an outcome a game may end in (once, in the order first met).
+    pub fn note_outcome(&mut self, s: u32) {
+        if self.outcome_names.insert(s) {
+            let name = self.program.symbols[s as usize].clone();
+            self.program.outcomes.push(name);
         }
     }
 

@@ -334,7 +334,11 @@ impl Compiler {
                         .iter()
                         .map(|a| a.name.as_str())
                         .collect();
-                    if let Some(s) = crate::suggest::closest(&f.node, names.iter().copied()) {
+                    if let Some(s) = super::closest_within(
+                        &mut self.suggest_budget,
+                        &f.node,
+                        names.iter().copied(),
+                    ) {
                         d = d.with_help(format!("did you mean `{s}`?"));
                     } else {
                         d = d.with_help(format!("the deck's attributes: {}", names.join(", ")));

@@ -261,6 +261,16 @@ impl Compiler {
             self.error(d);
             return;
         }
+        // The candidates for "did you mean" are every name of the kind: their search is
+        // paid for from the check's budget, and skipped once it runs out.
+        let pool = self.globals.len()
+            + sc.locals.len()
+            + sc.groups.len()
+            + match what {
+                "value" | "name" => self.sym_index.len(),
+                _ => 0,
+            };
+        let searched = self.charge_suggestion(pool);
         let mut candidates: Vec<String> = Vec::new();
         let globals = |f: &dyn Fn(&Global) -> bool| -> Vec<String> {
             self.globals
@@ -270,6 +280,7 @@ impl Compiler {
                 .collect()
         };
         match what {
+            _ if !searched => {}
             "variable" => {
                 candidates.extend(sc.local_names().map(String::from));
                 candidates.extend(globals(&|g| matches!(g, Global::Var(_))));
@@ -306,7 +317,7 @@ impl Compiler {
             "not declared",
         );
         let in_expr = matches!(what, "value" | "name");
-        let cards = match in_expr {
+        let cards = match in_expr && searched {
             true => self.program.deck.cards_like(n, 4),
             false => Vec::new(),
         };
@@ -327,6 +338,7 @@ impl Compiler {
             ));
         } else if let Some(s) = crate::suggest::closest(n, preferred.iter().map(|s| s.as_str()))
             .or_else(|| crate::suggest::closest(n, candidates.iter().map(|s| s.as_str())))
+            .filter(|_| searched)
         {
             d = d.with_help(crate::suggest::did_you_mean(n, &s));
         } else {

@@ -138,7 +138,11 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
                         at(id.span),
                         "unknown attribute",
                     );
-                    d = match crate::suggest::closest(&id.node, names.iter().map(|s| s.as_str())) {
+                    d = match super::closest_within(
+                        &mut c.suggest_budget,
+                        &id.node,
+                        names.iter().map(|s| s.as_str()),
+                    ) {
                         Some(s) => d.with_help(format!("did you mean `{s}`?")),
                         None => d.with_help(format!("the deck's attributes: {}", names.join(", "))),
                     };
@@ -1061,7 +1065,7 @@ fn check_template(c: &mut Compiler, file: u16, t: &ast::Spanned<String>) {
                 at(open, close + 1),
                 "unknown hole",
             );
-            d = match crate::suggest::closest(hole, ["yaku", "factor"]) {
+            d = match super::closest_within(&mut c.suggest_budget, hole, ["yaku", "factor"]) {
                 Some(s) => d.with_help(format!("did you mean `{{{s}}}`?")),
                 None => d.with_help("templates may use {yaku} and {factor}"),
             };

@@ -43,7 +43,7 @@ impl Gen {
 }
 
 pub(super) fn compile_procs_and_tests(c: &mut Compiler, items: &[(u16, Item)]) {
-    let mut tests_seen: Vec<(String, Loc)> = Vec::new();
+    let mut tests_seen: std::collections::BTreeMap<&str, Loc> = Default::default();
     for (file, item) in items {
         match item {
             Item::Proc(p) => {
@@ -100,7 +100,7 @@ pub(super) fn compile_procs_and_tests(c: &mut Compiler, items: &[(u16, Item)]) {
                 }
             }
             Item::Test(t) => {
-                if let Some((_, first)) = tests_seen.iter().find(|(n, _)| *n == t.name.node) {
+                if let Some(first) = tests_seen.get(t.name.node.as_str()) {
                     c.error(
                         Diagnostic::error(
                             "fuda::duplicate-name",
@@ -115,13 +115,13 @@ pub(super) fn compile_procs_and_tests(c: &mut Compiler, items: &[(u16, Item)]) {
                         .with_help("give each test its own name, so a failure says which one"),
                     );
                 } else {
-                    tests_seen.push((
-                        t.name.node.clone(),
+                    tests_seen.insert(
+                        &t.name.node,
                         Loc {
                             file: *file,
                             span: t.name.span,
                         },
-                    ));
+                    );
                 }
                 test(c, *file, t)
             }
@@ -137,9 +137,10 @@ fn test(c: &mut Compiler, file: u16, t: &ast::TestDecl) {
     };
     let mut with = Vec::new();
     let sc0 = Scope::pure(file, "a test");
-    for (i, (n, v)) in t.with.iter().enumerate() {
+    let mut given: std::collections::BTreeMap<&str, fuda_grammar::Span> = Default::default();
+    for (n, v) in &t.with {
         // A parameter set twice would leave the test running with the last value only.
-        if let Some((first, _)) = t.with[..i].iter().find(|(m, _)| m.node == n.node) {
+        if let Some(first) = given.get(n.node.as_str()) {
             c.error(
                 Diagnostic::error(
                     "fuda::duplicate-name",
@@ -147,17 +148,12 @@ fn test(c: &mut Compiler, file: u16, t: &ast::TestDecl) {
                     Loc { file, span: n.span },
                     "set again here",
                 )
-                .with_label(
-                    Loc {
-                        file,
-                        span: first.span,
-                    },
-                    "first given here",
-                )
+                .with_label(Loc { file, span: *first }, "first given here")
                 .with_help("give each parameter once"),
             );
             continue;
         }
+        given.insert(&n.node, n.span);
         match c.globals.get(&n.node).cloned() {
             Some((Global::Param(p), _)) => {
                 let (val, ty) = match &v.node {
@@ -623,15 +619,12 @@ impl Compiler {
                 }
                 let (x, t) = self.expr(sc, e);
                 if let Expr::Const(Value::Sym(s)) = &x {
-                    let name = self.program.symbols[*s as usize].clone();
-                    if !self.program.outcomes.contains(&name) {
-                        self.program.outcomes.push(name);
-                    }
+                    self.note_outcome(*s);
                 } else if let Type::Sym(crate::value::SymDomain::Enum(e)) = &t {
-                    for (s, _) in self.program.enums[*e as usize].values.clone() {
-                        let name = self.program.symbols[s as usize].clone();
-                        if !self.program.outcomes.contains(&name) {
-                            self.program.outcomes.push(name);
+                    // Each enum's values are noted once, however many outcomes read it.
+                    if self.outcome_enums.insert(*e) {
+                        for (s, _) in self.program.enums[*e as usize].values.clone() {
+                            self.note_outcome(s);
                         }
                     }
                 } else if !matches!(t, Type::Sym(_) | Type::Str | Type::Error) {
@@ -776,9 +769,9 @@ impl Compiler {
         let seat_slot = seat_name.map(|n| sc.bind(&n.node, Type::Seat));
         let at = g.emit(Op::Jump(0));
         let mut opts = Vec::new();
-        let mut names: Vec<&ast::Ident> = Vec::new();
+        let mut names: std::collections::BTreeMap<&str, &ast::Ident> = Default::default();
         for o in options {
-            if let Some(first) = names.iter().find(|n| n.node == o.name.node) {
+            if let Some(first) = names.get(o.name.node.as_str()) {
                 self.error(
                     Diagnostic::error(
                         "fuda::duplicate-name",
@@ -792,7 +785,7 @@ impl Compiler {
                     ),
                 );
             }
-            names.push(&o.name);
+            names.entry(&o.name.node).or_insert(&o.name);
             sc.open();
             let param = o.param.as_ref().map(|(x, dom)| {
                 let (de, dt) = self.expr(sc, dom);
@@ -937,7 +930,7 @@ impl Compiler {
                             d = d.with_help(if names.contains(&n.node) {
                                 "procedures take their arguments in order: put them in the order of the parameters, without names".to_string()
                             } else {
-                                match crate::suggest::closest(&n.node, names.iter().map(|s| s.as_str())) {
+                                match super::closest_within(&mut self.suggest_budget, &n.node, names.iter().map(|s| s.as_str())) {
                                     Some(s) => format!("did you mean `{s}`?"),
                                     None => format!("the parameters are: {}", names.join(", ")),
                                 }

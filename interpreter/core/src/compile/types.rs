@@ -184,10 +184,13 @@ impl Compiler {
                     "Cards" | "hand" | "set" => Some("cards"),
                     _ => None,
                 };
-                if let Some(s) = alias
-                    .map(String::from)
-                    .or_else(|| crate::suggest::closest(n, names.iter().map(|s| s.as_str())))
-                {
+                if let Some(s) = alias.map(String::from).or_else(|| {
+                    super::closest_within(
+                        &mut self.suggest_budget,
+                        n,
+                        names.iter().map(|s| s.as_str()),
+                    )
+                }) {
                     d = d.with_help(format!("did you mean `{s}`?"));
                 } else {
                     d = d.with_help(format!("types: {}", names.join(", ")));

@@ -4,9 +4,8 @@
 use fuda_grammar::ast::{ExprKind, Item, Owner, StmtKind};
 use fuda_grammar::Span;
 
-use super::Compiler;
+use super::{Compiler, Global};
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::engine::const_eval_with;
 use crate::ir::{Expr, Loc, Op};
 use crate::value::Value;
 
@@ -42,7 +41,7 @@ pub(super) fn check_program(c: &mut Compiler, items: &[(u16, Item)]) {
     computed_defaults(c);
     if !c.program.deck.is_empty() {
         deck_arithmetic(c, items);
-        table_cycles(c);
+        super::chains::check(c);
     }
     unreachable_procs(c);
 }
@@ -150,47 +149,107 @@ fn reachable(
 fn deck_arithmetic(c: &mut Compiler, items: &[(u16, Item)]) {
     let deck = c.program.deck.len() as i64;
     let counts = c.seat_counts.clone();
+    // Each procedure's top-level gathers and deals, the deals' sizes lowered once.
+    let mut procs: Vec<(u16, Vec<Step>)> = Vec::new();
     for (file, item) in items {
         let Item::Proc(p) = item else { continue };
+        let mut steps = Vec::new();
+        for s in &p.body.stmts {
+            match &s.node {
+                StmtKind::Gather(_) => steps.push(Step::Gather),
+                StmtKind::Deal(d) => {
+                    let sizes = d.counts.iter().map(|e| deal_size(c, e)).collect();
+                    let family = matches!(&d.to.node, ExprKind::Name(z)
+                        if matches!(c.globals.get(z), Some((Global::Zone(i), _))
+                            if c.program.zones[*i as usize].owner == Owner::PerSeat));
+                    steps.push(Step::Deal {
+                        sizes,
+                        family,
+                        at: s.span,
+                    });
+                }
+                _ => {}
+            }
+        }
+        procs.push((*file, steps));
+    }
+    // Each deal's size for each seat count (`None`: not known before play).
+    let mut values: Vec<Vec<Vec<Option<i64>>>> = vec![Vec::new(); counts.len()];
+    for (k, &n) in counts.iter().enumerate() {
+        values[k] = c
+            .at_seats(n, |p| {
+                let mut locals = Vec::new();
+                procs
+                    .iter()
+                    .flat_map(|(_, steps)| steps)
+                    .filter_map(|st| match st {
+                        Step::Deal { sizes, .. } => Some(
+                            sizes
+                                .iter()
+                                .map(|x| {
+                                    match x
+                                        .as_ref()
+                                        .map(|x| super::constants::const_at(p, x, n, &mut locals))
+                                    {
+                                        Some(Some(Value::Int(v))) => Some(v),
+                                        _ => None,
+                                    }
+                                })
+                                .collect(),
+                        ),
+                        Step::Gather => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+    }
+    let mut deal_ix = 0;
+    for (file, steps) in &procs {
         // For each seat count, where the deck first runs out: (total, first deal, deal).
         let mut short: Vec<(usize, i64, Span, Span)> = Vec::new();
-        for &n in &counts {
+        let first_deal = deal_ix;
+        for (k, &n) in counts.iter().enumerate() {
             let mut total = 0i64;
             let mut first: Option<Span> = None;
-            for s in &p.body.stmts {
-                match &s.node {
-                    StmtKind::Gather(_) => {
+            let mut ix = first_deal;
+            for st in steps {
+                let (family, at) = match st {
+                    Step::Gather => {
                         total = 0;
                         first = None;
+                        continue;
                     }
-                    StmtKind::Deal(d) => {
-                        let mut per = 0i64;
-                        let mut known = true;
-                        for e in &d.counts {
-                            match literal_int(c, e, n) {
-                                Some(v) => per = per.saturating_add(v),
-                                None => known = false,
-                            }
-                        }
-                        if !known {
-                            continue;
-                        }
-                        let family = matches!(&d.to.node, ExprKind::Name(z) if c.program.zones.iter().any(|zd| zd.name == *z && zd.owner == Owner::PerSeat));
-                        total = total.saturating_add(if family {
-                            per.saturating_mul(n as i64)
-                        } else {
-                            per
-                        });
-                        let f = *first.get_or_insert(s.span);
-                        if total > deck {
-                            short.push((n, total, f, s.span));
-                            break;
-                        }
+                    Step::Deal { family, at, .. } => (*family, *at),
+                };
+                let sizes = values[k].get(ix);
+                ix += 1;
+                let mut per = 0i64;
+                let mut known = true;
+                for v in sizes.into_iter().flatten() {
+                    match v {
+                        Some(v) => per = per.saturating_add(*v),
+                        None => known = false,
                     }
-                    _ => {}
+                }
+                if !known || sizes.is_none() {
+                    continue;
+                }
+                total = total.saturating_add(if family {
+                    per.saturating_mul(n as i64)
+                } else {
+                    per
+                });
+                let f = *first.get_or_insert(at);
+                if total > deck {
+                    short.push((n, total, f, at));
+                    break;
                 }
             }
         }
+        deal_ix += steps
+            .iter()
+            .filter(|st| matches!(st, Step::Deal { .. }))
+            .count();
         let Some(&(n, total, first, at)) = short.first() else {
             continue;
         };
@@ -226,130 +285,25 @@ fn deck_arithmetic(c: &mut Compiler, items: &[(u16, Item)]) {
     }
 }
 
-/// A deal count known at compile time (a literal, or an expression over parameters).
-fn literal_int(c: &mut Compiler, e: &fuda_grammar::ast::Expr, seats: usize) -> Option<i64> {
+/// A gather or a deal among a procedure's top-level statements.
+enum Step {
+    Gather,
+    Deal {
+        /// The sizes dealt (`None`: read from a local, so known only in play).
+        sizes: Vec<Option<Expr>>,
+        /// Whether it deals to every seat's zone of a family.
+        family: bool,
+        at: Span,
+    },
+}
+
+/// A deal's size lowered, to be worked out for each seat count when it reads only
+/// constants and parameters; `None` when it reads a local.
+fn deal_size(c: &mut Compiler, e: &fuda_grammar::ast::Expr) -> Option<Expr> {
     let mut sc = super::expr::Scope::pure(0, "a deal count");
-    let before = c.diags.len();
+    // Its problems are the statement's, reported where the procedure is compiled.
+    let quiet = std::mem::replace(&mut c.quiet, true);
     let x = c.expr(&mut sc, e).0;
-    c.diags.truncate(before);
-    match const_eval_with(&c.program, &x, seats) {
-        Some(Value::Int(v)) => Some(v),
-        _ => None,
-    }
-    .filter(|_| !matches!(x, Expr::Local(_)))
-}
-
-/// Score tables and patterns that use themselves (directly or through each other)
-/// would recurse forever at run time: report each cycle once.
-fn table_cycles(c: &mut Compiler) {
-    // Nodes: scores first, then patterns.
-    let ns = c.program.scores.len();
-    let np = c.program.patterns.len();
-    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); ns + np];
-    for (i, t) in c.program.scores.iter().enumerate() {
-        let mut out = Vec::new();
-        if let Some((pat, arg, _)) = &t.over {
-            out.push(ns + *pat as usize);
-            refs(arg, ns, &mut out);
-        }
-        for (_, _, d) in &t.params {
-            if let Some(d) = d {
-                refs(d, ns, &mut out);
-            }
-        }
-        for st in &t.stages {
-            match st {
-                crate::ir::StageDef::Yaku(_, rows) | crate::ir::StageDef::Plus(_, rows) => {
-                    for (_, v, w) in rows {
-                        refs(v, ns, &mut out);
-                        refs(w, ns, &mut out);
-                    }
-                }
-                crate::ir::StageDef::Times(_, rows) => {
-                    for (f, w) in rows {
-                        refs(f, ns, &mut out);
-                        refs(w, ns, &mut out);
-                    }
-                }
-                crate::ir::StageDef::Name(rows) => {
-                    rows.iter().for_each(|(_, w)| refs(w, ns, &mut out))
-                }
-                crate::ir::StageDef::Void(rows) => {
-                    rows.iter().for_each(|(_, w)| refs(w, ns, &mut out))
-                }
-            }
-        }
-        edges[i] = out;
-    }
-    for (i, pd) in c.program.patterns.iter().enumerate() {
-        let mut out = Vec::new();
-        for r in &pd.requires {
-            refs(r, ns, &mut out);
-        }
-        for slot in &pd.slots {
-            if let Some(w) = &slot.condition {
-                refs(w, ns, &mut out);
-            }
-        }
-        edges[ns + i] = out;
-    }
-    // Depth-first search for a path back to the start.
-    let name = |c: &Compiler, n: usize| {
-        if n < ns {
-            format!("score `{}`", c.program.scores[n].name)
-        } else {
-            format!("pattern `{}`", c.program.patterns[n - ns].name)
-        }
-    };
-    let loc = |c: &Compiler, n: usize| {
-        if n < ns {
-            c.program.scores[n].loc
-        } else {
-            c.program.patterns[n - ns].loc
-        }
-    };
-    let mut reported = vec![false; ns + np];
-    for start in 0..ns + np {
-        let mut stack = vec![(start, vec![start])];
-        let mut seen = vec![false; ns + np];
-        while let Some((n, path)) = stack.pop() {
-            for &m in &edges[n] {
-                if m == start {
-                    if !path.iter().any(|x| reported[*x]) {
-                        path.iter().for_each(|x| reported[*x] = true);
-                        let chain: Vec<String> = path
-                            .iter()
-                            .chain(std::iter::once(&start))
-                            .map(|x| name(c, *x))
-                            .collect();
-                        let d = Diagnostic::error(
-                            "fuda::recursive-table",
-                            format!("{} uses itself: {}", name(c, start), chain.join(" → ")),
-                            loc(c, start),
-                            "declared here",
-                        )
-                        .with_help("a score table or pattern may use others, but not itself: the evaluation would never end");
-                        c.error(d);
-                    }
-                } else if !seen[m] {
-                    seen[m] = true;
-                    let mut p2 = path.clone();
-                    p2.push(m);
-                    stack.push((m, p2));
-                }
-            }
-        }
-    }
-}
-
-/// The score tables (as `i`) and patterns (as `ns + i`) an expression uses.
-fn refs(e: &Expr, ns: usize, out: &mut Vec<usize>) {
-    match e {
-        Expr::Score(s, ..) => out.push(*s as usize),
-        Expr::PatternTest(p, _) | Expr::Call(crate::ir::Builtin::Waits(p), ..) => {
-            out.push(ns + *p as usize)
-        }
-        _ => {}
-    }
-    e.children(|c| refs(c, ns, out));
+    c.quiet = quiet;
+    (!matches!(x, Expr::Local(_))).then_some(x)
 }

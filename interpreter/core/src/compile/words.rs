@@ -262,6 +262,7 @@ impl Compiler {
             Some((Global::Words(ix), _)) => return Some(*ix),
             Some((g, _)) => {
                 let what = g.describe();
+                let help = self.word_lists_help(n);
                 self.error(
                     Diagnostic::error(
                         "fuda::unknown-name",
@@ -269,7 +270,7 @@ impl Compiler {
                         loc,
                         "not a word list",
                     )
-                    .with_help(self.word_lists_help(n)),
+                    .with_help(help),
                 );
                 return None;
             }
@@ -278,6 +279,7 @@ impl Compiler {
         if self.duplicated.contains(n) || sc.quiet_unknown {
             return None;
         }
+        let help = self.word_lists_help(n);
         self.error(
             Diagnostic::error(
                 "fuda::unknown-name",
@@ -285,15 +287,15 @@ impl Compiler {
                 loc,
                 "not declared",
             )
-            .with_help(self.word_lists_help(n)),
+            .with_help(help),
         );
         None
     }
 
     /// "did you mean", or the lists there are, or how to declare one.
-    fn word_lists_help(&self, n: &str) -> String {
+    fn word_lists_help(&mut self, n: &str) -> String {
         let names: Vec<&str> = self.word_lists.iter().map(|l| l.name.as_str()).collect();
-        if let Some(s) = crate::suggest::closest(n, names.iter().copied()) {
+        if let Some(s) = super::closest_within(&mut self.suggest_budget, n, names.iter().copied()) {
             return format!("did you mean `{s}`?");
         }
         if names.is_empty() {

@@ -267,7 +267,7 @@ impl Expr {
     }
 
     /// Calls `f` on each direct child expression (every tree walk goes through here).
-    pub fn children(&self, mut f: impl FnMut(&Expr)) {
+    pub fn children<'a>(&'a self, mut f: impl FnMut(&'a Expr)) {
         match self {
             Expr::SeatVar(_, x)
             | Expr::SeatZone(_, x)
@@ -309,7 +309,7 @@ impl Expr {
     }
 
     /// Calls `f` on each direct child expression, for rewriting in place.
-    pub fn children_mut(&mut self, mut f: impl FnMut(&mut Expr)) {
+    pub fn children_mut<'a>(&'a mut self, mut f: impl FnMut(&'a mut Expr)) {
         match self {
             Expr::SeatVar(_, x)
             | Expr::SeatZone(_, x)
@@ -368,3 +368,27 @@ pub enum ScoreField {
 
 /// A card id resolved to a card index, kept for messages.
 pub type CardRef = (CardIx, String);
+
+/// Whether `e` nests more than `max` levels deep (a leaf is one level). Walks with its
+/// own stack, so an expression of any depth is measured safely.
+pub fn depth_exceeds(e: &Expr, max: u32) -> bool {
+    let mut todo: Vec<(&Expr, u32)> = vec![(e, 1)];
+    while let Some((e, d)) = todo.pop() {
+        if d > max {
+            return true;
+        }
+        e.children(|c| todo.push((c, d + 1)));
+    }
+    false
+}
+
+/// How many levels `e` nests (a leaf is one level), measured with its own stack.
+pub fn depth(e: &Expr) -> u32 {
+    let mut deepest = 0;
+    let mut todo: Vec<(&Expr, u32)> = vec![(e, 1)];
+    while let Some((e, d)) = todo.pop() {
+        deepest = deepest.max(d);
+        e.children(|c| todo.push((c, d + 1)));
+    }
+    deepest
+}

@@ -1,5 +1,7 @@
 //! A compiled deck: every physical card as a small integer with attribute and tag tables.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use super::{CardIx, CardSet};
 
 /// The values an attribute may take.
@@ -46,6 +48,23 @@ pub struct Deck {
     pub face_cards: Vec<Vec<CardIx>>,
     /// Per attribute: the cards holding each of its values (built on first use).
     pub classes: std::sync::OnceLock<Vec<AttrClasses>>,
+    /// Attributes, tags, ids and display names by name, kept by [`Deck::add_attr`],
+    /// [`Deck::add_tag`] and [`Deck::add_face`]: the checker looks a name up for every
+    /// use of it, so a search through the lists would cost their length each time.
+    pub(crate) index: DeckIndex,
+}
+
+/// A deck's names, each with its place in the deck's lists.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DeckIndex {
+    attrs: BTreeMap<String, u16>,
+    tags: BTreeMap<String, u16>,
+    /// Card id → face.
+    faces: BTreeMap<String, u16>,
+    /// Display name → the first card bearing it.
+    display: BTreeMap<String, CardIx>,
+    /// Per attribute: the symbols it may take.
+    values: Vec<BTreeSet<u32>>,
 }
 
 /// One attribute's classes: its values in increasing order, and the cards holding each.
@@ -122,30 +141,81 @@ impl Deck {
 
     /// The attribute index by name.
     pub fn attr_named(&self, name: &str) -> Option<u16> {
-        self.attrs
-            .iter()
-            .position(|a| a.name == name)
-            .map(|i| i as u16)
+        self.index.attrs.get(name).copied()
     }
 
     /// The tag index by name.
     pub fn tag_named(&self, name: &str) -> Option<u16> {
-        self.tag_names
-            .iter()
-            .position(|a| a == name)
-            .map(|i| i as u16)
+        self.index.tags.get(name).copied()
     }
 
     /// The face index for an id.
     pub fn face_named(&self, id: &str) -> Option<u16> {
-        self.face_cards
-            .iter()
-            .position(|cs| {
-                cs.first()
-                    .map(|c| self.ids[*c as usize] == id)
-                    .unwrap_or(false)
-            })
-            .map(|i| i as u16)
+        self.index.faces.get(id).copied()
+    }
+
+    /// Whether symbol attribute `attr` may take the symbol `sym`.
+    pub fn attr_has_value(&self, attr: u16, sym: u32) -> bool {
+        self.index
+            .values
+            .get(attr as usize)
+            .is_some_and(|v| v.contains(&sym))
+    }
+
+    /// Adds an attribute (indexes are the caller's to keep below [`u16::MAX`]); returns
+    /// its index.
+    pub fn add_attr(&mut self, def: AttrDef) -> u16 {
+        let ix = self.attrs.len() as u16;
+        let values = match &def.kind {
+            AttrKind::Symbols(syms) => syms.iter().copied().collect(),
+            AttrKind::Int(_) => BTreeSet::new(),
+        };
+        self.index.attrs.entry(def.name.clone()).or_insert(ix);
+        self.index.values.push(values);
+        self.attrs.push(def);
+        ix
+    }
+
+    /// Adds a tag held by no card yet; returns its index.
+    pub fn add_tag(&mut self, name: &str) -> u16 {
+        let ix = self.tags.len() as u16;
+        self.index.tags.entry(name.to_string()).or_insert(ix);
+        self.tag_names.push(name.to_string());
+        self.tags.push(CardSet::EMPTY);
+        ix
+    }
+
+    /// Adds a face of `copies` cards with the given id and display name, each card
+    /// taking `value(a)` for attribute `a`; returns the new cards. The caller keeps the
+    /// deck within [`super::MAX_CARDS`].
+    pub fn add_face(
+        &mut self,
+        id: &str,
+        display: &str,
+        copies: u16,
+        value: impl Fn(usize) -> i64,
+    ) -> Vec<CardIx> {
+        let face = self.face_cards.len() as u16;
+        let mut ixs = Vec::new();
+        for _ in 0..copies {
+            let ix = self.len() as CardIx;
+            self.ids.push(id.to_string());
+            self.names.push(display.to_string());
+            self.faces.push(face);
+            for (a, def) in self.attrs.iter_mut().enumerate() {
+                def.values.push(value(a));
+            }
+            ixs.push(ix);
+        }
+        self.index.faces.entry(id.to_string()).or_insert(face);
+        if let Some(&first) = ixs.first() {
+            self.index
+                .display
+                .entry(display.to_string())
+                .or_insert(first);
+        }
+        self.face_cards.push(ixs.clone());
+        ixs
     }
 
     /// Resolves card ids (copies are taken in order: `1m 1m` is two different tiles),
@@ -186,8 +256,8 @@ impl Deck {
         if let Some(f) = self.face_named(w) {
             return Ok(vec![f]);
         }
-        if let Some(c) = self.names.iter().position(|n| n == w) {
-            return Ok(vec![self.faces[c]]);
+        if let Some(&c) = self.index.display.get(w) {
+            return Ok(vec![self.faces[c as usize]]);
         }
         // Compact notation: runs of digits each followed by a suit letter, e.g.
         // `123m456p11z` = 1m 2m 3m 4p 5p 6p 1z 1z.
