@@ -30,6 +30,12 @@ pub fn draw(severity: Severity) -> bool {
     false
 }
 
+/// Counts errors that were never drawn because the checker did not keep them (past
+/// its own cap, `fuda_core::compile::MAX_ERRORS`): told in [`more`] with the rest.
+pub fn not_kept(errors: usize) {
+    MORE_ERRORS.fetch_add(errors, Ordering::Relaxed);
+}
+
 /// Whether one more diagnostic may be drawn, for a caller that says itself how many
 /// were not (`--json`'s `more`).
 pub fn admit() -> bool {

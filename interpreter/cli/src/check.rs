@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use fuda_core::ir::StageDef;
-use fuda_core::{Compiled, Failed, Program};
+use fuda_core::{Compiled, Program};
 use serde_json::{json, Value as Json};
 
 use crate::load::{self, plural};
@@ -90,18 +90,13 @@ fn file_json(path: &Path) -> Json {
                 "warnings": warnings.len(), "diagnostics": listed, "more": more,
             })
         }
-        Ok(Err(Failed {
-            sources,
-            diagnostics,
-        })) => {
-            let errors = diagnostics
-                .iter()
-                .filter(|d| d.severity == fuda_core::diagnostic::Severity::Error)
-                .count();
-            let (listed, more) = diag_json::capped(&diagnostics, &sources);
+        Ok(Err(f)) => {
+            let errors = f.errors();
+            let warnings = f.diagnostics.len() + f.unkept - errors;
+            let (listed, more) = diag_json::capped_failure(&f);
             json!({
                 "file": shown, "ok": false, "summary": null, "errors": errors,
-                "warnings": diagnostics.len() - errors, "diagnostics": listed, "more": more,
+                "warnings": warnings, "diagnostics": listed, "more": more,
             })
         }
     }

@@ -62,6 +62,15 @@ pub fn capped(ds: &[Diagnostic], sources: &[Source]) -> (Vec<Json>, Json) {
     (listed, more(errors, warnings))
 }
 
+/// [`capped`] for a ruleset that did not compile: the errors its checker counted but
+/// did not keep are in `more` too.
+pub fn capped_failure(f: &fuda_core::Failed) -> (Vec<Json>, Json) {
+    let (listed, more) = capped(&f.diagnostics, &f.sources);
+    let count = |k: &str| more[k].as_u64().unwrap_or(0) as usize;
+    let more = self::more(count("errors") + f.unkept, count("warnings"));
+    (listed, more)
+}
+
 /// `{"errors": E, "warnings": W}`: the diagnostics of a file not listed, past the cap.
 pub fn more(errors: usize, warnings: usize) -> Json {
     json!({ "errors": errors, "warnings": warnings })

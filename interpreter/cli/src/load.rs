@@ -157,7 +157,8 @@ pub fn report_failure(failed: &Failed) -> (usize, usize) {
         }
         render::draw_program(d, &failed.sources, Stream::Err);
     }
-    (errors, warnings)
+    crate::budget::not_kept(failed.unkept);
+    (errors + failed.unkept, warnings)
 }
 
 /// Compiles a file for the commands that need a program (score, simulate, play):

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use fuda_core::diagnostic::Severity;
-use fuda_core::{Failed, Program, RuntimeError, State};
+use fuda_core::{Program, RuntimeError, State};
 use serde_json::{json, Value as Json};
 
 use crate::load;
@@ -23,7 +23,9 @@ pub struct Args {
     pub filter: Option<String>,
     /// Print one JSON object instead of text: `{"ok", "passed", "failed", "files":
     /// [{"file", "compiled", "passed", "failed", "filtered_out", "tests": [{"name",
-    /// "line", "result", "message", "diagnostic"}], "diagnostics"}]}`.
+    /// "line", "result", "message", "diagnostic"}], "diagnostics", "more"}]}`: a file
+    /// that does not compile lists its errors under `diagnostics` (at most 100 per
+    /// command) and counts the others in `more` (`{"errors", "warnings"}`).
     #[arg(long)]
     pub json: bool,
 }
@@ -115,25 +117,24 @@ fn run_json(args: &Args) -> miette::Result<u8> {
 /// One file's entry of `--json`.
 fn file_json(path: &Path, filter: Option<&str>) -> Json {
     let shown = stdin::shown(path);
-    let not_compiled = |diagnostics: Vec<Json>| {
+    let not_compiled = |diagnostics: Vec<Json>, more: Json| {
         json!({
             "file": shown, "compiled": false, "passed": 0, "failed": 1, "filtered_out": 0,
-            "tests": [], "diagnostics": diagnostics,
+            "tests": [], "diagnostics": diagnostics, "more": more,
         })
     };
     let compiled = match load::compile_file(path) {
-        Err(e) => return not_compiled(vec![diag_json::user_error(&e, &shown)]),
-        Ok(Err(Failed {
-            sources,
-            diagnostics,
-        })) => {
+        Err(e) => {
             return not_compiled(
-                diagnostics
-                    .iter()
-                    .filter(|d| d.severity == Severity::Error)
-                    .map(|d| diag_json::diagnostic(d, &sources))
-                    .collect(),
+                vec![diag_json::user_error(&e, &shown)],
+                diag_json::more(0, 0),
             )
+        }
+        Ok(Err(mut f)) => {
+            // Only the errors are listed: they are why no test ran.
+            f.diagnostics.retain(|d| d.severity == Severity::Error);
+            let (listed, more) = diag_json::capped_failure(&f);
+            return not_compiled(listed, more);
         }
         Ok(Ok(c)) => c,
     };
@@ -163,5 +164,6 @@ fn file_json(path: &Path, filter: Option<&str>) -> Json {
     json!({
         "file": shown, "compiled": true, "passed": tests.len() - failed, "failed": failed,
         "filtered_out": p.tests.len() - tests.len(), "tests": tests, "diagnostics": [],
+        "more": diag_json::more(0, 0),
     })
 }

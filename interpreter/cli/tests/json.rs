@@ -190,6 +190,7 @@ fn test_json_lists_each_test_and_the_totals() {
             "files": [
                 {"file": failing, "compiled": true, "passed": 1, "failed": 1,
                  "filtered_out": 0, "diagnostics": [],
+                 "more": {"errors": 0, "warnings": 0},
                  "tests": [
                     {"name": "one is one", "line": 6, "result": "passed",
                      "message": null, "diagnostic": null},
@@ -197,7 +198,8 @@ fn test_json_lists_each_test_and_the_totals() {
                      "message": null, "diagnostic": null},
                  ]},
                 {"file": broken, "compiled": false, "passed": 0, "failed": 1,
-                 "filtered_out": 0, "tests": [], "diagnostics": null},
+                 "filtered_out": 0, "tests": [], "diagnostics": null,
+                 "more": {"errors": 0, "warnings": 0}},
             ],
         })
     );

@@ -126,4 +126,18 @@ fn eight_thousand_mistakes_on_one_line_print_little() {
         file["more"],
         serde_json::json!({"errors": 7900, "warnings": 0})
     );
+    // `test --json` lists a broken file's errors under the same cap.
+    let r = fuda_in(Some(dir.path()), &["test", "--json", "names.fuda"], "");
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(r.stdout.len() < 100_000, "{} bytes", r.stdout.len());
+    let v: serde_json::Value = serde_json::from_str(r.stdout.trim()).expect("JSON");
+    let file = &v["files"][0];
+    assert_eq!(
+        file["diagnostics"].as_array().map(Vec::len),
+        Some(MAX_DIAGNOSTICS)
+    );
+    assert_eq!(
+        file["more"],
+        serde_json::json!({"errors": 7900, "warnings": 0})
+    );
 }

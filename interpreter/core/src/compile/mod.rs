@@ -51,8 +51,23 @@ pub struct Compiled {
 pub struct Failed {
     /// The files read, for rendering.
     pub sources: Vec<Source>,
-    /// Every problem found (errors first).
+    /// Every problem kept (errors first): at most [`MAX_ERRORS`] errors.
     pub diagnostics: Vec<Diagnostic>,
+    /// Errors found past [`MAX_ERRORS`]: counted, not kept, so that a report can say
+    /// how many there were in all.
+    pub unkept: usize,
+}
+
+impl Failed {
+    /// Every error found, kept or not.
+    pub fn errors(&self) -> usize {
+        self.unkept
+            + self
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .count()
+    }
 }
 
 /// Checks and compiles a ruleset given as text; `loader` reads files it imports.
@@ -63,6 +78,7 @@ pub fn compile(name: &str, text: &str, loader: &dyn Loader) -> Result<Compiled, 
             return Err(Failed {
                 sources,
                 diagnostics,
+                unkept: 0,
             })
         }
     };
@@ -83,20 +99,6 @@ pub fn compile(name: &str, text: &str, loader: &dyn Loader) -> Result<Compiled, 
             seen.push(d);
         }
     }
-    if c.errors_dropped > 0 {
-        seen.push(
-            Diagnostic::error(
-                "fuda::too-many-errors",
-                format!(
-                    "{} more errors are not shown: a check reports at most {MAX_ERRORS}",
-                    c.errors_dropped
-                ),
-                c.anchor,
-                "in this ruleset",
-            )
-            .with_help("fix the errors shown and check again"),
-        );
-    }
     let (errors, warnings): (Vec<_>, Vec<_>) = seen
         .into_iter()
         .partition(|d| d.severity == Severity::Error);
@@ -114,6 +116,7 @@ pub fn compile(name: &str, text: &str, loader: &dyn Loader) -> Result<Compiled, 
         Err(Failed {
             sources: c.program.sources,
             diagnostics,
+            unkept: c.errors_dropped,
         })
     }
 }
