@@ -4,7 +4,8 @@
 //!
 //! Only regular files are opened: opening a FIFO waits for a writer (or a reader)
 //! forever, and a device is no file of ours. The check comes before the open, and is
-//! made again on the opened file in case the path changed in between.
+//! made again on the opened file in case the path changed in between; the open itself
+//! does not block (on Unix), so a path swapped for a FIFO in between is refused too.
 
 use std::io::Read;
 use std::path::Path;
@@ -127,12 +128,34 @@ pub fn open_regular(path: &Path) -> Result<std::fs::File, ReadError> {
     if let Some(what) = not_regular(path) {
         return Err(ReadError::NotRegular(what));
     }
-    let file = std::fs::File::open(path).map_err(ReadError::Io)?;
+    open_and_recheck(path)
+}
+
+/// The open of [`open_regular`], and its check of what was opened.
+fn open_and_recheck(path: &Path) -> Result<std::fs::File, ReadError> {
+    let file = open_without_waiting(path).map_err(ReadError::Io)?;
     let meta = file.metadata().map_err(ReadError::Io)?;
     match kind_of(&meta) {
         Some(what) => Err(ReadError::NotRegular(what)),
         None => Ok(file),
     }
+}
+
+/// Opens `path` to read without waiting on it: opening a FIFO returns at once (and
+/// [`open_regular`] then refuses it). On a regular file the flag changes nothing.
+#[cfg(unix)]
+fn open_without_waiting(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+}
+
+/// Opens `path` to read (elsewhere than Unix, FIFOs are no file-system paths).
+#[cfg(not(unix))]
+fn open_without_waiting(path: &Path) -> std::io::Result<std::fs::File> {
+    std::fs::File::open(path)
 }
 
 /// Reads a regular file of at most `max` bytes as text, without reading a larger one
