@@ -8,6 +8,7 @@ mod budget;
 mod check;
 mod compare;
 mod diag_json;
+mod in_order;
 mod input;
 mod limits;
 mod lines;

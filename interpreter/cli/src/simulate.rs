@@ -10,7 +10,6 @@ use fuda_core::agents::{by_name, Agent};
 use fuda_core::play::{agent_seed, game_seed, GameError, GameRecord, PlayOptions, Table};
 use fuda_core::Program;
 use miette::miette;
-use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::params::{self, GameParams};
@@ -122,6 +121,12 @@ pub struct Report {
 /// played. A fixed number, so that where a run stops does not depend on the threads.
 const FIRST_GAMES: u64 = 16;
 
+/// Games finished (or being played) ahead of the next one to be added up, per thread:
+/// room enough that a slow game seldom holds the other threads up, and little enough
+/// that games which each keep their full 20,000 events hold some hundreds of megabytes
+/// at most.
+const WINDOW_PER_THREAD: u64 = 8;
+
 /// Runs the games; 0 when all finished cleanly, 1 when any failed.
 pub fn run(args: &Args) -> miette::Result<u8> {
     let result = run_text(args);
@@ -222,58 +227,12 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
         ..
     } = batch;
     let (p, seats) = (p, *seats);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(run.threads.map_or(0, usize::from))
-        .build()
-        .map_err(|e| miette!("cannot start {} threads: {e}", run.threads.unwrap_or(0)))?;
+    let threads = match run.threads {
+        Some(t) => usize::from(t).max(1),
+        None => std::thread::available_parallelism().map_or(1, usize::from),
+    };
     let bar = crate::progress::bar(run.games, &batch.label);
     let started = Instant::now();
-    let games = |from: u64, to: u64| -> Vec<Result<GameRecord, GameError>> {
-        pool.install(|| {
-            (from..to)
-                .into_par_iter()
-                // A table for each piece of the range a worker takes (`map_init`): the
-                // board every game starts from is built once a piece, not once a game.
-                .map_init(
-                    || Table::new(p, game_params),
-                    |table, i| {
-                        let r = one_game(table, seating, i, game_seed(run.seed, i), seats);
-                        bar.inc(1);
-                        r
-                    },
-                )
-                .collect()
-        })
-    };
-    // The first games on their own: when every one fails, the ruleset fails every game
-    // (each perhaps only at a runaway limit), and the rest are not played.
-    let first = run.games.min(FIRST_GAMES);
-    let mut results = games(0, first);
-    let stopped = first < run.games && results.iter().all(Result::is_err);
-    if !stopped {
-        results.extend(games(first, run.games));
-    }
-    bar.finish_and_clear();
-    let seconds = started.elapsed().as_secs_f64();
-    let mut failures = Vec::new();
-    let mut ok = Vec::with_capacity(results.len());
-    for (i, r) in results.iter().enumerate() {
-        match r {
-            Ok(rec) => ok.push((i as u64, rec)),
-            Err(e) => {
-                let seed = game_seed(run.seed, i as u64);
-                // Each failure is in the report; only the first ones are drawn.
-                if crate::budget::draw(fuda_core::diagnostic::Severity::Error) {
-                    errln!("game {i} (seed {seed}) failed:\n{}", rendered_error(p, e));
-                }
-                failures.push(Failure {
-                    game: i as u64,
-                    seed,
-                    error: short_error(p, e),
-                });
-            }
-        }
-    }
     let roles: Vec<String> = p
         .seats
         .roles
@@ -281,7 +240,65 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
         .find(|(n, _)| *n == seats as usize)
         .map(|(_, r)| r.clone())
         .unwrap_or_default();
-    let summary = stats::summarize(&ok, seating, &roles);
+    let mut sums = stats::Sums::new(seating);
+    let mut failures = Vec::new();
+    let mut per_game_totals = Vec::new();
+    // Games are added to the sums in game order, so the numbers do not depend on the
+    // threads, as each is done: a run holds a window of games, not all of them.
+    // Plays games `from..to`; how many failed.
+    let mut games = |from: u64, to: u64| -> miette::Result<u64> {
+        let mut failed = 0;
+        crate::in_order::run(
+            from,
+            to,
+            threads,
+            WINDOW_PER_THREAD * threads as u64,
+            // A table for each worker: the board every game starts from is built once a
+            // worker, not once a game.
+            || Table::new(p, game_params),
+            |table, i| {
+                let r = one_game(table, seating, i, game_seed(run.seed, i), seats);
+                bar.inc(1);
+                r
+            },
+            |i, r| match r {
+                Ok(rec) => {
+                    sums.add(i, &rec);
+                    if per_game {
+                        per_game_totals.push(Some(stats::game_totals(&rec, seating.seated(i))));
+                    }
+                }
+                Err(e) => {
+                    let seed = game_seed(run.seed, i);
+                    // Each failure is in the report; only the first ones are drawn.
+                    if crate::budget::draw(fuda_core::diagnostic::Severity::Error) {
+                        errln!("game {i} (seed {seed}) failed:\n{}", rendered_error(p, &e));
+                    }
+                    failures.push(Failure {
+                        game: i,
+                        seed,
+                        error: short_error(p, &e),
+                    });
+                    if per_game {
+                        per_game_totals.push(None);
+                    }
+                    failed += 1;
+                }
+            },
+        )
+        .map_err(|e| miette!("cannot start {threads} threads: {e}"))?;
+        Ok(failed)
+    };
+    // The first games on their own: when every one fails, the ruleset fails every game
+    // (each perhaps only at a runaway limit), and the rest are not played.
+    let first = run.games.min(FIRST_GAMES);
+    let stopped = games(0, first)? == first && first < run.games;
+    if !stopped {
+        games(first, run.games)?;
+    }
+    bar.finish_and_clear();
+    let seconds = started.elapsed().as_secs_f64();
+    let summary = sums.finish(&roles);
     let rate = |n: u64| {
         if seconds > 0.0 {
             (n as f64 / seconds * 10.0).round() / 10.0
@@ -302,17 +319,7 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
         seconds: (seconds * 1000.0).round() / 1000.0,
         deals_per_second: rate(summary.deals),
         games_per_second: rate(summary.games),
-        games: if per_game {
-            (0u64..)
-                .zip(&results)
-                .map(|(i, r)| {
-                    let r = r.as_ref().ok()?;
-                    Some(stats::game_totals(r, seating.seated(i)))
-                })
-                .collect()
-        } else {
-            Vec::new()
-        },
+        games: per_game_totals,
         summary,
     };
     Ok(report)

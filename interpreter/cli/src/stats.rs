@@ -457,6 +457,13 @@ impl Standings {
         }
     }
 
+    /// Makes room for `places` places.
+    fn grow(&mut self, places: usize) {
+        self.wins.resize(places, 0);
+        self.deals.resize(places, 0);
+        self.chips.resize(places, Mean::default());
+    }
+
     /// One game of place `at`: `won` of its `deals`, and its final chips (none in a
     /// game without a per-seat ledger).
     fn add(&mut self, at: usize, won: u64, deals: u64, chips: Option<f64>) {
@@ -481,197 +488,281 @@ impl Standings {
 /// Aggregates finished games, in the order given, each with its index in the batch
 /// (which says, through `seating`, who sat where). `roles` are the role names from the
 /// dealer on, for the seat count played.
+#[cfg(test)]
 pub fn summarize(records: &[(u64, &GameRecord)], seating: &Seating, roles: &[String]) -> Summary {
-    let seats = records
-        .iter()
-        .map(|r| r.1.seats as usize)
-        .max()
-        .unwrap_or(0);
-    let mut deals = 0u64;
-    let mut outcomes: BTreeMap<&str, u64> = BTreeMap::new();
-    let mut results: BTreeMap<&str, (u64, Mean)> = BTreeMap::new();
-    // Wins per seat and per agent, over the deals played there: a win rate is a share
-    // of deals. An agent holding two seats of a game plays its deals twice, once a seat.
-    let mut by_seat = Standings::new(seats);
-    let mut by_agent = Standings::new(seating.names().len());
-    let mut seat_games = vec![vec![0u64; seats]; seating.names().len()];
-    let mut decisions = Mean::default();
-    let mut yaku: BTreeMap<&str, (u64, Mean)> = BTreeMap::new();
-    let mut bonuses: BTreeMap<&str, (u64, Mean)> = BTreeMap::new();
-    let mut role_wins = vec![0u64; seats];
-    let mut role_chips = vec![Mean::default(); seats];
-    let mut tallies: BTreeMap<&str, BTreeMap<&str, u64>> = BTreeMap::new();
+    let mut sums = Sums::new(seating);
     for (game, r) in records {
+        sums.add(*game, r);
+    }
+    sums.finish(roles)
+}
+
+/// The entry of `key`, made when missing, without allocating a key for one that is
+/// there (most are: a game adds the same names again and again).
+fn entry<'m, V: Default>(map: &'m mut BTreeMap<String, V>, key: &str) -> &'m mut V {
+    if !map.contains_key(key) {
+        map.insert(key.to_string(), V::default());
+    }
+    map.get_mut(key).expect("inserted above")
+}
+
+/// The running sums of a batch's games, added one game at a time in game order: a
+/// batch keeps these, not its games, so that its memory does not grow with their
+/// number (a game may keep 20,000 events).
+pub struct Sums<'a> {
+    seating: &'a Seating,
+    seats: usize,
+    games: u64,
+    deals: u64,
+    outcomes: BTreeMap<String, u64>,
+    results: BTreeMap<String, (u64, Mean)>,
+    /// Wins per seat and per agent, over the deals played there: a win rate is a share
+    /// of deals. An agent holding two seats of a game plays its deals twice, once a seat.
+    by_seat: Standings,
+    by_agent: Standings,
+    seat_games: Vec<Vec<u64>>,
+    decisions: Mean,
+    yaku: BTreeMap<String, (u64, Mean)>,
+    bonuses: BTreeMap<String, (u64, Mean)>,
+    role_wins: Vec<u64>,
+    role_chips: Vec<Mean>,
+    tallies: BTreeMap<String, BTreeMap<String, u64>>,
+}
+
+impl<'a> Sums<'a> {
+    /// No games yet, seated as `seating` says.
+    pub fn new(seating: &'a Seating) -> Sums<'a> {
+        let agents = seating.names().len();
+        Sums {
+            seating,
+            seats: 0,
+            games: 0,
+            deals: 0,
+            outcomes: BTreeMap::new(),
+            results: BTreeMap::new(),
+            by_seat: Standings::new(0),
+            by_agent: Standings::new(agents),
+            seat_games: vec![Vec::new(); agents],
+            decisions: Mean::default(),
+            yaku: BTreeMap::new(),
+            bonuses: BTreeMap::new(),
+            role_wins: Vec::new(),
+            role_chips: Vec::new(),
+            tallies: BTreeMap::new(),
+        }
+    }
+
+    /// Makes room for games of `seats` seats.
+    fn grow(&mut self, seats: usize) {
+        if seats <= self.seats {
+            return;
+        }
+        self.seats = seats;
+        self.by_seat.grow(seats);
+        for g in &mut self.seat_games {
+            g.resize(seats, 0);
+        }
+        self.role_wins.resize(seats, 0);
+        self.role_chips.resize(seats, Mean::default());
+    }
+
+    /// Adds game number `game` (its index in the batch), played after those added.
+    pub fn add(&mut self, game: u64, r: &GameRecord) {
+        self.grow(r.seats as usize);
+        let seats = self.seats;
+        self.games += 1;
         for (s, res, dealer) in &r.records {
             for y in res.base_yaku.iter() {
-                let e = yaku.entry(y.name.as_str()).or_default();
+                let e = entry(&mut self.yaku, &y.name);
                 e.0 += 1;
                 e.1.add(res.total as f64);
             }
             for b in res.bonuses.iter() {
-                let e = bonuses.entry(b.name.as_str()).or_default();
+                let e = entry(&mut self.bonuses, &b.name);
                 e.0 += 1;
                 e.1.add(b.value as f64);
             }
-            if let Some(w) = role_wins.get_mut(role_of(*s, *dealer, seats)) {
+            if let Some(w) = self.role_wins.get_mut(role_of(*s, *dealer, seats)) {
                 *w += 1;
             }
         }
         for (dealer, delta) in &r.deal_chips {
             for (s, c) in delta.iter().enumerate() {
-                if let Some(m) = role_chips.get_mut(role_of(s as u8, *dealer, seats)) {
+                if let Some(m) = self.role_chips.get_mut(role_of(s as u8, *dealer, seats)) {
                     m.add(*c as f64);
                 }
             }
         }
         for (label, value) in &r.tallies {
-            let values = tallies.entry(label).or_default();
+            let values = entry(&mut self.tallies, label);
             let key = if values.contains_key(value.as_str()) || values.len() < MAX_TALLY_VALUES {
                 value.as_str()
             } else {
                 OTHER_VALUES
             };
-            *values.entry(key).or_default() += 1;
+            *entry(values, key) += 1;
         }
         let n = r.outcomes.len() as u64;
-        deals += n;
+        self.deals += n;
         for o in &r.outcomes {
-            *outcomes.entry(o).or_default() += 1;
+            *entry(&mut self.outcomes, o) += 1;
         }
         for (_, res, _) in &r.records {
-            let e = results.entry(res.name.as_str()).or_default();
+            let e = entry(&mut self.results, &res.name);
             e.0 += 1;
             e.1.add(res.total as f64);
         }
         let won = seat_wins(r, seats);
         for (s, w) in won.iter().enumerate() {
-            by_seat.add(s, *w, n, r.chips.get(s).map(|c| *c as f64));
+            self.by_seat
+                .add(s, *w, n, r.chips.get(s).map(|c| *c as f64));
         }
-        let seated = seating.seated(*game);
-        for (a, games) in seat_games.iter_mut().enumerate() {
+        let seated = self.seating.seated(game);
+        for (a, games) in self.seat_games.iter_mut().enumerate() {
             // One observation of chips a game, the mean of the agent's seats: two seats
             // of one agent in one game are not independent (they play the same deals),
             // so each game counts once, whatever the agent's seats.
             let g = AgentGame::of(a, &seated, &won, &r.chips, n);
-            by_agent.add(a, g.wins, g.deals, g.chips_per_seat());
+            self.by_agent.add(a, g.wins, g.deals, g.chips_per_seat());
             for (s, _) in seated.iter().enumerate().filter(|x| *x.1 == a) {
                 if let Some(x) = games.get_mut(s) {
                     *x += 1;
                 }
             }
         }
-        decisions.add(r.decisions as f64);
+        self.decisions.add(r.decisions as f64);
     }
-    let pct = |c: u64| per(100 * c, deals);
-    let mut outcomes: Vec<OutcomeShare> = outcomes
-        .into_iter()
-        .map(|(l, c)| OutcomeShare {
-            label: l.to_string(),
-            count: c,
-            percent: pct(c),
-        })
-        .collect();
-    outcomes.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.label.cmp(&b.label)));
-    let mut results: Vec<ResultStat> = results
-        .into_iter()
-        .map(|(name, (count, m))| ResultStat {
-            name: name.to_string(),
-            count,
-            per_deal: per(count, deals),
-            mean_value: round(m.mean()),
-        })
-        .collect();
-    results.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
-    let by_agent = if seats > 0 {
-        seating
-            .names()
+
+    /// The summary of the games added; `roles` are the role names from the dealer on.
+    pub fn finish(self, roles: &[String]) -> Summary {
+        let Sums {
+            seating,
+            seats,
+            games,
+            deals,
+            outcomes,
+            results,
+            by_seat,
+            by_agent,
+            seat_games,
+            decisions,
+            yaku,
+            bonuses,
+            role_wins,
+            role_chips,
+            tallies,
+        } = self;
+        let pct = |c: u64| per(100 * c, deals);
+        let mut outcomes: Vec<OutcomeShare> = outcomes
+            .into_iter()
+            .map(|(l, c)| OutcomeShare {
+                label: l.to_string(),
+                count: c,
+                percent: pct(c),
+            })
+            .collect();
+        outcomes.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.label.cmp(&b.label)));
+        let mut results: Vec<ResultStat> = results
+            .into_iter()
+            .map(|(name, (count, m))| ResultStat {
+                name: name.to_string(),
+                count,
+                per_deal: per(count, deals),
+                mean_value: round(m.mean()),
+            })
+            .collect();
+        results.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
+        let by_agent = if seats > 0 {
+            seating
+                .names()
+                .iter()
+                .enumerate()
+                .map(|(a, name)| AgentStat {
+                    agent: name.clone(),
+                    seats: seating.seats_held(a) as u64,
+                    seat_games: seat_games[a].clone(),
+                    win_rate: by_agent.win_rate(a),
+                    chips: by_agent.chips(a),
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let seats = (0..seats)
+            .map(|s| SeatStat {
+                seat: s as u8,
+                agent: seating.fixed_agent(s).map(String::from),
+                win_rate: by_seat.win_rate(s),
+                chips: by_seat.chips(s),
+            })
+            .collect();
+        let mut yaku: Vec<YakuStat> = yaku
+            .into_iter()
+            .map(|(name, (count, m))| YakuStat {
+                name: name.to_string(),
+                count,
+                per_deal: per(count, deals),
+                mean_payment: round(m.mean()),
+            })
+            .collect();
+        yaku.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
+        let mut bonuses: Vec<BonusStat> = bonuses
+            .into_iter()
+            .map(|(name, (count, m))| BonusStat {
+                name: name.to_string(),
+                count,
+                per_deal: per(count, deals),
+                mean_value: round(m.mean()),
+            })
+            .collect();
+        bonuses.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
+        // Each deal has every role once: a role's win rate is its wins over all deals.
+        let roles = role_wins
             .iter()
             .enumerate()
-            .map(|(a, name)| AgentStat {
-                agent: name.clone(),
-                seats: seating.seats_held(a) as u64,
-                seat_games: seat_games[a].clone(),
-                win_rate: by_agent.win_rate(a),
-                chips: by_agent.chips(a),
+            .map(|(i, w)| RoleStat {
+                role: roles
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| format!("seat {i} from the dealer")),
+                win_rate: Mean::share(*w, deals.max(*w)).share_interval(),
+                chips_per_deal: role_chips[i].interval(),
             })
-            .collect()
-    } else {
-        Vec::new()
-    };
-    let seats = (0..seats)
-        .map(|s| SeatStat {
-            seat: s as u8,
-            agent: seating.fixed_agent(s).map(String::from),
-            win_rate: by_seat.win_rate(s),
-            chips: by_seat.chips(s),
-        })
-        .collect();
-    let mut yaku: Vec<YakuStat> = yaku
-        .into_iter()
-        .map(|(name, (count, m))| YakuStat {
-            name: name.to_string(),
-            count,
-            per_deal: per(count, deals),
-            mean_payment: round(m.mean()),
-        })
-        .collect();
-    yaku.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
-    let mut bonuses: Vec<BonusStat> = bonuses
-        .into_iter()
-        .map(|(name, (count, m))| BonusStat {
-            name: name.to_string(),
-            count,
-            per_deal: per(count, deals),
-            mean_value: round(m.mean()),
-        })
-        .collect();
-    bonuses.sort_by(|a, b| b.count.cmp(&a.count).then_with(|| a.name.cmp(&b.name)));
-    // Each deal has every role once: a role's win rate is its wins over all deals.
-    let roles = role_wins
-        .iter()
-        .enumerate()
-        .map(|(i, w)| RoleStat {
-            role: roles
-                .get(i)
-                .cloned()
-                .unwrap_or_else(|| format!("seat {i} from the dealer")),
-            win_rate: Mean::share(*w, deals.max(*w)).share_interval(),
-            chips_per_deal: role_chips[i].interval(),
-        })
-        .collect();
-    let tallies = tallies
-        .into_iter()
-        .map(|(label, values)| {
-            let total: u64 = values.values().sum();
-            let mut values: Vec<(String, u64, f64)> = values
-                .into_iter()
-                .map(|(v, c)| {
-                    (
-                        v.to_string(),
-                        c,
-                        round(100.0 * c as f64 / total.max(1) as f64),
-                    )
-                })
-                .collect();
-            values.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-            TallyStat {
-                label: label.to_string(),
-                values,
-            }
-        })
-        .collect();
-    Summary {
-        games: records.len() as u64,
-        deals,
-        outcomes,
-        results,
-        yaku,
-        bonuses,
-        seats,
-        by_agent,
-        roles,
-        tallies,
-        decisions: decisions.interval(),
+            .collect();
+        let tallies = tallies
+            .into_iter()
+            .map(|(label, values)| {
+                let total: u64 = values.values().sum();
+                let mut values: Vec<(String, u64, f64)> = values
+                    .into_iter()
+                    .map(|(v, c)| {
+                        (
+                            v.to_string(),
+                            c,
+                            round(100.0 * c as f64 / total.max(1) as f64),
+                        )
+                    })
+                    .collect();
+                values.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+                TallyStat {
+                    label: label.to_string(),
+                    values,
+                }
+            })
+            .collect();
+        Summary {
+            games,
+            deals,
+            outcomes,
+            results,
+            yaku,
+            bonuses,
+            seats,
+            by_agent,
+            roles,
+            tallies,
+            decisions: decisions.interval(),
+        }
     }
 }
 
