@@ -2,7 +2,7 @@
 //! columns counted in characters as an editor shows them, not in bytes), its code,
 //! severity, message, labels and help, so that a tool can place it without rendering.
 
-use fuda_core::diagnostic::Severity;
+use fuda_core::diagnostic::{message_text, Severity};
 use fuda_core::ir::{Loc, Source};
 use fuda_core::Diagnostic;
 use serde_json::{json, Map, Value as Json};
@@ -18,7 +18,7 @@ pub fn diagnostic(d: &Diagnostic, sources: &[Source]) -> Json {
         .iter()
         .map(|(loc, text)| {
             let mut l = place(*loc, sources);
-            l.insert("text".into(), json!(text));
+            l.insert("text".into(), json!(message_text(text)));
             Json::Object(l)
         })
         .collect();
@@ -37,9 +37,9 @@ pub fn diagnostic(d: &Diagnostic, sources: &[Source]) -> Json {
             Severity::Error => "error",
             Severity::Warning => "warning",
         },
-        "message": d.message,
+        "message": message_text(&d.message),
         "labels": labels,
-        "help": d.help,
+        "help": d.help.as_deref().map(message_text),
         "notes": d.related.iter().map(|n| diagnostic(n, sources)).collect::<Vec<_>>(),
     })
 }

@@ -102,6 +102,8 @@ pub struct Report {
     /// Whether the run stopped after the first games, every one of which failed (the
     /// others were not played).
     pub stopped: bool,
+    /// The first failed games (at most [`MAX_FAILURES_LISTED`]; `failed` counts them
+    /// all), each with its seed and error.
     failures: Vec<Failure>,
     /// What the finished games add up to.
     #[serde(flatten)]
@@ -120,6 +122,10 @@ pub struct Report {
 /// Games played first, on their own: when every one of them fails, the others are not
 /// played. A fixed number, so that where a run stops does not depend on the threads.
 const FIRST_GAMES: u64 = 16;
+
+/// The most failed games a report lists (it counts them all): a rule file that fails
+/// one game in two would otherwise list half a million for a million games.
+pub const MAX_FAILURES_LISTED: usize = 100;
 
 /// Games finished (or being played) ahead of the next one to be added up, per thread:
 /// room enough that a slow game seldom holds the other threads up, and little enough
@@ -242,6 +248,7 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
         .unwrap_or_default();
     let mut sums = stats::Sums::new(seating);
     let mut failures = Vec::new();
+    let mut failed_games = 0u64;
     let mut per_game_totals = Vec::new();
     // Games are added to the sums in game order, so the numbers do not depend on the
     // threads, as each is done: a run holds a window of games, not all of them.
@@ -274,11 +281,14 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
                     if crate::budget::draw(fuda_core::diagnostic::Severity::Error) {
                         errln!("game {i} (seed {seed}) failed:\n{}", rendered_error(p, &e));
                     }
-                    failures.push(Failure {
-                        game: i,
-                        seed,
-                        error: short_error(p, &e),
-                    });
+                    failed_games += 1;
+                    if failures.len() < MAX_FAILURES_LISTED {
+                        failures.push(Failure {
+                            game: i,
+                            seed,
+                            error: short_error(p, &e),
+                        });
+                    }
                     if per_game {
                         per_game_totals.push(None);
                     }
@@ -313,7 +323,7 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
         agents: seating.table().to_vec(),
         seating: seating.mode(),
         games_requested: run.games,
-        failed: failures.len() as u64,
+        failed: failed_games,
         stopped,
         failures,
         seconds: (seconds * 1000.0).round() / 1000.0,

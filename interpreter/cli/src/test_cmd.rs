@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+use fuda_core::diagnostic::message_text;
 use fuda_core::diagnostic::Severity;
 use fuda_core::{Program, RuntimeError, State};
 use serde_json::{json, Value as Json};
@@ -24,8 +25,9 @@ pub struct Args {
     /// Print one JSON object instead of text: `{"ok", "passed", "failed", "files":
     /// [{"file", "compiled", "passed", "failed", "filtered_out", "tests": [{"name",
     /// "line", "result", "message", "diagnostic"}], "diagnostics", "more"}]}`: a file
-    /// that does not compile lists its errors under `diagnostics` (at most 100 per
-    /// command) and counts the others in `more` (`{"errors", "warnings"}`).
+    /// that does not compile lists its errors under `diagnostics` and counts the others
+    /// in `more` (`{"errors", "warnings"}`); a failed test's `diagnostic` is null past
+    /// the command's first 100 diagnostics.
     #[arg(long)]
     pub json: bool,
 }
@@ -78,8 +80,14 @@ pub fn run(args: &Args) -> miette::Result<u8> {
                 Ok(()) => file_passed += 1,
                 Err(e) => {
                     file_failed += 1;
-                    outln!("FAIL {shown}: {}", p.tests[i].name);
-                    render::draw_program(&e.to_diagnostic(), &p.sources, Stream::Out);
+                    // A failing test is drawn with its diagnostic under the command's
+                    // cap: a file may hold 10,000 failing tests.
+                    let d = e.to_diagnostic();
+                    if crate::budget::draw(d.severity) {
+                        let name = render::brief(&p.tests[i].name, render::QUOTED_CHARS);
+                        outln!("FAIL {shown}: {name}");
+                        render::out(&render::program_diagnostic(&d, &p.sources, Stream::Out));
+                    }
                 }
             }
         }
@@ -148,14 +156,21 @@ fn file_json(path: &Path, filter: Option<&str>) -> Json {
                 .map(|s| fuda_grammar::line_column(&s.text, t.loc.span.start as usize).0);
             let (result, message, diagnostic) = match result {
                 Ok(()) => ("passed", Json::Null, Json::Null),
+                // Each failure has its message; the first ones, under the command's
+                // cap on diagnostics, have their diagnostic too.
                 Err(e) => (
                     "failed",
-                    json!(e.message),
-                    diag_json::diagnostic(&e.to_diagnostic(), &p.sources),
+                    json!(message_text(&e.message)),
+                    if crate::budget::admit() {
+                        diag_json::diagnostic(&e.to_diagnostic(), &p.sources)
+                    } else {
+                        Json::Null
+                    },
                 ),
             };
             json!({
-                "name": t.name, "line": line, "result": result, "message": message,
+                "name": render::brief(&t.name, render::QUOTED_CHARS), "line": line,
+                "result": result, "message": message,
                 "diagnostic": diagnostic,
             })
         })

@@ -141,3 +141,32 @@ fn eight_thousand_mistakes_on_one_line_print_little() {
         serde_json::json!({"errors": 7900, "warnings": 0})
     );
 }
+
+/// Forty unknown names of 20,000 characters each: every message used to quote its name
+/// whole, printing the file again. A quoted name is cut to 64 characters.
+#[test]
+fn long_names_are_quoted_cut() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let lets: String = (0..40)
+        .map(|i| format!(" let v{i} = n{i}{}\n", "a".repeat(20_000)))
+        .collect();
+    rule_file(
+        dir.path(),
+        "long.fuda",
+        &format!(
+            "ruleset \"x\"\nimport \"std/hanafuda\"\nseats 2 {{ 2: a b }}\n\
+             zone z shared pile public\nproc match {{\n{lets}}}\n"
+        ),
+    );
+    let r = fuda_in(Some(dir.path()), &["check", "long.fuda"], "");
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(r.stderr.len() < 40 * 1_000, "{} bytes", r.stderr.len());
+    assert!(
+        r.stderr
+            .contains(&format!("unknown name `n0{}…`", "a".repeat(62))),
+        "{}",
+        &r.stderr[..r.stderr.len().min(2_000)]
+    );
+    let r = fuda_in(Some(dir.path()), &["check", "--json", "long.fuda"], "");
+    assert!(r.stdout.len() < 40 * 1_000, "{} bytes", r.stdout.len());
+}

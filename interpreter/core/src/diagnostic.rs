@@ -126,7 +126,7 @@ impl Diagnostic {
                 let text = if label.is_empty() {
                     None
                 } else {
-                    Some(printable(label).into_owned())
+                    Some(message_text(label).into_owned())
                 };
                 labels.push(if i == 0 {
                     LabeledSpan::new_primary_with_span(text, span)
@@ -180,9 +180,9 @@ impl Diagnostic {
             code: self.code,
             // Rule files hold no control characters (they are refused before parsing),
             // but a message may quote a value given on the command line.
-            message: printable(&self.message).into_owned(),
+            message: message_text(&self.message).into_owned(),
             labels,
-            help: help.map(|h| printable(&h).into_owned()),
+            help: help.map(|h| message_text(&h).into_owned()),
             severity: self.severity,
             note: false,
             related: self
@@ -206,6 +206,61 @@ impl Diagnostic {
 /// `…` where text was left out, so that each diagnostic drawn costs a few lines however
 /// long the line.
 pub const MAX_LINE_CHARS: usize = 200;
+
+/// The most characters of a name a message quotes between backticks: names are typed,
+/// so a longer one is a file's content (a name of 100,000 characters), cut with `…`.
+pub const MAX_QUOTED_CHARS: usize = 64;
+
+/// The most characters of a message, a label or a help line.
+pub const MAX_MESSAGE_CHARS: usize = 1_000;
+
+/// A message, label or help as it is shown: control characters as `?` (a message may
+/// quote a value given on the command line), each quoted name cut to
+/// [`MAX_QUOTED_CHARS`] and the whole to [`MAX_MESSAGE_CHARS`], so that what a
+/// diagnostic prints does not grow with what a file holds.
+pub fn message_text(text: &str) -> std::borrow::Cow<'_, str> {
+    let long = text.len() > MAX_QUOTED_CHARS
+        && (text.chars().count() > MAX_MESSAGE_CHARS
+            || text
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .any(|q| q.chars().count() > MAX_QUOTED_CHARS));
+    if !long {
+        return printable(text);
+    }
+    let mut out = String::new();
+    let (mut quoted, mut in_quote, mut cut) = (false, 0usize, false);
+    // Characters kept: the cap is on what is shown.
+    let mut kept = 0;
+    for c in text.chars() {
+        if kept == MAX_MESSAGE_CHARS {
+            out.push('…');
+            break;
+        }
+        kept += 1;
+        if c == '`' {
+            quoted = !quoted;
+            in_quote = 0;
+            cut = false;
+            out.push(c);
+            continue;
+        }
+        if quoted {
+            in_quote += 1;
+            if in_quote > MAX_QUOTED_CHARS {
+                kept -= 1;
+                if !cut {
+                    out.push('…');
+                    cut = true;
+                }
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    std::borrow::Cow::Owned(printable(&out).into_owned())
+}
 
 /// The least a label's ends keep of the line on either side, however many labels share
 /// the line.
@@ -470,6 +525,33 @@ impl miette::Diagnostic for Rendered {
         Some(Box::new(
             self.related.iter().map(|r| r as &dyn miette::Diagnostic),
         ))
+    }
+}
+
+#[cfg(test)]
+mod message_tests {
+    use super::*;
+
+    #[test]
+    fn long_quoted_names_are_cut_and_the_rest_kept() {
+        let name = "n".repeat(100_000);
+        let shown = message_text(&format!("unknown name `{name}`: declare `it`")).into_owned();
+        assert_eq!(
+            shown,
+            format!(
+                "unknown name `{}…`: declare `it`",
+                "n".repeat(MAX_QUOTED_CHARS)
+            )
+        );
+        let short = "unknown name `x`";
+        assert!(matches!(message_text(short), std::borrow::Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn a_long_message_is_cut_at_its_cap() {
+        let shown = message_text(&"a b ".repeat(1_000)).into_owned();
+        assert_eq!(shown.chars().count(), MAX_MESSAGE_CHARS + 1);
+        assert!(shown.ends_with('…'));
     }
 }
 
