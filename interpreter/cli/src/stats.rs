@@ -282,7 +282,7 @@ pub struct Summary {
 
 /// What one finished game adds to the numbers of a [`Summary`], kept per game so that
 /// `fuda compare` can pair game *i* of one ruleset with game *i* of the other. Each
-/// field is counted as [`summarize`] counts it.
+/// field is counted as [`Sums::add`] counts it.
 #[derive(Clone, Debug, Default)]
 pub struct GameTotals {
     /// Deals (outcomes) in the game.
