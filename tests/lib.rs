@@ -1,5 +1,6 @@
 //! Workspace-level tests live in `tests/tests/`; this library holds what several of them
 //! share.
 
+pub mod mahjong;
 pub mod oracle;
 pub mod sangohana;

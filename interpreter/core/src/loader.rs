@@ -87,6 +87,10 @@ pub const STDLIB: &[(&str, &str)] = &[
     ),
     ("std/mahjong", include_str!("../../../stdlib/mahjong.fuda")),
     (
+        "std/mahjong-shapes",
+        include_str!("../../../stdlib/mahjong-shapes.fuda"),
+    ),
+    (
         "std/mahjong108",
         include_str!("../../../stdlib/mahjong108.fuda"),
     ),

@@ -99,7 +99,7 @@ impl Agent for Greedy {
         if self.lookahead_left == 0 {
             return self.rng.below(moves.len() as u32) as usize;
         }
-        if p.patterns.is_empty() {
+        if !p.patterns.iter().any(|q| q.used) {
             return self.by_rollouts(p, st, seat, me, moves.len());
         }
         let (mut world_slot, mut trial_slot) = (self.world.take(), self.trial.take());
@@ -319,9 +319,9 @@ fn evaluate(p: &Program, st: &State, seat: u8, from: usize, scratch: &mut Distan
     // form (a helper pattern, one for a hand after calls): aiming at it would make every
     // hand look complete. Such patterns count only when no pattern is large enough.
     let held = own.len();
-    let fits = p.patterns.iter().any(|pat| pat.size >= held);
+    let fits = p.patterns.iter().any(|pat| pat.used && pat.size >= held);
     for pat in &p.patterns {
-        if pat.size == 0 || (fits && pat.size < held) {
+        if !pat.used || pat.size == 0 || (fits && pat.size < held) {
             continue;
         }
         if let Ok(d) = crate::pattern::distance_in(&mut cx, pat, own, scratch) {

@@ -147,6 +147,8 @@ pub(super) fn declare_all(c: &mut Compiler, items: &[(u16, Item)]) {
                         size: 0,
                         prefilter: None,
                         frame: 0,
+                        told_apart: crate::model::CardSet::first_n(crate::model::MAX_CARDS),
+                        used: true,
                         loc: Loc {
                             file: *file,
                             span: p.name.span,

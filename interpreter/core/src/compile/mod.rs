@@ -6,6 +6,7 @@ mod calls;
 mod chains;
 mod classes;
 mod constants;
+mod copies;
 mod deck;
 mod decls;
 mod ends;
@@ -107,6 +108,7 @@ pub fn compile(name: &str, text: &str, loader: &dyn Loader) -> Result<Compiled, 
         let mut warnings = warnings;
         warnings.extend(unused::patterns(&mut program));
         classes::finish(&mut program);
+        copies::mark(&mut program);
         guards::compile_hand_guards(&mut program);
         quick_ops::compile_quick_ops(&mut program);
         Ok(Compiled { program, warnings })

@@ -1,13 +1,16 @@
 //! Declarations nothing uses: a pattern no score table splits by, no guard or rule
-//! asks and no `waits` reads. Such a pattern is a leftover or a mistake, and not
-//! harmless: the greedy player aims at every pattern the ruleset declares.
+//! asks and no `waits` reads. In a ruleset's own files such a pattern is a leftover or
+//! a mistake, and is warned about; a library's (`std/mahjong-shapes`) is one the
+//! ruleset leaves aside. Either way it is marked unused, and the greedy player, which
+//! aims at the patterns a ruleset uses, leaves it aside too.
 
 use super::classes::{each_op, op_exprs};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Builtin, Expr, Program};
 
-/// A warning for each pattern that no procedure, test, score table or other pattern
-/// uses (after defs are expanded: a pattern only an unused def names is unused too).
+/// Marks the patterns that no procedure, test, score table or other pattern uses
+/// (after defs are expanded: a pattern only an unused def names is unused too), with a
+/// warning for each one declared outside the stdlib.
 pub(super) fn patterns(p: &mut Program) -> Vec<Diagnostic> {
     let mut used = vec![false; p.patterns.len()];
     let mut mark = |e: &mut Expr| note(e, &mut used);
@@ -29,11 +32,19 @@ pub(super) fn patterns(p: &mut Program) -> Vec<Diagnostic> {
         }
         pat.requires.iter_mut().for_each(|e| note(e, &mut used));
     }
+    for (pat, u) in p.patterns.iter_mut().zip(&used) {
+        pat.used = *u;
+    }
+    let sources = &p.sources;
+    let in_stdlib = |pat: &crate::ir::PatternDef| {
+        sources
+            .get(pat.loc.file as usize)
+            .is_some_and(|s| s.name.starts_with("std/"))
+    };
     p.patterns
         .iter()
-        .zip(&used)
-        .filter(|(_, u)| !**u)
-        .map(|(pat, _)| {
+        .filter(|pat| !pat.used && !in_stdlib(pat))
+        .map(|pat| {
             Diagnostic::error(
                 "fuda::unused-pattern",
                 format!("pattern `{}` is never used", pat.name),
@@ -41,7 +52,7 @@ pub(super) fn patterns(p: &mut Program) -> Vec<Diagnostic> {
                 "never used",
             )
             .with_help(format!(
-                "use it (`score … over {0}(hand)`, or a guard `when {0}(手札[s])`) or remove it: the greedy player plays towards the patterns a ruleset declares",
+                "use it (`score … over {0}(hand)`, or a guard `when {0}(手札[s])`) or remove it: the greedy player plays towards the patterns a ruleset uses",
                 pat.name
             ))
             .warning()

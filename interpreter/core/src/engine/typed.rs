@@ -253,8 +253,10 @@ impl Cx<'_> {
     }
 
     /// The deck's cards outside `hand` that, added to it, make pattern `pi` match (none
-    /// unless the hand is one card short of the pattern's size). Each candidate is
-    /// charged as a step; most fail the pattern's prefilter at once.
+    /// unless the hand is one card short of the pattern's size). Copies the pattern
+    /// cannot tell apart (`PatternDef::told_apart`) complete a hand alike, so one copy
+    /// of each face outside the hand is tried, and answers for them all. Each
+    /// candidate is charged as a step; most fail the pattern's prefilter at once.
     pub(super) fn waits(&mut self, pi: u16, hand: CardSet) -> Result<CardSet, RuntimeError> {
         let p = self.p;
         let Some(pat) = p.patterns.get(pi as usize) else {
@@ -266,7 +268,17 @@ impl Cx<'_> {
         }
         let candidates = p.deck.all().minus(hand);
         self.charge(candidates.len() as u64)?;
+        let mut answered = CardSet::EMPTY;
         for c in candidates.iter() {
+            if answered.contains(c) {
+                continue;
+            }
+            let alike = if pat.told_apart.contains(c) {
+                CardSet::single(c)
+            } else {
+                p.deck.face_set(c).inter(candidates)
+            };
+            answered = answered.union(alike);
             let mut with = hand;
             with.insert(c);
             let mut found = false;
@@ -275,7 +287,7 @@ impl Cx<'_> {
                 Ok(false)
             })?;
             if found {
-                out.insert(c);
+                out = out.union(alike);
             }
         }
         Ok(out)

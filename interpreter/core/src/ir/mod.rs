@@ -252,6 +252,14 @@ pub struct PatternDef {
     pub prefilter: Option<Prefilter>,
     /// Local slots the constraints need.
     pub frame: u16,
+    /// The cards the pattern can tell from their copies (it names some copies of their
+    /// face and not others): `waits` asks about each of these, and about one copy of
+    /// every other face (`compile/copies.rs`). Every card until the program is final.
+    pub told_apart: CardSet,
+    /// Whether anything uses it (a score table, a guard or rule, a `waits`, another
+    /// pattern): the greedy player aims only at used patterns, so that a library's
+    /// patterns a ruleset leaves aside do not steer it (`compile/unused.rs`).
+    pub used: bool,
     /// Where declared.
     pub loc: Loc,
 }

@@ -87,6 +87,17 @@ impl Deck {
         self.ids.is_empty()
     }
 
+    /// Card `c` and its copies (the cards of its face).
+    pub fn face_set(&self, c: CardIx) -> CardSet {
+        let mut set = CardSet::EMPTY;
+        if let Some(f) = self.faces.get(c as usize) {
+            for &k in &self.face_cards[*f as usize] {
+                set.insert(k);
+            }
+        }
+        set
+    }
+
     /// Every card.
     pub fn all(&self) -> CardSet {
         CardSet::first_n(self.len())
