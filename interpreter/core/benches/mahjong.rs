@@ -70,10 +70,7 @@ fn win(rng: &mut Rng) -> CardSet {
 }
 
 fn table(p: &Program, name: &str) -> u16 {
-    p.scores
-        .iter()
-        .position(|s| s.name == name)
-        .expect("table") as u16
+    p.scores.iter().position(|s| s.name == name).expect("table") as u16
 }
 
 fn run(c: &mut Criterion, p: &Program, group: &str, id: &str, name: &str, hands: &[CardSet]) {
