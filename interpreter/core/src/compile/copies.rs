@@ -10,6 +10,16 @@
 //! This pass marks, per pattern, the cards it can tell apart: those of every face one
 //! of its constants splits, through the patterns it calls; a pattern that calls a
 //! score table is taken to tell every card apart (a table's rows are not read here).
+//!
+//! The same holds inside one search (`pattern::any_match`), which places only the
+//! lowest copies left of each face the pattern cannot tell apart. Take any split the
+//! full search finds, and build another group by group: the same faces as the found
+//! group, each taken as the lowest copies left. Trading copies within faces maps one
+//! split onto the other, so every `where` and `require` answers alike. The copies of a
+//! `*N` group stay in order: a group whose lowest face is above the last one's has all
+//! its cards above it, and one whose lowest face is the same takes copies left after
+//! the last one took the lower ones. So whenever a split exists, the search that places
+//! lowest copies finds one.
 
 use crate::ir::{Builtin, Expr, Program};
 use crate::model::{CardSet, Deck};

@@ -266,12 +266,7 @@ impl Cx<'_> {
                 let v = self.eval(x)?;
                 let cards = self.cards(&v)?;
                 let pat = &self.p.patterns[*p as usize];
-                let mut found = false;
-                crate::pattern::for_each_match(self, pat, cards, &mut |_, _| {
-                    found = true;
-                    Ok(false)
-                })?;
-                Value::Bool(found)
+                Value::Bool(crate::pattern::any_match(self, pat, cards)?)
             }
             Expr::Score(s, args, loc) => {
                 let saved = self.at;

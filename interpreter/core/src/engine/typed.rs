@@ -281,12 +281,7 @@ impl Cx<'_> {
             answered = answered.union(alike);
             let mut with = hand;
             with.insert(c);
-            let mut found = false;
-            crate::pattern::for_each_match(self, pat, with, &mut |_, _| {
-                found = true;
-                Ok(false)
-            })?;
-            if found {
+            if crate::pattern::any_match(self, pat, with)? {
                 out = out.union(alike);
             }
         }

@@ -48,6 +48,8 @@ pub struct Deck {
     pub face_cards: Vec<Vec<CardIx>>,
     /// Per attribute: the cards holding each of its values (built on first use).
     pub classes: std::sync::OnceLock<Vec<AttrClasses>>,
+    /// Per card, its copies before it in the deck (built on first use).
+    pub lower: std::sync::OnceLock<Vec<CardSet>>,
     /// Attributes, tags, ids and display names by name, kept by [`Deck::add_attr`],
     /// [`Deck::add_tag`] and [`Deck::add_face`]: the checker looks a name up for every
     /// use of it, so a search through the lists would cost their length each time.
@@ -85,6 +87,20 @@ impl Deck {
     /// True for a deck with no cards.
     pub fn is_empty(&self) -> bool {
         self.ids.is_empty()
+    }
+
+    /// The copies of card `c` that come before it in the deck.
+    pub fn lower_copies(&self, c: CardIx) -> CardSet {
+        let lower = self.lower.get_or_init(|| {
+            (0..self.len())
+                .map(|c| {
+                    let mut set = self.face_set(c as CardIx);
+                    set = set.inter(CardSet::first_n(c));
+                    set
+                })
+                .collect()
+        });
+        lower.get(c as usize).copied().unwrap_or(CardSet::EMPTY)
     }
 
     /// Card `c` and its copies (the cards of its face).
@@ -206,6 +222,9 @@ impl Deck {
         copies: u16,
         value: impl Fn(usize) -> i64,
     ) -> Vec<CardIx> {
+        // A derived deck starts as a copy of its base: what was worked out for the
+        // base's cards is worked out again.
+        self.lower = std::sync::OnceLock::new();
         let face = self.face_cards.len() as u16;
         let mut ixs = Vec::new();
         for _ in 0..copies {

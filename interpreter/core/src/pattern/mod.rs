@@ -69,6 +69,43 @@ pub fn for_each_match(
     }
 }
 
+/// Whether `cards` split into the pattern at all. Copies the pattern cannot tell apart
+/// (`PatternDef::told_apart`) are interchangeable in any split, so the search places
+/// only the lowest copies left of each such face: a split with other copies of the same
+/// faces is the same split with copies traded, which passes or fails alike (the proof
+/// is in `compile/copies.rs`). A hand holding copies then has one candidate where it
+/// had one per choice of copies. Only "is there a split" may be asked this way: a
+/// score table, which sees the splits' cards, gets them all from [`for_each_match`].
+pub fn any_match(cx: &mut Cx<'_>, pat: &PatternDef, cards: CardSet) -> Result<bool, RuntimeError> {
+    let Some(pre) = prepare(pat, cards) else {
+        return Ok(false);
+    };
+    let mut found = false;
+    let f: &mut OnMatch<'_> = &mut |_, _| {
+        found = true;
+        Ok(false)
+    };
+    let n = pat.slots.len();
+    if n <= FEW_SLOTS {
+        let mut groups = [CardSet::EMPTY; FEW_SLOTS];
+        if only_split(pat, &pre, &mut groups[..n]) {
+            one_split(cx, pat, f, &groups[..n])?;
+        } else {
+            search_as(cx, pat, &pre, f, &mut groups[..n], true)?;
+        }
+    } else {
+        search_as(
+            cx,
+            pat,
+            &pre,
+            f,
+            &mut [CardSet::EMPTY; MAX_SLOTS][..n],
+            true,
+        )?;
+    }
+    Ok(found)
+}
+
 /// A set of cards that passed a pattern's cheap checks (its size, its prefilter), with
 /// what they found, ready to search.
 #[derive(Clone, Copy)]
@@ -273,6 +310,19 @@ fn search(
     f: &mut OnMatch<'_>,
     groups: &mut [CardSet],
 ) -> Result<bool, RuntimeError> {
+    search_as(cx, pat, pre, f, groups, false)
+}
+
+/// [`search`], placing only the lowest copies left when `lowest_copies` (see
+/// [`any_match`]).
+fn search_as(
+    cx: &mut Cx<'_>,
+    pat: &PatternDef,
+    pre: &Prepared,
+    f: &mut OnMatch<'_>,
+    groups: &mut [CardSet],
+    lowest_copies: bool,
+) -> Result<bool, RuntimeError> {
     let Prepared { cards, counts } = *pre;
     with_frame(pat.frame as usize, |locals| {
         let mut search = Search {
@@ -282,6 +332,7 @@ fn search(
             locals,
             scratch: Vec::new(),
             counts,
+            lowest_copies,
         };
         search.fill(cx, 0, cards, groups)?;
         Ok(search.stopped)
@@ -510,6 +561,9 @@ struct Search<'p, 'f, 'l> {
     scratch: Vec<Vec<CardSet>>,
     /// With a prefilter: the class counts of the cards not yet placed.
     counts: ClassCounts,
+    /// Whether a group may take a copy only when the lower copies left of its face are
+    /// in the group too (for faces the pattern cannot tell apart; see [`any_match`]).
+    lowest_copies: bool,
 }
 
 impl Search<'_, '_, '_> {
@@ -702,6 +756,9 @@ impl Search<'_, '_, '_> {
         groups: &mut [CardSet],
     ) -> Result<(), RuntimeError> {
         cx.charge(1)?;
+        if self.lowest_copies && !lowest_copies(cx, self.pat, g, rest) {
+            return Ok(());
+        }
         groups[i] = g;
         if let Some(cond) = &self.pat.slots[i].condition {
             // A group's condition sees the groups placed so far.
@@ -791,6 +848,15 @@ fn requires_hold(
 /// The number of cards in `s`, skipping empty words (a deck of up to 64 cards uses one
 /// word of four, and a popcount may be a dozen instructions).
 #[inline]
+/// Whether group `g`, drawn from `rest`, holds of each face the pattern cannot tell
+/// apart the lowest copies `rest` has.
+fn lowest_copies(cx: &Cx<'_>, pat: &PatternDef, g: CardSet, rest: CardSet) -> bool {
+    let deck = &cx.p.deck;
+    g.minus(pat.told_apart)
+        .iter()
+        .all(|c| deck.lower_copies(c).inter(rest).is_subset(&g))
+}
+
 fn size(s: CardSet) -> usize {
     s.0.iter()
         .map(|w| if *w == 0 { 0 } else { w.count_ones() as usize })

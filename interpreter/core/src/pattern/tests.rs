@@ -71,6 +71,12 @@ pattern 七対子 {
   group 対*7: 2 same face
   require all(a in 対: count(b in 対: b.face == a.face) == 1)
 }
+# Names one copy of 五萬 (and of 一萬, 九萬 as a set): those faces' copies are told apart.
+pattern 赤頭 {
+  group 頭: 2 same face where not any(c in 頭: c in cards("5m"))
+  group 面子*4: 3 same face | run number by suit
+  require count(c in 面子[0]: c in cards("19m")) <= 1
+}
 "#;
 
 fn program(text: &str) -> Program {
@@ -157,6 +163,15 @@ fn compare(p: &Program, name: &str, attr: &str, (lo, hi): (u32, u32), count: usi
         let fast = splits(p, pat, h, false);
         let plain = splits(p, pat, h, true);
         assert_eq!(fast, plain, "pattern {name}, hand {h:?}");
+        // Placing only the lowest copies left answers "is there a split" alike.
+        let any = with_cx(p, |cx| {
+            super::any_match(cx, &p.patterns[pat], h).expect("search")
+        });
+        assert_eq!(
+            any,
+            !plain.is_empty(),
+            "any_match: pattern {name}, hand {h:?}"
+        );
         matched += !fast.is_empty() as usize;
     }
     matched
@@ -193,6 +208,23 @@ fn mahjong_shapes_match_the_plain_search() {
     assert!(m > 0, "一般形: no matching hand");
     let m = compare(&p, "七対子", "face", (7, 7), 1500);
     assert!(m > 0, "七対子: no matching hand");
+    let m = compare(&p, "赤頭", "face", (5, 5), 1500);
+    assert!(m > 0, "赤頭: no matching hand");
+    let told = p.patterns[pattern_named(&p, "赤頭")].told_apart;
+    let five = p.deck.parse_cards(&["5m"]).expect("5m")[0];
+    assert!(told.contains(five) && told.len() == 12, "{told:?}");
+    // The pair must leave out the first 五萬, which the run takes: placing the lowest
+    // copies of 五萬 in the pair would miss the only split.
+    let pat = pattern_named(&p, "赤頭");
+    let h: CardSet = p
+        .deck
+        .parse_cards(&["34555m123p456p789p"])
+        .expect("hand")
+        .into_iter()
+        .collect();
+    assert_eq!(splits(&p, pat, h, true).len(), 1, "one split");
+    assert!(with_cx(&p, |cx| super::any_match(cx, &p.patterns[pat], h)
+        .expect("search")));
 }
 
 /// The splits, the steps charged and the answer of the search for `cards`, or of the
