@@ -56,22 +56,27 @@ fn card_error(p: &Program, e: CardParseError) -> miette::Report {
                 deck_name(p)
             )
         }
-        CardParseError::TooMany(w) => {
-            let copies = p
-                .deck
-                .face_named(&w)
-                .map(|f| p.deck.face_cards[f as usize].len())
-                .unwrap_or(1);
-            miette!(
-                code = "fuda::cli::card-twice",
-                help = "each physical card can be given once",
-                "`{w}` is given more often than the deck holds it ({})",
-                if copies == 1 {
-                    "once".to_string()
-                } else {
-                    format!("{copies} copies")
-                }
-            )
+        CardParseError::TooMany(w, id) => {
+            let copies = p.deck.copies_of(&id);
+            let held = if copies == 1 {
+                "once".to_string()
+            } else {
+                format!("{copies} copies")
+            };
+            let shown = crate::render::brief(&w, crate::render::QUOTED_CHARS);
+            if w == id {
+                miette!(
+                    code = "fuda::cli::card-twice",
+                    help = "each physical card can be given once",
+                    "`{shown}` is given more often than the deck holds it ({held})"
+                )
+            } else {
+                miette!(
+                    code = "fuda::cli::card-twice",
+                    help = "each physical card can be given once",
+                    "`{shown}` gives `{id}` more often than the deck holds it ({held})"
+                )
+            }
         }
     }
 }

@@ -152,7 +152,25 @@ fn malformed_hands_are_errors() {
     assert_eq!(r.code, 1);
     assert!(
         r.stderr
-            .contains("`1-crane` is given more often than the deck holds it"),
+            .contains("`1-crane` is given more often than the deck holds it (once)"),
+        "{}",
+        r.stderr
+    );
+
+    // In compact notation, the tile that ran out is named, with the deck's copies.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let tiles = common::rule_file(
+        dir.path(),
+        "tiles.fuda",
+        "ruleset \"tiles\"\nimport \"std/mahjong\"\nimport \"std/mahjong-shapes\"\n\
+         seats 2 { 2: a b }\nzone z shared pile public\nproc match { }\n\
+         score 和了(hand: cards) { yaku all { 和了 1 when 一般形(hand) } }\n",
+    );
+    let r = fuda(&["score", &tiles, "--hand", "11111m23456789p"]);
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(
+        r.stderr
+            .contains("`11111m23456789p` gives `1m` more often than the deck holds it (4 copies)"),
         "{}",
         r.stderr
     );

@@ -42,17 +42,26 @@ impl Compiler {
                 }
                 self.error(d);
             }
-            CardParseError::TooMany(w) => {
+            CardParseError::TooMany(w, id) => {
                 let span = ids
                     .iter()
                     .rev()
                     .find(|(i, _)| *i == w)
                     .map(|(_, s)| *s)
                     .unwrap_or(whole);
+                let copies = match self.program.deck.copies_of(&id) {
+                    n if n > 1 => format!(" ({n} copies)"),
+                    _ => String::new(),
+                };
+                let message = if w == id {
+                    format!("`{id}` is named more times than the deck has copies of it{copies}")
+                } else {
+                    format!("`{w}` names `{id}` more times than the deck has copies of it{copies}")
+                };
                 self.error(
                     Diagnostic::error(
                         "fuda::card-twice",
-                        format!("`{w}` is named more times than the deck has copies of it"),
+                        message,
                         self.loc(sc, span),
                         "one too many",
                     )

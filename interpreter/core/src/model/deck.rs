@@ -89,6 +89,12 @@ impl Deck {
         self.ids.is_empty()
     }
 
+    /// How many copies of the card with id `id` the deck holds (0 for no such card).
+    pub fn copies_of(&self, id: &str) -> usize {
+        self.face_named(id)
+            .map_or(0, |f| self.face_cards[f as usize].len())
+    }
+
     /// The copies of card `c` that come before it in the deck.
     pub fn lower_copies(&self, c: CardIx) -> CardSet {
         let lower = self.lower.get_or_init(|| {
@@ -266,7 +272,14 @@ impl Deck {
                         used.insert(c);
                         out.push(c);
                     }
-                    None => return Err(CardParseError::TooMany((*w).to_string())),
+                    None => {
+                        let id = self.face_cards[f as usize]
+                            .first()
+                            .and_then(|c| self.ids.get(*c as usize))
+                            .cloned()
+                            .unwrap_or_else(|| (*w).to_string());
+                        return Err(CardParseError::TooMany((*w).to_string(), id));
+                    }
                 }
             }
         }
@@ -356,6 +369,8 @@ impl Deck {
 pub enum CardParseError {
     /// No card has this id or name.
     Unknown(String),
-    /// More copies asked for than the deck holds.
-    TooMany(String),
+    /// More copies asked for than the deck holds: the word as written, and the id of
+    /// the card that ran out (they differ in compact notation: `11111m` runs out of
+    /// `1m`).
+    TooMany(String, String),
 }
