@@ -24,6 +24,18 @@ struct Case {
     args: &'static str,
 }
 
+/// A case of one rule file, `game.fuda`, run with `args`.
+fn one_file(name: &'static str, about: &'static str, game: String, args: &'static str) -> Case {
+    Case {
+        name,
+        about,
+        files: vec![("game.fuda".into(), game.into_bytes())],
+        stdin: None,
+        setup: None,
+        args,
+    }
+}
+
 /// A two-seat ruleset on the hanafuda deck around `extra` items.
 fn game(extra: &str) -> String {
     format!(
@@ -105,241 +117,157 @@ const SANGOHANA: &str = include_str!("../../rulesets/sangohana.fuda");
 fn cases() -> Vec<Case> {
     let long = "a".repeat(100_000);
     let small_game = game(&format!("proc match {{ {} }}", heavy_round("n += 1")));
+    let heavy_game = game(&format!(
+        "proc match {{ loop {{ {} }} }}",
+        heavy_round("n = count(i in 1..100000: i > 0)")
+    ));
     vec![
-        Case {
-            name: "long-names",
-            about: "a did-you-mean between two 100,000-character names",
-            files: vec![(
-                "game.fuda".into(),
-                text(game(&format!(
+        one_file(
+            "long-names",
+            "a did-you-mean between two 100,000-character names",
+            game(&format!(
                     "def n{long}() = 1\nproc match {{ let x = n{}b() }}",
                     &long[1..]
-                ))),
-            )],
-            stdin: None,
-            setup: None,
-            args: "check game.fuda",
-        },
-        Case {
-            name: "long-names-40",
-            about: "40 unknown names of 100,000 characters each",
-            files: vec![(
-                "game.fuda".into(),
-                text(game(&format!(
+                )),
+            "check game.fuda",
+        ),
+        one_file(
+            "long-names-40",
+            "40 unknown names of 100,000 characters each",
+            game(&format!(
                     "proc match {{\n{}}}",
                     (0..40)
                         .map(|i| format!(" let v{i} = n{i}{long}\n"))
                         .collect::<String>()
-                ))),
-            )],
-            stdin: None,
-            setup: None,
-            args: "check game.fuda",
-        },
-        Case {
-            name: "pattern-chain-300",
-            about: "300 patterns, each testing the next, simulated",
-            files: vec![(
-                "game.fuda".into(),
-                text(pattern_chain(
+                )),
+            "check game.fuda",
+        ),
+        one_file(
+            "pattern-chain-300",
+            "300 patterns, each testing the next, simulated",
+            pattern_chain(
                     300,
                     "proc match { let ok = q0(cards(1-crane))\n choose 0 { move a { } move b { } } }\n",
-                )),
-            )],
-            stdin: None,
-            setup: None,
-            args: "simulate game.fuda --games 10",
-        },
-        Case {
-            name: "pattern-chain-1000",
-            about: "1,000 patterns, each testing the next, in a test",
-            files: vec![(
-                "game.fuda".into(),
-                text(pattern_chain(
+                ),
+            "simulate game.fuda --games 10",
+        ),
+        one_file(
+            "pattern-chain-1000",
+            "1,000 patterns, each testing the next, in a test",
+            pattern_chain(
                     1000,
                     "proc match { }\ntest \"the chain\" { expect q0(cards(1-crane)) }\n",
-                )),
-            )],
-            stdin: None,
-            setup: None,
-            args: "test game.fuda",
-        },
-        Case {
-            name: "pattern-chain-5000",
-            about: "5,000 patterns, each testing the next, checked",
-            files: vec![(
-                "game.fuda".into(),
-                text(pattern_chain(5000, "proc match { }\n")),
-            )],
-            stdin: None,
-            setup: None,
-            args: "check game.fuda",
-        },
-        Case {
-            name: "heavy-rounds",
-            about: "every round counts to 100,000 and ends in an `outcome`, random players",
-            files: vec![(
-                "game.fuda".into(),
-                text(game(&format!(
-                    "proc match {{ loop {{ {} }} }}",
-                    heavy_round("n = count(i in 1..100000: i > 0)")
-                ))),
-            )],
-            stdin: None,
-            setup: None,
-            args: "simulate game.fuda --games 100",
-        },
-        Case {
-            name: "heavy-rounds-greedy",
-            about: "the same game with greedy players, who play out each move they weigh",
-            files: vec![(
-                "game.fuda".into(),
-                text(game(&format!(
-                    "proc match {{ loop {{ {} }} }}",
-                    heavy_round("n = count(i in 1..100000: i > 0)")
-                ))),
-            )],
-            stdin: None,
-            setup: None,
-            args: "simulate game.fuda --games 16 --agents greedy",
-        },
-        Case {
-            name: "heavy-test",
-            about: "a test whose rounds each count to 100,000 and end in an `outcome`",
-            files: vec![(
-                "game.fuda".into(),
-                text(game(
+                ),
+            "test game.fuda",
+        ),
+        one_file(
+            "pattern-chain-5000",
+            "5,000 patterns, each testing the next, checked",
+            pattern_chain(5000, "proc match { }\n"),
+            "check game.fuda",
+        ),
+        one_file(
+            "heavy-rounds",
+            "every round counts to 100,000 and ends in an `outcome`, random players",
+            heavy_game.clone(),
+            "simulate game.fuda --games 100",
+        ),
+        one_file(
+            "heavy-rounds-greedy",
+            "the same game with greedy players, who play out each move they weigh",
+            heavy_game.clone(),
+            "simulate game.fuda --games 16 --agents greedy",
+        ),
+        one_file(
+            "heavy-test",
+            "a test whose rounds each count to 100,000 and end in an `outcome`",
+            game(
                     "proc match { }\nproc heavy { loop { n = count(i in 1..100000: i > 0)\n outcome \"done\" } }\n\
                      test \"t\" { heavy() }",
-                )),
-            )],
-            stdin: None,
-            setup: None,
-            args: "test game.fuda",
-        },
-        Case {
-            name: "many-heavy-tests",
-            about: "10,000 tests, each counting to 100,000",
-            files: vec![(
-                "game.fuda".into(),
-                text(game(&format!(
+                ),
+            "test game.fuda",
+        ),
+        one_file(
+            "many-heavy-tests",
+            "10,000 tests, each counting to 100,000",
+            game(&format!(
                     "proc match {{ }}\n{}",
                     (0..10_000)
                         .map(|i| format!(
                             "test \"t{i}\" {{ let k = count(i in 1..100000: i > 0) }}\n"
                         ))
                         .collect::<String>()
-                ))),
-            )],
-            stdin: None,
-            setup: None,
-            args: "test game.fuda",
-        },
-        Case {
-            name: "nested-repeat-test",
-            about: "`repeat 1000000` inside `repeat 1000000`, in a test",
-            files: vec![(
-                "game.fuda".into(),
-                text(game(
+                )),
+            "test game.fuda",
+        ),
+        one_file(
+            "nested-repeat-test",
+            "`repeat 1000000` inside `repeat 1000000`, in a test",
+            game(
                     "proc match { }\ntest \"t\" { repeat 1000000 { repeat 1000000 { n += 1 } } }",
-                )),
-            )],
-            stdin: None,
-            setup: None,
-            args: "test game.fuda",
-        },
-        Case {
-            name: "nested-repeat-game",
-            about: "`repeat 1000000` inside `repeat 1000000`, in a game",
-            files: vec![(
-                "game.fuda".into(),
-                text(game(
+                ),
+            "test game.fuda",
+        ),
+        one_file(
+            "nested-repeat-game",
+            "`repeat 1000000` inside `repeat 1000000`, in a game",
+            game(
                     "proc match { repeat 1000000 { repeat 1000000 { n += 1 } } }",
-                )),
-            )],
-            stdin: None,
-            setup: None,
-            args: "simulate game.fuda --games 10",
-        },
-        Case {
-            name: "recursion",
-            about: "a procedure that loops a million times around a call of itself",
-            files: vec![(
-                "game.fuda".into(),
-                text(game(
+                ),
+            "simulate game.fuda --games 10",
+        ),
+        one_file(
+            "recursion",
+            "a procedure that loops a million times around a call of itself",
+            game(
                     "proc r { repeat 1000000 { n += 1\n r() } }\nproc match { r() }\ntest \"t\" { r() }",
-                )),
-            )],
-            stdin: None,
-            setup: None,
-            args: "simulate game.fuda --games 10",
-        },
-        Case {
-            name: "unique-tally",
-            about: "a tally of a value unique to each of 10,000 deals a game, 100 games",
-            files: vec![(
-                "game.fuda".into(),
-                text(game(&format!(
+                ),
+            "simulate game.fuda --games 10",
+        ),
+        one_file(
+            "unique-tally",
+            "a tally of a value unique to each of 10,000 deals a game, 100 games",
+            game(&format!(
                     "var k: int = 0\nproc match {{ repeat 10000 {{ k += 1\n tally 番号 k\n {} }} }}",
                     heavy_round("n += 1")
-                ))),
-            )],
-            stdin: None,
-            setup: None,
-            args: "simulate game.fuda --games 100",
-        },
-        Case {
-            name: "unknown-names-8000",
-            about: "8,000 unknown card names on one 56 KB line",
-            files: vec![(
-                "game.fuda".into(),
-                text(format!(
+                )),
+            "simulate game.fuda --games 100",
+        ),
+        one_file(
+            "unknown-names-8000",
+            "8,000 unknown card names on one 56 KB line",
+            format!(
                     "ruleset \"x\"\nimport \"std/hanafuda\"\nseats 2 {{ 2: 親 子 }}\ndef big(h: cards) = count(cards({}))\n",
                     (0..8000).map(|i| format!("nm{i:04}")).collect::<Vec<_>>().join(" ")
-                )),
-            )],
-            stdin: None,
-            setup: None,
-            args: "check game.fuda",
-        },
-        Case {
-            name: "params-70000",
-            about: "70,000 parameters (an index past 65,535 once read another's value)",
-            files: vec![(
-                "game.fuda".into(),
-                text(game(&format!(
+                ),
+            "check game.fuda",
+        ),
+        one_file(
+            "params-70000",
+            "70,000 parameters (an index past 65,535 once read another's value)",
+            game(&format!(
                     "proc match {{ }}\n{}test \"last\" {{ expect p69999 == 69999 }}",
                     (0..70_000)
                         .map(|i| format!("param p{i}: int = {i}\n"))
                         .collect::<String>()
-                ))),
-            )],
-            stdin: None,
-            setup: None,
-            args: "check game.fuda",
-        },
-        Case {
-            name: "chained-defaults-50000",
-            about: "50,000 parameters, each defaulting to the one before",
-            files: vec![(
-                "game.fuda".into(),
-                text(game(&format!(
+                )),
+            "check game.fuda",
+        ),
+        one_file(
+            "chained-defaults-50000",
+            "50,000 parameters, each defaulting to the one before",
+            game(&format!(
                     "proc match {{ }}\nparam p0: int = 1\n{}",
                     (1..50_000)
                         .map(|i| format!("param p{i}: int = p{}\n", i - 1))
                         .collect::<String>()
-                ))),
-            )],
-            stdin: None,
-            setup: None,
-            args: "check game.fuda",
-        },
-        Case {
-            name: "tags-100000",
-            about: "100,000 tags on a deck",
-            files: vec![(
-                "game.fuda".into(),
-                text(own_deck(
+                )),
+            "check game.fuda",
+        ),
+        one_file(
+            "tags-100000",
+            "100,000 tags on a deck",
+            own_deck(
                     &format!(
                         "  tags {}\n  card c0 \"c0\" +t99999",
                         (0..100_000)
@@ -348,18 +276,13 @@ fn cases() -> Vec<Case> {
                             .join(", ")
                     ),
                     "",
-                )),
-            )],
-            stdin: None,
-            setup: None,
-            args: "check game.fuda",
-        },
-        Case {
-            name: "symbols-100000",
-            about: "an attribute of 100,000 symbols",
-            files: vec![(
-                "game.fuda".into(),
-                text(own_deck(
+                ),
+            "check game.fuda",
+        ),
+        one_file(
+            "symbols-100000",
+            "an attribute of 100,000 symbols",
+            own_deck(
                     &format!(
                         "  attribute a: {}\n  card c0 \"c0\" a=s0",
                         (0..100_000)
@@ -368,32 +291,22 @@ fn cases() -> Vec<Case> {
                             .join(" | ")
                     ),
                     "",
-                )),
-            )],
-            stdin: None,
-            setup: None,
-            args: "check game.fuda",
-        },
-        Case {
-            name: "plus-chain",
-            about: "one `+` chain of 3.9 MB",
-            files: vec![(
-                "game.fuda".into(),
-                text(game(&format!(
+                ),
+            "check game.fuda",
+        ),
+        one_file(
+            "plus-chain",
+            "one `+` chain of 3.9 MB",
+            game(&format!(
                     "proc match {{ }}\ndef f() = 1{}",
                     " + 1".repeat(3_900_000 / 4)
-                ))),
-            )],
-            stdin: None,
-            setup: None,
-            args: "check game.fuda",
-        },
-        Case {
-            name: "dense-4mib",
-            about: "a legal file of 4 MiB of dense procedures",
-            files: vec![(
-                "game.fuda".into(),
-                text(game(&format!(
+                )),
+            "check game.fuda",
+        ),
+        one_file(
+            "dense-4mib",
+            "a legal file of 4 MiB of dense procedures",
+            game(&format!(
                     "proc match {{ }}\n{}",
                     up_to(4 * MIB - 4096, |i| {
                         let term = format!(
@@ -401,12 +314,9 @@ fn cases() -> Vec<Case> {
                         );
                         format!("proc d{i}(x: int) {{ n = {} }}\n", [term.as_str(); 5].join(" + "))
                     })
-                ))),
-            )],
-            stdin: None,
-            setup: None,
-            args: "check game.fuda",
-        },
+                )),
+            "check game.fuda",
+        ),
         Case {
             name: "imports-62x4mib",
             about: "a file importing 62 files of 4 MiB each",

@@ -91,12 +91,10 @@ fn file_json(path: &Path) -> Json {
             })
         }
         Ok(Err(f)) => {
-            let errors = f.errors();
-            let warnings = f.diagnostics.len() + f.unkept - errors;
             let (listed, more) = diag_json::capped_failure(&f);
             json!({
-                "file": shown, "ok": false, "summary": null, "errors": errors,
-                "warnings": warnings, "diagnostics": listed, "more": more,
+                "file": shown, "ok": false, "summary": null, "errors": f.errors(),
+                "warnings": f.warnings(), "diagnostics": listed, "more": more,
             })
         }
     }

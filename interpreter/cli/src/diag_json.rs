@@ -47,7 +47,18 @@ pub fn diagnostic(d: &Diagnostic, sources: &[Source]) -> Json {
 /// The diagnostics of one file that the command's cap lets through (see
 /// [`crate::budget`]), and how many it holds back, as `more` (see [`more`]).
 pub fn capped(ds: &[Diagnostic], sources: &[Source]) -> (Vec<Json>, Json) {
-    let (mut errors, mut warnings) = (0, 0);
+    capped_with(ds, sources, 0)
+}
+
+/// [`capped`] for a ruleset that did not compile: the errors its checker counted but
+/// did not keep are in `more` too.
+pub fn capped_failure(f: &fuda_core::Failed) -> (Vec<Json>, Json) {
+    capped_with(&f.diagnostics, &f.sources, f.unkept)
+}
+
+/// [`capped`], with `unkept` errors more held back than `ds` holds.
+fn capped_with(ds: &[Diagnostic], sources: &[Source], unkept: usize) -> (Vec<Json>, Json) {
+    let (mut errors, mut warnings) = (unkept, 0);
     let mut listed = Vec::new();
     for d in ds {
         if crate::budget::admit() {
@@ -60,15 +71,6 @@ pub fn capped(ds: &[Diagnostic], sources: &[Source]) -> (Vec<Json>, Json) {
         }
     }
     (listed, more(errors, warnings))
-}
-
-/// [`capped`] for a ruleset that did not compile: the errors its checker counted but
-/// did not keep are in `more` too.
-pub fn capped_failure(f: &fuda_core::Failed) -> (Vec<Json>, Json) {
-    let (listed, more) = capped(&f.diagnostics, &f.sources);
-    let count = |k: &str| more[k].as_u64().unwrap_or(0) as usize;
-    let more = self::more(count("errors") + f.unkept, count("warnings"));
-    (listed, more)
 }
 
 /// `{"errors": E, "warnings": W}`: the diagnostics of a file not listed, past the cap.

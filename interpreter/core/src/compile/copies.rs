@@ -28,7 +28,6 @@ use crate::value::Value;
 /// Sets [`crate::ir::PatternDef::told_apart`] for every pattern of the program.
 pub fn mark(program: &mut Program) {
     let deck = &program.deck;
-    let all = deck.all();
     // What each pattern names itself, and the patterns it calls.
     let mut own: Vec<CardSet> = Vec::with_capacity(program.patterns.len());
     let mut calls: Vec<Vec<u16>> = Vec::with_capacity(program.patterns.len());
@@ -46,7 +45,7 @@ pub fn mark(program: &mut Program) {
         for r in &pat.requires {
             seen.expr(r);
         }
-        own.push(if seen.told == all { all } else { seen.told });
+        own.push(seen.told);
         calls.push(seen.calls);
     }
     // Through the patterns each calls: chains are at most a few dozen long (the checker

@@ -62,12 +62,15 @@ pub struct Failed {
 impl Failed {
     /// Every error found, kept or not.
     pub fn errors(&self) -> usize {
-        self.unkept
-            + self
-                .diagnostics
-                .iter()
-                .filter(|d| d.severity == Severity::Error)
-                .count()
+        self.unkept + self.diagnostics.len() - self.warnings()
+    }
+
+    /// The warnings found (all are kept).
+    pub fn warnings(&self) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count()
     }
 }
 

@@ -89,6 +89,11 @@ impl Deck {
         self.ids.is_empty()
     }
 
+    /// Whether some card has copies (a face of several cards).
+    pub fn has_copies(&self) -> bool {
+        self.face_cards.len() < self.len()
+    }
+
     /// How many copies of the card with id `id` the deck holds (0 for no such card).
     pub fn copies_of(&self, id: &str) -> usize {
         self.face_named(id)

@@ -81,28 +81,18 @@ pub fn any_match(cx: &mut Cx<'_>, pat: &PatternDef, cards: CardSet) -> Result<bo
         return Ok(false);
     };
     let mut found = false;
-    let f: &mut OnMatch<'_> = &mut |_, _| {
-        found = true;
-        Ok(false)
-    };
-    let n = pat.slots.len();
-    if n <= FEW_SLOTS {
-        let mut groups = [CardSet::EMPTY; FEW_SLOTS];
-        if only_split(pat, &pre, &mut groups[..n]) {
-            one_split(cx, pat, f, &groups[..n])?;
-        } else {
-            search_as(cx, pat, &pre, f, &mut groups[..n], true)?;
-        }
-    } else {
-        search_as(
-            cx,
-            pat,
-            &pre,
-            f,
-            &mut [CardSet::EMPTY; MAX_SLOTS][..n],
-            true,
-        )?;
-    }
+    // A deck without copies has nothing to trade: no group is asked about them.
+    let lowest_copies = cx.p.deck.has_copies();
+    for_each_prepared_as(
+        cx,
+        pat,
+        &pre,
+        &mut |_, _| {
+            found = true;
+            Ok(false)
+        },
+        lowest_copies,
+    )?;
     Ok(found)
 }
 
@@ -163,6 +153,18 @@ pub(crate) fn for_each_prepared(
     pre: &Prepared,
     f: &mut OnMatch<'_>,
 ) -> Result<bool, RuntimeError> {
+    for_each_prepared_as(cx, pat, pre, f, false)
+}
+
+/// [`for_each_prepared`], placing only the lowest copies left when `lowest_copies`
+/// (see [`any_match`]).
+fn for_each_prepared_as(
+    cx: &mut Cx<'_>,
+    pat: &PatternDef,
+    pre: &Prepared,
+    f: &mut OnMatch<'_>,
+    lowest_copies: bool,
+) -> Result<bool, RuntimeError> {
     let n = pat.slots.len();
     // Most patterns have a few groups: only a small array is cleared for them.
     if n <= FEW_SLOTS {
@@ -170,9 +172,11 @@ pub(crate) fn for_each_prepared(
         if only_split(pat, pre, &mut groups[..n]) {
             return one_split(cx, pat, f, &groups[..n]);
         }
-        search(cx, pat, pre, f, &mut [CardSet::EMPTY; FEW_SLOTS][..n])
+        let groups = &mut [CardSet::EMPTY; FEW_SLOTS][..n];
+        search_as(cx, pat, pre, f, groups, lowest_copies)
     } else {
-        search(cx, pat, pre, f, &mut [CardSet::EMPTY; MAX_SLOTS][..n])
+        let groups = &mut [CardSet::EMPTY; MAX_SLOTS][..n];
+        search_as(cx, pat, pre, f, groups, lowest_copies)
     }
 }
 
@@ -302,19 +306,7 @@ fn group_holds(
     r
 }
 
-/// [`for_each_prepared`] with room for the groups.
-fn search(
-    cx: &mut Cx<'_>,
-    pat: &PatternDef,
-    pre: &Prepared,
-    f: &mut OnMatch<'_>,
-    groups: &mut [CardSet],
-) -> Result<bool, RuntimeError> {
-    search_as(cx, pat, pre, f, groups, false)
-}
-
-/// [`search`], placing only the lowest copies left when `lowest_copies` (see
-/// [`any_match`]).
+/// [`for_each_prepared_as`] with room for the groups.
 fn search_as(
     cx: &mut Cx<'_>,
     pat: &PatternDef,

@@ -243,7 +243,7 @@ fn charged(p: &Program, pat: usize, cards: CardSet, full: bool, go: bool) -> Str
     let (stopped, budget) = with_cx(p, |cx| {
         let r = if full {
             let mut groups = vec![CardSet::EMPTY; pd.slots.len()];
-            super::search(cx, pd, &pre, &mut f, &mut groups)
+            super::search_as(cx, pd, &pre, &mut f, &mut groups, false)
         } else {
             super::for_each_prepared(cx, pd, &pre, &mut f)
         };
