@@ -348,11 +348,14 @@ pub struct DefDecl {
     pub span: Span,
 }
 
-/// `pattern NAME { group … require … }`.
+/// `pattern NAME { group … require … }`, or `pattern NAME = A | B | …`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PatternDecl {
     /// Name.
     pub name: Ident,
+    /// The patterns it stands for, when written `= A | B | …` (then it has no groups):
+    /// a split of any of them is a split of this one.
+    pub alternatives: Vec<Ident>,
     /// Groups, in order.
     pub groups: Vec<GroupDecl>,
     /// Constraints over the whole match.

@@ -1,6 +1,7 @@
-//! The winning forms of `std/mahjong-shapes` (一般形, 七対子, 国士無双), compared hand by
-//! hand with an independent oracle that counts tiles (`fuda_tests::mahjong`): whether
-//! each 14-tile hand wins by each form, and which tiles each 13-tile hand waits on.
+//! The winning forms of `std/mahjong-shapes` (一般形, 七対子, 国士無双, and 和了形, any of
+//! them), compared hand by hand with an independent oracle that counts tiles
+//! (`fuda_tests::mahjong`): whether each 14-tile hand wins by each form, and which tiles
+//! each 13-tile hand waits on.
 //! The hands are random, built to win, one tile from a win, and of one suit (the hands
 //! with the most ways to split). fuda answers through the language itself: the oracle
 //! writes each hand and its answer as a `test` of a ruleset, which fuda then runs.
@@ -16,11 +17,17 @@ use fuda_tests::oracle::Rng;
 type Form = fn(&Counts) -> bool;
 
 /// The forms, by their pattern's name in `std/mahjong-shapes`.
-const FORMS: [(&str, Form); 3] = [
+const FORMS: [(&str, Form); 4] = [
     ("一般形", mj::standard),
     ("七対子", mj::seven_pairs),
     ("国士無双", mj::thirteen_orphans),
+    ("和了形", any_form),
 ];
+
+/// A win by any of the three forms (`pattern 和了形 = 一般形 | 七対子 | 国士無双`).
+fn any_form(h: &Counts) -> bool {
+    mj::standard(h) || mj::seven_pairs(h) || mj::thirteen_orphans(h)
+}
 
 /// A ruleset on the mahjong tiles with the shapes, around `tests`.
 fn ruleset(tests: &str) -> String {
@@ -85,7 +92,7 @@ fn wins_agree() {
         hands.push(mj::one_swapped(&mut rng, &orphans));
     }
     let mut tests = String::new();
-    let mut wins = [0usize; 3];
+    let mut wins = [0usize; 4];
     for (i, h) in hands.iter().enumerate() {
         let text = mj::notation(h);
         let _ = writeln!(tests, "test \"{i} {text}\" {{\n  let h = cards(\"{text}\")");
@@ -121,7 +128,7 @@ fn waits_agree() {
         hands.push(mj::random_hand(&mut rng, 13));
     }
     let mut tests = String::new();
-    let mut waiting = [0usize; 3];
+    let mut waiting = [0usize; 4];
     for (i, h) in hands.iter().enumerate() {
         let text = mj::notation(h);
         let _ = writeln!(tests, "test \"{i} {text}\" {{\n  let h = cards(\"{text}\")");

@@ -335,6 +335,7 @@ impl Builder {
         let name = ident(k.need(Rule::ident)?);
         let mut decl = PatternDecl {
             name,
+            alternatives: Vec::new(),
             groups: Vec::new(),
             requires: Vec::new(),
             span: sp,
@@ -342,6 +343,13 @@ impl Builder {
         while let Some(p) = k.next() {
             let at = span(&p);
             match p.as_rule() {
+                Rule::pattern_alts => {
+                    decl.alternatives = Kids::of(p)
+                        .all(Rule::ident)
+                        .into_iter()
+                        .map(ident)
+                        .collect()
+                }
                 Rule::require_decl => decl
                     .requires
                     .push(self.expr(Kids::of(p).need(Rule::expr)?)?),

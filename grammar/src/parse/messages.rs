@@ -493,6 +493,7 @@ fn describe_rule(r: Rule) -> Want {
             Words("a type (`int`, `bool`, `seat`, `card`, `cards` or a declared name)".into())
         }
         group_decl => Words("`group`".into()),
+        pattern_alts => Words("pattern names such as `一般形 | 七対子`".into()),
         require_decl => Words("`require`".into()),
         group_count => Words("`*`".into()),
         shapes | shape | shape_same | shape_run | shape_distinct | shape_word => {

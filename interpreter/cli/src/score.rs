@@ -287,6 +287,9 @@ struct Scored {
 struct JsonOut<'a> {
     hand: Vec<String>,
     name: &'a str,
+    /// Over a pattern of alternatives: the one that held.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shape: Option<&'a str>,
     yaku: &'a [fuda_core::value::YakuLine],
     base_yaku: &'a [fuda_core::value::YakuLine],
     bonuses: &'a [fuda_core::value::YakuLine],
@@ -335,6 +338,7 @@ fn to_json(p: &Program, s: &Scored) -> String {
     let out = JsonOut {
         hand: values::ids(p, &s.hand),
         name: &r.name,
+        shape: r.shape.as_deref(),
         yaku: &r.yaku,
         base_yaku: &r.base_yaku,
         bonuses: &r.bonuses,
@@ -379,6 +383,9 @@ fn human(p: &Program, s: &Scored) -> String {
         out.push_str(&format!("  {line}\n"));
     }
     out.push_str(&format!("  {}\n", view::sum_line(r)));
+    if let Some(shape) = &r.shape {
+        out.push_str(&format!("  shape: {shape}\n"));
+    }
     for line in view::group_lines(p, &r.groups) {
         out.push_str(&format!("  {line}\n"));
     }

@@ -387,9 +387,13 @@ pub struct ScoreResult {
     pub bonus: i64,
     /// What is paid: base × factor + bonus.
     pub total: i64,
-    /// The split that gave this result: each group's name and cards.
+    /// The split that gave this result: each group's name and cards (over a pattern
+    /// of alternatives, the groups of the shape that held).
     #[serde(serialize_with = "groups")]
     pub groups: Short<(Text, CardSet)>,
+    /// Over a `pattern NAME = A | B | …`: the alternative whose split gave this result.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shape: Option<Text>,
 }
 
 /// Groups serialized as a list of (name, card indices) pairs.

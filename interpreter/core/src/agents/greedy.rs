@@ -321,7 +321,8 @@ fn evaluate(p: &Program, st: &State, seat: u8, from: usize, scratch: &mut Distan
     let held = own.len();
     let fits = p.patterns.iter().any(|pat| pat.used && pat.size >= held);
     for pat in &p.patterns {
-        if !pat.used || pat.size == 0 || (fits && pat.size < held) {
+        // A pattern of alternatives is measured through them (they are used too).
+        if !pat.used || pat.is_union() || pat.size == 0 || (fits && pat.size < held) {
             continue;
         }
         if let Ok(d) = crate::pattern::distance_in(&mut cx, pat, own, scratch) {

@@ -45,6 +45,9 @@ pub fn mark(program: &mut Program) {
         for r in &pat.requires {
             seen.expr(r);
         }
+        // A pattern of alternatives tells apart what any of them does.
+        seen.calls
+            .extend(pat.alternatives.iter().map(|a| a.pattern));
         own.push(seen.told);
         calls.push(seen.calls);
     }

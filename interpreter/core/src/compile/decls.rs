@@ -149,6 +149,7 @@ pub(super) fn declare_all(c: &mut Compiler, items: &[(u16, Item)]) {
                         frame: 0,
                         told_apart: crate::model::CardSet::first_n(crate::model::MAX_CARDS),
                         used: true,
+                        alternatives: Vec::new(),
                         loc: Loc {
                             file: *file,
                             span: p.name.span,

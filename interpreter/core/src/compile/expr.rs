@@ -37,6 +37,9 @@ pub(crate) struct Scope {
     pub groups: Vec<(String, u16, u16)>,
     /// Inside a score table: the `yaku` and `factor` slots.
     pub score: Option<(u16, u16)>,
+    /// Inside a table over a `pattern NAME = A | B`: the alternatives' names, which read
+    /// as text (`shape == 七対子`).
+    pub shapes: Vec<String>,
     /// Whether game state (variables, zones, the dealer) may be read.
     pub stateful: bool,
     /// Whether more local slots were asked for than [`MAX_SLOTS`].
@@ -59,6 +62,7 @@ impl Scope {
             slot_types: Vec::new(),
             groups: Vec::new(),
             score: None,
+            shapes: Vec::new(),
             stateful: true,
             context: "a procedure",
             quiet_unknown: false,

@@ -102,6 +102,9 @@ impl Compiler {
             let list = (first..first + count).map(Expr::Group).collect();
             return (Expr::List(list), Type::List(Box::new(Type::Cards)));
         }
+        if sc.shapes.iter().any(|s| s == n) {
+            return (Expr::Const(Value::Str(n.into())), Type::Str);
+        }
         if let Some((yaku, factor)) = sc.score {
             if n == "yaku" {
                 return (Expr::Local(yaku), Type::Sym(SymDomain::Yaku));

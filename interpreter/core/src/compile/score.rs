@@ -17,7 +17,24 @@ const MAX_PATTERN_CARDS: i64 = 32;
 pub(super) fn compile_patterns_and_scores(c: &mut Compiler, items: &[(u16, Item)]) {
     for (file, item) in items {
         if let Item::Pattern(p) = item {
-            pattern(c, *file, p);
+            if p.alternatives.is_empty() {
+                pattern(c, *file, p);
+            }
+        }
+    }
+    // `pattern NAME = A | B`: once the patterns it names have their groups.
+    let unions: Vec<&str> = items
+        .iter()
+        .filter_map(|(_, i)| match i {
+            Item::Pattern(p) if !p.alternatives.is_empty() => Some(p.name.node.as_str()),
+            _ => None,
+        })
+        .collect();
+    for (file, item) in items {
+        if let Item::Pattern(p) = item {
+            if !p.alternatives.is_empty() {
+                super::alternatives::union(c, *file, p, &unions);
+            }
         }
     }
     // Yaku names become symbols before any table is compiled, so `yaku == 上五光`
@@ -323,6 +340,7 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
     }
     let sig = c.score_sigs[ix as usize].clone();
     let mut over = None;
+    let mut shape_slot = None;
     let mut sc = Scope::pure(file, "a score table");
     for (n, t, ..) in &sig {
         sc.bind(n, t.clone());
@@ -332,9 +350,21 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
             Some((Global::Pattern(p), _)) => {
                 let arg = c.expr_of(&mut sc, &o.arg, &Type::Cards);
                 over = Some((p, arg, o.best));
-                let slots = c.program.patterns[p as usize].slots.clone();
+                let pd = &c.program.patterns[p as usize];
+                let slots = pd.slots.clone();
                 let gs = group_scope(file, &slots, "a score table");
                 sc.groups = gs.groups;
+                // Over alternatives, `shape` names the one that held; each reads as text.
+                let shapes: Vec<String> = pd
+                    .alternatives
+                    .iter()
+                    .filter_map(|a| c.program.patterns.get(a.pattern as usize))
+                    .map(|q| q.name.clone())
+                    .collect();
+                if pd.is_union() && sc.local("shape").is_none() {
+                    shape_slot = Some(sc.bind("shape", Type::Str));
+                    sc.shapes = shapes;
+                }
             }
             _ => {
                 c.unknown_name(&sc, &o.pattern.node, o.pattern.span, "pattern");
@@ -474,7 +504,12 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
             crate::score::simplify(&c.program, e, &card_params);
         }
     }
-    let plan = optimize
+    // A table over alternatives reads groups that are empty in all shapes but one: it
+    // is evaluated as written.
+    let union = over
+        .as_ref()
+        .is_some_and(|(p, ..)| c.program.patterns[*p as usize].is_union());
+    let plan = (optimize && !union)
         .then(|| {
             let conds: Vec<&crate::ir::Expr> = stages.iter().flat_map(stage_conditions).collect();
             // A table without a pattern has no groups; its parameters may still settle.
@@ -497,6 +532,7 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
             params.len(),
             yaku_slot as usize + 1,
             factor_slot as usize + 1,
+            shape_slot.map_or(0, |s| s as usize + 1),
         ])
         .max()
         .filter(|_| optimize)
@@ -509,6 +545,7 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
         frame: sc.max.min(used as u16),
         yaku_slot,
         factor_slot,
+        shape_slot,
         plan,
         by_counts: None,
         loc: at(s.name.span),
@@ -522,6 +559,7 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
             frame: 0,
             yaku_slot: 0,
             factor_slot: 0,
+            shape_slot: None,
             plan: None,
             by_counts: None,
             loc: Loc::default(),

@@ -32,6 +32,14 @@ pub(super) fn patterns(p: &mut Program) -> Vec<Diagnostic> {
         }
         pat.requires.iter_mut().for_each(|e| note(e, &mut used));
     }
+    // A pattern of alternatives uses them (they are never alternatives themselves).
+    for i in 0..p.patterns.len() {
+        if used[i] {
+            for alt in &p.patterns[i].alternatives {
+                mark_one(alt.pattern, &mut used);
+            }
+        }
+    }
     for (pat, u) in p.patterns.iter_mut().zip(&used) {
         pat.used = *u;
     }

@@ -260,8 +260,29 @@ pub struct PatternDef {
     /// pattern): the greedy player aims only at used patterns, so that a library's
     /// patterns a ruleset leaves aside do not steer it (`compile/unused.rs`).
     pub used: bool,
+    /// For `pattern NAME = A | B | …`: the patterns it stands for, each with where its
+    /// groups go among `slots` (then the union of their groups by name, with no shapes
+    /// of its own). Empty for a pattern with groups.
+    pub alternatives: Vec<Alternative>,
     /// Where declared.
     pub loc: Loc,
+}
+
+/// One pattern of a `pattern NAME = A | B | …`, and where each of its groups goes in
+/// the union's groups.
+#[derive(Clone, Debug)]
+pub struct Alternative {
+    /// The pattern.
+    pub pattern: u16,
+    /// For each of its slots, the union's slot.
+    pub slots: Vec<u16>,
+}
+
+impl PatternDef {
+    /// Whether this is a `pattern NAME = A | B | …`.
+    pub fn is_union(&self) -> bool {
+        !self.alternatives.is_empty()
+    }
 }
 
 /// When every group is `same ATTR` on one attribute: the cards of each attribute value,
@@ -325,6 +346,9 @@ pub struct ScoreDef {
     pub yaku_slot: u16,
     /// Slot holding the running factor.
     pub factor_slot: u16,
+    /// Over a pattern of alternatives: the slot holding the name of the one whose split
+    /// is being scored (`shape`).
+    pub shape_slot: Option<u16>,
     /// The rows' conditions (stage by stage, row by row) as far as the classes of the
     /// pattern's groups settle them.
     pub plan: Option<crate::score::Plan>,

@@ -46,6 +46,20 @@ pub fn distance_in(
     cards: CardSet,
     scratch: &mut DistanceScratch,
 ) -> Result<Distance, RuntimeError> {
+    if pat.is_union() {
+        // The nearest of its alternatives.
+        let p = cx.p;
+        let mut best: Option<Distance> = None;
+        for alt in &pat.alternatives {
+            if let Some(q) = p.patterns.get(alt.pattern as usize) {
+                let d = distance_in(cx, q, cards, scratch)?;
+                if best.is_none_or(|b| d.missing < b.missing) {
+                    best = Some(d);
+                }
+            }
+        }
+        return Ok(best.unwrap_or(Distance { missing: pat.size }));
+    }
     if let Some(missing) = pat
         .prefilter
         .as_ref()

@@ -41,7 +41,7 @@ pub(crate) use subsets::{binomial, combos};
 pub type OnMatch<'f> = dyn FnMut(&mut Cx<'_>, &[CardSet]) -> Result<bool, RuntimeError> + 'f;
 
 /// The largest number of slots a pattern may have.
-const MAX_SLOTS: usize = 32;
+pub(crate) const MAX_SLOTS: usize = 32;
 
 /// Local slots kept on the stack; larger frames are allocated.
 const STACK_LOCALS: usize = 64;
@@ -121,6 +121,12 @@ impl Prepared {
     /// hundred bytes of counts out of a function): false when `cards` certainly has no
     /// split (a table can stop before setting anything up).
     pub(crate) fn check(&mut self, pat: &PatternDef, cards: CardSet) -> bool {
+        if pat.is_union() {
+            // Each alternative checks the cards itself (see `each_alternative`).
+            self.cards = cards;
+            self.counts.len = 0;
+            return true;
+        }
         if size(cards) != pat.size || pat.slots.is_empty() || pat.slots.len() > MAX_SLOTS {
             return false;
         }
@@ -165,6 +171,9 @@ fn for_each_prepared_as(
     f: &mut OnMatch<'_>,
     lowest_copies: bool,
 ) -> Result<bool, RuntimeError> {
+    if pat.is_union() {
+        return each_alternative(cx, pat, pre.cards, f, lowest_copies);
+    }
     let n = pat.slots.len();
     // Most patterns have a few groups: only a small array is cleared for them.
     if n <= FEW_SLOTS {
@@ -178,6 +187,57 @@ fn for_each_prepared_as(
         let groups = &mut [CardSet::EMPTY; MAX_SLOTS][..n];
         search_as(cx, pat, pre, f, groups, lowest_copies)
     }
+}
+
+/// The splits of a `pattern NAME = A | B | …`: each alternative's in turn, its groups
+/// laid out where the union puts them (a group of another alternative is empty), and
+/// one set more, after the union's groups: the shape that held, as the set holding
+/// only card index `k` for the `k`th alternative (read by [`shape_of`]).
+fn each_alternative(
+    cx: &mut Cx<'_>,
+    pat: &PatternDef,
+    cards: CardSet,
+    f: &mut OnMatch<'_>,
+    lowest_copies: bool,
+) -> Result<bool, RuntimeError> {
+    let p = cx.p;
+    let n = pat.slots.len();
+    // The compiler refuses more (`compile/alternatives.rs`).
+    if n > MAX_SLOTS {
+        return Ok(false);
+    }
+    let mut laid = [CardSet::EMPTY; MAX_SLOTS + 1];
+    for (k, alt) in pat.alternatives.iter().enumerate() {
+        let Some(q) = p.patterns.get(alt.pattern as usize) else {
+            continue;
+        };
+        let Some(pre) = prepare(q, cards) else {
+            continue;
+        };
+        let mut each = |cx2: &mut Cx<'_>, gs: &[CardSet]| {
+            let laid = &mut laid[..=n];
+            laid.fill(CardSet::EMPTY);
+            for (g, to) in gs.iter().zip(&alt.slots) {
+                laid[*to as usize] = *g;
+            }
+            laid[n] = CardSet::single(k as CardIx);
+            f(cx2, laid)
+        };
+        if for_each_prepared_as(cx, q, &pre, &mut each, lowest_copies)? {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Which alternative of union `pat` a split found by [`for_each_match`] is of: its
+/// index in `pat.alternatives`, read off the set after the groups.
+pub fn shape_of(pat: &PatternDef, groups: &[CardSet]) -> Option<usize> {
+    groups
+        .get(pat.slots.len())
+        .and_then(|s| s.first())
+        .map(|k| k as usize)
+        .filter(|_| pat.is_union())
 }
 
 /// The one split of `cards` when [`only_split`] finds it (the split the search visits
@@ -354,6 +414,10 @@ pub(crate) fn with_frame<R>(frame: usize, f: impl FnOnce(&mut [Value]) -> R) -> 
 /// pass its prefilter (if any) in a way its class-settled requires allow. False means
 /// certainly no split. Read off the pattern's [`FitTable`] when it has one.
 pub(crate) fn may_fit(pat: &PatternDef, cards: CardSet) -> bool {
+    if pat.is_union() {
+        // Its alternatives answer when searched.
+        return true;
+    }
     match &pat.prefilter {
         Some(pf) => match &pf.table {
             Some(t) => t.may_fit(cards),

@@ -101,7 +101,7 @@ fn evaluate_in(
         .as_ref()
         .map(|(pat, ..)| &p.patterns[*pat as usize]);
     let names = Names::namer(def.plan.as_ref().map(Plan::names), p, pat);
-    let groups = pat.map(|pat| (pat, kept.groups(pat.slots.len())));
+    let groups = pat.map(|pat| (pat, kept.groups()));
     Ok(result::build(names, kept.tally(), groups))
 }
 
@@ -164,6 +164,8 @@ struct Kept<'d> {
     few: [CardSet; FEW_GROUPS],
     /// The groups, when there are more.
     more: Vec<CardSet>,
+    /// How many groups the kept split has (over alternatives, one set more: the shape).
+    len: usize,
 }
 
 /// Groups a kept split holds without allocating.
@@ -177,6 +179,7 @@ impl<'d> Kept<'d> {
             found: false,
             few: [CardSet::EMPTY; FEW_GROUPS],
             more: Vec::new(),
+            len: 0,
         }
     }
 
@@ -204,6 +207,7 @@ impl<'d> Kept<'d> {
             }
         }
         self.found = true;
+        self.len = gs.len();
         if gs.len() <= FEW_GROUPS {
             self.few[..gs.len()].copy_from_slice(gs);
         } else {
@@ -212,9 +216,9 @@ impl<'d> Kept<'d> {
         }
     }
 
-    fn groups(&self, n: usize) -> &[CardSet] {
-        if n <= FEW_GROUPS {
-            &self.few[..n]
+    fn groups(&self) -> &[CardSet] {
+        if self.len <= FEW_GROUPS {
+            &self.few[..self.len]
         } else {
             &self.more
         }
@@ -247,6 +251,19 @@ fn run<'d>(
         Some((pat, arg, best)) => inner.eval_cards(arg).and_then(|cards| {
             let pattern = &p.patterns[*pat as usize];
             let mut each = |cx2: &mut Cx<'_>, gs: &[CardSet]| {
+                // Over alternatives: which one held, as text (`shape == 七対子`).
+                if let (Some(slot), Some(k)) =
+                    (def.shape_slot, crate::pattern::shape_of(pattern, gs))
+                {
+                    let name = pattern
+                        .alternatives
+                        .get(k)
+                        .and_then(|a| cx2.p.patterns.get(a.pattern as usize))
+                        .map_or("", |q| q.name.as_str());
+                    if let Some(l) = cx2.locals.get_mut(slot as usize) {
+                        *l = Value::Str(name.into());
+                    }
+                }
                 let mut m = Cx {
                     p: cx2.p,
                     b: cx2.b,

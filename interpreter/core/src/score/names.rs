@@ -71,4 +71,15 @@ impl Namer<'_> {
             None => Text::from(pat.slots[i].name.as_str()),
         }
     }
+
+    /// The name of alternative `k` of the union `pat` (made per result: a table over
+    /// alternatives has no plan, so nothing is shared yet).
+    pub(crate) fn shape(&self, pat: &PatternDef, k: usize) -> Text {
+        let name = pat
+            .alternatives
+            .get(k)
+            .and_then(|a| self.p.patterns.get(a.pattern as usize))
+            .map_or("", |q| q.name.as_str());
+        Text::from(name)
+    }
 }

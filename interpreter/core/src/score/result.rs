@@ -37,15 +37,22 @@ pub(super) fn build(
             )
         }
     });
-    let groups = match groups {
-        Some((pat, gs)) => gs
-            .iter()
-            .enumerate()
-            .map(|(i, g)| (names.group(pat, i), *g))
-            .collect(),
-        None => Short::new(),
+    let (groups, shape) = match groups {
+        Some((pat, gs)) => (
+            gs.iter()
+                .take(pat.slots.len())
+                .enumerate()
+                // Over alternatives, the groups of the shapes that did not hold are empty.
+                .filter(|(_, g)| !(pat.is_union() && g.is_empty()))
+                .map(|(i, g)| (names.group(pat, i), *g))
+                .collect(),
+            crate::pattern::shape_of(pat, gs).map(|k| names.shape(pat, k)),
+        ),
+        None => (Short::new(), None),
     };
-    finish(names, yaku, t.bonus.as_slice(), factor, name, groups)
+    let mut r = finish(names, yaku, t.bonus.as_slice(), factor, name, groups);
+    r.shape = shape;
+    r
 }
 
 /// Builds the displayed result from what the stages found (made in one piece, in the
@@ -124,5 +131,6 @@ fn finish(
         bonus: extra,
         total,
         groups,
+        shape: None,
     }
 }
