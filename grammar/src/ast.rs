@@ -237,6 +237,8 @@ pub enum TypeName {
     Card,
     /// `cards`.
     Cards,
+    /// `list of T`.
+    List(Box<TypeName>),
     /// A declared enum (or deck attribute) by name.
     Named(String),
 }
@@ -420,6 +422,9 @@ pub struct ScoreOver {
     pub pattern: Ident,
     /// The cards it splits.
     pub arg: Expr,
+    /// Groups already formed (`over P(hand, exposed)`): a list of card sets, each one
+    /// group of every split.
+    pub exposed: Option<Expr>,
     /// Keep the most valuable of several matches.
     pub best: bool,
     /// Where written.

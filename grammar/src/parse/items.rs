@@ -300,6 +300,15 @@ impl Builder {
         let at = span(&p);
         let inner = first_child(p)?;
         let ty = match inner.as_rule() {
+            Rule::list_type => {
+                // After the words `list` and `of`.
+                let of = inner
+                    .into_inner()
+                    .find(|p| p.as_rule() == Rule::item_type)
+                    .ok_or_else(|| bug(at, "a type"))?;
+                let of = self.type_name(of)?;
+                TypeName::List(Box::new(of.node))
+            }
             Rule::kw_int => TypeName::Int,
             Rule::kw_bool => TypeName::Bool,
             Rule::kw_seat => TypeName::Seat,
@@ -394,10 +403,12 @@ impl Builder {
                 let mut ok = Kids::of(o);
                 let pattern = ident(ok.need(Rule::ident)?);
                 let arg = self.expr(ok.need(Rule::expr)?)?;
+                let exposed = ok.opt(Rule::expr).map(|e| self.expr(e)).transpose()?;
                 let best = ok.opt(Rule::kw_best).is_some();
                 Some(ScoreOver {
                     pattern,
                     arg,
+                    exposed,
                     best,
                     span: at,
                 })

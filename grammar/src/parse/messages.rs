@@ -489,10 +489,12 @@ fn describe_rule(r: Rule) -> Want {
         owner => Words("`shared` or `per seat`".into()),
         order => Words("`stack` or `pile`".into()),
         visibility => Words("`hidden`, `owner`, `public` or `top`".into()),
-        type_name => {
+        type_name | item_type => {
             Words("a type (`int`, `bool`, `seat`, `card`, `cards` or a declared name)".into())
         }
         group_decl => Words("`group`".into()),
+        list_type | list_word => Words("`list of …`".into()),
+        of_word => Words("`of`".into()),
         pattern_alts => Words("pattern names such as `一般形 | 七対子`".into()),
         require_decl => Words("`require`".into()),
         group_count => Words("`*`".into()),

@@ -36,16 +36,23 @@ impl Compiler {
                     Global::Score(s) => return self.score_call(sc, s, f, args, span),
                     Global::Def(d) => return self.inline_def(sc, d, f, args, span),
                     Global::Pattern(p) => {
-                        if args.len() != 1 || args[0].name.is_some() {
-                            self.error(Diagnostic::error(
-                                "fuda::arity",
-                                format!("pattern `{name}` takes one argument: the cards"),
-                                loc,
-                                "here",
-                            ));
+                        if !(1..=2).contains(&args.len()) || args.iter().any(|a| a.name.is_some()) {
+                            self.error(
+                                Diagnostic::error(
+                                    "fuda::arity",
+                                    format!("pattern `{name}` takes the cards, and perhaps the groups already formed"),
+                                    loc,
+                                    "here",
+                                )
+                                .with_help(format!("write `{name}(hand)`, or `{name}(hand, formed)` with a list of card sets")),
+                            );
                             return (Expr::Const(Value::Bool(false)), Type::Bool);
                         }
                         let x = self.expr_of(sc, &args[0].value, &Type::Cards);
+                        if let Some(formed) = args.get(1) {
+                            let f = self.expr_of(sc, &formed.value, &formed_type());
+                            return (Expr::Call(Builtin::Formed(p), vec![x, f], loc), Type::Bool);
+                        }
                         return (Expr::PatternTest(p, Box::new(x)), Type::Bool);
                     }
                     Global::Proc(_) => {
@@ -186,19 +193,29 @@ impl Compiler {
                 };
                 let p = self.pattern_arg(sc, a(0), what);
                 let x = self.expr_of(sc, a(1), &Type::Cards);
+                // `waits(P, hand, formed)`: with groups already formed.
+                let formed = (args.len() > 2).then(|| self.expr_of(sc, a(2), &formed_type()));
                 return match (p, b) {
                     (Some(p), Builtin::Matches) => (Expr::PatternTest(p, Box::new(x)), Type::Bool),
-                    (Some(p), _) => (Expr::Call(Builtin::Waits(p), vec![x], loc), Type::Cards),
+                    (Some(p), _) => (
+                        Expr::Call(
+                            Builtin::Waits(p),
+                            [x].into_iter().chain(formed).collect(),
+                            loc,
+                        ),
+                        Type::Cards,
+                    ),
                     (None, _) => (Expr::Const(Value::Unit), Type::Error),
                 };
             }
-            // Not in `BUILTINS`: `word(…)` is compiled by `word_call` above.
+            // Not in `BUILTINS`: `word(…)` is compiled by `word_call` above, `P(h, f)`
+            // where the pattern's name is called.
             Builtin::Word(_) => return self.word_call(sc, args, span),
+            Builtin::Formed(_) => return (Expr::Const(Value::Unit), Type::Error),
         };
         (Expr::Call(b, out_args, loc), ty)
     }
 
-    /// Reports a name that should be one of the deck's tags.
     /// The pattern named by a builtin's first argument (`matches(P, …)`, `waits(P, …)`),
     /// reporting anything else.
     fn pattern_arg(&mut self, sc: &Scope, a0: &ast::Expr, what: &str) -> Option<u16> {
@@ -750,4 +767,9 @@ impl Compiler {
         }
         within
     }
+}
+
+/// The type of a pattern's groups already formed: a list of card sets.
+pub(super) fn formed_type() -> Type {
+    Type::List(Box::new(Type::Cards))
 }

@@ -59,6 +59,7 @@ impl Graph {
                 edges[i].push(ns + *pat as usize);
                 exprs.push(arg);
             }
+            exprs.extend(&t.formed);
             exprs.extend(t.params.iter().filter_map(|(_, _, d)| d.as_ref()));
             for st in &t.stages {
                 match st {
@@ -327,7 +328,8 @@ fn refs(e: &Expr, tables: usize, out: &mut Vec<usize>) {
     while let Some(e) = todo.pop() {
         match e {
             Expr::Score(s, ..) => out.push(*s as usize),
-            Expr::PatternTest(p, _) | Expr::Call(crate::ir::Builtin::Waits(p), ..) => {
+            Expr::PatternTest(p, _)
+            | Expr::Call(crate::ir::Builtin::Waits(p) | crate::ir::Builtin::Formed(p), ..) => {
                 out.push(tables + *p as usize)
             }
             _ => {}

@@ -91,7 +91,9 @@ impl Seen<'_> {
         match e {
             Expr::Const(v) => self.value(v),
             Expr::Cards(s) => self.set(*s),
-            Expr::PatternTest(q, _) | Expr::Call(Builtin::Waits(q), _, _) => self.calls.push(*q),
+            Expr::PatternTest(q, _) | Expr::Call(Builtin::Waits(q) | Builtin::Formed(q), _, _) => {
+                self.calls.push(*q)
+            }
             // A table's rows are not walked: every card counts as named.
             Expr::Score(..) => self.told = self.deck.all(),
             _ => {}

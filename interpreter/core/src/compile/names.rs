@@ -68,7 +68,7 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("abs", Builtin::Abs, 1, 1),
     ("ceil_div", Builtin::CeilDiv, 2, 2),
     ("matches", Builtin::Matches, 2, 2),
-    ("waits", Builtin::Waits(0), 2, 2),
+    ("waits", Builtin::Waits(0), 2, 3),
     ("tagged", Builtin::Tagged, 2, 2),
 ];
 

@@ -138,6 +138,39 @@ impl Compiler {
                     Type::Cards,
                 )
             }
+            // `副露[s] + [m]`: lists join, their items of one type.
+            BinOp::Add if matches!(ta, Type::List(_)) || matches!(tb, Type::List(_)) => {
+                let item = |t: &Type| match t {
+                    Type::List(i) => Some((**i).clone()),
+                    _ => None,
+                };
+                let elem = match (item(&ta), item(&tb)) {
+                    (Some(Type::Error), Some(b)) => b,
+                    (Some(a), Some(b)) => {
+                        if !(self.type_fits(&b, &a) || b == Type::Error) {
+                            self.expect_type(sc, sb, &tb, &ta);
+                        }
+                        a
+                    }
+                    (Some(a), None) => {
+                        if tb != Type::Error {
+                            self.expect_type(sc, sb, &tb, &ta);
+                        }
+                        a
+                    }
+                    (None, Some(b)) => {
+                        if ta != Type::Error {
+                            self.expect_type(sc, sa, &ta, &tb);
+                        }
+                        b
+                    }
+                    (None, None) => Type::Error,
+                };
+                (
+                    Expr::Bin(Op2::Concat, bx(x), bx(y)),
+                    Type::List(Box::new(elem)),
+                )
+            }
             BinOp::Add if ta == Type::Str || tb == Type::Str => {
                 (Expr::Bin(Op2::Concat, bx(x), bx(y)), Type::Str)
             }

@@ -340,6 +340,7 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
     }
     let sig = c.score_sigs[ix as usize].clone();
     let mut over = None;
+    let mut formed = None;
     let mut shape_slot = None;
     let mut sc = Scope::pure(file, "a score table");
     for (n, t, ..) in &sig {
@@ -349,6 +350,10 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
         match c.globals.get(&o.pattern.node).cloned() {
             Some((Global::Pattern(p), _)) => {
                 let arg = c.expr_of(&mut sc, &o.arg, &Type::Cards);
+                formed = o
+                    .exposed
+                    .as_ref()
+                    .map(|f| c.expr_of(&mut sc, f, &super::calls::formed_type()));
                 over = Some((p, arg, o.best));
                 let pd = &c.program.patterns[p as usize];
                 let slots = pd.slots.clone();
@@ -509,7 +514,8 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
     let union = over
         .as_ref()
         .is_some_and(|(p, ..)| c.program.patterns[*p as usize].is_union());
-    let plan = (optimize && !union)
+    // So is one whose splits must keep formed groups whole: its hand alone says little.
+    let plan = (optimize && !union && formed.is_none())
         .then(|| {
             let conds: Vec<&crate::ir::Expr> = stages.iter().flat_map(stage_conditions).collect();
             // A table without a pattern has no groups; its parameters may still settle.
@@ -541,6 +547,7 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
         name: s.name.node.clone(),
         params,
         over,
+        formed,
         stages,
         frame: sc.max.min(used as u16),
         yaku_slot,
@@ -555,6 +562,7 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
             name: String::new(),
             params: vec![],
             over: None,
+            formed: None,
             stages: vec![],
             frame: 0,
             yaku_slot: 0,

@@ -148,6 +148,10 @@ impl Compiler {
             T::Seat => Type::Seat,
             T::Card => Type::Card,
             T::Cards => Type::Cards,
+            T::List(of) => {
+                let of = ast::Spanned::new((**of).clone(), t.span);
+                Type::List(Box::new(self.type_name(file, &of)))
+            }
             T::Named(n) => {
                 if let Some((Global::Enum(e), _)) = self.globals.get(n) {
                     return Type::Sym(SymDomain::Enum(*e));

@@ -20,6 +20,9 @@ pub(super) fn patterns(p: &mut Program) -> Vec<Diagnostic> {
             mark_one(*pat, &mut used);
             note(over, &mut used);
         }
+        if let Some(f) = &mut t.formed {
+            note(f, &mut used);
+        }
         for st in &mut t.stages {
             super::score::stage_exprs(st)
                 .into_iter()
@@ -77,7 +80,8 @@ fn mark_one(pat: u16, used: &mut [bool]) {
 /// Marks the patterns `e` asks: `P(cards)` and `waits(P, cards)`.
 fn note(e: &mut Expr, used: &mut Vec<bool>) {
     match e {
-        Expr::PatternTest(pat, _) | Expr::Call(Builtin::Waits(pat), _, _) => mark_one(*pat, used),
+        Expr::PatternTest(pat, _)
+        | Expr::Call(Builtin::Waits(pat) | Builtin::Formed(pat), _, _) => mark_one(*pat, used),
         _ => {}
     }
     e.children_mut(|x| note(x, used));

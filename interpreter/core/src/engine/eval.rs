@@ -368,6 +368,9 @@ impl Cx<'_> {
             },
             Op2::Union => Value::Cards(self.cards(&x)?.union(self.cards(&y)?)),
             Op2::Minus => Value::Cards(self.cards(&x)?.minus(self.cards(&y)?)),
+            Op2::Concat if matches!((&x, &y), (Value::List(_), Value::List(_))) => {
+                join_lists(&x, &y, self.at)?
+            }
             Op2::Concat if matches!((&x, &y), (Value::Str(a), _) | (_, Value::Str(a)) if a.len() > MAX_TEXT) =>
             {
                 return Err(RuntimeError::new(
@@ -384,6 +387,18 @@ impl Cx<'_> {
                 .into(),
             ),
         })
+    }
+
+    /// Groups already formed (a list of card sets), as sets.
+    pub(crate) fn formed(&self, v: &Value) -> Result<Vec<CardSet>, RuntimeError> {
+        match v {
+            Value::List(items) => items.iter().map(|x| self.cards(x)).collect(),
+            Value::Unit => Ok(Vec::new()),
+            _ => Err(RuntimeError::new(
+                "the groups already formed are a list of card sets",
+                self.at,
+            )),
+        }
     }
 
     pub(super) fn equal(&self, x: &Value, y: &Value) -> Result<bool, RuntimeError> {
@@ -651,7 +666,17 @@ impl Cx<'_> {
             Builtin::Matches => Value::Bool(false),
             Builtin::Waits(pi) => {
                 let hand = self.cards(&arg(0))?;
-                Value::Cards(self.waits(pi, hand)?)
+                let formed = match args.get(1) {
+                    Some(_) => self.formed(&arg(1))?,
+                    None => Vec::new(),
+                };
+                Value::Cards(self.waits(pi, hand, &formed)?)
+            }
+            Builtin::Formed(pi) => {
+                let hand = self.cards(&arg(0))?;
+                let formed = self.formed(&arg(1))?;
+                let pat = &self.p.patterns[pi as usize];
+                Value::Bool(crate::pattern::any_match_formed(self, pat, hand, &formed)?)
             }
             Builtin::Word(w) => {
                 let set = self.cards(&arg(0))?;
@@ -698,6 +723,24 @@ pub(super) fn zone_at(b: &Board, z: u16, seat: Option<u8>, at: Loc) -> Result<u1
 /// The longest text `+` may build (messages and labels are short; this stops a loop
 /// that doubles a text from filling memory).
 const MAX_TEXT: usize = 64 * 1024;
+
+/// Two lists as one, `x`'s items first.
+fn join_lists(x: &Value, y: &Value, at: Loc) -> Result<Value, RuntimeError> {
+    match (x, y) {
+        (Value::List(a), Value::List(b)) if a.len() + b.len() <= MAX_LIST => Ok(Value::List(
+            a.iter().chain(b.iter()).cloned().collect::<Vec<_>>().into(),
+        )),
+        (Value::List(_), Value::List(_)) => Err(RuntimeError::new(
+            format!("a list longer than {MAX_LIST} items"),
+            at,
+        )),
+        _ => Err(RuntimeError::new("`+` joins two lists", at)),
+    }
+}
+
+/// The longest list `+` may build (a hand's called melds are a few; this stops a loop
+/// that doubles a list from filling memory).
+const MAX_LIST: usize = 4096;
 
 /// A quantifier's running answer.
 struct Acc {

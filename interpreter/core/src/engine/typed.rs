@@ -257,16 +257,25 @@ impl Cx<'_> {
     /// cannot tell apart (`PatternDef::told_apart`) complete a hand alike, so one copy
     /// of each face outside the hand is tried, and answers for them all. Each
     /// candidate is charged as a step; most fail the pattern's prefilter at once.
-    pub(super) fn waits(&mut self, pi: u16, hand: CardSet) -> Result<CardSet, RuntimeError> {
+    pub(super) fn waits(
+        &mut self,
+        pi: u16,
+        hand: CardSet,
+        formed: &[CardSet],
+    ) -> Result<CardSet, RuntimeError> {
         let p = self.p;
         let Some(pat) = p.patterns.get(pi as usize) else {
             return Ok(CardSet::EMPTY);
         };
         let mut out = CardSet::EMPTY;
-        if hand.len() + 1 != pat.size {
+        // The formed groups' cards are the hand's too, and not candidates.
+        let Some(all) = crate::pattern::together(hand, formed) else {
+            return Ok(out);
+        };
+        if all.len() + 1 != pat.size && !pat.is_union() {
             return Ok(out);
         }
-        let candidates = p.deck.all().minus(hand);
+        let candidates = p.deck.all().minus(all);
         self.charge(candidates.len() as u64)?;
         let mut answered = CardSet::EMPTY;
         for c in candidates.iter() {
@@ -281,7 +290,7 @@ impl Cx<'_> {
             answered = answered.union(alike);
             let mut with = hand;
             with.insert(c);
-            if crate::pattern::any_match(self, pat, with)? {
+            if crate::pattern::any_match_formed(self, pat, with, formed)? {
                 out = out.union(alike);
             }
         }

@@ -47,8 +47,11 @@ pub enum Builtin {
     /// Whether the cards' values spell a word of [`Program::words`](crate::ir::Program::words)`[i]` in some order.
     Word(u16),
     /// The cards of the deck that, added to a set, make pattern `i` match: a hand's
-    /// waits ("one card from a win").
+    /// waits ("one card from a win"). A second argument lists groups already formed.
     Waits(u16),
+    /// Whether a hand with groups already formed (`P(hand, formed)`: a list of card
+    /// sets) matches pattern `i`, each formed set one group of the split.
+    Formed(u16),
 }
 
 /// Quantifier/comprehension kinds (`count(x in D: P)` …).

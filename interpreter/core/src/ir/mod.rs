@@ -338,6 +338,8 @@ pub struct ScoreDef {
     pub params: Vec<(String, Type, Option<Expr>)>,
     /// `over PATTERN(arg) best`.
     pub over: Option<(u16, Expr, bool)>,
+    /// `over PATTERN(arg, formed)`: the groups already formed (a list of card sets).
+    pub formed: Option<Expr>,
     /// Stages in order.
     pub stages: Vec<StageDef>,
     /// Local slots: params first, then `yaku`, `factor`, then binders.

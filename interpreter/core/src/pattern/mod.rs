@@ -19,6 +19,7 @@
 mod assign;
 mod distance;
 mod fit_table;
+mod formed;
 #[cfg(test)]
 mod reference;
 mod subsets;
@@ -27,6 +28,7 @@ mod tests;
 
 pub use distance::{distance, distance_in, Distance, DistanceScratch};
 pub use fit_table::FitTable;
+pub use formed::{any_match_formed, for_each_match_formed, together};
 
 use crate::engine::{Cx, RuntimeError};
 use crate::ir::{PatternDef, Prefilter, ShapeDef, SlotDef};

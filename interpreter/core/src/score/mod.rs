@@ -68,6 +68,10 @@ pub fn surely_nothing(p: &crate::ir::Program, s: u16, args: &[Value]) -> bool {
 /// splits (see [`surely_nothing`]); the other arguments need not be known yet.
 pub fn surely_nothing_hand(p: &crate::ir::Program, s: u16, hand: &Value) -> bool {
     let def = &p.scores[s as usize];
+    // With groups already formed, the hand is only part of what is split.
+    if def.formed.is_some() {
+        return false;
+    }
     let (Some((pat, _, _)), Value::Cards(cards)) = (&def.over, hand) else {
         return false;
     };
@@ -136,6 +140,9 @@ fn prepare<'c>(
     args: &[Value],
     checked: &'c mut Prepared,
 ) -> Result<Option<&'c Prepared>, ()> {
+    if def.formed.is_some() {
+        return Ok(None);
+    }
     match &def.over {
         Some((pat, Expr::Local(i), _)) => match args.get(*i as usize) {
             Some(Value::Cards(cards)) => {
@@ -249,6 +256,13 @@ fn run<'d>(
             true
         }),
         Some((pat, arg, best)) => inner.eval_cards(arg).and_then(|cards| {
+            let formed = match &def.formed {
+                Some(f) => {
+                    let v = inner.eval(f)?;
+                    inner.formed(&v)?
+                }
+                None => Vec::new(),
+            };
             let pattern = &p.patterns[*pat as usize];
             let mut each = |cx2: &mut Cx<'_>, gs: &[CardSet]| {
                 // Over alternatives: which one held, as text (`shape == 七対子`).
@@ -282,7 +296,12 @@ fn run<'d>(
             // The hand may have been checked already (not again).
             match pre.filter(|pre| pre.cards() == cards) {
                 Some(pre) => crate::pattern::for_each_prepared(&mut inner, pattern, pre, &mut each),
-                None => crate::pattern::for_each_match(&mut inner, pattern, cards, &mut each),
+                None if formed.is_empty() => {
+                    crate::pattern::for_each_match(&mut inner, pattern, cards, &mut each)
+                }
+                None => crate::pattern::for_each_match_formed(
+                    &mut inner, pattern, cards, &formed, &mut each,
+                ),
             }
             .map(|_| kept.found)
         }),
