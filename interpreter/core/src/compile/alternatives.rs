@@ -115,6 +115,7 @@ pub(super) fn union(c: &mut Compiler, file: u16, p: &ast::PatternDecl, unions: &
                             shapes: Vec::new(),
                             condition: None,
                             copy_of: (k > 0).then_some(start),
+                            allowed: c.program.deck.all(),
                         });
                     }
                     first_seen.push((name.clone(), start, count, alt));

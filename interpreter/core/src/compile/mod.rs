@@ -1,6 +1,7 @@
 //! The checker and compiler: from merged syntax trees to a [`Program`], collecting
 //! every problem as a [`Diagnostic`] instead of stopping at the first.
 
+mod allowed;
 mod alternatives;
 mod arguments;
 mod calls;

@@ -236,6 +236,7 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
                 } else {
                     None
                 },
+                allowed: c.program.deck.all(),
             });
         }
     }
@@ -261,8 +262,11 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
                 }
                 let e = c.expr_of(&mut gsc, cond, &Type::Bool);
                 sc.max = sc.max.max(gsc.max);
+                // Read before the rewrites, which may turn `all(…)` into set arithmetic.
+                let allowed = super::allowed::allowed(&c.program, &e, (gi + k) as u16);
                 if let Some(s) = slots.get_mut(gi + k) {
                     s.condition = Some(e);
+                    s.allowed = allowed;
                 }
             }
         }

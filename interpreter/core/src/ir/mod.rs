@@ -316,6 +316,9 @@ pub struct SlotDef {
     pub condition: Option<Expr>,
     /// For the 2nd.. copies of a `*N` group: the first slot's index (copies are unordered).
     pub copy_of: Option<usize>,
+    /// The cards its condition lets it hold at all (`where all(c in G: c is 幺九)`), as
+    /// far as a per-card part of it says; every card otherwise (`compile/allowed.rs`).
+    pub allowed: CardSet,
 }
 
 /// A compiled group shape.

@@ -37,7 +37,17 @@ pub struct DistanceScratch {
     sizes: Vec<usize>,
     /// Cards with their values, for listing runs.
     values: Vec<(CardIx, i64, i64)>,
+    /// What [`by_parts`] found for one part and one choice of groups, by the pattern's
+    /// address, the part's cards and the choice: a player weighing its moves asks again
+    /// about the suits a move left alone (three of a mahjong hand's four parts). Kept
+    /// for one program (`program`) and emptied when it grows past [`MEMO_ENTRIES`].
+    memo: std::collections::HashMap<(usize, CardSet, usize), usize>,
+    /// The program the memo's patterns belong to, by address.
+    program: usize,
 }
+
+/// Most entries [`DistanceScratch`] remembers before it forgets them all.
+const MEMO_ENTRIES: usize = 1 << 16;
 
 /// [`distance`] with lists kept across calls.
 pub fn distance_in(
@@ -60,9 +70,13 @@ pub fn distance_in(
         }
         return Ok(best.unwrap_or(Distance { missing: pat.size }));
     }
+    // Class counts say nothing of a group that may hold only some cards of a class.
+    let every = cx.p.deck.all();
+    let unrestricted = pat.slots.iter().all(|s| every.is_subset(&s.allowed));
     if let Some(missing) = pat
         .prefilter
         .as_ref()
+        .filter(|_| unrestricted)
         .and_then(|pf| by_class_counts(pf, &pat.slots, cards))
     {
         return Ok(Distance { missing });
@@ -200,6 +214,12 @@ fn by_parts(
     let mut placed: Vec<Option<usize>> = vec![None; ways];
     placed[0] = Some(0);
     let mut part_best = vec![0usize; ways];
+    let program = cx.p as *const crate::ir::Program as usize;
+    if scratch.program != program || scratch.memo.len() > MEMO_ENTRIES {
+        scratch.memo.clear();
+        scratch.program = program;
+    }
+    let pattern = pat as *const PatternDef as usize;
     for part in &parts {
         // The most this part alone places with each choice of groups.
         for (code, pb) in part_best.iter_mut().enumerate() {
@@ -213,11 +233,16 @@ fn by_parts(
                     });
                 }
             }
+            if let Some(known) = scratch.memo.get(&(pattern, *part, code)) {
+                *pb = *known;
+                continue;
+            }
             let want: usize = order.iter().map(|p| pat.slots[p.slot].size).sum();
             *pb = match search_slots(cx, &pat.slots, &order, *part, scratch) {
                 Ok(missing) => want - missing,
                 Err(e) => return Some(Err(e)),
             };
+            scratch.memo.insert((pattern, *part, code), *pb);
         }
         // Combine: every choice so far with every choice for this part that fits.
         let mut next: Vec<Option<usize>> = vec![None; ways];
@@ -428,11 +453,13 @@ fn partial_fits(
     values: &mut Vec<(CardIx, i64, i64)>,
 ) {
     let deck = &cx.p.deck;
-    // The cards the slot may take (above the floor), in card order.
+    // The cards the slot may take (above the floor, and as its condition allows card by
+    // card), in card order.
     let pool = match floor {
         Some(f) => super::above(rest, f),
         None => rest,
-    };
+    }
+    .inter(slot.allowed);
     out.push(CardSet::EMPTY);
     let k = slot.size;
     if slot.shapes.is_empty() {
