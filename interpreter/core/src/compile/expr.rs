@@ -35,8 +35,8 @@ pub(crate) struct Scope {
     pub slot_types: Vec<Type>,
     /// Pattern groups in view: name, first group index, how many (`*N`).
     pub groups: Vec<(String, u16, u16)>,
-    /// Inside a score table: the `yaku` and `factor` slots.
-    pub score: Option<(u16, u16)>,
+    /// Inside a score table: the `yaku`, `factor` and `base` slots.
+    pub score: Option<(u16, u16, u16)>,
     /// Whether game state (variables, zones, the dealer) may be read.
     pub stateful: bool,
     /// Whether more local slots were asked for than [`MAX_SLOTS`].

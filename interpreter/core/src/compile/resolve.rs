@@ -102,12 +102,15 @@ impl Compiler {
             let list = (first..first + count).map(Expr::Group).collect();
             return (Expr::List(list), Type::List(Box::new(Type::Cards)));
         }
-        if let Some((yaku, factor)) = sc.score {
+        if let Some((yaku, factor, base)) = sc.score {
             if n == "yaku" {
                 return (Expr::Local(yaku), Type::Sym(SymDomain::Yaku));
             }
             if n == "factor" {
                 return (Expr::Local(factor), Type::Int);
+            }
+            if n == "base" {
+                return (Expr::Local(base), Type::Int);
             }
         }
         if n == "dealer" {

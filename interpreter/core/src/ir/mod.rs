@@ -325,6 +325,9 @@ pub struct ScoreDef {
     pub yaku_slot: u16,
     /// Slot holding the running factor.
     pub factor_slot: u16,
+    /// Slot holding `base`, the sum of the yaku values, from the first stage after
+    /// the yaku and void stages on (0 before).
+    pub base_slot: u16,
     /// The rows' conditions (stage by stage, row by row) as far as the classes of the
     /// pattern's groups settle them.
     pub plan: Option<crate::score::Plan>,
