@@ -773,6 +773,8 @@ pub enum ExprKind {
     Field(Box<Expr>, Ident),
     /// `e[i]`.
     Index(Box<Expr>, Box<Expr>),
+    /// `e.name(args)`: a method of a value (`r.has(平和)`).
+    Method(Box<Expr>, Ident, Vec<Arg>),
     /// `f(args)`.
     Call(Ident, Vec<Arg>),
     /// `f(x in DOMAIN: BODY)` — count, sum, all, any, filter, max, min.

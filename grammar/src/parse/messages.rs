@@ -462,9 +462,8 @@ fn describe_rule(r: Rule) -> Want {
         expr | or_expr | and_expr | not_expr | cmp_expr | add_expr | mul_expr | unary | neg
         | postfix | paren | cond_expr | name_or_call | cards_lit | card_lit | list | arg | args
         | domain | word_call => Expression,
-        cmp_op | add_op | mul_op | field | index | call_args | binder | kw_and | kw_or => {
-            Continuation
-        }
+        cmp_op | add_op | mul_op | field | method_args | index | call_args | binder | kw_and
+        | kw_or => Continuation,
         ident | name | lvalue | enum_value => Words("a name".into()),
         field_name => Words("a field name".into()),
         int | neg_int => Words("a number".into()),

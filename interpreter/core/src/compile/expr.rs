@@ -438,6 +438,7 @@ impl Compiler {
             ExprKind::Binary(op, a, b) => self.binary(sc, *op, a, b, e.span),
             ExprKind::Field(x, f) => self.field(sc, x, f),
             ExprKind::Index(x, i) => self.index(sc, x, i),
+            ExprKind::Method(x, m, args) => self.method(sc, x, m, args),
             ExprKind::Call(f, args) => self.call(sc, f, args, e.span),
             ExprKind::Binder(f, x, dom, body) => self.binder(sc, f, x, dom, body),
             ExprKind::If(c, a, b) => {

@@ -203,6 +203,9 @@ pub(crate) struct Compiler {
     pub word_indexes: BTreeMap<(u16, u16), u16>,
     /// Candidates "did you mean" may still compare: see [`closest_within`].
     pub suggest_budget: usize,
+    /// The names of every score table's yaku and bonus rows, with their symbols: what
+    /// `r.has(NAME)` and `r[NAME]` may ask a result for.
+    pub row_names: BTreeMap<String, u32>,
     /// The parameters' values for each seat count, as far as computed.
     pub seat_params: constants::SeatParams,
     /// Problems reported through [`Compiler::error`], kept or not: a stage tells
@@ -311,6 +314,7 @@ impl Compiler {
             word_lists: Vec::new(),
             word_indexes: BTreeMap::new(),
             suggest_budget: SUGGEST_BUDGET,
+            row_names: BTreeMap::new(),
             seat_params: Default::default(),
             reported: 0,
             quiet: false,

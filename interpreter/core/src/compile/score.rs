@@ -41,9 +41,13 @@ pub(super) fn compile_patterns_and_scores(c: &mut Compiler, items: &[(u16, Item)
                         .collect(),
                     _ => vec![],
                 };
+                let paid = matches!(st, Stage::Yaku(..) | Stage::Plus(..));
                 for n in rows {
                     let s = c.intern(&n.node);
                     c.sym_type.entry(s).or_insert(Type::Sym(SymDomain::Yaku));
+                    if paid {
+                        c.row_names.insert(n.node.clone(), s);
+                    }
                 }
             }
         }
