@@ -598,8 +598,9 @@ pub enum StmtKind {
     Outcome(Expr),
     /// `record RESULT for SEAT`.
     Record(Expr, Expr),
-    /// `dealer by draw lowest|highest ATTR`.
-    DealerByDraw(Extreme, Ident),
+    /// `dealer by draw lowest|highest ATTR [then lowest|highest ATTR …]`: the first
+    /// key, then the tie-breaks in order.
+    DealerByDraw(Extreme, Ident, Vec<(Extreme, Ident)>),
     /// `dealer = SEAT`.
     SetDealer(Expr),
     /// `reveal ZONE`.

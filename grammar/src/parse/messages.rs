@@ -511,7 +511,7 @@ fn describe_rule(r: Rule) -> Want {
         choose_each | pay_each => Words("`each`".into()),
         option => Words("`move`".into()),
         option_param => Words("`(`".into()),
-        extreme => Words("`lowest` or `highest`".into()),
+        extreme | draw_key => Words("`lowest` or `highest`".into()),
         test_set => Words("a setting such as `players = 4`".into()),
         _ if is_kw(r) => Words(keyword_text(r)),
         _ => Nothing,

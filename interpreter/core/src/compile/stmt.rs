@@ -7,7 +7,6 @@ use super::expr::Scope;
 use super::{Compiler, Global};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Decide, DecideKind, Expr, Loc, Op, OptionDef, PayFrom, ProcDef, Target, TestDef};
-use crate::model::AttrKind;
 use crate::value::{Type, Value};
 
 /// Code being generated for one body.
@@ -637,33 +636,16 @@ impl Compiler {
                 let s = self.expr_of(sc, seat, &Type::Seat);
                 g.emit(Op::Record(r, s));
             }
-            StmtKind::DealerByDraw(ext, attr) => match self.program.deck.attr_named(&attr.node) {
-                Some(a) if matches!(self.program.deck.attrs[a as usize].kind, AttrKind::Int(_)) => {
-                    g.emit(Op::DealerByDraw {
-                        lowest: *ext == ast::Extreme::Lowest,
-                        attr: a,
-                    });
+            StmtKind::DealerByDraw(ext, attr, then) => {
+                // Every key is checked, so each unknown attribute is reported.
+                let keys: Vec<Option<(bool, u16)>> = std::iter::once((ext, attr))
+                    .chain(then.iter().map(|(e, a)| (e, a)))
+                    .map(|(e, a)| self.draw_key(sc, *e, a))
+                    .collect();
+                if let Some(keys) = keys.into_iter().collect::<Option<Vec<_>>>() {
+                    g.emit(Op::DealerByDraw { keys: keys.into() });
                 }
-                _ => {
-                    let names: Vec<String> = self
-                        .program
-                        .deck
-                        .attrs
-                        .iter()
-                        .filter(|a| matches!(a.kind, AttrKind::Int(_)))
-                        .map(|a| a.name.clone())
-                        .collect();
-                    self.error(
-                        Diagnostic::error(
-                            "fuda::unknown-attribute",
-                            format!("`{}` is not a number attribute of the cards", attr.node),
-                            self.loc(sc, attr.span),
-                            "needs a number attribute",
-                        )
-                        .with_help(format!("number attributes: {}", names.join(", "))),
-                    );
-                }
-            },
+            }
             StmtKind::SetDealer(e) => {
                 let x = self.expr_of(sc, e, &Type::Seat);
                 g.emit(Op::Assign(Target::Dealer, ast::AssignOp::Set, x, loc));
@@ -725,6 +707,40 @@ impl Compiler {
     /// A deal count known before the game starts (a number, or arithmetic over
     /// parameters' defaults) must not be negative: the engine would refuse it at run
     /// time, and a sum of counts like `deal 30, -30` would pass the deck arithmetic.
+    /// One key of `dealer by draw`: whether the lowest value wins, and the attribute,
+    /// which may hold numbers or symbols (ordered as declared).
+    fn draw_key(&mut self, sc: &Scope, e: ast::Extreme, attr: &ast::Ident) -> Option<(bool, u16)> {
+        if let Some(a) = self.program.deck.attr_named(&attr.node) {
+            return Some((e == ast::Extreme::Lowest, a));
+        }
+        if self.no_deck {
+            return None;
+        }
+        let names: Vec<String> = self
+            .program
+            .deck
+            .attrs
+            .iter()
+            .map(|a| a.name.clone())
+            .collect();
+        let mut d = Diagnostic::error(
+            "fuda::unknown-attribute",
+            format!("cards have no attribute `{}`", attr.node),
+            self.loc(sc, attr.span),
+            "needs an attribute of the cards",
+        );
+        d = match super::closest_within(
+            &mut self.suggest_budget,
+            &attr.node,
+            names.iter().map(|s| s.as_str()),
+        ) {
+            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            None => d.with_help(format!("the deck's attributes: {}", names.join(", "))),
+        };
+        self.error(d);
+        None
+    }
+
     fn check_deal_count(&mut self, sc: &Scope, n: &ast::Expr, x: &Expr) {
         if matches!(x, Expr::Local(_)) {
             return;

@@ -538,7 +538,7 @@ impl State {
                     self.push_event(Event::Record(s, r, self.board.dealer), at)?;
                 }
             }
-            Op::DealerByDraw { lowest, attr } => self.board.dealer_by_draw(&p.deck, *lowest, *attr),
+            Op::DealerByDraw { keys } => self.board.dealer_by_draw(&p.deck, keys),
             Op::Reveal(z) => {
                 let z = zone_of(&ev!(z), at)?;
                 self.board.revealed[z as usize] = true;

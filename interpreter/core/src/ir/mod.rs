@@ -464,8 +464,10 @@ pub enum Op {
     Outcome(Expr),
     /// Count a score result for a seat in statistics.
     Record(Expr, Expr),
-    /// Choose the dealer by drawing cards.
-    DealerByDraw { lowest: bool, attr: u16 },
+    /// Choose the dealer by drawing cards: the keys, each `(lowest, attribute)`, the
+    /// first deciding and each next one breaking the ties left (see
+    /// `Board::dealer_by_draw`).
+    DealerByDraw { keys: Box<[(bool, u16)]> },
     /// Reveal a zone to everyone.
     Reveal(Expr),
     /// A message for the game log.
