@@ -61,7 +61,7 @@ pub enum Item {
     Pattern(PatternDecl),
     /// `score NAME[(params)] [over P(expr) [best]] { stages }`.
     Score(ScoreDecl),
-    /// `proc NAME[(params)] { … }`.
+    /// `proc NAME[(params)] [-> TYPE] { … }`.
     Proc(ProcDecl),
     /// `test "name" [with k = v, …] { … }`.
     Test(TestDecl),
@@ -517,13 +517,15 @@ pub struct Param {
     pub span: Span,
 }
 
-/// `proc NAME[(params)] { … }`.
+/// `proc NAME[(params)] [-> TYPE] { … }`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProcDecl {
     /// Name.
     pub name: Ident,
     /// Parameters.
     pub params: Vec<Param>,
+    /// `-> TYPE`: the type of the value it returns, if it returns one.
+    pub returns: Option<Spanned<TypeName>>,
     /// Body.
     pub body: Block,
     /// Whole declaration.

@@ -506,6 +506,8 @@ fn describe_rule(r: Rule) -> Want {
         name_row | void_row => Words("a row such as `赤五光 when …`".into()),
         stage_mode => Words("`first`, `all` or `largest`".into()),
         params | param => Words("a parameter such as `s: seat`".into()),
+        // Optional before a body's `{`: "expected `{`" says what is missing.
+        proc_returns => Nothing,
         // The tokens name `+=` and `-=` as well, when they were recorded.
         assign_op => Words("`=`".into()),
         choose_each | pay_each => Words("`each`".into()),

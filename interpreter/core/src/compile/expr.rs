@@ -39,6 +39,11 @@ pub(crate) struct Scope {
     pub score: Option<(u16, u16, u16)>,
     /// Whether game state (variables, zones, the dealer) may be read.
     pub stateful: bool,
+    /// While a statement's expression is compiled: the calls of procedures that return
+    /// a value met in it, each standing for the local slot its value goes to. The
+    /// statement runs them first, in evaluation order (`compile/stmt.rs`). `None` where
+    /// an expression cannot call a procedure (guards, decisions' domains, defs, tables).
+    pub calls: Option<Vec<PendingCall>>,
     /// Whether more local slots were asked for than [`MAX_SLOTS`].
     pub overflowed: bool,
     /// What this scope is, for messages ("a score table", "a def").
@@ -46,6 +51,15 @@ pub(crate) struct Scope {
     /// After a root error that hides names (an unknown pattern after `over`), unknown
     /// names are not reported again.
     pub quiet_unknown: bool,
+}
+
+/// A call of a procedure that returns a value, met in an expression: the slot that
+/// stands for its value there, the procedure, its arguments and where it is written.
+pub(crate) struct PendingCall {
+    pub slot: u16,
+    pub proc: u16,
+    pub args: Vec<Expr>,
+    pub loc: Loc,
 }
 
 impl Scope {
@@ -60,6 +74,7 @@ impl Scope {
             groups: Vec::new(),
             score: None,
             stateful: true,
+            calls: None,
             context: "a procedure",
             quiet_unknown: false,
             overflowed: false,

@@ -180,6 +180,8 @@ pub(crate) struct Compiler {
     pub expanded: usize,
     /// Proc parameter names, beside `proc_sigs`.
     pub proc_params: Vec<Vec<String>>,
+    /// The type each proc returns (`proc f() -> int`), beside `proc_sigs`.
+    pub proc_returns: Vec<Option<Type>>,
     /// Where whole-program problems are reported: the main file's `ruleset` line, or
     /// its first item.
     pub anchor: Loc,
@@ -304,6 +306,7 @@ impl Compiler {
             inlined: 0,
             expanded: 0,
             proc_params: Vec::new(),
+            proc_returns: Vec::new(),
             anchor: Loc::default(),
             all_decls: BTreeMap::new(),
             duplicated: BTreeSet::new(),

@@ -484,6 +484,12 @@ pub enum Op {
     Call(u16, Vec<Expr>, Loc),
     /// Return from the procedure.
     Return,
+    /// Call a procedure that returns a value: its arguments, and the caller's local
+    /// slot that [`Op::ReturnValue`] writes the value to.
+    CallValue(u16, Vec<Expr>, u16, Loc),
+    /// Return from the procedure with a value, written to the slot of the
+    /// [`Op::CallValue`] that called it (dropped after a plain [`Op::Call`]).
+    ReturnValue(Expr),
 }
 
 /// Who pays in a `pay`.

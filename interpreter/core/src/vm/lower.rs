@@ -540,6 +540,11 @@ impl<'a> Lower<'a> {
                 self.emit(Ins::Ret);
                 Ok(())
             }
+            // The machine's frames carry no value back: such a program runs in the
+            // engine (docs/performance.md).
+            Op::CallValue(..) | Op::ReturnValue(..) => {
+                Err(Declined::new("a procedure that returns a value"))
+            }
         }
     }
 
