@@ -1099,9 +1099,9 @@ fn dealer_by_draw_breaks_ties_by_the_next_attribute() {
 #[test]
 fn dealer_by_draw_names_an_unknown_attribute() {
     let text = DRAW.replace("KEYS", "highest rank then highest siut");
-    let f = fuda_core::compile("t.fuda", &text, &NoFiles)
-        .err()
-        .expect("an error");
+    let Err(f) = fuda_core::compile("t.fuda", &text, &NoFiles) else {
+        panic!("an unknown attribute compiles");
+    };
     let d = &f.diagnostics[0];
     assert_eq!(d.code, "fuda::unknown-attribute");
     assert_eq!(d.help.as_deref(), Some("did you mean `suit`?"));
