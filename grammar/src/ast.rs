@@ -61,7 +61,7 @@ pub enum Item {
     Pattern(PatternDecl),
     /// `score NAME[(params)] [over P(expr) [best]] { stages }`.
     Score(ScoreDecl),
-    /// `proc NAME[(params)] { … }`.
+    /// `proc NAME[(params)] [-> TYPE] { … }`.
     Proc(ProcDecl),
     /// `test "name" [with k = v, …] { … }`.
     Test(TestDecl),
@@ -525,13 +525,15 @@ pub struct Param {
     pub span: Span,
 }
 
-/// `proc NAME[(params)] { … }`.
+/// `proc NAME[(params)] [-> TYPE] { … }`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ProcDecl {
     /// Name.
     pub name: Ident,
     /// Parameters.
     pub params: Vec<Param>,
+    /// `-> TYPE`: the type of the value it returns, if it returns one.
+    pub returns: Option<Spanned<TypeName>>,
     /// Body.
     pub body: Block,
     /// Whole declaration.
@@ -606,8 +608,9 @@ pub enum StmtKind {
     Outcome(Expr),
     /// `record RESULT for SEAT`.
     Record(Expr, Expr),
-    /// `dealer by draw lowest|highest ATTR`.
-    DealerByDraw(Extreme, Ident),
+    /// `dealer by draw lowest|highest ATTR [then lowest|highest ATTR …]`: the first
+    /// key, then the tie-breaks in order.
+    DealerByDraw(Extreme, Ident, Vec<(Extreme, Ident)>),
     /// `dealer = SEAT`.
     SetDealer(Expr),
     /// `reveal ZONE`.
@@ -781,6 +784,8 @@ pub enum ExprKind {
     Field(Box<Expr>, Ident),
     /// `e[i]`.
     Index(Box<Expr>, Box<Expr>),
+    /// `e.name(args)`: a method of a value (`r.has(平和)`).
+    Method(Box<Expr>, Ident, Vec<Arg>),
     /// `f(args)`.
     Call(Ident, Vec<Arg>),
     /// `f(x in DOMAIN: BODY)` — count, sum, all, any, filter, max, min.

@@ -414,6 +414,18 @@ fn procs() {
         panic!()
     };
     assert!(p.params.is_empty());
+    assert!(p.returns.is_none());
+    let Item::Proc(p) = only("proc 点数(x: seat) -> int { return 3 }") else {
+        panic!()
+    };
+    assert_eq!(p.returns.map(|t| t.node), Some(TypeName::Int));
+    let Item::Proc(p) = only("proc 役 -> 和了 { return ロン }") else {
+        panic!()
+    };
+    assert_eq!(
+        p.returns.map(|t| t.node),
+        Some(TypeName::Named("和了".into()))
+    );
 }
 
 #[test]

@@ -100,6 +100,10 @@ fn fields_indexes_and_calls() {
         "(役代 h win:上がり first_turn:(== 巡 1))"
     );
     assert_eq!(sx("役代(手札[x]).total"), "(. (役代 ([] 手札 x)) total)");
+    assert_eq!(sx("r.has(平和)"), "(.has r 平和)");
+    assert_eq!(sx("役(h).has(平和).x"), "(. (.has (役 h) 平和) x)");
+    assert_eq!(sx("r.f()"), "(.f r)");
+    assert_eq!(sx("r[平和] + 1"), "(+ ([] r 平和) 1)");
     assert_eq!(
         sx("f(c in h)"),
         "(f (in c h))",

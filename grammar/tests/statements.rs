@@ -252,12 +252,20 @@ fn bookkeeping_statements() {
 #[test]
 fn dealer() {
     assert!(
-        matches!(stmt("dealer by draw lowest month"), StmtKind::DealerByDraw(Extreme::Lowest, a) if a.node == "month")
+        matches!(stmt("dealer by draw lowest month"), StmtKind::DealerByDraw(Extreme::Lowest, a, t) if a.node == "month" && t.is_empty())
     );
     assert!(matches!(
         stmt("dealer by draw highest number"),
-        StmtKind::DealerByDraw(Extreme::Highest, _)
+        StmtKind::DealerByDraw(Extreme::Highest, _, _)
     ));
+    let StmtKind::DealerByDraw(Extreme::Highest, a, t) =
+        stmt("dealer by draw highest rank then lowest suit then highest month")
+    else {
+        panic!()
+    };
+    assert_eq!(a.node, "rank");
+    let t: Vec<(Extreme, &str)> = t.iter().map(|(e, i)| (*e, i.node.as_str())).collect();
+    assert_eq!(t, [(Extreme::Lowest, "suit"), (Extreme::Highest, "month")]);
     let StmtKind::SetDealer(e) = stmt("dealer = next(dealer)") else {
         panic!()
     };

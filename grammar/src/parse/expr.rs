@@ -144,7 +144,20 @@ impl Builder {
         for s in suffixes {
             let sp = Span::new(start, span(&s).end as usize);
             let kind = match s.as_rule() {
-                Rule::field => ExprKind::Field(Box::new(e), ident(first_child(s)?)),
+                Rule::field => {
+                    let mut k = Kids::of(s);
+                    let name = ident(k.need(Rule::field_name)?);
+                    match k.opt(Rule::method_args) {
+                        Some(m) => {
+                            let args = match Kids::of(m).opt(Rule::args) {
+                                Some(a) => a.into_inner().map(|a| self.arg(a)).collect::<R<_>>()?,
+                                None => Vec::new(),
+                            };
+                            ExprKind::Method(Box::new(e), name, args)
+                        }
+                        None => ExprKind::Field(Box::new(e), name),
+                    }
+                }
                 _ => ExprKind::Index(Box::new(e), Box::new(self.expr(first_child(s)?)?)),
             };
             e = Spanned::new(kind, sp);

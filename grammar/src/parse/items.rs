@@ -135,10 +135,15 @@ impl Builder {
             Rule::proc_decl => {
                 let name = ident(k.need(Rule::ident)?);
                 let params = self.params(k.opt(Rule::params))?;
+                let returns = match k.opt(Rule::proc_returns) {
+                    Some(r) => Some(self.type_name(Kids::of(r).need(Rule::type_name)?)?),
+                    None => None,
+                };
                 let body = self.block(k.need(Rule::block)?)?;
                 Item::Proc(ProcDecl {
                     name,
                     params,
+                    returns,
                     body,
                     span: sp,
                 })

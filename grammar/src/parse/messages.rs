@@ -462,9 +462,8 @@ fn describe_rule(r: Rule) -> Want {
         expr | or_expr | and_expr | not_expr | cmp_expr | add_expr | mul_expr | unary | neg
         | postfix | paren | cond_expr | name_or_call | cards_lit | card_lit | list | arg | args
         | domain | word_call => Expression,
-        cmp_op | add_op | mul_op | field | index | call_args | binder | kw_and | kw_or => {
-            Continuation
-        }
+        cmp_op | add_op | mul_op | field | method_args | index | call_args | binder | kw_and
+        | kw_or => Continuation,
         ident | name | lvalue | enum_value => Words("a name".into()),
         field_name => Words("a field name".into()),
         int | neg_int => Words("a number".into()),
@@ -510,12 +509,14 @@ fn describe_rule(r: Rule) -> Want {
         name_row | void_row => Words("a row such as `赤五光 when …`".into()),
         stage_mode => Words("`first`, `all` or `largest`".into()),
         params | param => Words("a parameter such as `s: seat`".into()),
+        // Optional before a body's `{`: "expected `{`" says what is missing.
+        proc_returns => Nothing,
         // The tokens name `+=` and `-=` as well, when they were recorded.
         assign_op => Words("`=`".into()),
         choose_each | pay_each => Words("`each`".into()),
         option => Words("`move`".into()),
         option_param => Words("`(`".into()),
-        extreme => Words("`lowest` or `highest`".into()),
+        extreme | draw_key => Words("`lowest` or `highest`".into()),
         test_set => Words("a setting such as `players = 4`".into()),
         _ if is_kw(r) => Words(keyword_text(r)),
         _ => Nothing,

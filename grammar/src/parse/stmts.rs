@@ -116,16 +116,22 @@ impl Builder {
                 let result = self.expr(k.need(Rule::expr)?)?;
                 StmtKind::Record(result, self.expr(k.need(Rule::expr)?)?)
             }
-            Rule::dealer_stmt => match k.opt(Rule::extreme) {
-                Some(e) => {
-                    let extreme = match first_child(e)?.as_rule() {
+            Rule::dealer_stmt => {
+                let mut keys = Vec::new();
+                for key in k.all(Rule::draw_key) {
+                    let mut kk = Kids::of(key);
+                    let extreme = match first_child(kk.need(Rule::extreme)?)?.as_rule() {
                         Rule::kw_lowest => Extreme::Lowest,
                         _ => Extreme::Highest,
                     };
-                    StmtKind::DealerByDraw(extreme, ident(k.need(Rule::ident)?))
+                    keys.push((extreme, ident(kk.need(Rule::ident)?)));
                 }
-                None => StmtKind::SetDealer(self.expr(k.need(Rule::expr)?)?),
-            },
+                let mut keys = keys.into_iter();
+                match keys.next() {
+                    Some((extreme, attr)) => StmtKind::DealerByDraw(extreme, attr, keys.collect()),
+                    None => StmtKind::SetDealer(self.expr(k.need(Rule::expr)?)?),
+                }
+            }
             Rule::reveal_stmt => StmtKind::Reveal(self.expr(k.need(Rule::expr)?)?),
             Rule::say_stmt => StmtKind::Say(self.expr(k.need(Rule::expr)?)?),
             Rule::expect_stmt => StmtKind::Expect(self.expr(k.need(Rule::expr)?)?),

@@ -92,6 +92,14 @@ pub fn show(e: &Expr) -> String {
         ExprKind::Binary(op, a, b) => format!("({} {} {})", op_str(*op), show(a), show(b)),
         ExprKind::Field(a, f) => format!("(. {} {})", show(a), f.node),
         ExprKind::Index(a, i) => format!("([] {} {})", show(a), show(i)),
+        ExprKind::Method(a, m, args) => format!(
+            "(.{} {}{})",
+            m.node,
+            show(a),
+            args.iter()
+                .map(|x| format!(" {}", show(&x.value)))
+                .collect::<String>()
+        ),
         ExprKind::Call(f, args) => {
             let args: Vec<String> = args
                 .iter()

@@ -1001,3 +1001,108 @@ fn tests_share_a_budget_of_work() {
     assert!(refused >= 9, "{refused} refused");
     assert_eq!(budget, 0);
 }
+
+/// A deck of 3 ranks × 4 suits, two copies each: draws often tie on rank, and now and
+/// then on rank and suit.
+const DRAW: &str = r#"
+ruleset "draw"
+deck 札 "ranks and suits" {
+  attribute rank: 1..3
+  attribute suit: S | H | D | C
+  card 1s "1S" rank=1 suit=S x2
+  card 1h "1H" rank=1 suit=H x2
+  card 1d "1D" rank=1 suit=D x2
+  card 1c "1C" rank=1 suit=C x2
+  card 2s "2S" rank=2 suit=S x2
+  card 2h "2H" rank=2 suit=H x2
+  card 2d "2D" rank=2 suit=D x2
+  card 2c "2C" rank=2 suit=C x2
+  card 3s "3S" rank=3 suit=S x2
+  card 3h "3H" rank=3 suit=H x2
+  card 3d "3D" rank=3 suit=D x2
+  card 3c "3C" rank=3 suit=C x2
+}
+seats 4 { 4: A B C D }
+zone 山 shared stack hidden
+proc match { dealer by draw KEYS }
+"#;
+
+/// Who `dealer by draw` picks, worked out apart from the engine: the seats draw in
+/// turn from the shuffled deck, the largest `key` of a card deals, and the seats tied
+/// on it draw again.
+fn drawn_dealer(p: &fuda_core::Program, seed: u64, key: impl Fn(u16) -> (i64, i64)) -> (u8, bool) {
+    let mut rng = fuda_core::model::GameRng::new(seed);
+    let mut order: Vec<u16> = (0..p.deck.len() as u16).collect();
+    rng.shuffle(&mut order);
+    let mut next = order.into_iter();
+    let mut contenders: Vec<u8> = (0..4).collect();
+    let mut redrew = false;
+    while contenders.len() > 1 {
+        let draws: Vec<(u8, (i64, i64))> = contenders
+            .iter()
+            .map(|s| (*s, key(next.next().expect("cards enough"))))
+            .collect();
+        let best = draws.iter().map(|d| d.1).max().expect("draws");
+        contenders = draws.iter().filter(|d| d.1 == best).map(|d| d.0).collect();
+        redrew |= contenders.len() > 1;
+    }
+    (contenders[0], redrew)
+}
+
+#[test]
+fn dealer_by_draw_breaks_ties_by_the_next_attribute() {
+    let rank_attr =
+        |p: &fuda_core::Program, name: &str| p.deck.attr_named(name).expect("attribute");
+    for keys in [
+        "highest rank then highest suit",
+        "lowest rank then lowest suit",
+        "highest rank then lowest suit",
+        "highest rank",
+        "highest suit then lowest rank",
+    ] {
+        let p = program(&DRAW.replace("KEYS", keys));
+        let (rank, suit) = (rank_attr(&p, "rank"), rank_attr(&p, "suit"));
+        let words: Vec<&str> = keys.split_whitespace().collect();
+        // A suit ranks by its place in `S | H | D | C`: S lowest, C highest.
+        let value = |attr: &str, c: u16| -> i64 {
+            if attr == "rank" {
+                p.deck.attr(rank, c)
+            } else {
+                ["S", "H", "D", "C"]
+                    .iter()
+                    .position(|s| p.symbols[p.deck.attr(suit, c) as usize] == *s)
+                    .expect("a suit") as i64
+            }
+        };
+        // Larger is better: a `lowest` key is negated.
+        let part = |i: usize, c: u16| -> i64 {
+            match words.get(i) {
+                Some(&"lowest") => -value(words[i + 1], c),
+                Some(_) => value(words[i + 1], c),
+                None => 0,
+            }
+        };
+        let key = |c: u16| (part(0, c), part(3, c));
+        let mut redraws = 0;
+        for seed in 0..300 {
+            let (expected, redrew) = drawn_dealer(&p, seed, key);
+            redraws += usize::from(redrew);
+            let mut st = fuda_core::State::new(&p, &[], seed).expect("starts");
+            st.advance(&p).expect("runs");
+            assert_eq!(st.board.dealer, expected, "{keys}, seed {seed}");
+        }
+        // Two copies of each card: some draws tie on every key, and are drawn again.
+        assert!(redraws > 0, "{keys}: no redraw in 300 games");
+    }
+}
+
+#[test]
+fn dealer_by_draw_names_an_unknown_attribute() {
+    let text = DRAW.replace("KEYS", "highest rank then highest siut");
+    let Err(f) = fuda_core::compile("t.fuda", &text, &NoFiles) else {
+        panic!("an unknown attribute compiles");
+    };
+    let d = &f.diagnostics[0];
+    assert_eq!(d.code, "fuda::unknown-attribute");
+    assert_eq!(d.help.as_deref(), Some("did you mean `suit`?"));
+}

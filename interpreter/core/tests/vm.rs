@@ -709,3 +709,40 @@ fn a_win_guard_the_plans_cannot_answer_reads_the_hands_as_the_engine_does() {
     );
     assert_eq!(same_games(&p, 10), 20, "the machine played every game");
 }
+
+#[test]
+fn a_dealer_drawn_with_tie_breaks_is_the_engines() {
+    // Two copies of each card, so draws tie on every key now and then and are drawn
+    // again; the outcomes carry the dealer of each round.
+    let p = program(
+        r#"
+ruleset "x"
+deck 札 "ranks and suits" {
+  attribute rank: 1..2
+  attribute suit: S | H | D
+  card 1s "1S" rank=1 suit=S x2
+  card 1h "1H" rank=1 suit=H x2
+  card 1d "1D" rank=1 suit=D x2
+  card 2s "2S" rank=2 suit=S x2
+  card 2h "2H" rank=2 suit=H x2
+  card 2d "2D" rank=2 suit=D x2
+}
+seats 3 { 3: A B C }
+enum 結果: 終わり
+zone 山 shared stack hidden
+zone 手 per seat pile owner
+proc match {
+  repeat 6 {
+    dealer by draw highest rank then lowest suit
+    gather 山
+    shuffle 山
+    deal 2 from 山 to 手
+    choose dealer { move 出す(c in 手[dealer]) { move c to 山 } }
+    outcome 終わり
+  }
+}
+"#,
+    );
+    assert!(p.vm.image(&p, 3).is_ok(), "{:?}", p.vm.image(&p, 3).err());
+    assert_eq!(same_games(&p, 30), 60, "the machine played every game");
+}

@@ -55,18 +55,7 @@ impl Compiler {
                         }
                         return (Expr::PatternTest(p, Box::new(x)), Type::Bool);
                     }
-                    Global::Proc(_) => {
-                        self.error(
-                            Diagnostic::error(
-                                "fuda::proc-as-value",
-                                format!("`{name}` is a procedure; it has no value"),
-                                loc,
-                                "used as a value",
-                            )
-                            .with_help("call procedures as statements; use `def` for a value"),
-                        );
-                        return (Expr::Const(Value::Unit), Type::Error);
-                    }
+                    Global::Proc(q) => return self.proc_value(sc, q, f, args, loc),
                     _ => {}
                 }
             }

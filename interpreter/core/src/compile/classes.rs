@@ -128,7 +128,8 @@ pub(super) fn op_exprs(op: &mut Op, f: &mut dyn FnMut(&mut Expr)) {
             target_exprs(to, f);
         }
         Op::Answer(_, e) => e.iter_mut().for_each(&mut *f),
-        Op::Call(_, args, _) => args.iter_mut().for_each(&mut *f),
+        Op::Call(_, args, _) | Op::CallValue(_, args, _, _) => args.iter_mut().for_each(&mut *f),
+        Op::ReturnValue(e) => f(e),
         Op::Jump(_)
         | Op::ForNext { .. }
         | Op::OptionDone { .. }

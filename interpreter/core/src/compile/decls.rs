@@ -186,6 +186,8 @@ pub(super) fn declare_all(c: &mut Compiler, items: &[(u16, Item)]) {
                     c.proc_sigs.push(sig);
                     c.proc_params
                         .push(params.iter().map(|q| q.name.node.clone()).collect());
+                    let returns = p.returns.as_ref().map(|t| c.type_name(*file, t));
+                    c.proc_returns.push(returns);
                     c.called.push(false);
                     c.program.procs.push(crate::ir::ProcDef {
                         name: p.name.node.clone(),

@@ -61,7 +61,11 @@ fn range_ends(code: &[Op], start: usize, owner: usize, proc_ends: &[bool]) -> bo
     while let Some(op) = code.get(pc) {
         match op {
             Op::Outcome(_) | Op::Record(..) => return true,
-            Op::Call(q, ..) if proc_ends.get(*q as usize).copied().unwrap_or(false) => return true,
+            Op::Call(q, ..) | Op::CallValue(q, ..)
+                if proc_ends.get(*q as usize).copied().unwrap_or(false) =>
+            {
+                return true
+            }
             Op::OptionDone { decide } if *decide as usize == owner => return false,
             Op::Decide(d) => {
                 // A nested decision: its options run after another choice.

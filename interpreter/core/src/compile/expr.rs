@@ -35,13 +35,18 @@ pub(crate) struct Scope {
     pub slot_types: Vec<Type>,
     /// Pattern groups in view: name, first group index, how many (`*N`).
     pub groups: Vec<(String, u16, u16)>,
-    /// Inside a score table: the `yaku` and `factor` slots.
-    pub score: Option<(u16, u16)>,
+    /// Inside a score table: the `yaku`, `factor` and `base` slots.
+    pub score: Option<(u16, u16, u16)>,
     /// Inside a table over a `pattern NAME = A | B`: the alternatives' names, which read
     /// as text (`shape == 七対子`).
     pub shapes: Vec<String>,
     /// Whether game state (variables, zones, the dealer) may be read.
     pub stateful: bool,
+    /// While a statement's expression is compiled: the calls of procedures that return
+    /// a value met in it, each standing for the local slot its value goes to. The
+    /// statement runs them first, in evaluation order (`compile/stmt.rs`). `None` where
+    /// an expression cannot call a procedure (guards, decisions' domains, defs, tables).
+    pub calls: Option<Vec<PendingCall>>,
     /// Whether more local slots were asked for than [`MAX_SLOTS`].
     pub overflowed: bool,
     /// What this scope is, for messages ("a score table", "a def").
@@ -49,6 +54,15 @@ pub(crate) struct Scope {
     /// After a root error that hides names (an unknown pattern after `over`), unknown
     /// names are not reported again.
     pub quiet_unknown: bool,
+}
+
+/// A call of a procedure that returns a value, met in an expression: the slot that
+/// stands for its value there, the procedure, its arguments and where it is written.
+pub(crate) struct PendingCall {
+    pub slot: u16,
+    pub proc: u16,
+    pub args: Vec<Expr>,
+    pub loc: Loc,
 }
 
 impl Scope {
@@ -64,6 +78,7 @@ impl Scope {
             score: None,
             shapes: Vec::new(),
             stateful: true,
+            calls: None,
             context: "a procedure",
             quiet_unknown: false,
             overflowed: false,
@@ -442,6 +457,7 @@ impl Compiler {
             ExprKind::Binary(op, a, b) => self.binary(sc, *op, a, b, e.span),
             ExprKind::Field(x, f) => self.field(sc, x, f),
             ExprKind::Index(x, i) => self.index(sc, x, i),
+            ExprKind::Method(x, m, args) => self.method(sc, x, m, args),
             ExprKind::Call(f, args) => self.call(sc, f, args, e.span),
             ExprKind::Binder(f, x, dom, body) => self.binder(sc, f, x, dom, body),
             ExprKind::If(c, a, b) => {

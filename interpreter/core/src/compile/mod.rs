@@ -182,6 +182,8 @@ pub(crate) struct Compiler {
     pub expanded: usize,
     /// Proc parameter names, beside `proc_sigs`.
     pub proc_params: Vec<Vec<String>>,
+    /// The type each proc returns (`proc f() -> int`), beside `proc_sigs`.
+    pub proc_returns: Vec<Option<Type>>,
     /// Where whole-program problems are reported: the main file's `ruleset` line, or
     /// its first item.
     pub anchor: Loc,
@@ -205,6 +207,9 @@ pub(crate) struct Compiler {
     pub word_indexes: BTreeMap<(u16, u16), u16>,
     /// Candidates "did you mean" may still compare: see [`closest_within`].
     pub suggest_budget: usize,
+    /// The names of every score table's yaku and bonus rows, with their symbols: what
+    /// `r.has(NAME)` and `r[NAME]` may ask a result for.
+    pub row_names: BTreeMap<String, u32>,
     /// The parameters' values for each seat count, as far as computed.
     pub seat_params: constants::SeatParams,
     /// Problems reported through [`Compiler::error`], kept or not: a stage tells
@@ -303,6 +308,7 @@ impl Compiler {
             inlined: 0,
             expanded: 0,
             proc_params: Vec::new(),
+            proc_returns: Vec::new(),
             anchor: Loc::default(),
             all_decls: BTreeMap::new(),
             duplicated: BTreeSet::new(),
@@ -313,6 +319,7 @@ impl Compiler {
             word_lists: Vec::new(),
             word_indexes: BTreeMap::new(),
             suggest_budget: SUGGEST_BUDGET,
+            row_names: BTreeMap::new(),
             seat_params: Default::default(),
             reported: 0,
             quiet: false,

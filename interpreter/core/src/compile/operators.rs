@@ -393,6 +393,122 @@ impl Compiler {
         }
     }
 
+    /// `x.name(args)`: `r.has(Y)` on a score result, the only method there is.
+    pub(crate) fn method(
+        &mut self,
+        sc: &mut Scope,
+        x: &ast::Expr,
+        m: &ast::Ident,
+        args: &[ast::Arg],
+    ) -> (Expr, Type) {
+        let (xe, t) = self.expr(sc, x);
+        match t {
+            Type::Score if m.node == "has" => {
+                let [arg] = args else {
+                    self.error(
+                        Diagnostic::error(
+                            "fuda::arity",
+                            format!("`has` takes one yaku name, given {}", args.len()),
+                            self.loc(sc, m.span),
+                            "one yaku name",
+                        )
+                        .with_help("write e.g. `r.has(平和)`"),
+                    );
+                    return (Expr::Const(Value::Unit), Type::Error);
+                };
+                if let Some(n) = &arg.name {
+                    self.error(Diagnostic::error(
+                        "fuda::unknown-argument",
+                        "`has` takes its yaku name without a label",
+                        self.loc(sc, n.span),
+                        "no labels here",
+                    ));
+                }
+                match self.row_name(sc, &arg.value) {
+                    Some(y) => (
+                        Expr::ScoreField(ScoreField::Has(y), Box::new(xe)),
+                        Type::Bool,
+                    ),
+                    None => (Expr::Const(Value::Unit), Type::Error),
+                }
+            }
+            Type::Score => {
+                let help =
+                    if ["total", "name", "factor", "base", "count"].contains(&m.node.as_str()) {
+                        format!("`{0}` is a field: `r.{0}`, without parentheses", m.node)
+                    } else {
+                        "a score result's one method is `has`: `r.has(平和)`".into()
+                    };
+                self.error(
+                    Diagnostic::error(
+                        "fuda::unknown-field",
+                        format!("a score result has no method `{}`", m.node),
+                        self.loc(sc, m.span),
+                        "unknown method",
+                    )
+                    .with_help(help),
+                );
+                (Expr::Const(Value::Unit), Type::Error)
+            }
+            Type::Error => (Expr::Const(Value::Unit), Type::Error),
+            other => {
+                self.error(Diagnostic::error(
+                    "fuda::unknown-field",
+                    format!("{} has no methods", self.describe(&other)),
+                    self.loc(sc, m.span),
+                    "no such method",
+                ));
+                (Expr::Const(Value::Unit), Type::Error)
+            }
+        }
+    }
+
+    /// The symbol of the yaku or bonus row `e` names, for `r.has(Y)` and `r[Y]`: a bare
+    /// name that some score table's `yaku` or `plus` row has, checked here so that a
+    /// misspelt yaku is an error rather than a question that is never true.
+    fn row_name(&mut self, sc: &Scope, e: &ast::Expr) -> Option<u32> {
+        let ExprKind::Name(n) = &e.node else {
+            self.error(
+                Diagnostic::error(
+                    "fuda::type-mismatch",
+                    "a score result is asked about a yaku by its name",
+                    self.loc(sc, e.span),
+                    "not a yaku name",
+                )
+                .with_help("name the yaku or bonus row itself: `r.has(平和)`, `r[平和]`"),
+            );
+            return None;
+        };
+        if let Some(y) = self.row_names.get(n) {
+            return Some(*y);
+        }
+        let mut d = Diagnostic::error(
+            "fuda::unknown-name",
+            format!("no score table has a yaku or bonus named `{n}`"),
+            self.loc(sc, e.span),
+            "not a yaku",
+        );
+        let names: Vec<String> = self.row_names.keys().cloned().collect();
+        let result_name = self.sym_index.get(n).and_then(|s| self.sym_type.get(s))
+            == Some(&Type::Sym(SymDomain::Yaku));
+        if result_name {
+            // A `name` row's name: the result's name, not a row that held.
+            d = d.with_help(format!(
+                "`{n}` is a name a result may take: compare `r.name == {n}`"
+            ));
+        } else if names.is_empty() {
+            d = d.with_help("the ruleset's score tables declare no yaku");
+        } else if let Some(s) = super::closest_within(
+            &mut self.suggest_budget,
+            n,
+            names.iter().map(|s| s.as_str()),
+        ) {
+            d = d.with_help(format!("did you mean `{s}`?"));
+        }
+        self.error(d);
+        None
+    }
+
     pub(crate) fn index(&mut self, sc: &mut Scope, x: &ast::Expr, i: &ast::Expr) -> (Expr, Type) {
         // `手札[s]` and `chips[s]` index per-seat things by seat.
         if let ExprKind::Name(n) = &x.node {
@@ -433,6 +549,13 @@ impl Compiler {
         }
         let (xe, t) = self.expr(sc, x);
         match t {
+            Type::Score => match self.row_name(sc, i) {
+                Some(y) => (
+                    Expr::ScoreField(ScoreField::Held(y), Box::new(xe)),
+                    Type::Int,
+                ),
+                None => (Expr::Const(Value::Unit), Type::Error),
+            },
             Type::List(elem) => {
                 let ie = self.expr_of(sc, i, &Type::Int);
                 (Expr::Index(Box::new(xe), Box::new(ie)), *elem)

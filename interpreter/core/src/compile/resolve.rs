@@ -105,12 +105,15 @@ impl Compiler {
         if sc.shapes.iter().any(|s| s == n) {
             return (Expr::Const(Value::Str(n.into())), Type::Str);
         }
-        if let Some((yaku, factor)) = sc.score {
+        if let Some((yaku, factor, base)) = sc.score {
             if n == "yaku" {
                 return (Expr::Local(yaku), Type::Sym(SymDomain::Yaku));
             }
             if n == "factor" {
                 return (Expr::Local(factor), Type::Int);
+            }
+            if n == "base" {
+                return (Expr::Local(base), Type::Int);
             }
         }
         if n == "dealer" {

@@ -58,9 +58,13 @@ pub(super) fn compile_patterns_and_scores(c: &mut Compiler, items: &[(u16, Item)
                         .collect(),
                     _ => vec![],
                 };
+                let paid = matches!(st, Stage::Yaku(..) | Stage::Plus(..));
                 for n in rows {
                     let s = c.intern(&n.node);
                     c.sym_type.entry(s).or_insert(Type::Sym(SymDomain::Yaku));
+                    if paid {
+                        c.row_names.insert(n.node.clone(), s);
+                    }
                 }
             }
         }
@@ -385,7 +389,8 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
     }
     let yaku_slot = sc.bind("", Type::Error);
     let factor_slot = sc.bind("", Type::Error);
-    sc.score = Some((yaku_slot, factor_slot));
+    let base_slot = sc.bind("", Type::Error);
+    sc.score = Some((yaku_slot, factor_slot, base_slot));
     let mut stages = Vec::new();
     let mut seen_yaku = false;
     // A variant's `score NAME { … }` puts its stages into the base's table: each stage
@@ -468,7 +473,7 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
     // table, also one from a `yaku` stage written after it, as a variant's added stage
     // is. Run in the order written, a factor would be skipped or not depending on whether
     // an earlier stage's yaku happened to hold.
-    warn_factor_before_yaku(c, &stages, factor_slot, s, &files);
+    warn_factor_before_yaku(c, &stages, (factor_slot, base_slot), s, &files);
     warn_duplicate_yaku(c, &stages, (yaku_slot, factor_slot), s, &files);
     let (mut first, rest): (Vec<StageDef>, Vec<StageDef>) = stages
         .into_iter()
@@ -557,6 +562,7 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
         yaku_slot,
         factor_slot,
         shape_slot,
+        base_slot,
         plan,
         by_counts: None,
         loc: at(s.name.span),
@@ -572,6 +578,7 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
             yaku_slot: 0,
             factor_slot: 0,
             shape_slot: None,
+            base_slot: 0,
             plan: None,
             by_counts: None,
             loc: Loc::default(),
@@ -580,12 +587,13 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
     c.program.scores[ix as usize] = def;
 }
 
-/// Warns at each `yaku` or `void` row that reads `factor`: those stages run before
-/// every `times` stage, so `factor` is 1 there, wherever the stage is written.
+/// Warns at each `yaku` or `void` row that reads `factor` or `base`: those stages run
+/// before every `times` stage and before the base is summed, so `factor` is 1 and
+/// `base` 0 there, wherever the stage is written.
 fn warn_factor_before_yaku(
     c: &mut Compiler,
     stages: &[StageDef],
-    factor_slot: u16,
+    (factor_slot, base_slot): (u16, u16),
     s: &ast::ScoreDecl,
     files: &[u16],
 ) {
@@ -597,33 +605,39 @@ fn warn_factor_before_yaku(
         e.children(|x| found = found || reads(x, slot));
         found
     }
-    for ((st, ast_st), &file) in stages.iter().zip(&s.stages).zip(files) {
-        let rows: Vec<(fuda_grammar::Span, bool)> = match (st, ast_st) {
-            (StageDef::Yaku(_, rows), Stage::Yaku(_, ast_rows, _)) => rows
-                .iter()
-                .zip(ast_rows)
-                .map(|(r, a)| (a.span, reads(&r.1, factor_slot) || reads(&r.2, factor_slot)))
-                .collect(),
-            (StageDef::Void(rows), Stage::Void(ast_rows, _)) => rows
-                .iter()
-                .zip(ast_rows)
-                .map(|(r, a)| (a.span, reads(&r.1, factor_slot)))
-                .collect(),
-            _ => continue,
-        };
-        for (span, _) in rows.into_iter().filter(|r| r.1) {
-            c.error(
-                Diagnostic::error(
-                    "fuda::factor-in-yaku",
-                    "`factor` is always 1 in a `yaku` or `void` stage",
-                    Loc { file, span },
-                    "reads `factor`",
-                )
-                .with_help(
-                    "yaku and void stages run before every `times` stage; test the factor in a `name` or `plus` stage",
-                )
-                .warning(),
-            );
+    for (slot, name, value) in [(factor_slot, "factor", 1), (base_slot, "base", 0)] {
+        for ((st, ast_st), &file) in stages.iter().zip(&s.stages).zip(files) {
+            let rows: Vec<(fuda_grammar::Span, bool)> = match (st, ast_st) {
+                (StageDef::Yaku(_, rows), Stage::Yaku(_, ast_rows, _)) => rows
+                    .iter()
+                    .zip(ast_rows)
+                    .map(|(r, a)| (a.span, reads(&r.1, slot) || reads(&r.2, slot)))
+                    .collect(),
+                (StageDef::Void(rows), Stage::Void(ast_rows, _)) => rows
+                    .iter()
+                    .zip(ast_rows)
+                    .map(|(r, a)| (a.span, reads(&r.1, slot)))
+                    .collect(),
+                _ => continue,
+            };
+            for (span, _) in rows.into_iter().filter(|r| r.1) {
+                c.error(
+                    Diagnostic::error(
+                        if name == "factor" {
+                            "fuda::factor-in-yaku"
+                        } else {
+                            "fuda::base-in-yaku"
+                        },
+                        format!("`{name}` is always {value} in a `yaku` or `void` stage"),
+                        Loc { file, span },
+                        format!("reads `{name}`"),
+                    )
+                    .with_help(format!(
+                        "yaku and void stages run before every `times` stage; test the {name} in a `times`, `name` or `plus` stage"
+                    ))
+                    .warning(),
+                );
+            }
         }
     }
 }

@@ -3,11 +3,12 @@
 
 use fuda_grammar::ast::{self, Chooser, Item, Payer, StmtKind};
 
+mod values;
+
 use super::expr::Scope;
 use super::{Compiler, Global};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Decide, DecideKind, Expr, Loc, Op, OptionDef, PayFrom, ProcDef, Target, TestDef};
-use crate::model::AttrKind;
 use crate::value::{Type, Value};
 
 /// Code being generated for one body.
@@ -18,8 +19,10 @@ struct Gen {
     cur: Loc,
     /// Per open loop: (continue target, break jumps to patch).
     loops: Vec<(u32, Vec<usize>)>,
-    /// Whether `return` may carry a value (never: procs return nothing).
+    /// Whether this is a test's body.
     in_test: bool,
+    /// The type of the value the procedure returns (`proc f() -> int`), if any.
+    returns: Option<Type>,
 }
 
 impl Gen {
@@ -63,8 +66,25 @@ pub(super) fn compile_procs_and_tests(c: &mut Compiler, items: &[(u16, Item)]) {
                     },
                     loops: Vec::new(),
                     in_test: false,
+                    // `proc match` returning a value is its own error (`bad-entry`).
+                    returns: c.proc_returns[ix as usize]
+                        .clone()
+                        .filter(|_| p.name.node != "match"),
                 };
                 c.block(&mut sc, &mut g, &p.body);
+                if g.returns.is_some() {
+                    c.check_returns(*file, p);
+                    // Unreachable once `check_returns` passes; should a path it counts as
+                    // returning still end here, the game stops with this message.
+                    g.emit(Op::Require(
+                        Expr::Const(Value::Bool(false)),
+                        Some(format!(
+                            "procedure `{}` ended without returning a value",
+                            p.name.node
+                        )),
+                        g.cur,
+                    ));
+                }
                 g.emit(Op::Return);
                 c.check_slots(
                     &sc,
@@ -80,6 +100,20 @@ pub(super) fn compile_procs_and_tests(c: &mut Compiler, items: &[(u16, Item)]) {
                 pd.slots = std::mem::take(&mut sc.slot_types);
                 if p.name.node == "match" {
                     c.program.entry = Some(ix);
+                    if let Some(t) = &p.returns {
+                        c.error(
+                            Diagnostic::error(
+                                "fuda::bad-entry",
+                                "`proc match` returns no value: nothing would receive it",
+                                Loc {
+                                    file: *file,
+                                    span: t.span,
+                                },
+                                "remove this",
+                            )
+                            .with_help("keep a game's results in variables, or `record` them"),
+                        );
+                    }
                     if let (Some(first), Some(last)) = (p.params.first(), p.params.last()) {
                         c.error(
                             Diagnostic::error(
@@ -212,6 +246,7 @@ fn test(c: &mut Compiler, file: u16, t: &ast::TestDecl) {
         cur: loc,
         loops: Vec::new(),
         in_test: true,
+        returns: None,
     };
     c.block(&mut sc, &mut g, &t.body);
     g.emit(Op::Return);
@@ -347,7 +382,9 @@ impl Compiler {
     fn stmt_inner(&mut self, sc: &mut Scope, g: &mut Gen, s: &ast::Stmt, loc: Loc) {
         match &s.node {
             StmtKind::Let(name, e) => {
-                let (x, t) = self.expr(sc, e);
+                let saved = self.open_calls(sc);
+                let (mut x, t) = self.expr(sc, e);
+                self.close_calls(sc, g, saved, &mut [&mut x]);
                 let slot = sc.bind(&name.node, t);
                 g.emit(Op::Let(slot, x));
             }
@@ -356,7 +393,9 @@ impl Compiler {
                     if *op != ast::AssignOp::Set {
                         self.expect_type(sc, lv.span, &ty, &Type::Int);
                     }
-                    let x = self.expr_of(sc, e, &ty);
+                    let saved = self.open_calls(sc);
+                    let mut x = self.expr_of(sc, e, &ty);
+                    self.close_calls(sc, g, saved, &mut [&mut x]);
                     g.emit(Op::Assign(t, *op, x, loc));
                 } else {
                     // The value is still checked: it may hold mistakes of its own.
@@ -364,7 +403,9 @@ impl Compiler {
                 }
             }
             StmtKind::If(cond, then, els) => {
-                let c = self.expr_of(sc, cond, &Type::Bool);
+                let saved = self.open_calls(sc);
+                let mut c = self.expr_of(sc, cond, &Type::Bool);
+                self.close_calls(sc, g, saved, &mut [&mut c]);
                 let jf = g.emit(Op::JumpIfNot(c, 0));
                 self.block(sc, g, then);
                 if let Some(els) = els {
@@ -381,7 +422,9 @@ impl Compiler {
             }
             StmtKind::While(cond, body) => {
                 let top = g.here();
-                let c = self.expr_of(sc, cond, &Type::Bool);
+                let saved = self.open_calls(sc);
+                let mut c = self.expr_of(sc, cond, &Type::Bool);
+                self.close_calls(sc, g, saved, &mut [&mut c]);
                 let jf = g.emit(Op::JumpIfNot(c, 0));
                 g.loops.push((top, vec![jf]));
                 self.block(sc, g, body);
@@ -396,7 +439,9 @@ impl Compiler {
                 self.end_loop(g);
             }
             StmtKind::For(x, dom, body) => {
-                let (de, dt) = self.expr(sc, dom);
+                let saved = self.open_calls(sc);
+                let (mut de, dt) = self.expr(sc, dom);
+                self.close_calls(sc, g, saved, &mut [&mut de]);
                 let elem = match &dt {
                     Type::List(t) => (**t).clone(),
                     Type::Cards | Type::Zone | Type::Card => Type::Card,
@@ -436,7 +481,9 @@ impl Compiler {
             }
             StmtKind::Repeat(n, as_name, body) => {
                 // `repeat n as i` is `for i in 1..n`.
-                let ne = self.expr_of(sc, n, &Type::Int);
+                let saved = self.open_calls(sc);
+                let mut ne = self.expr_of(sc, n, &Type::Int);
+                self.close_calls(sc, g, saved, &mut [&mut ne]);
                 let list = sc.hidden();
                 let index = sc.hidden();
                 g.emit(Op::ForStart {
@@ -462,20 +509,47 @@ impl Compiler {
                 g.emit(Op::Jump(top));
                 self.end_loop(g);
             }
-            StmtKind::Return(v) => {
-                if let Some(v) = v {
+            StmtKind::Return(v) => match (v, g.returns.clone()) {
+                (Some(v), Some(t)) => {
+                    let saved = self.open_calls(sc);
+                    let mut x = self.expr_of(sc, v, &t);
+                    self.close_calls(sc, g, saved, &mut [&mut x]);
+                    g.emit(Op::ReturnValue(x));
+                }
+                (None, Some(t)) => {
                     self.error(
                         Diagnostic::error(
                             "fuda::return-value",
-                            "procedures return no value",
+                            format!("this procedure returns {}: say which", self.describe(&t)),
+                            loc,
+                            "no value",
+                        )
+                        .with_help("give the value: `return VALUE`"),
+                    );
+                }
+                (Some(v), None) => {
+                    let (message, help) = if g.in_test {
+                        ("a test returns no value", "write `return` alone")
+                    } else {
+                        (
+                            "this procedure returns no value",
+                            "declare the type it returns after its parameters: `proc NAME(…) -> int { … }`",
+                        )
+                    };
+                    self.error(
+                        Diagnostic::error(
+                            "fuda::return-value",
+                            message,
                             self.loc(sc, v.span),
                             "a value",
                         )
-                        .with_help("set a variable instead, or use a `def` for a computed value"),
+                        .with_help(help),
                     );
                 }
-                g.emit(Op::Return);
-            }
+                (None, None) => {
+                    g.emit(Op::Return);
+                }
+            },
             StmtKind::Break | StmtKind::Continue => {
                 if g.loops.is_empty() {
                     let word = if matches!(s.node, StmtKind::Break) {
@@ -507,11 +581,13 @@ impl Compiler {
                 }
             }
             StmtKind::Move(what, to) => {
-                let (w, wt) = self.expr(sc, what);
+                let saved = self.open_calls(sc);
+                let (mut w, wt) = self.expr(sc, what);
                 if !matches!(wt, Type::Card | Type::Cards | Type::Zone | Type::Error) {
                     self.expect_type(sc, what.span, &wt, &Type::Cards);
                 }
-                let z = self.expr_of(sc, to, &Type::Zone);
+                let mut z = self.expr_of(sc, to, &Type::Zone);
+                self.close_calls(sc, g, saved, &mut [&mut w, &mut z]);
                 g.emit(Op::Move(w, z, loc));
             }
             StmtKind::Shuffle(z) => {
@@ -579,7 +655,9 @@ impl Compiler {
                 );
             }
             StmtKind::Pay(p) => {
-                let amount = self.expr_of(sc, &p.amount, &Type::Int);
+                let saved = self.open_calls(sc);
+                let mut amount = self.expr_of(sc, &p.amount, &Type::Int);
+                self.close_calls(sc, g, saved, &mut [&mut amount]);
                 let Some((to, tt)) = self.target(sc, &p.to) else {
                     return;
                 };
@@ -617,7 +695,9 @@ impl Compiler {
                 if self.unknown_symbol(sc, e, None) {
                     return;
                 }
-                let (x, t) = self.expr(sc, e);
+                let saved = self.open_calls(sc);
+                let (mut x, t) = self.expr(sc, e);
+                self.close_calls(sc, g, saved, &mut [&mut x]);
                 if let Expr::Const(Value::Sym(s)) = &x {
                     self.note_outcome(*s);
                 } else if let Type::Sym(crate::value::SymDomain::Enum(e)) = &t {
@@ -633,39 +713,26 @@ impl Compiler {
                 g.emit(Op::Outcome(x));
             }
             StmtKind::Record(r, seat) => {
-                let r = self.expr_of(sc, r, &Type::Score);
-                let s = self.expr_of(sc, seat, &Type::Seat);
+                let saved = self.open_calls(sc);
+                let mut r = self.expr_of(sc, r, &Type::Score);
+                let mut s = self.expr_of(sc, seat, &Type::Seat);
+                self.close_calls(sc, g, saved, &mut [&mut r, &mut s]);
                 g.emit(Op::Record(r, s));
             }
-            StmtKind::DealerByDraw(ext, attr) => match self.program.deck.attr_named(&attr.node) {
-                Some(a) if matches!(self.program.deck.attrs[a as usize].kind, AttrKind::Int(_)) => {
-                    g.emit(Op::DealerByDraw {
-                        lowest: *ext == ast::Extreme::Lowest,
-                        attr: a,
-                    });
+            StmtKind::DealerByDraw(ext, attr, then) => {
+                // Every key is checked, so each unknown attribute is reported.
+                let keys: Vec<Option<(bool, u16)>> = std::iter::once((ext, attr))
+                    .chain(then.iter().map(|(e, a)| (e, a)))
+                    .map(|(e, a)| self.draw_key(sc, *e, a))
+                    .collect();
+                if let Some(keys) = keys.into_iter().collect::<Option<Vec<_>>>() {
+                    g.emit(Op::DealerByDraw { keys: keys.into() });
                 }
-                _ => {
-                    let names: Vec<String> = self
-                        .program
-                        .deck
-                        .attrs
-                        .iter()
-                        .filter(|a| matches!(a.kind, AttrKind::Int(_)))
-                        .map(|a| a.name.clone())
-                        .collect();
-                    self.error(
-                        Diagnostic::error(
-                            "fuda::unknown-attribute",
-                            format!("`{}` is not a number attribute of the cards", attr.node),
-                            self.loc(sc, attr.span),
-                            "needs a number attribute",
-                        )
-                        .with_help(format!("number attributes: {}", names.join(", "))),
-                    );
-                }
-            },
+            }
             StmtKind::SetDealer(e) => {
-                let x = self.expr_of(sc, e, &Type::Seat);
+                let saved = self.open_calls(sc);
+                let mut x = self.expr_of(sc, e, &Type::Seat);
+                self.close_calls(sc, g, saved, &mut [&mut x]);
                 g.emit(Op::Assign(Target::Dealer, ast::AssignOp::Set, x, loc));
             }
             StmtKind::Reveal(z) => {
@@ -673,7 +740,9 @@ impl Compiler {
                 g.emit(Op::Reveal(z));
             }
             StmtKind::Say(e) => {
-                let (x, _) = self.expr(sc, e);
+                let saved = self.open_calls(sc);
+                let (mut x, _) = self.expr(sc, e);
+                self.close_calls(sc, g, saved, &mut [&mut x]);
                 g.emit(Op::Say(x));
             }
             StmtKind::Expect(e) => {
@@ -688,11 +757,15 @@ impl Compiler {
                         .with_help("in a procedure, use `if` to handle the case; checks go in `test \"…\" { … }`"),
                     );
                 }
-                let x = self.expr_of(sc, e, &Type::Bool);
+                let saved = self.open_calls(sc);
+                let mut x = self.expr_of(sc, e, &Type::Bool);
+                self.close_calls(sc, g, saved, &mut [&mut x]);
                 g.emit(Op::Expect(x, loc));
             }
             StmtKind::Require(e, message) => {
-                let x = self.expr_of(sc, e, &Type::Bool);
+                let saved = self.open_calls(sc);
+                let mut x = self.expr_of(sc, e, &Type::Bool);
+                self.close_calls(sc, g, saved, &mut [&mut x]);
                 g.emit(Op::Require(
                     x,
                     message.as_ref().map(|m| m.node.clone()),
@@ -715,11 +788,47 @@ impl Compiler {
                 g.emit(Op::Answer(name.node.clone(), x));
             }
             StmtKind::Tally(label, e) => {
-                let (x, _) = self.expr(sc, e);
+                let saved = self.open_calls(sc);
+                let (mut x, _) = self.expr(sc, e);
+                self.close_calls(sc, g, saved, &mut [&mut x]);
                 g.emit(Op::Tally(label.node.clone(), x));
             }
             StmtKind::Call(f, args) => self.call_stmt(sc, g, f, args, loc),
         }
+    }
+
+    /// One key of `dealer by draw`: whether the lowest value wins, and the attribute,
+    /// which may hold numbers or symbols (ordered as declared).
+    fn draw_key(&mut self, sc: &Scope, e: ast::Extreme, attr: &ast::Ident) -> Option<(bool, u16)> {
+        if let Some(a) = self.program.deck.attr_named(&attr.node) {
+            return Some((e == ast::Extreme::Lowest, a));
+        }
+        if self.no_deck {
+            return None;
+        }
+        let names: Vec<String> = self
+            .program
+            .deck
+            .attrs
+            .iter()
+            .map(|a| a.name.clone())
+            .collect();
+        let mut d = Diagnostic::error(
+            "fuda::unknown-attribute",
+            format!("cards have no attribute `{}`", attr.node),
+            self.loc(sc, attr.span),
+            "needs an attribute of the cards",
+        );
+        d = match super::closest_within(
+            &mut self.suggest_budget,
+            &attr.node,
+            names.iter().map(|s| s.as_str()),
+        ) {
+            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            None => d.with_help(format!("the deck's attributes: {}", names.join(", "))),
+        };
+        self.error(d);
+        None
     }
 
     /// A deal count known before the game starts (a number, or arithmetic over
@@ -868,78 +977,13 @@ impl Compiler {
         match self.globals.get(&f.node).cloned() {
             Some((Global::Proc(p), _)) => {
                 self.called[p as usize] = true;
-                let sig = self.proc_sigs[p as usize].clone();
-                let names = self.proc_params[p as usize].clone();
-                if args.len() != sig.len() {
-                    let decl = self.program.procs[p as usize].loc;
-                    let list: Vec<String> = names
-                        .iter()
-                        .zip(&sig)
-                        .map(|(n, t)| format!("{n}: {}", self.describe(t)))
-                        .collect();
-                    self.error(
-                        Diagnostic::error(
-                            "fuda::arity",
-                            format!(
-                                "`{}` takes {} argument{}, found {}",
-                                f.node,
-                                sig.len(),
-                                if sig.len() == 1 { "" } else { "s" },
-                                args.len()
-                            ),
-                            loc,
-                            format!("{} given", args.len()),
-                        )
-                        .with_label(
-                            decl,
-                            format!("declared as `{}({})`", f.node, list.join(", ")),
-                        ),
-                    );
-                    for a in args {
-                        let _ = self.expr(sc, &a.value);
-                    }
+                let saved = self.open_calls(sc);
+                let Some(mut out) = self.proc_args(sc, p, f, args, loc) else {
+                    sc.calls = saved;
                     return;
-                }
-                let mut out = Vec::new();
-                for (i, (a, t)) in args.iter().zip(sig).enumerate() {
-                    if let Some(n) = &a.name {
-                        if n.node == names[i] {
-                            self.error(
-                                Diagnostic::error(
-                                    "fuda::named-argument",
-                                    "procedures take their arguments in order; the name is ignored",
-                                    self.loc(sc, n.span),
-                                    "named argument",
-                                )
-                                .with_help("drop the name")
-                                .warning(),
-                            );
-                        } else {
-                            let mut d = Diagnostic::error(
-                                "fuda::named-argument",
-                                format!(
-                                    "argument {} of `{}` is `{}`, not `{}`",
-                                    i + 1,
-                                    f.node,
-                                    names[i],
-                                    n.node
-                                ),
-                                self.loc(sc, n.span),
-                                format!("in the place of `{}`", names[i]),
-                            );
-                            d = d.with_help(if names.contains(&n.node) {
-                                "procedures take their arguments in order: put them in the order of the parameters, without names".to_string()
-                            } else {
-                                match super::closest_within(&mut self.suggest_budget, &n.node, names.iter().map(|s| s.as_str())) {
-                                    Some(s) => format!("did you mean `{s}`?"),
-                                    None => format!("the parameters are: {}", names.join(", ")),
-                                }
-                            });
-                            self.error(d);
-                        }
-                    }
-                    out.push(self.expr_of(sc, &a.value, &t));
-                }
+                };
+                let mut kids: Vec<&mut Expr> = out.iter_mut().collect();
+                self.close_calls(sc, g, saved, &mut kids);
                 g.emit(Op::Call(p, out, loc));
             }
             Some(_) if self.duplicated.contains(&f.node) => {}
@@ -966,5 +1010,90 @@ impl Compiler {
             }
             None => self.unknown_name(sc, &f.node, f.span, "procedure"),
         }
+    }
+
+    /// The arguments of a call of procedure `p` (`f` as written), checked against its
+    /// parameters; `None` when their number is wrong (reported).
+    fn proc_args(
+        &mut self,
+        sc: &mut Scope,
+        p: u16,
+        f: &ast::Ident,
+        args: &[ast::Arg],
+        loc: Loc,
+    ) -> Option<Vec<Expr>> {
+        let sig = self.proc_sigs[p as usize].clone();
+        let names = self.proc_params[p as usize].clone();
+        if args.len() != sig.len() {
+            let decl = self.program.procs[p as usize].loc;
+            let list: Vec<String> = names
+                .iter()
+                .zip(&sig)
+                .map(|(n, t)| format!("{n}: {}", self.describe(t)))
+                .collect();
+            self.error(
+                Diagnostic::error(
+                    "fuda::arity",
+                    format!(
+                        "`{}` takes {} argument{}, found {}",
+                        f.node,
+                        sig.len(),
+                        if sig.len() == 1 { "" } else { "s" },
+                        args.len()
+                    ),
+                    loc,
+                    format!("{} given", args.len()),
+                )
+                .with_label(
+                    decl,
+                    format!("declared as `{}({})`", f.node, list.join(", ")),
+                ),
+            );
+            for a in args {
+                let _ = self.expr(sc, &a.value);
+            }
+            return None;
+        }
+        let mut out = Vec::new();
+        for (i, (a, t)) in args.iter().zip(sig).enumerate() {
+            if let Some(n) = &a.name {
+                if n.node == names[i] {
+                    self.error(
+                        Diagnostic::error(
+                            "fuda::named-argument",
+                            "procedures take their arguments in order; the name is ignored",
+                            self.loc(sc, n.span),
+                            "named argument",
+                        )
+                        .with_help("drop the name")
+                        .warning(),
+                    );
+                } else {
+                    let mut d = Diagnostic::error(
+                        "fuda::named-argument",
+                        format!(
+                            "argument {} of `{}` is `{}`, not `{}`",
+                            i + 1,
+                            f.node,
+                            names[i],
+                            n.node
+                        ),
+                        self.loc(sc, n.span),
+                        format!("in the place of `{}`", names[i]),
+                    );
+                    d = d.with_help(if names.contains(&n.node) {
+                        "procedures take their arguments in order: put them in the order of the parameters, without names".to_string()
+                    } else {
+                        match super::closest_within(&mut self.suggest_budget, &n.node, names.iter().map(|s| s.as_str())) {
+                            Some(s) => format!("did you mean `{s}`?"),
+                            None => format!("the parameters are: {}", names.join(", ")),
+                        }
+                    });
+                    self.error(d);
+                }
+            }
+            out.push(self.expr_of(sc, &a.value, &t));
+        }
+        Some(out)
     }
 }

@@ -125,7 +125,7 @@ fn reachable(
     stack.extend(tested.iter().map(|&p| p as usize));
     let calls = |code: &[Op], stack: &mut Vec<usize>| {
         for op in code {
-            if let Op::Call(q, ..) = op {
+            if let Op::Call(q, ..) | Op::CallValue(q, ..) = op {
                 stack.push(*q as usize);
             }
         }

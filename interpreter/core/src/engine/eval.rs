@@ -224,6 +224,17 @@ impl Cx<'_> {
                     ScoreField::Factor => Value::Int(r.factor),
                     ScoreField::Base => Value::Int(r.base),
                     ScoreField::Count => Value::Int(r.yaku.len() as i64),
+                    ScoreField::Has(y) => {
+                        let y = self.p.symbols.get(*y as usize).map_or("", |s| s.as_str());
+                        let mut rows = r.base_yaku.iter().chain(r.bonuses.iter());
+                        Value::Bool(rows.any(|l| l.name.as_str() == y))
+                    }
+                    ScoreField::Held(y) => {
+                        let y = self.p.symbols.get(*y as usize).map_or("", |s| s.as_str());
+                        let rows = r.base_yaku.iter().chain(r.bonuses.iter());
+                        let held = rows.filter(|l| l.name.as_str() == y);
+                        Value::Int(held.fold(0i64, |a, l| a.saturating_add(l.value)))
+                    }
                 },
                 other => {
                     return Err(RuntimeError::new(

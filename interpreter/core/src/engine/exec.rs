@@ -538,7 +538,7 @@ impl State {
                     self.push_event(Event::Record(s, r, self.board.dealer), at)?;
                 }
             }
-            Op::DealerByDraw { lowest, attr } => self.board.dealer_by_draw(&p.deck, *lowest, *attr),
+            Op::DealerByDraw { keys } => self.board.dealer_by_draw(&p.deck, keys),
             Op::Reveal(z) => {
                 let z = zone_of(&ev!(z), at)?;
                 self.board.revealed[z as usize] = true;
@@ -615,6 +615,38 @@ impl State {
                 self.enter_frame(p, CodeRef::Proc(*q), new_base);
             }
             Op::Return => self.pop_frame(),
+            Op::CallValue(q, args, _, _) => {
+                if self.frames.len() >= MAX_DEPTH {
+                    return Err(RuntimeError::new(
+                        format!("procedures nest deeper than {MAX_DEPTH}: endless recursion?"),
+                        at,
+                    ));
+                }
+                let new_base = self.locals.len();
+                for a in args {
+                    match self.value_of(p, base, a, at) {
+                        Ok(v) => self.locals.push(v),
+                        Err(e) => {
+                            self.locals.truncate(new_base);
+                            return Err(e);
+                        }
+                    }
+                }
+                self.enter_frame(p, CodeRef::Proc(*q), new_base);
+            }
+            Op::ReturnValue(e) => {
+                let v = self.value_of(p, base, e, at)?;
+                self.pop_frame();
+                // The caller stopped just past its call (a call always runs in full):
+                // a `CallValue` there names the slot the value goes to.
+                if let Some(f) = self.frames.last() {
+                    let call = body(p, f.code).0.get(f.pc.wrapping_sub(1) as usize);
+                    if let Some(Op::CallValue(_, _, dst, _)) = call {
+                        let (fb, dst) = (f.base as usize, *dst);
+                        self.set_local(fb, dst, v);
+                    }
+                }
+            }
         }
         Ok(())
     }

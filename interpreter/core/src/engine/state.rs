@@ -324,9 +324,12 @@ impl Board {
         zone.rotate_right(k.min(len));
     }
 
-    /// `dealer by draw`: each seat still in contention draws from a shuffled deck, the
-    /// lowest (or highest) value of attribute `attr` deals, and ties draw again.
-    pub fn dealer_by_draw(&mut self, deck: &crate::model::Deck, lowest: bool, attr: u16) {
+    /// `dealer by draw`: each seat still in contention draws from a shuffled deck; the
+    /// lowest (or highest) value of the first key's attribute deals, each further key
+    /// breaks the ties the keys before it leave, and seats tied on every key draw again.
+    /// `keys` holds `(lowest, attribute)` pairs; a symbol attribute's values rank in the
+    /// order they are declared, the first lowest.
+    pub fn dealer_by_draw(&mut self, deck: &crate::model::Deck, keys: &[(bool, u16)]) {
         let mut order: Vec<CardIx> = (0..deck.len() as CardIx).collect();
         self.rng.shuffle(&mut order);
         let mut contenders: Vec<u8> = (0..self.seats).collect();
@@ -335,24 +338,21 @@ impl Board {
             let mut draws = Vec::new();
             for s in &contenders {
                 match next.next() {
-                    Some(c) => draws.push((*s, deck.attr(attr, c))),
+                    Some(c) => draws.push((*s, c)),
                     None => break,
                 }
             }
             if draws.len() < contenders.len() {
                 break;
             }
-            let best = if lowest {
-                draws.iter().map(|d| d.1).min()
-            } else {
-                draws.iter().map(|d| d.1).max()
+            // Each key in turn keeps the draws with its best value.
+            for &(lowest, attr) in keys {
+                let rank = |c: CardIx| draw_rank(deck, attr, c);
+                let values = draws.iter().map(|d| rank(d.1));
+                let best = if lowest { values.min() } else { values.max() }.unwrap_or(0);
+                draws.retain(|d| rank(d.1) == best);
             }
-            .unwrap_or(0);
-            contenders = draws
-                .into_iter()
-                .filter(|d| d.1 == best)
-                .map(|d| d.0)
-                .collect();
+            contenders = draws.into_iter().map(|d| d.0).collect();
         }
         self.dealer = contenders.first().copied().unwrap_or(0);
     }
@@ -367,6 +367,19 @@ impl Board {
     #[inline]
     pub fn zone_instance(&self, z: u16, seat: Option<u8>) -> u16 {
         self.layout.zone_base[z as usize] + seat.unwrap_or(0) as u16
+    }
+}
+
+/// A card's value of `attr` as `dealer by draw` compares it: an int as it is, a symbol
+/// by its place in the attribute's declared values (the first is the lowest).
+fn draw_rank(deck: &crate::model::Deck, attr: u16, c: CardIx) -> i64 {
+    let v = deck.attr(attr, c);
+    match deck.attrs.get(attr as usize).map(|a| &a.kind) {
+        Some(crate::model::AttrKind::Symbols(syms)) => syms
+            .iter()
+            .position(|s| i64::from(*s) == v)
+            .map_or(-1, |i| i as i64),
+        _ => v,
     }
 }
 

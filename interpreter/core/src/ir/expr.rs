@@ -367,6 +367,10 @@ pub enum ScoreField {
     Base,
     /// Number of yaku.
     Count,
+    /// `r.has(Y)`: whether a yaku or bonus row of this name (a symbol) held.
+    Has(u32),
+    /// `r[Y]`: the value the rows of this name held at (0 when none did).
+    Held(u32),
 }
 
 /// A card id resolved to a card index, kept for messages.

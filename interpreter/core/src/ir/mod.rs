@@ -354,6 +354,9 @@ pub struct ScoreDef {
     /// Over a pattern of alternatives: the slot holding the name of the one whose split
     /// is being scored (`shape`).
     pub shape_slot: Option<u16>,
+    /// Slot holding `base`, the sum of the yaku values, from the first stage after
+    /// the yaku and void stages on (0 before).
+    pub base_slot: u16,
     /// The rows' conditions (stage by stage, row by row) as far as the classes of the
     /// pattern's groups settle them.
     pub plan: Option<crate::score::Plan>,
@@ -490,8 +493,10 @@ pub enum Op {
     Outcome(Expr),
     /// Count a score result for a seat in statistics.
     Record(Expr, Expr),
-    /// Choose the dealer by drawing cards.
-    DealerByDraw { lowest: bool, attr: u16 },
+    /// Choose the dealer by drawing cards: the keys, each `(lowest, attribute)`, the
+    /// first deciding and each next one breaking the ties left (see
+    /// `Board::dealer_by_draw`).
+    DealerByDraw { keys: Box<[(bool, u16)]> },
     /// Reveal a zone to everyone.
     Reveal(Expr),
     /// A message for the game log.
@@ -508,6 +513,12 @@ pub enum Op {
     Call(u16, Vec<Expr>, Loc),
     /// Return from the procedure.
     Return,
+    /// Call a procedure that returns a value: its arguments, and the caller's local
+    /// slot that [`Op::ReturnValue`] writes the value to.
+    CallValue(u16, Vec<Expr>, u16, Loc),
+    /// Return from the procedure with a value, written to the slot of the
+    /// [`Op::CallValue`] that called it (dropped after a plain [`Op::Call`]).
+    ReturnValue(Expr),
 }
 
 /// Who pays in a `pay`.

@@ -1,7 +1,7 @@
 //! A table's stages run over one split (or once, for a table without a pattern): the
 //! yaku, cancellations, factors, names and bonuses that hold, into a [`Tally`].
 
-use super::tally::{Lines, Tally};
+use super::tally::{saturating_sum, Lines, Tally};
 use super::Stage;
 use crate::engine::{Cx, RuntimeError};
 use crate::ir::{Expr, ScoreDef, StageDef, StageMode};
@@ -17,6 +17,10 @@ pub(super) fn stages<'d>(
     t.clear();
     set(cx, def.factor_slot, Value::Int(1));
     set(cx, def.yaku_slot, Value::Unit);
+    set(cx, def.base_slot, Value::Int(0));
+    // `base` is summed once, as the first later stage starts: the yaku and void stages
+    // come first (`compile/score.rs` orders them so).
+    let mut summed = false;
     // Each stage's answers, under the key its inputs give as it starts (the split's
     // classes, parameters, `yaku` and `factor` so far).
     let classes = def.plan.as_ref().map(|pl| pl.classes(cx.groups));
@@ -26,6 +30,14 @@ pub(super) fn stages<'d>(
         Some((st, k))
     };
     for (si, st) in def.stages.iter().enumerate() {
+        if !summed && !matches!(st, StageDef::Yaku(..) | StageDef::Void(..)) {
+            summed = true;
+            set(
+                cx,
+                def.base_slot,
+                Value::Int(saturating_sum(t.yaku.as_slice())),
+            );
+        }
         match st {
             StageDef::Yaku(mode, rows) => {
                 let holding = Holding::new(settled(cx, si));

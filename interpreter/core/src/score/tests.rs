@@ -65,6 +65,7 @@ score 点(h: cards, 風: 風 = 東, 親: bool = false, n: int = 2) over 三対(h
   plus all {
     親加 2 when 親
     南加 1 when 風 == 南 and not 親
+    大基 3 when base >= 9
   }
 }
 
@@ -75,6 +76,7 @@ score 素点(h: cards, 親: bool = false) {
     親点 1 when 親
   }
   times first { 2 when 親 and 赤(h) >= 1 }
+  times all { 3 when base >= 10 }
 }
 "#;
 

@@ -44,6 +44,8 @@ pub struct Image {
     pub names: Vec<std::sync::Arc<str>>,
     /// Deals.
     pub deals: Vec<DealDef>,
+    /// Each `dealer by draw`'s keys, `(lowest, attribute)`, the first deciding.
+    pub draws: Vec<Box<[(bool, u16)]>>,
     /// Decisions taken by one seat.
     pub picks: Vec<PickDef>,
     /// Decisions of the draw-or-take shape, resolved (see [`Ins::PickTake`]).

@@ -406,8 +406,8 @@ pub enum Ins {
     Cut(Zr, Option<Zr>),
     /// `deal …`: entry of [`super::Image::deals`].
     Deal(u16),
-    /// `dealer by draw`.
-    DealerByDraw { lowest: bool, attr: u16 },
+    /// `dealer by draw`: entry of [`super::Image::draws`].
+    DealerByDraw(u16),
     /// `reveal z`.
     Reveal(Zr),
     /// A loop over seats or a range starts: `base`, `len` and `idx` are number

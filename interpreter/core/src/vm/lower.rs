@@ -503,11 +503,11 @@ impl<'a> Lower<'a> {
                 self.emit(Ins::Record { r, seat });
                 Ok(())
             }
-            Op::DealerByDraw { lowest, attr } => {
-                self.emit(Ins::DealerByDraw {
-                    lowest: *lowest,
-                    attr: *attr,
-                });
+            Op::DealerByDraw { keys } => {
+                let i = u16::try_from(self.im.draws.len())
+                    .map_err(|_| Declined::new("too many `dealer by draw` statements"))?;
+                self.im.draws.push(keys.clone());
+                self.emit(Ins::DealerByDraw(i));
                 Ok(())
             }
             Op::Reveal(z) => {
@@ -539,6 +539,11 @@ impl<'a> Lower<'a> {
             Op::Return => {
                 self.emit(Ins::Ret);
                 Ok(())
+            }
+            // The machine's frames carry no value back: such a program runs in the
+            // engine (docs/performance.md).
+            Op::CallValue(..) | Op::ReturnValue(..) => {
+                Err(Declined::new("a procedure that returns a value"))
             }
         }
     }

@@ -131,6 +131,7 @@ impl Lower<'_> {
                 crate::model::AttrKind::Symbols(_) => num(NumKind::Sym),
             },
             Expr::ScoreField(ScoreField::Name, _) => Ok(Kind::Obj),
+            Expr::ScoreField(ScoreField::Has(_), _) => num(NumKind::Bool),
             Expr::ScoreField(..) => num(NumKind::Int),
             Expr::Index(l, _) => match self.item_kind(l) {
                 Some(k) => Ok(k),
@@ -342,7 +343,11 @@ impl Lower<'_> {
                 Num::R(dst)
             }
             Expr::Call(Builtin::Players, args, _) if args.is_empty() => Num::K(self.seats as i64),
-            Expr::ScoreField(f, r) if *f != ScoreField::Name => {
+            // `has` and `r[Y]` compare names: the engine's evaluator answers them.
+            Expr::ScoreField(
+                f @ (ScoreField::Total | ScoreField::Factor | ScoreField::Base | ScoreField::Count),
+                r,
+            ) => {
                 let field = match f {
                     ScoreField::Total => Field::Total,
                     ScoreField::Factor => Field::Factor,

@@ -580,8 +580,9 @@ impl Machine<'_> {
                     self.board.cut(z, aside);
                 }
                 Ins::Deal(d) => self.deal(d)?,
-                Ins::DealerByDraw { lowest, attr } => {
-                    self.board.dealer_by_draw(&self.p.deck, lowest, attr)
+                Ins::DealerByDraw(d) => {
+                    let keys = self.im.draws.get(d as usize).ok_or(Stop::Value)?;
+                    self.board.dealer_by_draw(&self.p.deck, keys)
                 }
                 Ins::Reveal(z) => {
                     let z = self.zone(z)?;
