@@ -50,7 +50,7 @@ impl Compiler {
                         }
                         let x = self.expr_of(sc, &args[0].value, &Type::Cards);
                         if let Some(formed) = args.get(1) {
-                            let f = self.expr_of(sc, &formed.value, &formed_type());
+                            let f = self.formed_arg(sc, name, &formed.value);
                             return (Expr::Call(Builtin::Formed(p), vec![x, f], loc), Type::Bool);
                         }
                         return (Expr::PatternTest(p, Box::new(x)), Type::Bool);
@@ -755,6 +755,32 @@ impl Compiler {
             named.insert(&p.name.node, p.name.span);
         }
         within
+    }
+}
+
+impl Compiler {
+    /// A pattern's second argument, the groups already formed: a list of card sets,
+    /// with a message that says so when it is something else (two hands, say).
+    pub(super) fn formed_arg(&mut self, sc: &mut Scope, pattern: &str, e: &ast::Expr) -> Expr {
+        let (x, t) = self.expr(sc, e);
+        if !self.type_fits(&t, &formed_type()) {
+            self.error(
+                Diagnostic::error(
+                    "fuda::type-mismatch",
+                    format!(
+                        "the second argument of pattern `{pattern}` lists the groups already formed: a list of card sets, not {}",
+                        self.describe(&t)
+                    ),
+                    self.loc(sc, e.span),
+                    format!("this is {}", self.describe(&t)),
+                )
+                .with_help(format!(
+                    "write `{pattern}(hand)` for the cards alone, or `{pattern}(hand, [meld1, meld2])` with the melds already laid out (a `list of cards` variable holds them)"
+                )),
+            );
+            return Expr::Const(Value::Unit);
+        }
+        x
     }
 }
 

@@ -315,6 +315,7 @@ impl Compiler {
                     "factor" => (ScoreField::Factor, Type::Int),
                     "base" => (ScoreField::Base, Type::Int),
                     "count" => (ScoreField::Count, Type::Int),
+                    "shape" => (ScoreField::Shape, Type::Str),
                     _ => {
                         self.error(
                             Diagnostic::error(
@@ -326,10 +327,12 @@ impl Compiler {
                             .with_help(
                                 match crate::suggest::closest(
                                     &f.node,
-                                    ["total", "name", "factor", "base", "count"],
+                                    ["total", "name", "factor", "base", "count", "shape"],
                                 ) {
                                     Some(s) => format!("did you mean `{s}`?"),
-                                    None => "fields: total, name, factor, base, count".into(),
+                                    None => {
+                                        "fields: total, name, factor, base, count, shape".into()
+                                    }
                                 },
                             ),
                         );

@@ -361,7 +361,7 @@ fn score(c: &mut Compiler, file: u16, s: &ast::ScoreDecl) {
                 formed = o
                     .exposed
                     .as_ref()
-                    .map(|f| c.expr_of(&mut sc, f, &super::calls::formed_type()));
+                    .map(|f| c.formed_arg(&mut sc, &o.pattern.node, f));
                 over = Some((p, arg, o.best));
                 let pd = &c.program.patterns[p as usize];
                 let slots = pd.slots.clone();

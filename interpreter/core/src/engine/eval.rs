@@ -221,6 +221,7 @@ impl Cx<'_> {
                 Value::Score(r) => match f {
                     ScoreField::Total => Value::Int(r.total),
                     ScoreField::Name => Value::Str(r.name.as_str().into()),
+                    ScoreField::Shape => Value::Str(r.shape.as_deref().unwrap_or("").into()),
                     ScoreField::Factor => Value::Int(r.factor),
                     ScoreField::Base => Value::Int(r.base),
                     ScoreField::Count => Value::Int(r.yaku.len() as i64),

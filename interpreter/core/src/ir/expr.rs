@@ -367,6 +367,8 @@ pub enum ScoreField {
     Base,
     /// Number of yaku.
     Count,
+    /// Over a pattern of alternatives: the one whose split was scored ("" otherwise).
+    Shape,
     /// `r.has(Y)`: whether a yaku or bonus row of this name (a symbol) held.
     Has(u32),
     /// `r[Y]`: the value the rows of this name held at (0 when none did).

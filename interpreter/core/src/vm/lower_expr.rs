@@ -130,7 +130,7 @@ impl Lower<'_> {
                 crate::model::AttrKind::Int(_) => num(NumKind::Int),
                 crate::model::AttrKind::Symbols(_) => num(NumKind::Sym),
             },
-            Expr::ScoreField(ScoreField::Name, _) => Ok(Kind::Obj),
+            Expr::ScoreField(ScoreField::Name | ScoreField::Shape, _) => Ok(Kind::Obj),
             Expr::ScoreField(ScoreField::Has(_), _) => num(NumKind::Bool),
             Expr::ScoreField(..) => num(NumKind::Int),
             Expr::Index(l, _) => match self.item_kind(l) {
