@@ -108,6 +108,10 @@ impl Agent for Greedy {
         let world = &*world;
         let mut best: Vec<usize> = Vec::new();
         let mut best_score = i64::MIN;
+        let mut applied_moves = 0;
+        // Whether some move changes the cards the seat holds.
+        let own_before = owned_cards(p, world, seat, false);
+        let mut cards_moved = false;
         // One scratch copy, reset for each move without allocating.
         let w = copy_into(&mut trial_slot, world);
         // Other seats asked at the same time are assumed to pass or take their first move.
@@ -128,6 +132,8 @@ impl Agent for Greedy {
             if !applied {
                 continue;
             }
+            applied_moves += 1;
+            cards_moved |= owned_cards(p, w, seat, false) != own_before;
             let score = evaluate(p, w, seat, before, &mut self.scratch);
             if score > best_score {
                 best_score = score;
@@ -141,6 +147,13 @@ impl Agent for Greedy {
         self.trial = trial_slot;
         if best.is_empty() {
             return 0;
+        }
+        // A game without chips is judged by its recorded results alone (a solo game's
+        // score): when no move touches the seat's cards and so none is nearer the
+        // patterns (a choice made before play, such as a composition's items), play
+        // them out and keep the one whose results add up to most.
+        if p.ledger.is_empty() && !cards_moved && best.len() == applied_moves && applied_moves > 1 {
+            return self.by_rollouts(p, st, seat, me, moves.len());
         }
         best[self.rng.below(best.len() as u32) as usize]
     }
@@ -232,6 +245,7 @@ impl Greedy {
                 // The playout stops as runaway once it has done ROLLOUT_WORK.
                 let work = self.lend_work(w, ROLLOUT_WORK);
                 if w.apply(p, &choices).is_ok() {
+                    let events = w.events.len();
                     let used = play_out(p, w, left, &mut rng);
                     // `used` counts the tried move too; the budget bounds the rest.
                     self.last.decisions += used as u64 - 1;
@@ -241,6 +255,10 @@ impl Greedy {
                         .copied()
                         .unwrap_or(0)
                         - before;
+                    // Without chips, what the rules recorded for the seat is the score.
+                    if p.ledger.is_empty() {
+                        total += recorded(w, seat, events);
+                    }
                 }
                 self.charge_work(w, work);
                 self.trial = w_slot;
@@ -258,6 +276,17 @@ impl Greedy {
         }
         best[self.rng.below(best.len() as u32) as usize]
     }
+}
+
+/// The totals of the results recorded for `seat` since event `from`.
+fn recorded(w: &State, seat: u8, from: usize) -> i64 {
+    w.events[from.min(w.events.len())..]
+        .iter()
+        .map(|e| match e {
+            Event::Record(s, r, _) if *s == seat => r.total,
+            _ => 0,
+        })
+        .sum()
 }
 
 /// Plays random moves until the round in progress ends (a new outcome is recorded),

@@ -533,6 +533,9 @@ impl Compiler {
                                 self.program.vars[v as usize].ty.clone(),
                             );
                         }
+                        // A shared list is indexed by position, below.
+                        Global::Var(v)
+                            if matches!(self.program.vars[v as usize].ty, Type::List(_)) => {}
                         Global::Zone(_) | Global::Var(_) => {
                             self.error(
                                 Diagnostic::error(
