@@ -23,6 +23,47 @@ pub fn card_words(p: &Program, cs: &[CardIx]) -> Vec<String> {
     cs.iter().map(|c| show::card(p, *c)).collect()
 }
 
+/// Tiles in compact mahjong notation, when every card's id is a digit and a suit letter
+/// (`1m`…`9m`, `1p`, `1s`, `1z`…): the digits of a run of one suit share its letter
+/// (`478m 1446p`), honours (`z`) are shown by their names (`東東白`). `None` for other
+/// decks.
+pub fn tiles(p: &Program, cs: &[CardIx]) -> Option<String> {
+    let mut out = String::new();
+    let mut run: Option<char> = None;
+    for c in cs {
+        let id = p.deck.ids.get(*c as usize)?;
+        let mut chars = id.chars();
+        let (Some(digit), Some(suit), None) = (chars.next(), chars.next(), chars.next()) else {
+            return None;
+        };
+        if !digit.is_ascii_digit() || !matches!(suit, 'm' | 'p' | 's' | 'z') {
+            return None;
+        }
+        if suit == 'z' {
+            if let Some(r) = run.take() {
+                out.push(r);
+                out.push(' ');
+            }
+            out.push_str(p.deck.names.get(*c as usize)?);
+            continue;
+        }
+        if run.is_some_and(|r| r != suit) {
+            if let Some(r) = run {
+                out.push(r);
+                out.push(' ');
+            }
+        } else if run.is_none() && !out.is_empty() {
+            out.push(' ');
+        }
+        out.push(digit);
+        run = Some(suit);
+    }
+    if let Some(r) = run {
+        out.push(r);
+    }
+    Some(out)
+}
+
 /// A split's groups by name, in the pattern's order, with the copies of a repeated
 /// group (`group 面子*3`, consecutive in the split) under one name, in the split's order.
 pub fn group_runs(groups: &[(Text, CardSet)]) -> Vec<(&str, Vec<CardSet>)> {
@@ -157,7 +198,11 @@ pub fn table(p: &Program, st: &State, me: u8, columns: usize) -> String {
             if def.order == Order::Stack && n > 1 {
                 w.push("top first:".to_string());
             }
-            w.extend(card_words(p, &shown));
+            // Tiles read best as mahjong players write them (`478m 1446p 東東`).
+            match tiles(p, &shown) {
+                Some(t) => w.extend(t.split(' ').map(str::to_string)),
+                None => w.extend(card_words(p, &shown)),
+            }
             w
         } else if shown.is_empty() {
             vec![format!("{} face down", count(n))]
@@ -271,4 +316,37 @@ pub fn ledger_under(p: &Program, st: &State, dealer: u8, me: u8) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn program(text: &str) -> Program {
+        fuda_core::compile("t.fuda", text, &fuda_core::loader::MemoryFiles::default())
+            .expect("compiles")
+            .program
+    }
+
+    #[test]
+    fn tiles_are_written_as_players_write_them() {
+        let p = program(
+            "ruleset \"t\"\nimport \"std/mahjong\"\nseats 1 { 1: a }\nzone z shared pile hidden\n",
+        );
+        let hand = p
+            .deck
+            .parse_card_list("4m 7m 8m 1p 4p 4p 1s 1z 1z 5z 9s")
+            .unwrap();
+        assert_eq!(tiles(&p, &hand).as_deref(), Some("478m 144p 1s 東東白 9s"));
+        assert_eq!(tiles(&p, &[]).as_deref(), Some(""));
+    }
+
+    #[test]
+    fn other_decks_are_not_tiles() {
+        let p = program(
+            "ruleset \"t\"\nimport \"std/hanafuda\"\nseats 1 { 1: a }\nzone z shared pile hidden\n",
+        );
+        let hand = p.deck.parse_card_list("1-crane 3-curtain").unwrap();
+        assert_eq!(tiles(&p, &hand), None);
+    }
 }

@@ -42,6 +42,26 @@ test "the most valuable shape and split" {
   expect 役(cards("123456789m11p124s")).total == 0
 }
 
+score 待ち(h: cards, w: card) over 一般形(h) best {
+  yaku all {
+    嵌張 1 when any(m in 面子: 嵌張(m, w))
+    辺張 2 when any(m in 面子: 辺張(m, w))
+    両面 4 when any(m in 面子: 両面(m, w))
+    双碰 8 when any(m in 面子: 双碰(m, w))
+    単騎 16 when 単騎(頭, w)
+  }
+}
+
+test "the winning tile's place: std/mahjong-shapes' waits" {
+  let h = cards("123m456m789p111s99s")
+  expect 待ち(h, card(5m)).total == 1
+  expect 待ち(h, card(3m)).total == 2
+  expect 待ち(h, card(7p)).total == 2
+  expect 待ち(h, card(9p)).total == 4
+  expect 待ち(h, card(1s)).total == 8
+  expect 待ち(h, card(9s)).total == 16
+}
+
 test "waits over every form" {
   # One tile from seven pairs (7m) and from 一般形 (1m 4m 7m …).
   expect waits(和了形, cards("1122334455667m")) == waits(一般形, cards("1122334455667m")) + waits(七対子, cards("1122334455667m"))
@@ -68,7 +88,7 @@ fn in_file_tests_pass() {
         })
         .collect();
     assert!(failed.is_empty(), "{failed:#?}");
-    assert_eq!(p.tests.len(), 3);
+    assert_eq!(p.tests.len(), 4);
 }
 
 /// The result names the shape that held and carries only its groups.
