@@ -88,6 +88,7 @@ pub(super) fn op_exprs(op: &mut Op, f: &mut dyn FnMut(&mut Expr)) {
         | Op::Gather(e, _)
         | Op::Outcome(e)
         | Op::Reveal(e)
+        | Op::Show(e)
         | Op::Say(e)
         | Op::Expect(e, _)
         | Op::Require(e, _, _)

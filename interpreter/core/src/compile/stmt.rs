@@ -736,8 +736,14 @@ impl Compiler {
                 g.emit(Op::Assign(Target::Dealer, ast::AssignOp::Set, x, loc));
             }
             StmtKind::Reveal(z) => {
-                let z = self.expr_of(sc, z, &Type::Zone);
-                g.emit(Op::Reveal(z));
+                // A zone is revealed whole; a card or cards are shown where they lie.
+                let (x, t) = self.expr(sc, z);
+                if matches!(t, Type::Card | Type::Cards) {
+                    g.emit(Op::Show(x));
+                } else {
+                    self.expect_type_at(sc, z.span, Some(z), &t, &Type::Zone);
+                    g.emit(Op::Reveal(x));
+                }
             }
             StmtKind::Say(e) => {
                 let saved = self.open_calls(sc);

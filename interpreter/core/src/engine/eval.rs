@@ -842,6 +842,7 @@ fn bare_board(seats: u8, params: Vec<Value>) -> Board {
         card_zone: vec![],
         fit_sums: vec![],
         revealed: vec![],
+        shown: CardSet::EMPTY,
         rng: GameRng::new(0),
         layout: Arc::new(Layout {
             zone_base: vec![],

@@ -487,6 +487,7 @@ impl State {
                 let z = zone_of(&ev!(z), at)?;
                 self.board.gather(z);
                 self.board.revealed.iter_mut().for_each(|r| *r = false);
+                self.board.shown = CardSet::EMPTY;
             }
             Op::Pay {
                 amount, from, to, ..
@@ -542,6 +543,20 @@ impl State {
             Op::Reveal(z) => {
                 let z = zone_of(&ev!(z), at)?;
                 self.board.revealed[z as usize] = true;
+            }
+            Op::Show(cs) => {
+                let v = ev!(cs);
+                let cards = match v {
+                    Value::Card(c) => CardSet::single(c),
+                    Value::Cards(s) => s,
+                    _ => {
+                        return Err(RuntimeError::new(
+                            "`reveal` shows a zone, a card or cards",
+                            at,
+                        ))
+                    }
+                };
+                self.board.shown = self.board.shown.union(cards);
             }
             Op::Say(e) => {
                 if self.keep_log {
@@ -965,7 +980,8 @@ impl State {
     pub fn visible_to(&self, p: &Program, seat: u8) -> CardSet {
         use crate::ir::Visibility;
         let b = &self.board;
-        let mut out = CardSet::EMPTY;
+        // Cards shown with `reveal CARDS` are seen wherever they lie.
+        let mut out = b.shown;
         for (i, (z, owner)) in b.layout.zone_of.iter().enumerate() {
             let vis = p.zones[*z as usize].visibility;
             let seen = b.revealed[i]

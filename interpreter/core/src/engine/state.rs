@@ -91,6 +91,9 @@ pub struct Board {
     pub fit_sums: Vec<u32>,
     /// Zone instances revealed to everyone.
     pub revealed: Vec<bool>,
+    /// Cards shown to everyone wherever they lie (`reveal CARDS`, さらす), until the next
+    /// `gather`: what was shown is known.
+    pub shown: CardSet,
     /// The game's generator.
     pub rng: GameRng,
     /// Zone and variable placement.
@@ -113,6 +116,7 @@ impl Clone for Board {
             card_zone,
             fit_sums,
             revealed,
+            shown,
             rng,
             layout,
             quicken,
@@ -127,6 +131,7 @@ impl Clone for Board {
             card_zone: card_zone.clone(),
             fit_sums: fit_sums.clone(),
             revealed: revealed.clone(),
+            shown: *shown,
             rng: rng.clone(),
             layout: layout.clone(),
             quicken: *quicken,
@@ -146,6 +151,7 @@ impl Clone for Board {
             card_zone,
             fit_sums,
             revealed,
+            shown,
             rng,
             layout,
             quicken,
@@ -159,6 +165,7 @@ impl Clone for Board {
         self.card_zone.clone_from(card_zone);
         self.fit_sums.clone_from(fit_sums);
         self.revealed.clone_from(revealed);
+        self.shown = *shown;
         self.rng.clone_from(rng);
         // The same layout as a rule (a lookahead copy reset to its game): counting an
         // `Arc` up and the old one down would be two atomic operations for nothing.
@@ -605,6 +612,7 @@ impl State {
             card_zone: vec![start; deck_len],
             fit_sums: Vec::new(),
             revealed: vec![false; n_inst.max(1)],
+            shown: CardSet::EMPTY,
             rng: GameRng::new(seed),
             layout,
             quicken: true,
@@ -811,6 +819,7 @@ mod tests {
             vars: Vec::new(),
             sets: lists.iter().map(|z| z.iter().copied().collect()).collect(),
             revealed: vec![false; lists.len()],
+            shown: CardSet::EMPTY,
             layout: Arc::new(Layout {
                 zone_base: (0..lists.len() as u16).collect(),
                 zone_of: (0..lists.len() as u16).map(|i| (i, None)).collect(),

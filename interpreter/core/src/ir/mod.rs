@@ -499,6 +499,9 @@ pub enum Op {
     DealerByDraw { keys: Box<[(bool, u16)]> },
     /// Reveal a zone to everyone.
     Reveal(Expr),
+    /// `reveal CARDS` (さらす): the cards are shown to everyone, where they lie, until
+    /// the next `gather`.
+    Show(Expr),
     /// A message for the game log.
     Say(Expr),
     /// A test assertion.

@@ -515,6 +515,7 @@ impl<'a> Lower<'a> {
                 self.emit(Ins::Reveal(z));
                 Ok(())
             }
+            Op::Show(_) => Err(Declined::new("`reveal` of cards (the engine plays it)")),
             // A game the machine plays keeps no log: the engine does not evaluate it.
             Op::Say(_) => Ok(()),
             Op::Expect(e, _) | Op::Require(e, _, _) => {

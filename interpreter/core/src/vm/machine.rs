@@ -565,6 +565,7 @@ impl Machine<'_> {
                     let z = self.zone(z)? as u16;
                     self.board.gather(z);
                     self.board.revealed.iter_mut().for_each(|r| *r = false);
+                    self.board.shown = CardSet::EMPTY;
                 }
                 Ins::Shuffle(z) => {
                     let z = self.zone(z)?;
