@@ -392,3 +392,56 @@ fn a_set_reads_back_from_its_word() {
         "112m9p7z"
     );
 }
+
+/// `sets` inside a guard's quantifier: the register machine declines it too, and the
+/// games are the engine's whichever way they are asked for.
+#[test]
+fn sets_in_a_quantifier_play_the_engines_games() {
+    let p = program(
+        r#"
+ruleset "x"
+import "std/mahjong"
+seats 2 { 2: 親 子 }
+zone 山 shared stack hidden
+zone 手 per seat pile owner
+zone 河 shared stack public
+enum 結果: 終(end)
+var 鳴き: int per seat = 0
+pattern 面子 { group m: 3 same face | run number by suit }
+proc match {
+  gather 山
+  shuffle 山
+  deal 10 from 山 to 手
+  let s = dealer
+  repeat 30 {
+    move top(山) to 手[s]
+    choose s { move 捨てる(d in 手[s]) { move d to 河 } }
+    let d = top(河)
+    choose next(s) {
+      move 鳴く when any(m in sets(手[next(s)], 2): 面子(m + d)) { 鳴き[next(s)] += 1 }
+      move 見送り { }
+    }
+    s = next(s)
+  }
+  outcome 終
+}
+"#,
+    );
+    for seed in 0..6 {
+        let game = |engine_only: bool| {
+            let mut agents: Vec<Box<dyn Agent>> = (0..2)
+                .map(|s| by_name("random", agent_seed(seed, s)).expect("agent"))
+                .collect();
+            let opts = PlayOptions {
+                engine_only,
+                keep_moves: true,
+                ..PlayOptions::default()
+            };
+            format!("{:?}", play_game(&p, &[], seed, &mut agents, &opts))
+        };
+        assert_eq!(game(true), game(false), "game {seed}");
+    }
+    // The machine declines `sets` wherever it is used: the engine plays.
+    let declined = p.vm.image(&p, 2).expect_err("declined");
+    assert!(declined.reason.contains("Sets"), "{}", declined.reason);
+}
