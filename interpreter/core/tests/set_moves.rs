@@ -137,27 +137,27 @@ fn moves_are_ordered_by_size_then_cards() {
 fn a_guard_and_a_pattern_choose_among_the_sets() {
     // The two tiles that make a meld with a discard 4m: 23m, 35m, 44m (not 2m5m, 3m3m…).
     // The hand holds the first two copies of 4m, the discard another.
-    let p = program(&format!(
+    let p = program(
         r#"
 ruleset "x"
 import "std/mahjong"
-seats 2 {{ 2: 親 子 }}
+seats 2 { 2: 親 子 }
 zone 山 shared stack hidden
 zone 手 per seat pile owner
 zone 河 shared pile public
 zone 場 shared pile public
-pattern 面子 {{ group m: 3 same face | run number by suit }}
-proc match {{
+pattern 面子 { group m: 3 same face | run number by suit }
+proc match {
   move cards("2m 3m 3m 4m 4m 5m 9p") to 手[0]
   move filter(c in 山: c.face == 四萬) to 河
   let d = top(河)
-  choose 0 {{
-    move 副露(m in sets(手[0], 2)) when 面子(m + d) {{ move m to 場 }}
-    move 見送り {{ }}
-  }}
-}}
-"#
-    ));
+  choose 0 {
+    move 副露(m in sets(手[0], 2)) when 面子(m + d) { move m to 場 }
+    move 見送り { }
+  }
+}
+"#,
+    );
     assert_eq!(offered(&p), ["副露 23m", "副露 35m", "副露 44m", "見送り"]);
     // A guard that holds for none leaves only the other moves.
     let p3 = one_decision(
