@@ -1,5 +1,6 @@
 //! Understanding what a person types at a decision: a move number, an option name, an
-//! option name with its card, or a card that identifies one move.
+//! option name with its card or cards (`副露 2m 3m`, `副露 23m`), or a card that
+//! identifies one move.
 
 use fuda_core::engine::{show, Move, Pending, PASS};
 use fuda_core::ir::Op;
@@ -41,7 +42,8 @@ fn option_words(pending: &Pending, p: &Program, code: &[Op], m: &Move) -> Vec<St
     }
 }
 
-/// Whether `word` names a move's argument (a card by id, display name or both).
+/// Whether `word` names a move's argument (a card by id, display name or both; a set of
+/// cards by their ids, display names or compact tiles, copies of a card alike).
 fn arg_matches(p: &Program, arg: &Value, word: &str) -> bool {
     match arg {
         Value::Unit => false,
@@ -52,14 +54,20 @@ fn arg_matches(p: &Program, arg: &Value, word: &str) -> bool {
                 || d.names.get(i).is_some_and(|n| n == word)
                 || show::card(p, *c) == word
         }
+        Value::Cards(set) => p
+            .deck
+            .parse_card_list(word)
+            .is_ok_and(|cs| fuda_core::model::same_faces(&p.deck, *set, cs.into_iter().collect())),
         v => show::value(p, v) == word,
     }
 }
 
-/// A short name for an argument, as a person would type it (a card's id).
+/// A short name for an argument, as a person would type it (a card's id; a set's
+/// compact tiles or ids).
 fn arg_word(p: &Program, arg: &Value) -> String {
     match arg {
         Value::Card(c) => p.deck.ids.get(*c as usize).cloned().unwrap_or_default(),
+        Value::Cards(set) => show::cards_word(p, *set),
         v => show::value(p, v),
     }
 }
@@ -78,10 +86,13 @@ fn interchangeable(p: &Program, moves: &[Move], fit: &[usize]) -> bool {
     fit.iter().all(|i| id(i) == Some(first))
 }
 
-/// Whether `word` names a card of the deck (its id, in any case, or its display name).
+/// Whether `word` names a card of the deck (its id, in any case, or its display name),
+/// or cards of it (`2m 3m`, `23m`).
 fn is_card(p: &Program, word: &str) -> bool {
     let d = &p.deck;
-    d.ids.iter().any(|id| id.eq_ignore_ascii_case(word)) || d.names.iter().any(|n| n == word)
+    d.ids.iter().any(|id| id.eq_ignore_ascii_case(word))
+        || d.names.iter().any(|n| n == word)
+        || d.parse_card_list(word).is_ok()
 }
 
 /// The first few of `words`, comma-separated, saying how many there are when not all.
@@ -154,7 +165,11 @@ pub fn parse(p: &Program, pending: &Pending, code: &[Op], moves: &[Move], line: 
             return match named.as_slice() {
                 [i] => Reply::Move(*i),
                 [i, ..] => Reply::Invalid(format!(
-                    "`{head}` needs a card: {} moves fit, e.g. `{head} {}`",
+                    "`{head}` needs {}: {} moves fit, e.g. `{head} {}`",
+                    match moves[*i].arg {
+                        Value::Cards(_) => "cards",
+                        _ => "a card",
+                    },
                     named.len(),
                     arg_word(p, &moves[*i].arg)
                 )),

@@ -22,8 +22,8 @@ struct Taken {
     who: Option<String>,
     /// The move's name, without its card.
     label: String,
-    /// The card the move is about, if any.
-    card: Option<u16>,
+    /// The cards the move is about (its card, or its set of cards): empty for none.
+    cards: CardSet,
     /// Said after the move: that it was the person's only one.
     note: &'static str,
     /// Whether the person saw the card, when chosen or as the body ended.
@@ -43,7 +43,7 @@ impl Taken {
     /// Whether its line can be written: a move of the person's own, one without a
     /// card, one whose card was seen, or one whose body has ended.
     fn known(&self) -> bool {
-        self.who.is_none() || self.card.is_none() || self.seen || self.done
+        self.who.is_none() || self.cards.is_empty() || self.seen || self.done
     }
 }
 
@@ -114,9 +114,10 @@ impl Moves {
             } else {
                 Some(view::seat(p, st, sm.seat, Some(self.me)))
             };
-            let card = match m.arg {
-                Value::Card(c) => Some(c),
-                _ => None,
+            let cards = match m.arg {
+                Value::Card(c) => CardSet::single(c),
+                Value::Cards(set) => set,
+                _ => CardSet::EMPTY,
             };
             self.taken.push(Taken {
                 who,
@@ -128,13 +129,13 @@ impl Moves {
                         arg: Value::Unit,
                     },
                 ),
-                card,
+                cards,
                 note: if sm.seat == self.me {
                     " (your only move)"
                 } else {
                     ""
                 },
-                seen: card.is_some_and(|c| visible.contains(c)),
+                seen: seen(cards, visible),
                 done: pending.kind == DecideKind::Claim && winner != Some(i),
                 told: false,
                 depth: st.frames.len(),
@@ -159,7 +160,7 @@ impl Moves {
         for t in self.taken.iter_mut().filter(|t| !t.told) {
             if !t.known() {
                 match now {
-                    Some(v) => t.seen = t.card.is_some_and(|c| v.contains(c)),
+                    Some(v) => t.seen = seen(t.cards, v),
                     None => break,
                 }
             }
@@ -167,13 +168,14 @@ impl Moves {
             let Some(who) = &t.who else {
                 continue;
             };
-            out.push(match t.card.filter(|_| t.seen) {
-                Some(c) => format!(
-                    "{who}: {} {}{}",
-                    t.label,
-                    fuda_core::engine::show::card(p, c),
-                    t.note
-                ),
+            let shown = match t.cards.first() {
+                _ if !t.seen => None,
+                Some(c) if t.cards.len() == 1 => Some(fuda_core::engine::show::card(p, c)),
+                Some(_) => Some(fuda_core::engine::show::cards_word(p, t.cards)),
+                None => None,
+            };
+            out.push(match shown {
+                Some(cards) => format!("{who}: {} {cards}{}", t.label, t.note),
                 None => format!("{who}: {}{}", t.label, t.note),
             });
         }
@@ -254,8 +256,14 @@ impl Picker for Moves {
             if ends {
                 t.done = true;
                 let v = *visible.get_or_insert_with(|| st.visible_to(p, self.me));
-                t.seen |= t.card.is_some_and(|c| v.contains(c));
+                t.seen |= seen(t.cards, v);
             }
         }
     }
+}
+
+/// Whether the person saw a move's cards: every one of them (a set shown in part is
+/// not named), and there are some.
+fn seen(cards: CardSet, visible: CardSet) -> bool {
+    !cards.is_empty() && cards.is_subset(&visible)
 }

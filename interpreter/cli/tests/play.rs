@@ -714,6 +714,86 @@ fn copies_of_a_card_are_one_move_to_type() {
     }
 }
 
+/// A move over sets of tiles: seat 0 holds 2m 2m 3m 4m 9p and plays two of them, seat 1
+/// plays one tile or a pair of one face.
+const SETS: &str = r#"ruleset "sets probe"
+import "std/mahjong"
+seats 2 { 2: 親 子 }
+zone 山 shared stack hidden
+zone 場 shared pile public
+zone 手 per seat pile owner
+enum 結果: 終(end)
+def 同じ(p: cards) = all(c in p: c.face == p.face)
+proc match {
+  move cards("2m 2m 3m 4m 9p") to 手[0]
+  move cards("1z 1z 5s") to 手[1]
+  choose 0 { move 出す(p in sets(手[0], 2)) "出す" { move p to 場 } }
+  choose 1 { move 出す(p in sets(手[1], 1, 2)) "出す" when 同じ(p) { move p to 場 } }
+  outcome 終
+}
+"#;
+
+/// Set moves are listed in compact tile notation, one per pair of faces (the two 2m make
+/// one `22m`, and 23m is offered once), and typed by number, by ids or compactly; a set
+/// the move does not take, or cards that are not tiles, get the list of what it takes.
+#[test]
+fn set_moves_are_listed_compactly_and_typed_by_tiles() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = rule_file(dir.path(), "sets.fuda", SETS);
+    let play = |input: &str| {
+        let r = fuda_with_input(&["play", &file, "--seed", "1"], &format!("{input}\n"));
+        assert_eq!(r.code, 0, "{input}: {}", r.all());
+        r.stdout
+    };
+    let out = play("2");
+    let listed: Vec<&str> = out
+        .lines()
+        .filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            "   1. 出す 22m",
+            "   2. 出す 23m",
+            "   3. 出す 24m",
+            "   4. 出す 2m9p",
+            "   5. 出す 34m",
+            "   6. 出す 3m9p",
+            "   7. 出す 4m9p"
+        ],
+        "{out}"
+    );
+    assert!(out.contains("> you: 出す 23m\n"), "{out}");
+    for typed in [
+        "出す 2m 3m",
+        "出す 23m",
+        "出す 3m,2m",
+        "出す 二萬 三萬",
+        "23m",
+    ] {
+        let out = play(typed);
+        assert!(out.contains("> you: 出す 23m\n"), "{typed}: {out}");
+    }
+    // The other seat's play is named once it lies face up.
+    assert!(out.contains("seat 1 (子): 出す "), "{out}");
+    let takes = "`出す` takes `22m`, `23m`, `24m`, `2m9p`, `34m`, `3m9p`, `4m9p`";
+    for wrong in ["25m", "2m 2m 2m", "9x", "2m"] {
+        let out = play(&format!("出す {wrong}\n1"));
+        assert!(
+            out.contains(&format!(
+                "> you cannot `出す` with `{wrong}` now: {takes}\n"
+            )),
+            "{wrong}: {out}"
+        );
+        assert!(out.contains("> you: 出す 22m\n"), "{wrong}: {out}");
+    }
+    let out = play("出す\n1");
+    assert!(
+        out.contains("> `出す` needs cards: 7 moves fit, e.g. `出す 22m`\n"),
+        "{out}"
+    );
+}
+
 /// Rules whose payments do not balance: one move makes a chip from nothing.
 const MAKES_A_CHIP: &str = r#"
 ruleset "makes a chip"

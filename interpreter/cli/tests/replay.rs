@@ -69,6 +69,61 @@ fn a_recorded_game_replays_the_same() {
     assert!(bad.all().contains("does not fit"), "{}", bad.all());
 }
 
+/// A game of moves over sets of cards records each move by its number, and replays
+/// naming each set as it was played.
+#[test]
+fn a_game_of_set_moves_replays_the_same() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let rules = dir.path().join("sets.fuda");
+    std::fs::write(
+        &rules,
+        r#"ruleset "sets probe"
+import "std/mahjong"
+seats 2 { 2: 親 子 }
+zone 山 shared stack hidden
+zone 場 shared pile public
+zone 手 per seat pile owner
+enum 結果: 終(end)
+proc match {
+  move cards("2m 2m 3m 4m 9p") to 手[0]
+  move cards("1z 1z 5s") to 手[1]
+  choose 0 { move 出す(p in sets(手[0], 2)) "出す" { move p to 場 } }
+  choose 1 { move 出す(p in sets(手[1], 2)) "出す" { move p to 場 } }
+  outcome 終
+}
+"#,
+    )
+    .expect("write the rules");
+    let file = dir.path().join("game.toml");
+    let file = file.to_str().expect("utf-8 path");
+    let played = fuda_with_input(
+        &[
+            "play",
+            rules.to_str().expect("utf-8 path"),
+            "--seed",
+            "4",
+            "--record",
+            file,
+        ],
+        "出す 34m\n",
+    );
+    assert_eq!(played.code, 0, "{}", played.all());
+    let record = std::fs::read_to_string(file).expect("recorded");
+    assert!(record.contains("moves = [[4], ["), "{record}");
+    let replayed = fuda(&["replay", file]);
+    assert_eq!(replayed.code, 0, "{}", replayed.all());
+    assert!(
+        replayed.stdout.contains("  seat 0 親: 出す 34m\n"),
+        "{}",
+        replayed.stdout
+    );
+    assert!(
+        replayed.stdout.contains("2 decisions replayed"),
+        "{}",
+        replayed.stdout
+    );
+}
+
 /// The most a replay file may hold, and the most decisions (`limits.rs`).
 const MAX_REPLAY_BYTES: u64 = 512 << 10;
 const MAX_REPLAY_MOVES: usize = 50_000;

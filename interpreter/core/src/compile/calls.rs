@@ -160,6 +160,16 @@ impl Compiler {
                 (vec![x, y], Type::Int)
             }
             Builtin::Abs => (vec![self.expr_of(sc, a(0), &Type::Int)], Type::Int),
+            Builtin::Sets => {
+                // `sets(h, n)` is `sets(h, n, n)`: the engine always reads both sizes.
+                let x = self.expr_of(sc, a(0), &Type::Cards);
+                let lo = self.expr_of(sc, a(1), &Type::Int);
+                let hi = match args.get(2) {
+                    Some(h) => self.expr_of(sc, &h.value, &Type::Int),
+                    None => lo.clone(),
+                };
+                (vec![x, lo, hi], Type::List(Box::new(Type::Cards)))
+            }
             Builtin::Tagged => {
                 let x = self.expr_of(sc, a(0), &Type::Cards);
                 let tag = match &a(1).node {

@@ -70,6 +70,7 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("matches", Builtin::Matches, 2, 2),
     ("waits", Builtin::Waits(0), 2, 3),
     ("tagged", Builtin::Tagged, 2, 2),
+    ("sets", Builtin::Sets, 2, 3),
 ];
 
 /// Quantifier names usable as `name(x in D: body)`.

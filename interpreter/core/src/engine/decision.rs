@@ -139,6 +139,8 @@ impl Pending {
         let name = o.label.clone().unwrap_or_else(|| o.name.clone());
         match &m.arg {
             Value::Unit => name,
+            // A set as typed: `副露 23m`.
+            Value::Cards(s) => format!("{name} {}", super::show::cards_word(p, *s)),
             v => format!("{name} {}", super::show::value(p, v)),
         }
     }

@@ -551,8 +551,8 @@ impl Cx<'_> {
     }
 
     fn builtin(&mut self, b: Builtin, args: &[Expr]) -> Result<Value, RuntimeError> {
-        // Builtins take at most two arguments: keep them on the stack.
-        let mut vals = [Value::Unit, Value::Unit];
+        // Builtins take at most three arguments: keep them on the stack.
+        let mut vals = [Value::Unit, Value::Unit, Value::Unit];
         for (slot, a) in vals.iter_mut().zip(args) {
             *slot = self.eval(a)?;
         }
@@ -689,6 +689,31 @@ impl Cx<'_> {
                 let formed = self.formed(&arg(1))?;
                 let pat = &self.p.patterns[pi as usize];
                 Value::Bool(crate::pattern::any_match_formed(self, pat, hand, &formed)?)
+            }
+            Builtin::Sets => {
+                let set = self.cards(&arg(0))?;
+                let (lo, hi) = (arg(1).int(), arg(2).int());
+                let cap = crate::model::MAX_FACE_SETS;
+                match crate::model::face_sets(&self.p.deck, set, lo, hi, cap) {
+                    Ok((sets, steps)) => {
+                        self.charge(steps)?;
+                        Value::List(sets.into_iter().map(Value::Cards).collect())
+                    }
+                    Err(crate::model::TooManySets) => {
+                        let sizes = match lo == hi {
+                            true => format!("{lo}"),
+                            false => format!("{lo} to {hi}"),
+                        };
+                        return Err(RuntimeError::new(
+                            format!(
+                                "`sets` of {} cards, {sizes} at a time, gives more than {cap} sets",
+                                set.len()
+                            ),
+                            self.at,
+                        )
+                        .with_help("narrow the cards or the sizes (copies of a card count once), or choose in steps: one decision per card"));
+                    }
+                }
             }
             Builtin::Word(w) => {
                 let set = self.cards(&arg(0))?;

@@ -887,9 +887,17 @@ impl State {
                     .with_help("write `answer MOVE` or `answer MOVE(ARG)` in the test before the step that decides");
                     return Err(st.with_calls(p, e));
                 };
-                let found = sm.moves.iter().position(|m| {
-                    pending.option_name(code, m) == name && (arg == Value::Unit || m.arg == arg)
-                });
+                // A set names its move by faces: `cards("23m")` holds the deck's first
+                // copies, the move the lowest copies the hand holds.
+                let fits = |m: &Value| match (m, &arg) {
+                    (_, Value::Unit) => true,
+                    (Value::Cards(a), Value::Cards(b)) => crate::model::same_faces(&p.deck, *a, *b),
+                    (m, a) => m == a,
+                };
+                let found = sm
+                    .moves
+                    .iter()
+                    .position(|m| pending.option_name(code, m) == name && fits(&m.arg));
                 match found {
                     Some(i) => choices.push(i),
                     None => {
@@ -1012,6 +1020,8 @@ fn arg_text(p: &Program, v: &Value) -> String {
             "({})",
             p.deck.ids.get(*c as usize).cloned().unwrap_or_default()
         ),
+        // As a test names it: `answer 副露(cards("23m"))`.
+        Value::Cards(s) => format!("(cards(\"{}\"))", super::show::cards_word(p, *s)),
         other => format!("({})", super::show::value(p, other)),
     }
 }

@@ -49,6 +49,38 @@ pub fn value(p: &Program, v: &Value) -> String {
     }
 }
 
+/// A set of cards as a person types it: compact tile notation (`23m`, `11z5p`) when
+/// every id of the deck is a digit and a letter, as a mahjong deck's are, otherwise
+/// the ids joined by spaces (`3a 3b`). Either form is read back by
+/// [`Deck::parse_card_list`](crate::model::Deck::parse_card_list) and `cards("…")`.
+pub fn cards_word(p: &Program, set: crate::model::CardSet) -> String {
+    let d = &p.deck;
+    let tile =
+        |id: &str| matches!(id.as_bytes(), [n, s] if n.is_ascii_digit() && s.is_ascii_alphabetic());
+    let ids = set
+        .iter()
+        .map(|c| d.ids.get(c as usize).map_or("?", String::as_str));
+    if !d.ids.iter().all(|id| tile(id)) {
+        return ids.collect::<Vec<_>>().join(" ");
+    }
+    // A run of tiles of one suit is written as its numbers, then the suit once.
+    let mut out = String::new();
+    let mut suit: Option<char> = None;
+    for id in ids {
+        let mut chars = id.chars();
+        let (n, s) = (chars.next().unwrap_or('?'), chars.next().unwrap_or('?'));
+        if let Some(prev) = suit.filter(|prev| *prev != s) {
+            out.push(prev);
+        }
+        out.push(n);
+        suit = Some(s);
+    }
+    if let Some(s) = suit {
+        out.push(s);
+    }
+    out
+}
+
 /// A card as `名 (id)`.
 pub fn card(p: &Program, c: crate::model::CardIx) -> String {
     let d = &p.deck;

@@ -52,6 +52,9 @@ pub enum Builtin {
     /// Whether a hand with groups already formed (`P(hand, formed)`: a list of card
     /// sets) matches pattern `i`, each formed set one group of the split.
     Formed(u16),
+    /// The sets of N (or LO to HI) cards of a set, copies of one card counted once
+    /// (`sets(CARDS, N)`, `sets(CARDS, LO, HI)`): a move's domain of card sets.
+    Sets,
 }
 
 /// Quantifier/comprehension kinds (`count(x in D: P)` …).
