@@ -309,6 +309,8 @@ pub struct VarDecl {
     pub ty: Spanned<TypeName>,
     /// One per seat?
     pub per_seat: bool,
+    /// One per card of the deck (`per card`)?
+    pub per_card: bool,
     /// Initial value.
     pub init: Expr,
     /// Whole declaration.

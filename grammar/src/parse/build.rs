@@ -190,6 +190,7 @@ pub(super) fn is_kw(r: Rule) -> bool {
             | kw_pattern
             | kw_pay
             | kw_per_seat
+            | kw_per_card
             | kw_pile
             | kw_plus
             | kw_priority

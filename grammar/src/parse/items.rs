@@ -81,11 +81,13 @@ impl Builder {
                 let name = ident(k.need(Rule::ident)?);
                 let ty = self.type_name(k.need(Rule::type_name)?)?;
                 let per_seat = k.opt(Rule::kw_per_seat).is_some();
+                let per_card = k.opt(Rule::kw_per_card).is_some();
                 let init = self.expr(k.need(Rule::expr)?)?;
                 Item::Var(VarDecl {
                     name,
                     ty,
                     per_seat,
+                    per_card,
                     init,
                     span: sp,
                 })

@@ -576,9 +576,36 @@ fn zone_decl(c: &mut Compiler, file: u16, z: &ast::ZoneDecl) {
 fn var_decl(c: &mut Compiler, file: u16, v: &ast::VarDecl) {
     let ix = c.program.vars.len() as u16;
     let ty = c.type_name(file, &v.ty);
+    if v.per_card && matches!(ty, Type::List(_)) {
+        c.error(
+            Diagnostic::error(
+                "fuda::bad-type",
+                format!("`{}` cannot hold a list per card", v.name.node),
+                Loc {
+                    file,
+                    span: v.ty.span,
+                },
+                "a list per card",
+            )
+            .with_help(
+                "keep one value per card (`var NAME: seat per card = 0`), or a list per seat",
+            ),
+        );
+        return;
+    }
     let mut sc = Scope::pure(file, "a variable's initial value");
     let before = c.reported;
     let init = c.expr_of(&mut sc, &v.init, &ty);
+    // `per card`: a list with the initial value for each card of the deck.
+    let (ty, init) = if v.per_card {
+        let n = c.program.deck.len();
+        (
+            Type::List(Box::new(ty)),
+            crate::ir::Expr::List(vec![init; n]),
+        )
+    } else {
+        (ty, init)
+    };
     let loc = Loc {
         file,
         span: v.init.span,
@@ -629,6 +656,7 @@ fn var_decl(c: &mut Compiler, file: u16, v: &ast::VarDecl) {
             name: v.name.node.clone(),
             ty,
             per_seat: v.per_seat,
+            per_card: v.per_card,
             init,
             loc,
         });

@@ -533,6 +533,16 @@ impl Compiler {
                                 self.program.vars[v as usize].ty.clone(),
                             );
                         }
+                        // A `per card` variable is indexed by a card.
+                        Global::Var(v) if self.program.vars[v as usize].per_card => {
+                            self.state_only(sc, "variable", n, x.span);
+                            let c = self.expr_of(sc, i, &Type::Card);
+                            let elem = match &self.program.vars[v as usize].ty {
+                                Type::List(t) => (**t).clone(),
+                                _ => Type::Error,
+                            };
+                            return (Expr::Index(Box::new(Expr::Var(v)), Box::new(c)), elem);
+                        }
                         // A shared list is indexed by position, below.
                         Global::Var(v)
                             if matches!(self.program.vars[v as usize].ty, Type::List(_)) => {}

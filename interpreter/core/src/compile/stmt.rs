@@ -310,6 +310,15 @@ impl Compiler {
                         Some((Target::SeatVar(v, Box::new(s)), def.ty))
                     }
                     (None, false) => Some((Target::Var(v), def.ty)),
+                    // One item of a list: by card for a `per card` variable.
+                    (Some(i), false) if matches!(def.ty, Type::List(_)) => {
+                        let want = if def.per_card { Type::Card } else { Type::Int };
+                        let x = self.expr_of(sc, i, &want);
+                        let Type::List(elem) = def.ty else {
+                            return None;
+                        };
+                        Some((Target::Item(v, Box::new(x)), *elem))
+                    }
                     (None, true) => {
                         self.error(
                             Diagnostic::error(

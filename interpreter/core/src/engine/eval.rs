@@ -246,7 +246,11 @@ impl Cx<'_> {
             },
             Expr::Index(l, i) => {
                 let l = self.eval(l)?;
-                let i = self.eval(i)?.int();
+                // A `per card` variable's list is indexed by the card.
+                let i = match self.eval(i)? {
+                    Value::Card(c) => c as i64,
+                    v => v.int(),
+                };
                 match l {
                     Value::List(items) => {
                         match usize::try_from(i).ok().and_then(|i| items.get(i)) {

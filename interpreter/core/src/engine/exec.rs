@@ -691,6 +691,40 @@ impl State {
                 self.board.dealer = seat_of(&v, self.board.seats, at)?;
                 return Ok(());
             }
+            Target::Item(var, i) => {
+                let i = match self.value_of(p, base, i, at)? {
+                    Value::Card(c) => c as i64,
+                    x => x.int(),
+                };
+                let slot = self.board.var_slot(*var, None);
+                let Value::List(items) = &self.board.vars[slot] else {
+                    return Err(RuntimeError::new("this variable holds no list", at));
+                };
+                let Some(k) = usize::try_from(i).ok().filter(|k| *k < items.len()) else {
+                    return Err(RuntimeError::new(
+                        format!("index {i} is outside a list of {}", items.len()),
+                        at,
+                    ));
+                };
+                let mut items: Vec<Value> = items.to_vec();
+                items[k] = match op {
+                    AssignOp::Set => v,
+                    AssignOp::Add => Value::Int(
+                        items[k]
+                            .int()
+                            .checked_add(v.int())
+                            .ok_or_else(|| super::typed::overflow(at))?,
+                    ),
+                    AssignOp::Sub => Value::Int(
+                        items[k]
+                            .int()
+                            .checked_sub(v.int())
+                            .ok_or_else(|| super::typed::overflow(at))?,
+                    ),
+                };
+                self.board.vars[slot] = Value::List(items.into());
+                return Ok(());
+            }
         };
         *slot = match op {
             AssignOp::Set => match (&*slot, v) {

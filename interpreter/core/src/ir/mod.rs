@@ -231,6 +231,9 @@ pub struct VarDef {
     pub ty: Type,
     /// One per seat?
     pub per_seat: bool,
+    /// One per card of the deck (`per card`): then `ty` is a list with an item for each
+    /// card, read and assigned by card (`v[c]`).
+    pub per_card: bool,
     /// Initial value (evaluated at game start).
     pub init: Expr,
     /// The initial value's expression, where an error in it is reported.
@@ -438,6 +441,9 @@ pub enum Target {
     Var(u16),
     /// A per-seat variable at a seat.
     SeatVar(u16, Box<Expr>),
+    /// One item of a shared list variable, by its position or, for a `per card`
+    /// variable, by the card (`v[i] = …`, `出し手[c] = s`).
+    Item(u16, Box<Expr>),
     /// The dealer.
     Dealer,
 }

@@ -32,6 +32,9 @@ enum Walk {
 /// Lowers every procedure of `p` for `seats` seats.
 pub(super) fn lower(p: &Program, seats: u8) -> Res<Image> {
     let entry = p.entry.ok_or_else(|| Declined::new("no `proc match`"))?;
+    if p.vars.iter().any(|v| v.per_card) {
+        return Err(Declined::new("a `per card` variable"));
+    }
     let layout = Layout::new(p, seats);
     let mut im = Image {
         entry,
@@ -585,6 +588,7 @@ impl<'a> Lower<'a> {
             Target::Var(v) | Target::SeatVar(v, _) => kind_of_type(&self.p.vars[*v as usize].ty)
                 .ok_or_else(|| Declined::new("a variable of unknown type"))?,
             Target::Dealer => Kind::Num(NumKind::Seat),
+            Target::Item(..) => return Err(Declined::new("an item of a list assigned")),
         };
         match kind {
             Kind::Num(NumKind::Zone) => Err(Declined::new("a zone assigned")),
@@ -661,6 +665,7 @@ impl<'a> Lower<'a> {
             }
             Target::Dealer => Place::Dealer,
             Target::Var(_) => return Err(Declined::new("a per-seat variable without a seat")),
+            Target::Item(..) => return Err(Declined::new("an item of a list assigned")),
         })
     }
 
