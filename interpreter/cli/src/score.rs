@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use fuda_core::engine::{Cx, EVAL_BUDGET};
-use fuda_core::model::CardIx;
+use fuda_core::model::{CardIx, CardSet};
 use fuda_core::value::{ScoreResult, Type, Value};
 use fuda_core::{Program, State};
 use miette::miette;
@@ -211,22 +211,72 @@ impl<'p> Table<'p> {
     fn score(&self, hand: Vec<CardIx>, set: Settings) -> miette::Result<Scored> {
         let p = self.p;
         let def = &p.scores[self.index as usize];
+        // Groups already formed (`over P(hand, 副)`) hold some of the pattern's cards:
+        // the hand holds the rest.
+        let formed: usize = match &def.formed {
+            Some(fuda_core::ir::Expr::Local(i)) => match set.args.get(*i as usize) {
+                Some(Some(Value::List(items))) => items
+                    .iter()
+                    .map(|v| match v {
+                        Value::Cards(c) => c.len(),
+                        Value::Card(_) => 1,
+                        _ => 0,
+                    })
+                    .sum(),
+                _ => 0,
+            },
+            _ => 0,
+        };
         if let Some((pat, ..)) = &def.over {
-            let want = p.patterns[*pat as usize].size;
-            if hand.len() != want {
+            let pat = &p.patterns[*pat as usize];
+            let want = pat.size.saturating_sub(formed);
+            // Alternatives of different sizes each answer for themselves.
+            let one_size = pat
+                .alternatives
+                .iter()
+                .all(|a| p.patterns.get(a.pattern as usize).map(|q| q.size) == Some(pat.size));
+            if hand.len() != want && one_size {
                 let game = p.title.split_whitespace().next().unwrap_or("");
+                let and_formed = if formed > 0 {
+                    format!(" besides the {formed} cards of its melds")
+                } else {
+                    String::new()
+                };
                 return Err(miette!(
                     code = "fuda::cli::hand-size",
                     help = format!(
                         "list every card of the hand: {want} ids, the winning card included"
                     ),
-                    "a {game} hand has {want} cards, got {}",
+                    "a {game} hand has {want} cards{and_formed}, got {}",
                     hand.len()
                 ));
             }
         }
         let Settings { mut args, params } = set;
         args[self.hand_param] = Some(Value::Cards(hand.iter().copied().collect()));
+        // The melds were read apart from the hand, each from the first copies of its
+        // tiles: trade a copy the hand (or an earlier meld) holds for a free one.
+        if let Some(fuda_core::ir::Expr::Local(i)) = &def.formed {
+            if let Some(Some(Value::List(items))) = args.get(*i as usize) {
+                let mut used: CardSet = hand.iter().copied().collect();
+                let items: Vec<Value> = items
+                    .iter()
+                    .map(|v| match v {
+                        Value::Cards(cs) => {
+                            let mut out = CardSet::EMPTY;
+                            for c in cs.iter() {
+                                let free = p.deck.face_set(c).minus(used).first().unwrap_or(c);
+                                used.insert(free);
+                                out.insert(free);
+                            }
+                            Value::Cards(out)
+                        }
+                        other => other.clone(),
+                    })
+                    .collect();
+                args[*i as usize] = Some(Value::List(items.into()));
+            }
+        }
         let rendered = |e: fuda_core::RuntimeError| {
             miette::Report::new(e.to_diagnostic().render_with(&p.sources))
         };

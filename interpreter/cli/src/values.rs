@@ -190,6 +190,22 @@ pub fn from_text(p: &Program, ty: &Type, text: &str, what: &str) -> miette::Resu
         },
         Type::Sym(dom) => symbol(p, dom, t, what),
         Type::Str => Ok(Value::Str(t.into())),
+        // A list: items split by `/` for card sets (whose cards a comma or space may
+        // part: `副=123m/999s`), by `,` otherwise; nothing is the empty list.
+        Type::List(item) if !matches!(**item, Type::List(_)) => {
+            let sep = if matches!(**item, Type::Cards) {
+                '/'
+            } else {
+                ','
+            };
+            let items: miette::Result<Vec<Value>> = t
+                .split(sep)
+                .map(str::trim)
+                .filter(|x| !x.is_empty())
+                .map(|x| from_text(p, item, x, what))
+                .collect();
+            Ok(Value::List(items?.into()))
+        }
         other => Err(miette!(
             "`{what}` is a {} and cannot be given on the command line",
             other.describe()
@@ -230,6 +246,12 @@ pub fn from_json(
         (Type::Cards, v) => Ok(Value::Cards(
             cards_json(p, v)?.into_iter().collect::<CardSet>(),
         )),
+        // A list is a JSON array of its items (`"副": ["123m", "999s"]`).
+        (Type::List(item), serde_json::Value::Array(xs)) => {
+            let items: miette::Result<Vec<Value>> =
+                xs.iter().map(|x| from_json(p, item, x, what)).collect();
+            Ok(Value::List(items?.into()))
+        }
         (_, serde_json::Value::String(s)) => from_text(p, ty, s, what),
         (_, other) => Err(miette!("`{what}` is a {}, got {other}", ty.describe())),
     }

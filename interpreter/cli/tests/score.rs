@@ -816,3 +816,61 @@ fn an_unknown_seat_name_lists_the_roles() {
     assert!(r.stderr.contains("did you mean `胴二`?"), "{}", r.stderr);
     assert!(r.stderr.contains("親, 胴二, ビキ"), "{}", r.stderr);
 }
+
+/// Called melds (`over 和了形(h, 副)`, `副: list of cards`) are given with `--set 副=…`
+/// (melds parted by `/`) or as a JSON array; the hand then holds the rest of the tiles,
+/// and a meld named with the hand's tiles takes other copies of them.
+#[test]
+fn melds_already_formed_are_given_as_a_list() {
+    let taigi = common::bundled("taigi.fuda");
+    let r = fuda(&[
+        "score",
+        &taigi,
+        "--hand",
+        "456m789p111s77z",
+        "--set",
+        "副=123m",
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(r.stdout.contains("\"name\":\"副露和了\""), "{}", r.stdout);
+    assert!(r.stdout.contains("\"total\":1"), "{}", r.stdout);
+    // Two melds; the hand holds tiles of the same faces as the first.
+    let r = fuda(&[
+        "score",
+        &taigi,
+        "--hand",
+        "123m789p77z",
+        "--set",
+        "副=123m/999s",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(r.stdout.contains("副露和了: 1"), "{}", r.stdout);
+    // The hand's size counts the melds' tiles.
+    let r = fuda(&[
+        "score",
+        &taigi,
+        "--hand",
+        "456m789p111s7z",
+        "--set",
+        "副=123m",
+    ]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .contains("hand has 11 cards besides the 3 cards of its melds, got 10"),
+        "{}",
+        r.stderr
+    );
+    // In a batch, a JSON array.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("hands.jsonl");
+    std::fs::write(
+        &path,
+        "{\"hand\": \"789p111s77z\", \"副\": [\"123m\", \"456m\"]}\n",
+    )
+    .unwrap();
+    let r = fuda(&["score", &taigi, "--batch", path.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(r.stdout.contains("\"shape\":\"一般形\""), "{}", r.stdout);
+}

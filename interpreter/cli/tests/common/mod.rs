@@ -29,6 +29,14 @@ pub fn sangohana() -> String {
     p.to_string_lossy().into_owned()
 }
 
+/// The path of a bundled ruleset, `rulesets/NAME`.
+pub fn bundled(name: &str) -> String {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../rulesets")
+        .join(name);
+    p.to_string_lossy().into_owned()
+}
+
 /// Writes rule text `text` as file `name` in folder `dir`, and gives its path.
 pub fn rule_file(dir: &Path, name: &str, text: &str) -> String {
     let path = dir.join(name);
