@@ -206,6 +206,88 @@ pub fn without_one(rng: &mut Rng, c: &Counts) -> Counts {
     out
 }
 
+/// Whether the concealed tiles `c`, beside `called` melds laid out (each a triplet or a
+/// run), win in the standard form: the concealed tiles are then a pair and the melds
+/// still missing.
+pub fn standard_with_calls(c: &Counts, called: usize) -> bool {
+    if called > 4 || size(c) + 3 * called != 14 {
+        return false;
+    }
+    let mut c = *c;
+    (0..KINDS).any(|k| {
+        if c[k] < 2 {
+            return false;
+        }
+        c[k] -= 2;
+        let ok = melds_only(&mut c);
+        c[k] += 2;
+        ok
+    })
+}
+
+/// A random meld that `taken` (the tiles already used) leaves copies for: a triplet or
+/// a run of one suit; its tiles are added to `taken`.
+pub fn random_meld(rng: &mut Rng, taken: &mut Counts) -> Counts {
+    loop {
+        let mut m = [0; KINDS];
+        let mut t = *taken;
+        let ok = if rng.chance(3) {
+            let k = rng.below(KINDS);
+            m[k] = 3;
+            add(&mut t, k) && add(&mut t, k) && add(&mut t, k)
+        } else {
+            let k = rng.below(3) * 9 + rng.below(7);
+            m[k] = 1;
+            m[k + 1] = 1;
+            m[k + 2] = 1;
+            add(&mut t, k) && add(&mut t, k + 1) && add(&mut t, k + 2)
+        };
+        if ok {
+            *taken = t;
+            return m;
+        }
+    }
+}
+
+/// The melds a hand holds the tiles of (triplets and runs, each once by its lowest kind).
+pub fn melds_in(c: &Counts) -> Vec<Counts> {
+    let mut out = Vec::new();
+    for k in 0..KINDS {
+        if c[k] >= 3 {
+            let mut m = [0; KINDS];
+            m[k] = 3;
+            out.push(m);
+        }
+        if suited(k) && k % 9 <= 6 && c[k] > 0 && c[k + 1] > 0 && c[k + 2] > 0 {
+            let mut m = [0; KINDS];
+            m[k] = 1;
+            m[k + 1] = 1;
+            m[k + 2] = 1;
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// `n` random tiles that `taken` leaves copies for.
+pub fn random_tiles(rng: &mut Rng, taken: &Counts, n: usize) -> Counts {
+    loop {
+        let mut c = [0; KINDS];
+        let mut t = *taken;
+        let mut ok = true;
+        for _ in 0..n {
+            let k = rng.below(KINDS);
+            ok &= add(&mut t, k);
+            if ok {
+                c[k] += 1;
+            }
+        }
+        if ok {
+            return c;
+        }
+    }
+}
+
 /// One tile of the hand swapped for a random other (copies permitting).
 pub fn one_swapped(rng: &mut Rng, c: &Counts) -> Counts {
     loop {

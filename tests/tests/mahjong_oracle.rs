@@ -154,3 +154,114 @@ fn waits_agree() {
     );
     agree(&failures(&ruleset(&tests)), "13-tile hands");
 }
+
+/// Hands with 1 to 4 melds laid out (副露): `和了形(concealed, [melds])` against the
+/// oracle's count of the concealed tiles. The melds' tiles and the hand's are distinct
+/// copies: each is written as "the tiles so far, less the tiles before".
+#[test]
+fn called_melds_agree() {
+    let mut rng = Rng(0x4D4A_0003);
+    let mut tests = String::new();
+    let mut wins = 0;
+    let n = 400;
+    for i in 0..n {
+        let mut called = 1 + rng.below(4);
+        let mut taken = [0u8; mj::KINDS];
+        let mut melds: Vec<Counts> = Vec::new();
+        // A third: melds taken out of a winning hand, which may or may not leave a
+        // pair and melds (the hand might only win split another way).
+        if rng.chance(3) {
+            let mut whole = mj::standard_win(&mut rng);
+            for _ in 0..called {
+                let found = mj::melds_in(&whole);
+                if found.is_empty() {
+                    break;
+                }
+                let m = found[rng.below(found.len())];
+                for ((w, t), x) in whole.iter_mut().zip(taken.iter_mut()).zip(&m) {
+                    *w -= x;
+                    *t += x;
+                }
+                melds.push(m);
+            }
+            called = melds.len();
+            if called == 0 {
+                continue;
+            }
+            let win = mj::standard_with_calls(&whole, called);
+            wins += usize::from(win);
+            write_case(&mut tests, i, &melds, &whole, win);
+            continue;
+        }
+        let melds: Vec<Counts> = (0..called)
+            .map(|_| mj::random_meld(&mut rng, &mut taken))
+            .collect();
+        let rest = 14 - 3 * called;
+        // Half built to win (a pair and the melds missing), half random, some one off.
+        let concealed = if rng.chance(2) {
+            let mut c = mj::random_tiles(&mut rng, &taken, 2);
+            // A pair: the first tile twice, if copies allow.
+            let k = (0..mj::KINDS).find(|&k| c[k] > 0).unwrap_or(0);
+            c = [0; mj::KINDS];
+            if taken[k] + 2 <= 4 {
+                c[k] = 2;
+            }
+            let mut t = taken;
+            for (x, y) in t.iter_mut().zip(&c) {
+                *x += y;
+            }
+            for _ in 0..(4 - called) {
+                let m = mj::random_meld(&mut rng, &mut t);
+                for (x, y) in c.iter_mut().zip(&m) {
+                    *x += y;
+                }
+            }
+            if mj::size(&c) == rest && rng.chance(3) {
+                mj::one_swapped(&mut rng, &c)
+            } else {
+                c
+            }
+        } else {
+            mj::random_tiles(&mut rng, &taken, rest)
+        };
+        if mj::size(&concealed) != rest {
+            continue;
+        }
+        let win = mj::standard_with_calls(&concealed, called);
+        wins += usize::from(win);
+        write_case(&mut tests, i, &melds, &concealed, win);
+    }
+    assert!(wins >= 60 && wins < n - 60, "wins: {wins} of {n}");
+    agree(&failures(&ruleset(&tests)), "hands with called melds");
+}
+
+/// One hand with melds laid out as an in-file test: `和了形` and `一般形` hold or not.
+/// Cumulative notations give distinct copies to each part.
+fn write_case(tests: &mut String, i: usize, melds: &[Counts], concealed: &Counts, win: bool) {
+    let mut so_far = [0u8; mj::KINDS];
+    let mut parts = Vec::new();
+    for m in melds {
+        let before = mj::notation(&so_far);
+        for (x, y) in so_far.iter_mut().zip(m) {
+            *x += y;
+        }
+        parts.push(format!(
+            "(cards(\"{}\") - cards(\"{before}\"))",
+            mj::notation(&so_far)
+        ));
+    }
+    let melds_text = mj::notation(&so_far);
+    for (x, y) in so_far.iter_mut().zip(concealed) {
+        *x += y;
+    }
+    let not = if win { "" } else { "not " };
+    let _ = writeln!(
+        tests,
+        "test \"{i} {} + {melds_text}\" {{\n  let h = cards(\"{}\") - cards(\"{melds_text}\")\n  \
+         expect {not}和了形(h, [{}])\n  expect {not}一般形(h, [{}])\n}}",
+        mj::notation(concealed),
+        mj::notation(&so_far),
+        parts.join(", "),
+        parts.join(", "),
+    );
+}
