@@ -103,23 +103,24 @@ fn file_json(path: &Path) -> Json {
 /// `My Game (48 cards, 3 seats, 10 yaku, 28 tests)`.
 pub fn summary(p: &Program) -> String {
     let seats = match crate::params::seat_count(p, &vec![None; p.params.len()]) {
-        Ok(n) => n.to_string(),
-        Err(_) => "?".into(),
+        Ok(n) => plural(n as usize, "seat"),
+        Err(_) => "? seats".into(),
     };
-    let yaku: usize = p
+    // Yaku by name: a row whose value depends on the case is compiled into several.
+    let mut names: Vec<u32> = p
         .scores
         .iter()
         .flat_map(|s| &s.stages)
-        .map(|st| {
-            if let StageDef::Yaku(_, rows) = st {
-                rows.len()
-            } else {
-                0
-            }
+        .flat_map(|st| match st {
+            StageDef::Yaku(_, rows) => rows.iter().map(|r| r.0).collect::<Vec<_>>(),
+            _ => Vec::new(),
         })
-        .sum();
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    let yaku = names.len();
     format!(
-        "{} ({} cards, {seats} seats, {yaku} yaku, {})",
+        "{} ({} cards, {seats}, {yaku} yaku, {})",
         p.title,
         p.deck.len(),
         plural(p.tests.len(), "test")
