@@ -311,6 +311,8 @@ pub struct VarDecl {
     pub per_seat: bool,
     /// One per card of the deck (`per card`)?
     pub per_card: bool,
+    /// One per value of this enum (`per 構成`)?
+    pub per_key: Option<Ident>,
     /// Initial value.
     pub init: Expr,
     /// Whole declaration.

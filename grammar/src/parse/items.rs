@@ -82,12 +82,22 @@ impl Builder {
                 let ty = self.type_name(k.need(Rule::type_name)?)?;
                 let per_seat = k.opt(Rule::kw_per_seat).is_some();
                 let per_card = k.opt(Rule::kw_per_card).is_some();
+                let per_key = match k.opt(Rule::per_key) {
+                    // After the word `per`.
+                    Some(pk) => Some(ident(
+                        pk.into_inner()
+                            .find(|p| p.as_rule() == Rule::ident)
+                            .ok_or_else(|| bug(sp, "an enum's name"))?,
+                    )),
+                    None => None,
+                };
                 let init = self.expr(k.need(Rule::expr)?)?;
                 Item::Var(VarDecl {
                     name,
                     ty,
                     per_seat,
                     per_card,
+                    per_key,
                     init,
                     span: sp,
                 })

@@ -493,6 +493,7 @@ fn describe_rule(r: Rule) -> Want {
         }
         group_decl => Words("`group`".into()),
         list_type | list_word => Words("`list of …`".into()),
+        per_key | per_word => Words("`per` and an enum's name".into()),
         of_word => Words("`of`".into()),
         pattern_alts => Words("pattern names such as `一般形 | 七対子`".into()),
         require_decl => Words("`require`".into()),

@@ -1,5 +1,6 @@
-//! `var NAME: T per card` (one value per card of the deck, read and assigned by card) and
-//! assigning one item of a list variable (`点[2] = 7`, `点[0] += 3`).
+//! `var NAME: T per card` (one value per card of the deck, read and assigned by card),
+//! `var NAME: T per ENUM` (one per value of an enum: a map by key) and assigning one item
+//! of a list variable (`点[2] = 7`, `点[0] += 3`).
 
 use fuda_core::loader::MemoryFiles;
 use fuda_core::State;
@@ -45,4 +46,32 @@ fn an_item_past_the_end_is_an_error() {
         .unwrap_or_else(|f| panic!("{:#?}", f.diagnostics));
     let e = State::run_test(&p, 0).expect_err("index 5 of 3");
     assert!(e.message.contains("outside a list of 3"), "{}", e.message);
+}
+
+const PER_KEY: &str = r#"ruleset "per key"
+import "std/hanafuda"
+seats 2 { 2: 親 子 }
+zone 山 shared stack hidden
+enum 項目: 光点 | 種点 | 短点
+var 目標: int per 項目 = -1
+var 実: int per 項目 = 0
+proc match { }
+test "a value per enum value" {
+  目標[種点] = 5
+  実[光点] += 3
+  実[光点] += 4
+  expect 目標[種点] == 5 and 目標[光点] == -1
+  expect 実[光点] == 7 and 実[短点] == 0
+  expect 目標 == [-1, 5, -1]
+  expect sum(v in 実: v) == 7
+}
+"#;
+
+#[test]
+fn per_enum_values() {
+    let p = match fuda_core::compile("per_key.fuda", PER_KEY, &MemoryFiles::default()) {
+        Ok(c) => c.program,
+        Err(f) => panic!("{:#?}", f.diagnostics),
+    };
+    State::run_test(&p, 0).unwrap_or_else(|e| panic!("{}", e.message));
 }

@@ -210,7 +210,9 @@ impl Compiler {
             // Not in `BUILTINS`: `word(…)` is compiled by `word_call` above, `P(h, f)`
             // where the pattern's name is called.
             Builtin::Word(_) => return self.word_call(sc, args, span),
-            Builtin::Formed(_) => return (Expr::Const(Value::Unit), Type::Error),
+            Builtin::Formed(_) | Builtin::Ordinal(_) => {
+                return (Expr::Const(Value::Unit), Type::Error)
+            }
         };
         (Expr::Call(b, out_args, loc), ty)
     }

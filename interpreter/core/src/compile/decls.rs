@@ -576,11 +576,11 @@ fn zone_decl(c: &mut Compiler, file: u16, z: &ast::ZoneDecl) {
 fn var_decl(c: &mut Compiler, file: u16, v: &ast::VarDecl) {
     let ix = c.program.vars.len() as u16;
     let ty = c.type_name(file, &v.ty);
-    if v.per_card && matches!(ty, Type::List(_)) {
+    if (v.per_card || v.per_key.is_some()) && matches!(ty, Type::List(_)) {
         c.error(
             Diagnostic::error(
                 "fuda::bad-type",
-                format!("`{}` cannot hold a list per card", v.name.node),
+                format!("`{}` cannot hold a list per card or per key", v.name.node),
                 Loc {
                     file,
                     span: v.ty.span,
@@ -597,8 +597,36 @@ fn var_decl(c: &mut Compiler, file: u16, v: &ast::VarDecl) {
     let before = c.reported;
     let init = c.expr_of(&mut sc, &v.init, &ty);
     // `per card`: a list with the initial value for each card of the deck.
-    let (ty, init) = if v.per_card {
-        let n = c.program.deck.len();
+    // `per ENUM`: the enum and how many values it has.
+    let per_key = match &v.per_key {
+        Some(k) => match c.globals.get(&k.node).cloned() {
+            Some((Global::Enum(e), _)) => Some((e, c.program.enums[e as usize].values.len())),
+            _ => {
+                let enums: Vec<String> = c.program.enums.iter().map(|e| e.name.clone()).collect();
+                let mut d = Diagnostic::error(
+                    "fuda::unknown-type",
+                    format!("`per {}` needs an enum; `{}` is not one", k.node, k.node),
+                    Loc { file, span: k.span },
+                    "not an enum",
+                );
+                d = match super::closest_within(
+                    &mut c.suggest_budget,
+                    &k.node,
+                    enums.iter().map(|s| s.as_str()),
+                ) {
+                    Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                    None => d.with_help(
+                        "declare the keys as an enum (`enum 構成: 副底点 | 刻子点`), or keep one value per seat or per card",
+                    ),
+                };
+                c.error(d);
+                return;
+            }
+        },
+        None => None,
+    };
+    let (ty, init) = if v.per_card || per_key.is_some() {
+        let n = per_key.map_or(c.program.deck.len(), |(_, n)| n);
         (
             Type::List(Box::new(ty)),
             crate::ir::Expr::List(vec![init; n]),
@@ -657,6 +685,7 @@ fn var_decl(c: &mut Compiler, file: u16, v: &ast::VarDecl) {
             ty,
             per_seat: v.per_seat,
             per_card: v.per_card,
+            per_key: per_key.map(|(e, _)| e),
             init,
             loc,
         });

@@ -543,6 +543,19 @@ impl Compiler {
                             };
                             return (Expr::Index(Box::new(Expr::Var(v)), Box::new(c)), elem);
                         }
+                        // A `per ENUM` variable is indexed by a value of the enum.
+                        Global::Var(v) if self.program.vars[v as usize].per_key.is_some() => {
+                            self.state_only(sc, "variable", n, x.span);
+                            let e = self.program.vars[v as usize].per_key.unwrap_or(0);
+                            let k = self.expr_of(sc, i, &Type::Sym(SymDomain::Enum(e)));
+                            let loc = self.loc(sc, i.span);
+                            let at = Expr::Call(crate::ir::Builtin::Ordinal(e), vec![k], loc);
+                            let elem = match &self.program.vars[v as usize].ty {
+                                Type::List(t) => (**t).clone(),
+                                _ => Type::Error,
+                            };
+                            return (Expr::Index(Box::new(Expr::Var(v)), Box::new(at)), elem);
+                        }
                         // A shared list is indexed by position, below.
                         Global::Var(v)
                             if matches!(self.program.vars[v as usize].ty, Type::List(_)) => {}

@@ -312,8 +312,22 @@ impl Compiler {
                     (None, false) => Some((Target::Var(v), def.ty)),
                     // One item of a list: by card for a `per card` variable.
                     (Some(i), false) if matches!(def.ty, Type::List(_)) => {
-                        let want = if def.per_card { Type::Card } else { Type::Int };
-                        let x = self.expr_of(sc, i, &want);
+                        let x = match def.per_key {
+                            // By the value's place among the enum's values.
+                            Some(e) => {
+                                let k = self.expr_of(
+                                    sc,
+                                    i,
+                                    &Type::Sym(crate::value::SymDomain::Enum(e)),
+                                );
+                                let at = self.loc(sc, i.span);
+                                Expr::Call(crate::ir::Builtin::Ordinal(e), vec![k], at)
+                            }
+                            None => {
+                                let want = if def.per_card { Type::Card } else { Type::Int };
+                                self.expr_of(sc, i, &want)
+                            }
+                        };
                         let Type::List(elem) = def.ty else {
                             return None;
                         };

@@ -688,6 +688,29 @@ impl Cx<'_> {
                 };
                 Value::Cards(self.waits(pi, hand, &formed)?)
             }
+            Builtin::Ordinal(e) => {
+                let v = arg(0);
+                let Value::Sym(s) = v else {
+                    return Err(RuntimeError::new(
+                        "a value of the enum is needed here",
+                        self.at,
+                    ));
+                };
+                match self
+                    .p
+                    .enums
+                    .get(e as usize)
+                    .and_then(|d| d.values.iter().position(|(x, _)| *x == s))
+                {
+                    Some(i) => Value::Int(i as i64),
+                    None => {
+                        return Err(RuntimeError::new(
+                            format!("`{}` is not a value of this enum", self.p.sym(s)),
+                            self.at,
+                        ))
+                    }
+                }
+            }
             Builtin::Formed(pi) => {
                 let hand = self.cards(&arg(0))?;
                 let formed = self.formed(&arg(1))?;

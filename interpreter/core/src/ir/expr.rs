@@ -49,6 +49,9 @@ pub enum Builtin {
     /// The cards of the deck that, added to a set, make pattern `i` match: a hand's
     /// waits ("one card from a win"). A second argument lists groups already formed.
     Waits(u16),
+    /// The position of a value of enum `i` among its values (from 0): how a `per ENUM`
+    /// variable's list is indexed.
+    Ordinal(u16),
     /// Whether a hand with groups already formed (`P(hand, formed)`: a list of card
     /// sets) matches pattern `i`, each formed set one group of the split.
     Formed(u16),

@@ -234,6 +234,9 @@ pub struct VarDef {
     /// One per card of the deck (`per card`): then `ty` is a list with an item for each
     /// card, read and assigned by card (`v[c]`).
     pub per_card: bool,
+    /// One per value of this enum (`per 構成`, by the enum's index): then `ty` is a list
+    /// with an item for each value, in the enum's order, read and assigned by value.
+    pub per_key: Option<u16>,
     /// Initial value (evaluated at game start).
     pub init: Expr,
     /// The initial value's expression, where an error in it is reported.

@@ -32,8 +32,8 @@ enum Walk {
 /// Lowers every procedure of `p` for `seats` seats.
 pub(super) fn lower(p: &Program, seats: u8) -> Res<Image> {
     let entry = p.entry.ok_or_else(|| Declined::new("no `proc match`"))?;
-    if p.vars.iter().any(|v| v.per_card) {
-        return Err(Declined::new("a `per card` variable"));
+    if p.vars.iter().any(|v| v.per_card || v.per_key.is_some()) {
+        return Err(Declined::new("a `per card` or `per ENUM` variable"));
     }
     let layout = Layout::new(p, seats);
     let mut im = Image {
