@@ -210,6 +210,9 @@ fn each_alternative(
     }
     let mut laid = [CardSet::EMPTY; MAX_SLOTS + 1];
     for (k, alt) in pat.alternatives.iter().enumerate() {
+        // Each alternative is a step, even one its size rules out at once: a union of
+        // thousands asked in a loop stays within the budget.
+        cx.charge(1)?;
         let Some(q) = p.patterns.get(alt.pattern as usize) else {
             continue;
         };
