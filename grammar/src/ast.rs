@@ -381,6 +381,9 @@ pub struct GroupDecl {
     pub size: Spanned<i64>,
     /// Alternative shapes; empty means any cards.
     pub shapes: Vec<Spanned<Shape>>,
+    /// `wild NAME`: the tag or named card set whose cards stand for any value in the
+    /// group's `same` and `run` shapes.
+    pub wild: Option<Ident>,
     /// Extra condition on the group.
     pub condition: Option<Expr>,
     /// Whole declaration.

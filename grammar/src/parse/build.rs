@@ -228,6 +228,8 @@ pub(super) fn is_kw(r: Rule) -> bool {
             | kw_with
             | kw_word
             | kw_words
+            // Not reserved, but a keyword where it stands (`wild 鬼`).
+            | wild_word
             | kw_yaku
             | kw_zone
     )

@@ -395,12 +395,17 @@ impl Builder {
                             .collect::<R<_>>()?,
                         None => Vec::new(),
                     };
+                    let wild = match g.opt(Rule::group_wild) {
+                        Some(w) => Some(ident(Kids::of(w).need(Rule::ident)?)),
+                        None => None,
+                    };
                     let condition = g.opt(Rule::expr).map(|e| self.expr(e)).transpose()?;
                     decl.groups.push(GroupDecl {
                         name,
                         count,
                         size,
                         shapes,
+                        wild,
                         condition,
                         span: at,
                     });

@@ -498,6 +498,7 @@ fn describe_rule(r: Rule) -> Want {
         pattern_alts => Words("pattern names such as `一般形 | 七対子`".into()),
         require_decl => Words("`require`".into()),
         group_count => Words("`*`".into()),
+        group_wild | wild_word => Words("`wild`".into()),
         shapes | shape | shape_same | shape_run | shape_distinct | shape_word => {
             Words("a shape (`same`, `run`, `distinct` or `word`)".into())
         }

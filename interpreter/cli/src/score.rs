@@ -454,28 +454,47 @@ fn human(p: &Program, s: &Scored) -> String {
 /// bad line gives an error object and the run goes on.
 fn batch_run(table: &Table<'_>, base: &Settings, path: &std::path::Path) -> miette::Result<u8> {
     crate::batch::run(path, |line| {
-        // A line with `zones` describes an end of round to settle.
-        let described = serde_json::from_str::<serde_json::Value>(line)
-            .ok()
-            .filter(crate::settle::is_settlement);
-        match described {
-            Some(v) => crate::settle::batch_line(table.p, &v, None),
-            None => batch_line(table, base, line).map(|s| to_json(table.p, &s)),
+        // The usual line, `{"hand": "…"}`, is read straight into its one field: what
+        // the general reading below would do with it, without building a JSON tree.
+        if let Ok(h) = serde_json::from_str::<HandOnly<'_>>(line) {
+            let hand = values::cards(table.p, &h.hand)?;
+            return table
+                .score(hand, base.clone())
+                .map(|s| to_json(table.p, &s));
         }
+        let v = json_line(line)?;
+        // A line with `zones` describes an end of round to settle.
+        if crate::settle::is_settlement(&v) {
+            return crate::settle::batch_line(table.p, &v, None);
+        }
+        batch_line(table, base, v).map(|s| to_json(table.p, &s))
     })
 }
 
-/// One hand of a batch: `hand`, and any argument of the table or parameter of the
-/// ruleset, each taking the place of a `--set` of the same name.
-fn batch_line(table: &Table<'_>, base: &Settings, line: &str) -> miette::Result<Scored> {
-    let v: serde_json::Value = serde_json::from_str(line).map_err(|e| {
+/// A batch line with its hand, as a string, and no other field.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HandOnly<'a> {
+    /// The cards; borrowed from the line unless it escapes a character.
+    #[serde(borrow)]
+    hand: std::borrow::Cow<'a, str>,
+}
+
+/// A batch line read as JSON.
+fn json_line(line: &str) -> miette::Result<serde_json::Value> {
+    serde_json::from_str(line).map_err(|e| {
         miette!(
             code = "fuda::cli::json",
             help = "each line is a JSON object like {\"hand\": \"…\"}",
             "not JSON: {}",
             render::json_error(&e)
         )
-    })?;
+    })
+}
+
+/// One hand of a batch: `hand`, and any argument of the table or parameter of the
+/// ruleset, each taking the place of a `--set` of the same name.
+fn batch_line(table: &Table<'_>, base: &Settings, v: serde_json::Value) -> miette::Result<Scored> {
     let serde_json::Value::Object(obj) = v else {
         return Err(miette!(
             code = "fuda::cli::json",

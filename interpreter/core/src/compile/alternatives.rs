@@ -8,6 +8,7 @@ use fuda_grammar::ast;
 use super::{Compiler, Global};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Alternative, Loc, SlotDef};
+use crate::model::CardSet;
 
 /// Compiles the union `p` once every pattern with groups is compiled.
 /// `unions` names every pattern declared this way.
@@ -116,6 +117,7 @@ pub(super) fn union(c: &mut Compiler, file: u16, p: &ast::PatternDecl, unions: &
                             condition: None,
                             copy_of: (k > 0).then_some(start),
                             allowed: c.program.deck.all(),
+                            wild: CardSet::EMPTY,
                         });
                     }
                     first_seen.push((name.clone(), start, count, alt));

@@ -37,6 +37,9 @@ pub fn mark(program: &mut Program) {
             told: CardSet::EMPTY,
             calls: Vec::new(),
         };
+        // Wild cards are named by a set, which may hold some copies of a face only; and
+        // `.attr` of any set skips them, so every pattern may tell their copies apart.
+        seen.set(program.wild);
         for slot in &pat.slots {
             if let Some(c) = &slot.condition {
                 seen.expr(c);

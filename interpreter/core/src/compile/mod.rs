@@ -34,7 +34,7 @@ use fuda_grammar::ast::{self, Item};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::ir::{Loc, Program, Source};
 use crate::loader::Loader;
-use crate::model::Deck;
+use crate::model::{CardSet, Deck};
 use crate::value::Type;
 use unicode_normalization::UnicodeNormalization;
 
@@ -289,6 +289,7 @@ impl Compiler {
                 words: Vec::new(),
                 fit_tracks: Vec::new(),
                 vm: Default::default(),
+                wild: CardSet::EMPTY,
             },
             diags: Vec::new(),
             globals: BTreeMap::new(),

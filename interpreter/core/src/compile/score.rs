@@ -9,6 +9,7 @@ use super::expr::Scope;
 use super::{Compiler, Global};
 use crate::diagnostic::Diagnostic;
 use crate::ir::{Loc, NameDef, ScoreDef, ShapeDef, SlotDef, StageDef};
+use crate::model::CardSet;
 use crate::value::{SymDomain, Type};
 
 /// Most cards a pattern may split (bounds the matcher's search).
@@ -228,6 +229,11 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
                 }
             }
         }
+        let wild = match &g.wild {
+            Some(w) => wild_cards(c, file, w, &shapes, g.shapes.is_empty()),
+            None => CardSet::EMPTY,
+        };
+        c.program.wild = c.program.wild.union(wild);
         total += g.size.node * count;
         for k in 0..count {
             slots.push(SlotDef {
@@ -241,6 +247,7 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
                     None
                 },
                 allowed: c.program.deck.all(),
+                wild,
             });
         }
     }
@@ -1139,8 +1146,79 @@ fn check_template(c: &mut Compiler, file: u16, t: &ast::Spanned<String>) {
     }
 }
 
+/// The cards a group's `wild NAME` names: a deck tag's cards, or a named card set.
+/// Empty (with a diagnostic) when NAME is neither, or the group has no `same` or `run`
+/// shape for them to stand in (in `distinct`, or with no shape, a card is just itself).
+fn wild_cards(
+    c: &mut Compiler,
+    file: u16,
+    w: &ast::Ident,
+    shapes: &[ShapeDef],
+    shapeless: bool,
+) -> CardSet {
+    let at = Loc { file, span: w.span };
+    let named = match c.program.deck.tag_named(&w.node) {
+        Some(t) => Some(c.program.deck.tags[t as usize]),
+        None => match c.globals.get(&w.node) {
+            Some((Global::CardSet(s), _)) => Some(*s),
+            _ => None,
+        },
+    };
+    let Some(set) = named else {
+        let mut names: Vec<String> = c.program.deck.tag_names.clone();
+        names.extend(
+            c.globals
+                .iter()
+                .filter(|(_, (g, _))| matches!(g, Global::CardSet(_)))
+                .map(|(n, _)| n.clone()),
+        );
+        let mut d = Diagnostic::error(
+            "fuda::unknown-wild",
+            format!("no tag or card set is called `{}`", w.node),
+            at,
+            "not a tag or card set",
+        );
+        d = match super::closest_within(
+            &mut c.suggest_budget,
+            &w.node,
+            names.iter().map(|s| s.as_str()),
+        ) {
+            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            None if names.is_empty() => d.with_help(
+                "declare a tag in the deck (`tags 鬼`, `+鬼` on the jokers) or a card set (`cards 鬼札 = …`)",
+            ),
+            None => d.with_help(format!("the tags and card sets: {}", names.join(", "))),
+        };
+        c.error(d);
+        return CardSet::EMPTY;
+    };
+    let stands_in = shapes
+        .iter()
+        .any(|s| matches!(s, ShapeDef::Same(_) | ShapeDef::Run(..)));
+    // A shape that failed to compile was reported already.
+    if !stands_in && (shapeless || !shapes.is_empty()) {
+        c.error(
+            Diagnostic::error(
+                "fuda::bad-wild",
+                "a wild card stands in for a value of a `same` or `run` shape; this group has none",
+                at,
+                "nothing to stand in for",
+            )
+            .with_help(
+                "give the group a `same A` or `run A by B` shape, or drop `wild`: in a `distinct` group or one with no shape, a wild card is just a card",
+            ),
+        );
+        return CardSet::EMPTY;
+    }
+    set
+}
+
 /// Derives the class-count prefilter when every group is `same` on one attribute.
+/// A group with wild cards may mix classes: no prefilter then.
 fn prefilter(c: &Compiler, slots: &[SlotDef]) -> Option<crate::ir::Prefilter> {
+    if slots.iter().any(|s| !s.wild.is_empty()) {
+        return None;
+    }
     let attr = match slots.first()?.shapes.as_slice() {
         [ShapeDef::Same(a)] => *a,
         _ => return None,

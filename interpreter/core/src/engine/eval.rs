@@ -191,7 +191,7 @@ impl Cx<'_> {
             Expr::GroupAttr(a, g) => {
                 let v = self.eval(g)?;
                 let s = self.cards(&v)?;
-                match s.first() {
+                match natural_first(self.p, s) {
                     Some(c) => attr_value(self.p, *a, self.p.deck.attr(*a, c)),
                     None => Value::Unit,
                 }
@@ -839,6 +839,16 @@ pub(crate) fn nothing() -> Arc<crate::value::ScoreResult> {
             })
         })
         .clone()
+}
+
+/// The card `.attr` of a set reads: its first card (in deck order) that no pattern
+/// counts as wild, so that a group with wild cards reads the value it stands for (its
+/// natural cards' value); its first card when all are wild; `None` for no cards.
+pub(crate) fn natural_first(p: &Program, s: CardSet) -> Option<crate::model::CardIx> {
+    match s.minus(p.wild).first() {
+        Some(c) => Some(c),
+        None => s.first(),
+    }
 }
 
 /// An attribute value as a run-time value (symbols for symbol attributes).

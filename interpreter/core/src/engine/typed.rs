@@ -354,7 +354,7 @@ impl Cx<'_> {
             },
             Expr::GroupAttr(a, g) => {
                 let s = self.eval_cards(g)?;
-                s.first().map(|c| self.p.deck.attr(*a, c))
+                super::eval::natural_first(self.p, s).map(|c| self.p.deck.attr(*a, c))
             }
             Expr::Bin(Op2::Add | Op2::Sub | Op2::Mul, ..) | Expr::Neg(_) => Some(self.eval_int(e)?),
             // A variable may hold any scalar (a card, a seat, an enum's value), not

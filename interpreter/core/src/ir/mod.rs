@@ -124,6 +124,10 @@ pub struct Program {
     pub fit_tracks: Vec<u16>,
     /// The program's register-machine code, lowered on first use (see [`crate::vm`]).
     pub vm: crate::vm::Cache,
+    /// The cards some pattern's group counts as wild: `.attr` of a set of cards reads
+    /// its first card outside these (the value a group with wild cards stands for),
+    /// when it has one.
+    pub wild: CardSet,
 }
 
 /// The most fit tables the board keeps running sums for (each card move updates each).
@@ -325,6 +329,10 @@ pub struct SlotDef {
     /// The cards its condition lets it hold at all (`where all(c in G: c is 幺九)`), as
     /// far as a per-card part of it says; every card otherwise (`compile/allowed.rs`).
     pub allowed: CardSet,
+    /// `wild NAME`: the cards that stand for any value in its `same` and `run` shapes
+    /// (empty: none). A group with wild cards is searched by `pattern/wild.rs`, and no
+    /// shortcut that assumes a group lies in one class is taken for its pattern.
+    pub wild: CardSet,
 }
 
 /// A compiled group shape.

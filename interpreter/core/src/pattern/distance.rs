@@ -282,10 +282,13 @@ fn by_parts(
 /// An attribute every group of the pattern keeps one value of, whatever its shape:
 /// `run A by S` keeps `S`, and `same A` keeps every attribute `A` decides (a tile's face
 /// decides its suit). `None` when some group may mix values (no shape, `distinct`, a run
-/// without `by`).
+/// without `by`, wild cards, which stand in for any value).
 fn within_one(deck: &crate::model::Deck, slots: &[SlotDef]) -> Option<u16> {
     let mut candidates: Vec<u16> = Vec::new();
     for slot in slots {
+        if !slot.wild.is_empty() {
+            return None;
+        }
         for shape in &slot.shapes {
             match shape {
                 ShapeDef::Same(a) | ShapeDef::Run(_, Some(a)) => {
@@ -466,8 +469,15 @@ fn partial_fits(
         out.push(pool.iter().take(k).collect());
         return;
     }
+    if !slot.wild.is_empty() {
+        // Wild cards alone: the start of a group its natural cards are yet to join.
+        out.push(pool.inter(slot.wild).iter().take(k - 1).collect());
+    }
     for shape in &slot.shapes {
         match shape {
+            ShapeDef::Same(_) | ShapeDef::Run(..) if !slot.wild.is_empty() => {
+                super::wild::partials(deck, slot, shape, pool, out);
+            }
             ShapeDef::Same(a) => {
                 // The pool's classes, found from its own cards: a hand touches a few of
                 // the deck's classes (14 tiles, 34 faces).

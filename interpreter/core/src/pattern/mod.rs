@@ -14,7 +14,8 @@
 //! them, so the first split found — and with it the split a score table keeps on a tie —
 //! does not depend on the pruning. When the counts leave a single way to deal whole
 //! classes to the groups (each class one group, no two groups of a size), that split is
-//! placed directly, with the steps charged as the search would charge them.
+//! placed directly, with the steps charged as the search would charge them. A group
+//! with wild cards lists its candidates in `wild.rs`, and its pattern has no prefilter.
 
 mod assign;
 mod distance;
@@ -25,6 +26,7 @@ mod reference;
 mod subsets;
 #[cfg(test)]
 mod tests;
+mod wild;
 
 pub use distance::{distance, distance_in, Distance, DistanceScratch};
 pub use fit_table::FitTable;
@@ -742,6 +744,9 @@ impl Search<'_, '_, '_> {
     ) -> Result<(), RuntimeError> {
         let k = slot.size;
         let deck = &cx.p.deck;
+        if !slot.wild.is_empty() {
+            return self.fill_listed(cx, slot, i, rest, pool, groups);
+        }
         match slot.shapes.as_slice() {
             // The usual shapes are enumerated in place.
             [] => {
@@ -783,27 +788,37 @@ impl Search<'_, '_, '_> {
             }
             // Runs, and several shapes (whose candidates are merged and de-duplicated),
             // are collected first.
-            _ => {
-                if self.scratch.len() <= i {
-                    self.scratch.resize_with(i + 1, Vec::new);
-                }
-                let mut cands = std::mem::take(&mut self.scratch[i]);
-                cands.clear();
-                let r = candidates(cx, slot, pool, &mut cands).and_then(|()| {
-                    for g in &cands {
-                        if self.stopped {
-                            break;
-                        }
-                        self.try_group(cx, i, *g, rest, groups)?;
-                    }
-                    Ok(())
-                });
-                self.scratch[i] = cands;
-                r?;
-                return Ok(());
-            }
+            _ => return self.fill_listed(cx, slot, i, rest, pool, groups),
         }
         cx.charge(1)
+    }
+
+    /// Tries the candidates [`candidates`] lists for slot `i`, in its order.
+    fn fill_listed(
+        &mut self,
+        cx: &mut Cx<'_>,
+        slot: &SlotDef,
+        i: usize,
+        rest: CardSet,
+        pool: CardSet,
+        groups: &mut [CardSet],
+    ) -> Result<(), RuntimeError> {
+        if self.scratch.len() <= i {
+            self.scratch.resize_with(i + 1, Vec::new);
+        }
+        let mut cands = std::mem::take(&mut self.scratch[i]);
+        cands.clear();
+        let r = candidates(cx, slot, pool, &mut cands).and_then(|()| {
+            for g in &cands {
+                if self.stopped {
+                    break;
+                }
+                self.try_group(cx, i, *g, rest, groups)?;
+            }
+            Ok(())
+        });
+        self.scratch[i] = cands;
+        r
     }
 
     /// Places `g` as group `i` if its condition holds, and fills the rest.
@@ -955,14 +970,18 @@ fn distinct(cx: &Cx<'_>, a: u16, s: CardSet) -> bool {
     true
 }
 
-/// Every subset of `pool` that fits the slot's size and one of its shapes (runs and
-/// several shapes; the others are enumerated in place by the search).
+/// Every subset of `pool` that fits the slot's size and one of its shapes (runs,
+/// several shapes and groups with wild cards; the others are enumerated in place by the
+/// search).
 fn candidates(
     cx: &mut Cx<'_>,
     slot: &SlotDef,
     pool: CardSet,
     out: &mut Vec<CardSet>,
 ) -> Result<(), RuntimeError> {
+    if !slot.wild.is_empty() {
+        return wild::candidates(cx, slot, pool, out);
+    }
     let k = slot.size;
     let deck = &cx.p.deck;
     if slot.shapes.is_empty() {

@@ -1,5 +1,7 @@
 //! The plain pattern search, without the class-count pruning and in-place candidates
-//! (for tests only): the fast search must give the same splits in the same order.
+//! (for tests only): the fast search must give the same splits in the same order. A
+//! group with wild cards asks every subset of its size whether it fits
+//! (`wild::fits`), in sorted order, as the search lists them.
 
 use crate::engine::{Cx, RuntimeError};
 use crate::ir::{PatternDef, Prefilter, ShapeDef, SlotDef};
@@ -199,6 +201,18 @@ fn candidates(
         return Ok(());
     }
     let deck = &cx.p.deck;
+    if !slot.wild.is_empty() {
+        // Wild cards: every k-subset asked whether it fits, in sorted order.
+        cx.charge(binomial(pool.len(), k))?;
+        let mut all = Vec::new();
+        combos(pool, k, &mut all);
+        out.extend(
+            all.into_iter()
+                .filter(|g| super::wild::fits(deck, slot, *g)),
+        );
+        out.sort_unstable();
+        return Ok(());
+    }
     if slot.shapes.is_empty() {
         cx.charge(binomial(pool.len(), k))?;
         combos(pool, k, out);

@@ -554,3 +554,277 @@ fn distance_tries_which_card_stands_for_a_distinct_value() {
     assert!(!splits(&p, pat, h, false).is_empty(), "the hand matches 散");
     assert_eq!(distance(&p, pat, h), 0);
 }
+
+/// A small tile deck with two jokers (`JK1`, `JK2`, tag 鬼): two suits of 1–9 and two
+/// honours (number 0), four copies each; and patterns whose groups take wild cards.
+fn wild_rules() -> String {
+    let mut cards = String::new();
+    for (suit, letter, base) in [("萬子", "m", 0), ("筒子", "p", 10)] {
+        for n in 1..=9 {
+            cards += &format!(
+                "  card {n}{letter} \"{n}{letter}\" suit={suit} number={n} face={} x4\n",
+                base + n
+            );
+        }
+    }
+    cards += "  card 1z \"東\" suit=字牌 number=0 face=21 x4\n";
+    cards += "  card 2z \"南\" suit=字牌 number=0 face=22 x4\n";
+    cards += "  card JK1 \"鬼一\" suit=無 number=0 face=0 +鬼\n";
+    cards += "  card JK2 \"鬼二\" suit=無 number=0 face=0 +鬼\n";
+    format!(
+        r#"ruleset "wild"
+seats 2 {{ 2: A B }}
+zone 山 shared stack hidden
+proc match {{ shuffle 山 }}
+deck 鬼牌 {{
+  attribute suit: 萬子 | 筒子 | 字牌 | 無
+  attribute number: 0..9
+  attribute face: int
+  tags 鬼
+{cards}}}
+cards 赤五 = cards("5m")
+
+pattern 小形 {{
+  group 頭: 2 same face wild 鬼
+  group 面子*2: 3 same face | run number by suit wild 鬼
+}}
+pattern 一般形 {{
+  group 頭: 2 same face wild 鬼
+  group 面子*4: 3 same face | run number by suit wild 鬼
+}}
+pattern 混形 {{
+  group 刻: 3 same face wild 鬼
+  group 散: 3 distinct face
+  group 順: 4 run number by suit wild 鬼 where count(c in 順: c is 鬼) <= 1
+  require 刻.face != 順.face
+}}
+pattern 半端 {{
+  group 頭: 2 same face
+  group 面子*2: 3 run number by suit wild 鬼
+}}
+pattern 長 {{
+  group 順: 5 run number wild 鬼
+  group 他: 3 same suit wild 鬼
+}}
+pattern 赤形 {{
+  group 頭: 2 same face wild 赤五
+  group 面子*2: 3 same face | run number by suit wild 赤五
+}}
+"#
+    )
+}
+
+/// The wild patterns of [`wild_rules`].
+const WILD_PATTERNS: [&str; 6] = ["小形", "一般形", "混形", "半端", "長", "赤形"];
+
+/// A random hand for a wild pattern: from a few faces (so that many hands match) with
+/// the jokers and the named 5m, or from the whole deck.
+fn wild_hand(p: &Program, rng: &mut GameRng, n: usize, i: usize) -> Option<CardSet> {
+    let face = p.deck.attr_named("face").expect("face");
+    let faces = p.deck.classes(face).to_vec();
+    let wild = p
+        .wild
+        .union(p.deck.parse_cards(&["5m"]).ok()?.into_iter().collect());
+    let k = 2 + rng.below(4) as usize;
+    let mut order: Vec<usize> = (0..faces.len()).collect();
+    if i.is_multiple_of(2) {
+        rng.shuffle(&mut order);
+    } else {
+        // Neighbouring faces (in value order: a suit's numbers), for runs.
+        order.rotate_left(rng.below(faces.len() as u32) as usize);
+    }
+    let pool: Vec<u16> = if i.is_multiple_of(5) {
+        (0..p.deck.len() as u16).collect()
+    } else {
+        order[..k]
+            .iter()
+            .fold(wild, |s, c| s.union(faces[*c]))
+            .iter()
+            .collect()
+    };
+    (pool.len() >= n).then(|| hand(rng, &pool, n))
+}
+
+#[test]
+fn wild_groups_match_the_plain_search() {
+    let p = program(&wild_rules());
+    for name in WILD_PATTERNS {
+        let pat = pattern_named(&p, name);
+        let pd = &p.patterns[pat];
+        assert!(
+            pd.prefilter.is_none(),
+            "{name}: wild cards need the full search"
+        );
+        let mut rng = GameRng::new(pd.size as u64 + 3);
+        let (mut matched, mut with_wild) = (0, 0);
+        for i in 0..hands(600) {
+            let Some(h) = wild_hand(&p, &mut rng, pd.size, i) else {
+                continue;
+            };
+            let fast = splits(&p, pat, h, false);
+            let plain = splits(&p, pat, h, true);
+            assert_eq!(fast, plain, "pattern {name}, hand {h:?}");
+            let any = with_cx(&p, |cx| super::any_match(cx, pd, h).expect("search"));
+            assert_eq!(any, !plain.is_empty(), "any_match: {name}, hand {h:?}");
+            matched += !fast.is_empty() as usize;
+            with_wild += (!fast.is_empty() && !h.inter(p.wild).is_empty()) as usize;
+        }
+        eprintln!("{name}: {matched} matched, {with_wild} with jokers");
+        assert!(
+            with_wild >= 5,
+            "{name}: {matched} matched, {with_wild} with jokers"
+        );
+    }
+}
+
+/// Whether `g` fits `shape` with wild cards `wild`, written from the definition alone
+/// (values and windows looked up card by card in the deck), for the brute force.
+fn brute_fits(p: &Program, shape: &crate::ir::ShapeDef, wild: CardSet, g: CardSet) -> bool {
+    use crate::ir::ShapeDef;
+    let deck = &p.deck;
+    let natural: Vec<u16> = g.iter().filter(|c| !wild.contains(*c)).collect();
+    if natural.is_empty() && !wild.is_empty() {
+        return matches!(shape, ShapeDef::Distinct(_)) && brute_fits(p, shape, CardSet::EMPTY, g);
+    }
+    let all = || 0..deck.len() as u16;
+    match shape {
+        ShapeDef::Same(a) => all().any(|v| {
+            natural
+                .iter()
+                .all(|c| deck.attr(*a, *c) == deck.attr(*a, v))
+        }),
+        ShapeDef::Distinct(a) => g.iter().all(|c| {
+            g.iter()
+                .filter(|d| deck.attr(*a, *d) == deck.attr(*a, c))
+                .count()
+                == 1
+        }),
+        ShapeDef::Run(a, by) => {
+            let k = g.len() as i64;
+            // The (`by` value, value) pairs the deck's cards hold.
+            let held: std::collections::BTreeSet<(i64, i64)> = all()
+                .map(|c| (by.map_or(0, |b| deck.attr(b, c)), deck.attr(*a, c)))
+                .collect();
+            let by_of = |c: u16| by.map_or(0, |b| deck.attr(b, c));
+            // A `by` value and a first value the deck holds, making a whole window
+            // that holds every natural card once.
+            held.iter().any(|&(line, v)| {
+                (0..k).all(|d| held.contains(&(line, v + d)))
+                    && natural.iter().all(|c| by_of(*c) == line)
+                    && (0..k).all(|d| {
+                        natural
+                            .iter()
+                            .filter(|c| deck.attr(*a, **c) == v + d)
+                            .count()
+                            <= 1
+                    })
+                    && natural
+                        .iter()
+                        .all(|c| (v..v + k).contains(&deck.attr(*a, *c)))
+            })
+        }
+    }
+}
+
+/// Every split of `h` into the pattern's groups (copies of a `*N` group in order of
+/// their lowest card), by dealing each card to every group in turn, and keeping the
+/// deals whose groups fit: an exhaustive search sharing no code with the pattern's.
+fn brute_splits(p: &Program, pat: usize, h: CardSet) -> Vec<Vec<CardSet>> {
+    let pd = &p.patterns[pat];
+    let cards: Vec<u16> = h.iter().collect();
+    let n = pd.slots.len();
+    let mut out = Vec::new();
+    let mut groups = vec![CardSet::EMPTY; n];
+    fn deal(
+        p: &Program,
+        pd: &crate::ir::PatternDef,
+        cards: &[u16],
+        groups: &mut Vec<CardSet>,
+        out: &mut Vec<Vec<CardSet>>,
+    ) {
+        let Some((&c, rest)) = cards.split_first() else {
+            let ok = pd
+                .slots
+                .iter()
+                .zip(groups.iter())
+                .enumerate()
+                .all(|(i, (s, g))| {
+                    g.len() == s.size
+                        && (s.shapes.is_empty()
+                            || s.shapes.iter().any(|sh| brute_fits(p, sh, s.wild, *g)))
+                        && s.copy_of.is_none_or(|_| groups[i - 1].first() < g.first())
+                });
+            if ok {
+                out.push(groups.clone());
+            }
+            return;
+        };
+        for i in 0..groups.len() {
+            if groups[i].len() < pd.slots[i].size {
+                groups[i].insert(c);
+                deal(p, pd, rest, groups, out);
+                groups[i].remove(c);
+            }
+        }
+    }
+    deal(p, pd, &cards, &mut groups, &mut out);
+    out
+}
+
+/// Random hands against the exhaustive deal ([`brute_splits`]): the search finds every
+/// split of the groups' shapes with wild cards standing in, and nothing else (the
+/// patterns here have no `where` or `require`).
+#[test]
+fn wild_splits_are_every_deal_that_fits() {
+    let p = program(&wild_rules());
+    for name in ["小形", "半端", "長", "赤形"] {
+        let pat = pattern_named(&p, name);
+        let pd = &p.patterns[pat];
+        let mut rng = GameRng::new(pd.size as u64 + 41);
+        let mut matched = 0;
+        for i in 0..hands(450) {
+            let Some(h) = wild_hand(&p, &mut rng, pd.size, i) else {
+                continue;
+            };
+            let mut fast = splits(&p, pat, h, false);
+            let mut brute = brute_splits(&p, pat, h);
+            fast.sort();
+            brute.sort();
+            assert_eq!(fast, brute, "pattern {name}, hand {h:?}");
+            matched += !fast.is_empty() as usize;
+        }
+        assert!(matched >= 10, "{name}: too few matching hands ({matched})");
+    }
+}
+
+/// The distance's contract with wild cards: a matching hand is 0 away, one card short
+/// of it 1 away, and no hand further than the pattern's size.
+#[test]
+fn wild_distance_is_zero_on_a_match_and_one_a_card_short() {
+    let p = program(&wild_rules());
+    for name in ["小形", "一般形", "半端", "長", "赤形"] {
+        let pat = pattern_named(&p, name);
+        let n = p.patterns[pat].size;
+        let mut rng = GameRng::new(n as u64 + 7);
+        let mut matched = 0;
+        for i in 0..hands(600) {
+            let Some(h) = wild_hand(&p, &mut rng, n, i) else {
+                continue;
+            };
+            let d = distance(&p, pat, h);
+            assert!(d <= n, "{name} {h:?}: {d}");
+            if splits(&p, pat, h, false).is_empty() {
+                assert!(d > 0, "{name} {h:?} has no split but distance 0");
+                continue;
+            }
+            matched += 1;
+            assert_eq!(d, 0, "{name} {h:?} matches");
+            for c in h.iter() {
+                let mut short = h;
+                short.remove(c);
+                assert_eq!(distance(&p, pat, short), 1, "{name} {h:?} without {c}");
+            }
+        }
+        assert!(matched >= 10, "{name}: too few matching hands ({matched})");
+    }
+}

@@ -609,15 +609,15 @@ fn settled_reads(e: &Expr, known: &Known<'_>, out: &mut Vec<Read>) {
 }
 
 /// Whether `e` reads nothing but constants, `GROUP.A` of groups whose only shape is
-/// `same A` (fixed by the group's class) and few-valued locals.
+/// `same A` without wild cards (fixed by the group's class, which is its first card's:
+/// a wild card may come first) and few-valued locals.
 fn settled_only(e: &Expr, k: &Known<'_>) -> bool {
     match e {
         Expr::Const(_) | Expr::Cards(_) => true,
         Expr::GroupAttr(a, g) => match &**g {
-            Expr::Group(s) => k
-                .slots
-                .get(*s as usize)
-                .is_some_and(|slot| slot.shapes.as_slice() == [ShapeDef::Same(*a)]),
+            Expr::Group(s) => k.slots.get(*s as usize).is_some_and(|slot| {
+                slot.shapes.as_slice() == [ShapeDef::Same(*a)] && slot.wild.is_empty()
+            }),
             _ => false,
         },
         Expr::Local(s) => k.locals.iter().any(|(x, _)| x == s),
