@@ -264,6 +264,19 @@ fn run<'d>(
                 None => Vec::new(),
             };
             let pattern = &p.patterns[*pat as usize];
+            // With copies in the deck, "is there a split at all" places only the lowest
+            // copies (`pattern::any_match`), a small part of the search that lists every
+            // split: most hands a table is asked about have none, and stop here.
+            if p.deck.has_copies() {
+                let exists = if formed.is_empty() {
+                    crate::pattern::any_match(&mut inner, pattern, cards)?
+                } else {
+                    crate::pattern::any_match_formed(&mut inner, pattern, cards, &formed)?
+                };
+                if !exists {
+                    return Ok(false);
+                }
+            }
             let mut each = |cx2: &mut Cx<'_>, gs: &[CardSet]| {
                 // Over alternatives: which one held, as text (`shape == 七対子`).
                 if let (Some(slot), Some(k)) =
