@@ -152,6 +152,19 @@ fn cases() -> Vec<Case> {
             "simulate game.fuda --games 10",
         ),
         one_file(
+            "alternatives-2000",
+            "a pattern of 2,000 alternatives, none matching, asked a million times",
+            game(&format!(
+                    "{}pattern u = {}\nzone h shared pile public\n\
+                     proc match {{ move cards(1-crane 2-warbler) to h\n repeat 1000000 {{ if u(h) {{ }} }} }}\n",
+                    (0..2000)
+                        .map(|i| format!("pattern p{i} {{ group g: 2 same month }}\n"))
+                        .collect::<String>(),
+                    (0..2000).map(|i| format!("p{i}")).collect::<Vec<_>>().join(" | ")
+                )),
+            "simulate game.fuda --games 1",
+        ),
+        one_file(
             "pattern-chain-1000",
             "1,000 patterns, each testing the next, in a test",
             pattern_chain(
