@@ -78,19 +78,7 @@ fn melds_only(c: &mut Counts) -> bool {
 
 /// 一般形: 14 tiles as a pair and four melds.
 pub fn standard(c: &Counts) -> bool {
-    if size(c) != 14 {
-        return false;
-    }
-    let mut c = *c;
-    (0..KINDS).any(|k| {
-        if c[k] < 2 {
-            return false;
-        }
-        c[k] -= 2;
-        let ok = melds_only(&mut c);
-        c[k] += 2;
-        ok
-    })
+    standard_with_calls(c, 0)
 }
 
 /// 七対子: 14 tiles as seven pairs of seven different kinds.

@@ -109,8 +109,14 @@ impl Agent for Greedy {
         let mut best: Vec<usize> = Vec::new();
         let mut best_score = i64::MIN;
         let mut applied_moves = 0;
-        // Whether some move changes the cards the seat holds.
-        let own_before = owned_cards(p, world, seat, false);
+        // Whether some move changes the cards the seat holds: asked only in a game
+        // without chips (see below), so that the usual decision pays nothing for it.
+        let judged_by_records = p.ledger.is_empty();
+        let own_before = if judged_by_records {
+            owned_cards(p, world, seat, false)
+        } else {
+            CardSet::EMPTY
+        };
         let mut cards_moved = false;
         // One scratch copy, reset for each move without allocating.
         let w = copy_into(&mut trial_slot, world);
@@ -133,7 +139,7 @@ impl Agent for Greedy {
                 continue;
             }
             applied_moves += 1;
-            cards_moved |= owned_cards(p, w, seat, false) != own_before;
+            cards_moved |= judged_by_records && owned_cards(p, w, seat, false) != own_before;
             let score = evaluate(p, w, seat, before, &mut self.scratch);
             if score > best_score {
                 best_score = score;
@@ -152,7 +158,7 @@ impl Agent for Greedy {
         // score): when no move touches the seat's cards and so none is nearer the
         // patterns (a choice made before play, such as a composition's items), play
         // them out and keep the one whose results add up to most.
-        if p.ledger.is_empty() && !cards_moved && best.len() == applied_moves && applied_moves > 1 {
+        if judged_by_records && !cards_moved && best.len() == applied_moves && applied_moves > 1 {
             return self.by_rollouts(p, st, seat, me, moves.len());
         }
         best[self.rng.below(best.len() as u32) as usize]

@@ -200,6 +200,32 @@ impl Compiler {
     /// `what` says what was expected: "name" (any value), "variable", "procedure",
     /// "function", "pattern", "parameter" or "value" (an enum value); the "did you
     /// mean" looks among names of that kind only.
+    /// Reports `name` as no attribute of the cards, with the closest one or the list.
+    pub(crate) fn unknown_attribute(&mut self, name: &str, at: crate::ir::Loc, label: &str) {
+        let names: Vec<String> = self
+            .program
+            .deck
+            .attrs
+            .iter()
+            .map(|a| a.name.clone())
+            .collect();
+        let mut d = Diagnostic::error(
+            "fuda::unknown-attribute",
+            format!("cards have no attribute `{name}`"),
+            at,
+            label,
+        );
+        d = match super::closest_within(
+            &mut self.suggest_budget,
+            name,
+            names.iter().map(|s| s.as_str()),
+        ) {
+            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            None => d.with_help(format!("the deck's attributes: {}", names.join(", "))),
+        };
+        self.error(d);
+    }
+
     pub fn unknown_name(&mut self, sc: &Scope, n: &str, span: Span, what: &str) {
         self.unknown_name_among(sc, n, span, what, &[], None);
     }

@@ -147,28 +147,7 @@ fn pattern(c: &mut Compiler, file: u16, p: &ast::PatternDecl) {
             let attr = |c: &mut Compiler, id: &ast::Ident| -> Option<u16> {
                 let a = c.program.deck.attr_named(&id.node);
                 if a.is_none() {
-                    let names: Vec<String> = c
-                        .program
-                        .deck
-                        .attrs
-                        .iter()
-                        .map(|a| a.name.clone())
-                        .collect();
-                    let mut d = Diagnostic::error(
-                        "fuda::unknown-attribute",
-                        format!("cards have no attribute `{}`", id.node),
-                        at(id.span),
-                        "unknown attribute",
-                    );
-                    d = match super::closest_within(
-                        &mut c.suggest_budget,
-                        &id.node,
-                        names.iter().map(|s| s.as_str()),
-                    ) {
-                        Some(s) => d.with_help(format!("did you mean `{s}`?")),
-                        None => d.with_help(format!("the deck's attributes: {}", names.join(", "))),
-                    };
-                    c.error(d);
+                    c.unknown_attribute(&id.node, at(id.span), "unknown attribute");
                 }
                 a
             };

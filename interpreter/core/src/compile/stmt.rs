@@ -835,28 +835,8 @@ impl Compiler {
         if self.no_deck {
             return None;
         }
-        let names: Vec<String> = self
-            .program
-            .deck
-            .attrs
-            .iter()
-            .map(|a| a.name.clone())
-            .collect();
-        let mut d = Diagnostic::error(
-            "fuda::unknown-attribute",
-            format!("cards have no attribute `{}`", attr.node),
-            self.loc(sc, attr.span),
-            "needs an attribute of the cards",
-        );
-        d = match super::closest_within(
-            &mut self.suggest_budget,
-            &attr.node,
-            names.iter().map(|s| s.as_str()),
-        ) {
-            Some(s) => d.with_help(format!("did you mean `{s}`?")),
-            None => d.with_help(format!("the deck's attributes: {}", names.join(", "))),
-        };
-        self.error(d);
+        let at = self.loc(sc, attr.span);
+        self.unknown_attribute(&attr.node, at, "needs an attribute of the cards");
         None
     }
 

@@ -608,7 +608,8 @@ impl State {
                 let text = super::state::event_text(&text).into_owned();
                 self.push_event(Event::Tally(label.as_str().into(), text), at)?;
             }
-            Op::Call(q, args, _) => {
+            // A valued call enters its frame alike; `Op::ReturnValue` writes the value.
+            Op::Call(q, args, _) | Op::CallValue(q, args, _, _) => {
                 if self.frames.len() >= MAX_DEPTH {
                     return Err(RuntimeError::new(
                         format!("procedures nest deeper than {MAX_DEPTH}: endless recursion?"),
@@ -630,25 +631,6 @@ impl State {
                 self.enter_frame(p, CodeRef::Proc(*q), new_base);
             }
             Op::Return => self.pop_frame(),
-            Op::CallValue(q, args, _, _) => {
-                if self.frames.len() >= MAX_DEPTH {
-                    return Err(RuntimeError::new(
-                        format!("procedures nest deeper than {MAX_DEPTH}: endless recursion?"),
-                        at,
-                    ));
-                }
-                let new_base = self.locals.len();
-                for a in args {
-                    match self.value_of(p, base, a, at) {
-                        Ok(v) => self.locals.push(v),
-                        Err(e) => {
-                            self.locals.truncate(new_base);
-                            return Err(e);
-                        }
-                    }
-                }
-                self.enter_frame(p, CodeRef::Proc(*q), new_base);
-            }
             Op::ReturnValue(e) => {
                 let v = self.value_of(p, base, e, at)?;
                 self.pop_frame();
