@@ -17,6 +17,7 @@
 //! placed directly, with the steps charged as the search would charge them. A group
 //! with wild cards lists its candidates in `wild.rs`, and its pattern has no prefilter.
 
+mod alternatives;
 mod assign;
 mod distance;
 mod fit_table;
@@ -28,6 +29,8 @@ mod subsets;
 mod tests;
 mod wild;
 
+use alternatives::each_alternative;
+pub use alternatives::shape_of;
 pub use distance::{distance, distance_in, Distance, DistanceScratch};
 pub use fit_table::FitTable;
 pub use formed::{any_match_formed, for_each_match_formed, together};
@@ -191,60 +194,6 @@ fn for_each_prepared_as(
         let groups = &mut [CardSet::EMPTY; MAX_SLOTS][..n];
         search_as(cx, pat, pre, f, groups, lowest_copies)
     }
-}
-
-/// The splits of a `pattern NAME = A | B | …`: each alternative's in turn, its groups
-/// laid out where the union puts them (a group of another alternative is empty), and
-/// one set more, after the union's groups: the shape that held, as the set holding
-/// only card index `k` for the `k`th alternative (read by [`shape_of`]).
-fn each_alternative(
-    cx: &mut Cx<'_>,
-    pat: &PatternDef,
-    cards: CardSet,
-    f: &mut OnMatch<'_>,
-    lowest_copies: bool,
-) -> Result<bool, RuntimeError> {
-    let p = cx.p;
-    let n = pat.slots.len();
-    // The compiler refuses more (`compile/alternatives.rs`).
-    if n > MAX_SLOTS {
-        return Ok(false);
-    }
-    let mut laid = [CardSet::EMPTY; MAX_SLOTS + 1];
-    for (k, alt) in pat.alternatives.iter().enumerate() {
-        // Each alternative is a step, even one its size rules out at once: a union of
-        // thousands asked in a loop stays within the budget.
-        cx.charge(1)?;
-        let Some(q) = p.patterns.get(alt.pattern as usize) else {
-            continue;
-        };
-        let Some(pre) = prepare(q, cards) else {
-            continue;
-        };
-        let mut each = |cx2: &mut Cx<'_>, gs: &[CardSet]| {
-            let laid = &mut laid[..=n];
-            laid.fill(CardSet::EMPTY);
-            for (g, to) in gs.iter().zip(&alt.slots) {
-                laid[*to as usize] = *g;
-            }
-            laid[n] = CardSet::single(k as CardIx);
-            f(cx2, laid)
-        };
-        if for_each_prepared_as(cx, q, &pre, &mut each, lowest_copies)? {
-            return Ok(true);
-        }
-    }
-    Ok(false)
-}
-
-/// Which alternative of union `pat` a split found by [`for_each_match`] is of: its
-/// index in `pat.alternatives`, read off the set after the groups.
-pub fn shape_of(pat: &PatternDef, groups: &[CardSet]) -> Option<usize> {
-    groups
-        .get(pat.slots.len())
-        .and_then(|s| s.first())
-        .map(|k| k as usize)
-        .filter(|_| pat.is_union())
 }
 
 /// The one split of `cards` when [`only_split`] finds it (the split the search visits
