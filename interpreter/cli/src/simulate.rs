@@ -529,7 +529,15 @@ fn human(p: &Program, r: &Report) -> String {
             &bonuses,
         );
     }
-    out.push_str("seats   agent    win rate (95%)              final chips (95%)\n");
+    // A game without a ledger is measured by the totals it records (see GameRecord).
+    let measure = if p.ledger.is_empty() {
+        "points"
+    } else {
+        "chips"
+    };
+    out.push_str(&format!(
+        "seats   agent    win rate (95%)              final {measure} (95%)\n"
+    ));
     for seat in &s.seats {
         // Different agents took the seat in turn: none of them is the seat's.
         let agent = seat.agent.as_deref().unwrap_or("rotated");
@@ -538,7 +546,9 @@ fn human(p: &Program, r: &Report) -> String {
     }
     // One agent is every seat: its row would repeat the seats'.
     if s.by_agent.len() > 1 {
-        out.push_str("agents     seats  win rate (95%)              final chips (95%)\n");
+        out.push_str(&format!(
+            "agents     seats  win rate (95%)              final {measure} (95%)\n"
+        ));
         for a in &s.by_agent {
             let cells = format!("{} {:>5}", view::pad(&a.agent, 8), a.seats);
             standing(&mut out, &cells, &a.win_rate, &a.chips);
@@ -553,7 +563,7 @@ fn human(p: &Program, r: &Report) -> String {
             .unwrap_or(0)
             .max(5);
         out.push_str(&format!(
-            "{}  win rate (95%)              chips per deal (95%)\n",
+            "{}  win rate (95%)              {measure} per deal (95%)\n",
             view::pad("roles", w + 2)
         ));
         for r in &s.roles {

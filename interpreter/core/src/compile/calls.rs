@@ -168,7 +168,12 @@ impl Compiler {
                     Some(h) => self.expr_of(sc, &h.value, &Type::Int),
                     None => lo.clone(),
                 };
-                (vec![x, lo, hi], Type::List(Box::new(Type::Cards)))
+                // `sets(h, lo, hi, ATTR)`: only sets whose cards share ATTR (-1: any).
+                let alike = match args.get(3) {
+                    Some(a) => self.attr_arg(sc, &a.value),
+                    None => Expr::Const(Value::Int(-1)),
+                };
+                (vec![x, lo, hi, alike], Type::List(Box::new(Type::Cards)))
             }
             Builtin::Tagged => {
                 let x = self.expr_of(sc, a(0), &Type::Cards);

@@ -70,7 +70,7 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("matches", Builtin::Matches, 2, 2),
     ("waits", Builtin::Waits(0), 2, 3),
     ("tagged", Builtin::Tagged, 2, 2),
-    ("sets", Builtin::Sets, 2, 3),
+    ("sets", Builtin::Sets, 2, 4),
 ];
 
 /// Quantifier names usable as `name(x in D: body)`.

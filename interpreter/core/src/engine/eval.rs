@@ -721,7 +721,8 @@ impl Cx<'_> {
                 let set = self.cards(&arg(0))?;
                 let (lo, hi) = (arg(1).int(), arg(2).int());
                 let cap = crate::model::MAX_FACE_SETS;
-                match crate::model::face_sets(&self.p.deck, set, lo, hi, cap) {
+                let alike = u16::try_from(arg(3).int()).ok();
+                match crate::model::face_sets_alike(&self.p.deck, set, lo, hi, alike, cap) {
                     Ok((sets, steps)) => {
                         self.charge(steps)?;
                         Value::List(sets.into_iter().map(Value::Cards).collect())

@@ -79,6 +79,37 @@ pub fn face_sets(
     Ok((out, search.steps))
 }
 
+/// [`face_sets`], keeping only the sets whose cards share one value of attribute
+/// `alike` (`sets(h, 2, 4, rank)`: a climbing game's pairs to fours) when it is given.
+/// Each value's cards are searched apart, so the work is that of the sets kept, not of
+/// every set: a 14-tile hand's n-of-a-kinds are a few dozen steps.
+pub fn face_sets_alike(
+    deck: &Deck,
+    cards: CardSet,
+    lo: i64,
+    hi: i64,
+    alike: Option<u16>,
+    cap: usize,
+) -> Result<(Vec<CardSet>, u64), TooManySets> {
+    let Some(attr) = alike else {
+        return face_sets(deck, cards, lo, hi, cap);
+    };
+    let mut out = Vec::new();
+    let mut steps = 0;
+    for class in deck.classes(attr) {
+        let part = cards.inter(*class);
+        if part.is_empty() || (part.len() as i64) < lo {
+            continue;
+        }
+        let (sets, s) = face_sets(deck, part, lo, hi, cap.saturating_sub(out.len()))?;
+        steps += s;
+        out.extend(sets);
+    }
+    // A card with no value of the attribute is in no class: it is in no set.
+    out.sort_by(|a, b| a.len().cmp(&b.len()).then_with(|| a.iter().cmp(b.iter())));
+    Ok((out, steps))
+}
+
 /// The state of one [`face_sets`] search.
 struct Search<'a> {
     faces: &'a [Vec<CardIx>],
@@ -238,6 +269,28 @@ mod tests {
             vec![CardSet::EMPTY]
         );
         assert_eq!(face_sets(&d, CardSet::EMPTY, 1, 2, 100).unwrap().0.len(), 0);
+    }
+
+    #[test]
+    fn alike_keeps_the_sets_of_one_value() {
+        // Faces 0 and 1 share value 0 of attribute 0, face 2 has value 1.
+        let mut d = Deck::default();
+        d.add_attr(crate::model::AttrDef {
+            name: "rank".into(),
+            kind: crate::model::AttrKind::Int(None),
+            values: Vec::new(),
+            default: None,
+        });
+        for (f, v) in [(0, 0), (1, 0), (2, 1)] {
+            d.add_face(&format!("{f}x"), &format!("{f}x"), 2, |_| v as i64);
+        }
+        let all = CardSet::first_n(6);
+        let (sets, _) = face_sets_alike(&d, all, 2, 2, Some(0), 100).unwrap();
+        let got: Vec<Vec<CardIx>> = sets.iter().map(ixs).collect();
+        // Within value 0: 00, 01, 11 (as faces); within value 1: 22.
+        assert_eq!(got, vec![vec![0, 1], vec![0, 2], vec![2, 3], vec![4, 5]]);
+        let (none, _) = face_sets_alike(&d, all, 3, 3, Some(0), 100).unwrap();
+        assert_eq!(none.len(), 2);
     }
 
     #[test]

@@ -9,5 +9,5 @@ mod rng;
 pub(crate) use cardset::nth_in_word_bmi2;
 pub use cardset::{CardIx, CardSet, CardSetIter, MAX_CARDS};
 pub use deck::{AttrClasses, AttrDef, AttrKind, CardParseError, Deck};
-pub use face_sets::{face_sets, same_faces, TooManySets, MAX_FACE_SETS};
+pub use face_sets::{face_sets, face_sets_alike, same_faces, TooManySets, MAX_FACE_SETS};
 pub use rng::{splitmix64, GameRng};

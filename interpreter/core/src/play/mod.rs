@@ -24,6 +24,9 @@ pub struct GameRecord {
     pub outcomes: Vec<Arc<str>>,
     /// Recorded results: seat, result, and the dealer at the time.
     pub records: Vec<(u8, Arc<ScoreResult>, u8)>,
+    /// Parallel to `records`: how many outcomes came before each (its deal's index, or
+    /// the number of deals for one recorded after the last outcome).
+    pub record_deals: Vec<usize>,
     /// Tallied values: label and value.
     pub tallies: Vec<(Arc<str>, String)>,
     /// The dealer of each round, parallel to `outcomes`.
@@ -62,11 +65,44 @@ impl GameRecord {
                     self.outcomes.push(o);
                     self.dealers.push(d);
                 }
-                Event::Record(s, r, d) => self.records.push((s, r, d)),
+                Event::Record(s, r, d) => {
+                    self.records.push((s, r, d));
+                    self.record_deals.push(self.outcomes.len());
+                }
                 Event::Tally(l, v) => self.tallies.push((l, v)),
                 Event::Say(_) => {}
             }
         }
+    }
+}
+
+impl GameRecord {
+    /// In a game without a ledger, what the rules recorded is the measure: each seat's
+    /// "chips" become the totals recorded for it (富戯's points, 帝戯's task scores),
+    /// and each deal's change the totals recorded in that deal, so that the statistics
+    /// and the greedy player's playouts read the same number.
+    fn points_without_ledger(&mut self, p: &Program) {
+        if !p.ledger.is_empty() {
+            return;
+        }
+        let seats = self.seats as usize;
+        self.chips = vec![0; seats];
+        for (s, r, _) in &self.records {
+            if let Some(c) = self.chips.get_mut(*s as usize) {
+                *c = c.saturating_add(r.total);
+            }
+        }
+        // A record belongs to the deal whose outcome follows it; one after the last
+        // outcome (a match-end bonus), to the last deal.
+        let deals = self.outcomes.len();
+        let mut per_deal = vec![vec![0i64; seats]; deals];
+        for ((s, r, _), d) in self.records.iter().zip(&self.record_deals) {
+            let d = (*d).min(deals.saturating_sub(1));
+            if let Some(c) = per_deal.get_mut(d).and_then(|v| v.get_mut(*s as usize)) {
+                *c = c.saturating_add(r.total);
+            }
+        }
+        self.deal_chips = self.dealers.iter().copied().zip(per_deal).collect();
     }
 }
 
@@ -218,6 +254,7 @@ impl<'p> Table<'p> {
         rec.decisions = st.decisions;
         rec.take_events(st.events.drain(..));
         rec.chips = chips_of(p, &st);
+        rec.points_without_ledger(p);
         Ok(rec)
     }
 
@@ -276,6 +313,7 @@ impl<'p> Table<'p> {
             Ok((mut rec, board)) => {
                 rec.seed = seed;
                 rec.chips = chips_on(p, &board);
+                rec.points_without_ledger(p);
                 self.spare = Some(board);
                 Ok(Some(rec))
             }
