@@ -55,6 +55,8 @@ pub enum Item {
     Cards(CardsDecl),
     /// `ledger a, b`.
     Ledger(Vec<Ident>, Span),
+    /// `display a, b`: variables the play view shows.
+    Display(Vec<Ident>, Span),
     /// `def NAME(params) = EXPR`.
     Def(DefDecl),
     /// `pattern NAME { … }`.
@@ -81,7 +83,7 @@ impl Item {
             Item::Var(d) => d.span,
             Item::Enum(d) => d.span,
             Item::Cards(d) => d.span,
-            Item::Ledger(_, s) => *s,
+            Item::Ledger(_, s) | Item::Display(_, s) => *s,
             Item::Def(d) => d.span,
             Item::Pattern(d) => d.span,
             Item::Score(d) => d.span,

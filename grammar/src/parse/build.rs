@@ -150,6 +150,7 @@ pub(super) fn is_kw(r: Rule) -> bool {
             | kw_continue
             | kw_cut
             | kw_deal
+            | kw_display
             | kw_dealer
             | kw_deck
             | kw_def

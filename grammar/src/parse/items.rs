@@ -131,6 +131,9 @@ impl Builder {
             Rule::ledger_decl => {
                 Item::Ledger(k.all(Rule::ident).into_iter().map(ident).collect(), sp)
             }
+            Rule::display_decl => {
+                Item::Display(k.all(Rule::ident).into_iter().map(ident).collect(), sp)
+            }
             Rule::def_decl => {
                 let name = ident(k.need(Rule::ident)?);
                 let params = self.params(k.opt(Rule::params))?;

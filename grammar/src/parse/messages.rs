@@ -332,8 +332,8 @@ const LEADING_WORDS: &[&str] = &[
     "let", "if", "while", "loop", "for", "repeat", "return", "break", "continue", "move",
     "shuffle", "cut", "deal", "gather", "choose", "claim", "pay", "outcome", "record", "reveal",
     "say", "expect", "tally", "answer", "require", "ruleset", "extends", "import", "deck", "param",
-    "seats", "zone", "var", "enum", "cards", "ledger", "def", "pattern", "score", "proc", "test",
-    "words",
+    "seats", "zone", "var", "enum", "cards", "ledger", "display", "def", "pattern", "score",
+    "proc", "test", "words",
 ];
 
 /// The leading keyword closest to `word`, if it is a likely slip: at most a third of
@@ -425,7 +425,7 @@ fn summarise(wants: Vec<Want>) -> Option<String> {
 /// (`cards` is left out: it is also the builtin `cards(…)`.)
 const DECLARATION_WORDS: &[&str] = &[
     "ruleset", "extends", "import", "deck", "param", "seats", "zone", "var", "enum", "ledger",
-    "def", "pattern", "score", "proc", "test", "words",
+    "display", "def", "pattern", "score", "proc", "test", "words",
 ];
 
 /// Keywords that start statements (for collapsing them into "a statement").
@@ -442,11 +442,11 @@ fn describe_rule(r: Rule) -> Want {
         EOI => Words("the end of the file".into()),
         file | rest | first_item | next_item | ruleset_decl | extends_decl | import_decl
         | deck_decl | param_decl | seats_decl | zone_decl | var_decl | enum_decl | cards_decl
-        | ledger_decl | def_decl | pattern_decl | score_decl | proc_decl | test_decl
-        | words_decl => Declaration("a declaration".into()),
+        | ledger_decl | display_decl | def_decl | pattern_decl | score_decl | proc_decl
+        | test_decl | words_decl => Declaration("a declaration".into()),
         kw_ruleset | kw_extends | kw_import | kw_deck | kw_param | kw_zone | kw_var | kw_enum
-        | kw_ledger | kw_def | kw_pattern | kw_score | kw_proc | kw_test | kw_seats | kw_cards
-        | kw_words => Declaration(keyword_text(r)),
+        | kw_ledger | kw_display | kw_def | kw_pattern | kw_score | kw_proc | kw_test
+        | kw_seats | kw_cards | kw_words => Declaration(keyword_text(r)),
         let_stmt | assign_stmt | if_stmt | while_stmt | loop_stmt | for_stmt | repeat_stmt
         | return_stmt | break_stmt | continue_stmt | move_stmt | shuffle_stmt | cut_stmt
         | deal_stmt | gather_stmt | choose_stmt | claim_stmt | pay_stmt | outcome_stmt
@@ -726,6 +726,7 @@ fn is_reserved(word: &str) -> bool {
         "deal",
         "deck",
         "def",
+        "display",
         "distinct",
         "each",
         "edit",

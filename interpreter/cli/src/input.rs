@@ -3,7 +3,7 @@
 //! identifies one move.
 
 use fuda_core::engine::{show, Move, Pending, PASS};
-use fuda_core::ir::Op;
+use fuda_core::ir::{Builtin, Expr, Op};
 use fuda_core::suggest::closest;
 use fuda_core::value::Value;
 use fuda_core::Program;
@@ -261,4 +261,45 @@ pub fn parse(p: &Program, pending: &Pending, code: &[Op], moves: &[Move], line: 
             Reply::Invalid(format!("`{text}` is not a move you can make now{hint}"))
         }
     }
+}
+
+/// The move a line names, legal or not — an option of the decision by its name or label
+/// and the argument typed after it (cards, or a number) — so that a refused line can be
+/// told why (`State::why_not`). `None` when the line names no option.
+pub fn attempted(
+    p: &Program,
+    pending: &Pending,
+    code: &[Op],
+    line: &str,
+) -> Option<(usize, Value)> {
+    let Some(Op::Decide(d)) = code.get(pending.at as usize) else {
+        return None;
+    };
+    let text = line.trim();
+    let (head, rest) = match text.split_once(char::is_whitespace) {
+        Some((h, r)) => (h, r.trim()),
+        None => (text, ""),
+    };
+    let option = d
+        .options
+        .iter()
+        .position(|o| o.name == head || o.label.as_deref() == Some(head))?;
+    let arg = match &d.options[option].param {
+        None => Value::Unit,
+        Some((_, dom)) => {
+            if let Ok(n) = rest.parse::<i64>() {
+                Value::Int(n)
+            } else {
+                let cards: fuda_core::model::CardSet =
+                    p.deck.parse_card_list(rest).ok()?.into_iter().collect();
+                match (dom, cards.first()) {
+                    // A move over `sets(…)` takes a set; any other over cards, one card.
+                    (Expr::Call(Builtin::Sets, ..), _) => Value::Cards(cards),
+                    (_, Some(c)) if cards.len() == 1 => Value::Card(c),
+                    _ => return None,
+                }
+            }
+        }
+    };
+    Some((option, arg))
 }

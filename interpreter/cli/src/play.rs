@@ -586,8 +586,14 @@ impl Session<'_> {
                 }
                 Reply::Quit => return Err("you quit"),
                 Reply::Invalid(why) => {
+                    // What the rules say against the move, when the line names one of
+                    // this decision's options: asked of a copy, which it may write to.
+                    let reason = input::attempted(p, pending, code, &line)
+                        .and_then(|(o, arg)| st.clone().why_not(p, self.me, o, &arg).reason(p))
+                        .map(|r| format!("\n  why: {r}"))
+                        .unwrap_or_default();
                     // It quotes what was typed.
-                    outln!("{}", crate::render::printable(&why));
+                    outln!("{}{reason}", crate::render::printable(&why));
                     show_moves(p, pending, code, moves, &scores);
                 }
             }

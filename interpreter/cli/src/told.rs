@@ -126,7 +126,12 @@ impl Moves {
                     code,
                     &Move {
                         option: m.option,
-                        arg: Value::Unit,
+                        // Cards are told below, as far as this player may see them;
+                        // any other argument (a number, a name) is public.
+                        arg: match m.arg {
+                            Value::Card(_) | Value::Cards(_) => Value::Unit,
+                            ref v => v.clone(),
+                        },
                     },
                 ),
                 cards,

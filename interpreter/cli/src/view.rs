@@ -252,7 +252,8 @@ fn count(n: usize) -> String {
     }
 }
 
-/// The ledger variables on one line: `chips: you 3, seat 1 (胴二) -2 …  pot: 0`.
+/// The ledger variables and those the ruleset displays, on one line: `chips: you 3,
+/// seat 1 (胴二) -2 …  pot: 0`.
 pub fn ledger(p: &Program, st: &State, me: u8) -> String {
     ledger_under(p, st, st.board.dealer, me)
 }
@@ -264,7 +265,8 @@ pub fn ledger_under(p: &Program, st: &State, dealer: u8, me: u8) -> String {
     let b = &st.board;
     // Each variable's words, kept whole on a line: `chips: you (seat 0, 親) 3,`.
     let mut parts: Vec<Vec<String>> = Vec::new();
-    for v in &p.ledger {
+    // The ledger first, then what the ruleset asks to `display` (富戯: the play in force).
+    for v in p.ledger.iter().chain(&p.display) {
         let def = &p.vars[*v as usize];
         let base = b.layout.var_base[*v as usize] as usize;
         if def.per_seat {
@@ -280,7 +282,7 @@ pub fn ledger_under(p: &Program, st: &State, dealer: u8, me: u8) -> String {
                     format!(
                         "{head}{} {}{comma}",
                         seat_under(p, st, dealer, s, Some(me)),
-                        b.vars[base + s as usize].int()
+                        show::value(p, &b.vars[base + s as usize])
                     )
                 })
                 .collect();

@@ -257,3 +257,31 @@ pub fn fuda_on_terminal(env: &[(&str, Option<&str>)], args: &[&str]) -> Option<S
     let out = cmd.output().ok()?;
     Some(String::from_utf8_lossy(&out.stdout).into_owned())
 }
+
+/// Compares `text` with the golden file `tests/golden/play/NAME`, or writes it there
+/// when `UPDATE_GOLDEN` is set. A difference fails with the first line that differs.
+pub fn golden(name: &str, text: &str) {
+    let path = format!("{}/tests/golden/play/{name}", env!("CARGO_MANIFEST_DIR"));
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::create_dir_all(std::path::Path::new(&path).parent().expect("folder"))
+            .expect("make the golden folder");
+        std::fs::write(&path, text).expect("write the golden file");
+        return;
+    }
+    let want = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{path}: {e} (UPDATE_GOLDEN=1 writes it)"));
+    if want == text {
+        return;
+    }
+    let (a, b): (Vec<&str>, Vec<&str>) = (want.lines().collect(), text.lines().collect());
+    let at = (0..a.len().max(b.len()))
+        .find(|i| a.get(*i) != b.get(*i))
+        .unwrap_or(0);
+    panic!(
+        "the screen differs from {path} at line {}:\n  golden: {:?}\n  now:    {:?}\n\
+         (if the change is meant, run with UPDATE_GOLDEN=1 and review the diff)",
+        at + 1,
+        a.get(at).copied().unwrap_or("<end>"),
+        b.get(at).copied().unwrap_or("<end>"),
+    );
+}

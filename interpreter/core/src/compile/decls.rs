@@ -82,6 +82,9 @@ pub(super) fn declare_all(c: &mut Compiler, items: &[(u16, Item)]) {
         }
     }
     for (file, item) in items {
+        if let Item::Display(names, _) = item {
+            display_decl(c, *file, names);
+        }
         if let Item::Ledger(names, _) = item {
             for n in names {
                 let loc = Loc {
@@ -746,4 +749,54 @@ fn visit_expr(e: &Expr, f: &mut dyn FnMut(&Expr)) {
 fn keyword_span(item: fuda_grammar::Span, word: &str) -> fuda_grammar::Span {
     let start = item.start as usize;
     fuda_grammar::Span::new(start, (start + word.len()).min(item.end as usize))
+}
+
+/// `display a, b`: the variables `fuda play` shows, each of any type, once each.
+fn display_decl(c: &mut Compiler, file: u16, names: &[ast::Ident]) {
+    for n in names {
+        let loc = Loc { file, span: n.span };
+        match c.globals.get(&n.node) {
+            Some((Global::Var(v), _)) => {
+                let v = *v;
+                if !c.program.display.contains(&v) {
+                    c.program.display.push(v);
+                }
+            }
+            Some((g, _)) => {
+                let what = g.describe().to_string();
+                c.error(
+                    Diagnostic::error(
+                        "fuda::bad-display",
+                        format!("`{}` is {what}, not a variable", n.node),
+                        loc,
+                        "not a variable",
+                    )
+                    .with_help("`display` lists variables for `fuda play` to show, e.g. `display 場, 強さ`"),
+                )
+            }
+            None => {
+                let vars: Vec<String> = c
+                    .globals
+                    .iter()
+                    .filter(|(_, (g, _))| matches!(g, Global::Var(_)))
+                    .map(|(k, _)| k.clone())
+                    .collect();
+                let mut d = Diagnostic::error(
+                    "fuda::bad-display",
+                    format!("unknown variable `{}` in `display`", n.node),
+                    loc,
+                    "not declared",
+                );
+                d = match super::closest_within(
+                    &mut c.suggest_budget,
+                    &n.node,
+                    vars.iter().map(|s| s.as_str()),
+                ) {
+                    Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                    None => d.with_help("`display` lists variables for `fuda play` to show, e.g. `display 場, 強さ`"),
+                };
+                c.error(d)
+            }
+        }
+    }
 }

@@ -715,6 +715,7 @@ fn item_key(item: &Item) -> Option<(&'static str, String)> {
         Item::Enum(d) => ("enum", d.name.node.clone()),
         Item::Cards(d) => ("cards", d.name.node.clone()),
         Item::Ledger(..) => ("ledger", String::new()),
+        Item::Display(..) => ("display", String::new()),
         Item::Def(d) => ("def", d.name.node.clone()),
         Item::Pattern(d) => ("pattern", d.name.node.clone()),
         Item::Score(d) => ("score", d.name.node.clone()),

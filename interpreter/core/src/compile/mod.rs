@@ -280,6 +280,7 @@ impl Compiler {
                 zones: Vec::new(),
                 vars: Vec::new(),
                 ledger: Vec::new(),
+                display: Vec::new(),
                 patterns: Vec::new(),
                 scores: Vec::new(),
                 procs: Vec::new(),

@@ -927,7 +927,22 @@ impl Compiler {
                 };
                 (sc.bind(&x.node, elem), de)
             });
-            let guard = o.guard.as_ref().map(|gd| self.expr_of(sc, gd, &Type::Bool));
+            let mut written = crate::ir::Written {
+                domain: o.param.as_ref().map(|(_, dom)| self.loc(sc, dom.span)),
+                guard: Vec::new(),
+            };
+            // A guard `a and b and c` is compiled part by part, into the same `and`
+            // chain, so that a refused move can be told which part failed.
+            let guard = o.guard.as_ref().map(|gd| {
+                let mut parts = Vec::new();
+                and_parts(gd, &mut parts);
+                let mut compiled = parts.iter().map(|x| {
+                    written.guard.push(self.loc(sc, x.span));
+                    self.expr_of(sc, x, &Type::Bool)
+                });
+                let first = compiled.next().unwrap_or(Expr::Const(Value::Bool(true)));
+                compiled.fold(first, |a, b| Expr::And(Box::new(a), Box::new(b)))
+            });
             if kind != DecideKind::Claim {
                 if let Some(p) = &o.priority {
                     self.error(
@@ -951,6 +966,7 @@ impl Compiler {
                 label: o.label.as_ref().map(|l| l.node.clone()),
                 param,
                 guard,
+                written,
                 priority: o.priority.as_ref().map(|p| p.node).unwrap_or(0),
                 body,
                 ends_round: false,
@@ -1104,5 +1120,17 @@ impl Compiler {
             out.push(self.expr_of(sc, &a.value, &t));
         }
         Some(out)
+    }
+}
+
+/// The parts of `e`'s top `and` chain, left to right: `a and b and c` (read as `(a and
+/// b) and c`) gives `a`, `b`, `c`; any other expression is one part.
+fn and_parts<'e>(e: &'e ast::Expr, out: &mut Vec<&'e ast::Expr>) {
+    match &e.node {
+        ast::ExprKind::Binary(ast::BinOp::And, a, b) => {
+            and_parts(a, out);
+            and_parts(b, out);
+        }
+        _ => out.push(e),
     }
 }

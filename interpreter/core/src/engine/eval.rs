@@ -555,8 +555,9 @@ impl Cx<'_> {
     }
 
     fn builtin(&mut self, b: Builtin, args: &[Expr]) -> Result<Value, RuntimeError> {
-        // Builtins take at most three arguments: keep them on the stack.
-        let mut vals = [Value::Unit, Value::Unit, Value::Unit];
+        // Builtins take at most four arguments (`sets(h, lo, hi, ATTR)`): keep them on
+        // the stack.
+        let mut vals = [Value::Unit, Value::Unit, Value::Unit, Value::Unit];
         for (slot, a) in vals.iter_mut().zip(args) {
             *slot = self.eval(a)?;
         }

@@ -917,15 +917,26 @@ impl State {
                 match found {
                     Some(i) => choices.push(i),
                     None => {
+                        // Why, when the move is one this decision has: the cards not
+                        // held, the value not offered, or the part of its guard that
+                        // is false.
+                        let option = match code.get(pending.at as usize) {
+                            Some(Op::Decide(d)) => d.options.iter().position(|o| o.name == name),
+                            _ => None,
+                        };
+                        let why = option
+                            .and_then(|o| st.why_not(p, sm.seat, o, &arg).reason(p))
+                            .map(|r| format!(": {r}"))
+                            .unwrap_or_default();
                         return Err(RuntimeError::new(
                             format!(
-                            "`answer {name}{}` is not a legal move for seat {} here (legal: {})",
-                            arg_text(p, &arg),
-                            sm.seat,
-                            legal()
-                        ),
+                                "`answer {name}{}` is not a legal move for seat {} here{why} (legal: {})",
+                                arg_text(p, &arg),
+                                sm.seat,
+                                legal()
+                            ),
                             at,
-                        ))
+                        ));
                     }
                 }
             }

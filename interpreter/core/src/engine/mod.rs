@@ -14,6 +14,7 @@ mod quicken;
 pub mod show;
 mod state;
 mod typed;
+mod why_not;
 mod zones;
 
 pub(crate) use by_class::class_shaped;
@@ -31,4 +32,5 @@ pub use state::{
     MAX_EVENT_TEXT, ROUND_DECISION_LIMIT,
 };
 pub(crate) use typed::{scalar_of, STACK_ARGS};
+pub use why_not::WhyNot;
 pub use zones::Zones;

@@ -105,6 +105,10 @@ pub struct OptionDef {
     pub param: Option<(u16, Expr)>,
     /// Guard.
     pub guard: Option<Expr>,
+    /// Where the domain and each part of the guard are written (a guard `a and b and c`
+    /// has three parts, the compiled guard that many `and` leaves): what a refused move
+    /// is told, see `engine::State::why_not`.
+    pub written: Written,
     /// Claim priority.
     pub priority: i64,
     /// Code index of the body.
@@ -121,6 +125,15 @@ pub struct OptionDef {
     /// The local `t` when the guard is `d != t` on the move's card `d`, the card it
     /// leaves out of the move's zone (set by `compile/quick_ops.rs`).
     pub left_out: Option<u16>,
+}
+
+/// Where a move's domain and guard are written, for telling why a move is refused.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Written {
+    /// The domain (`sets(手牌[s], 3, 3, face)`).
+    pub domain: Option<Loc>,
+    /// Each part of the guard's top `and` chain, left to right (one for any other guard).
+    pub guard: Vec<Loc>,
 }
 
 /// A guard `TABLE(ZONE[s]).total > k` or `TABLE(ZONE[s] + c).total > k` (`k >= 0`, the

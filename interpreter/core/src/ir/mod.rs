@@ -103,6 +103,8 @@ pub struct Program {
     pub vars: Vec<VarDef>,
     /// Variables whose sum is conserved (`ledger`).
     pub ledger: Vec<u16>,
+    /// Variables `fuda play` shows on the table after the ledger (`display`).
+    pub display: Vec<u16>,
     /// Patterns.
     pub patterns: Vec<PatternDef>,
     /// Score tables.

@@ -1,0 +1,70 @@
+//! `fuda play` on 富戯, a climbing game: the table shows the play in force (its shape,
+//! number, suit and any reversal, from the ruleset's `display`), plays are typed as
+//! their move and tiles, and a play the rules refuse is told why, the game unchanged.
+
+mod common;
+
+use common::{bundled, fuda_with_input, golden};
+
+/// Three players, seed 5: the exchange (two tiles given back), then a 刻子 of tiles not
+/// held and a 対子 of two different tiles, each refused with its reason and the same
+/// moves offered again; a pass; then the person leaves.
+#[test]
+fn golden_fugi_refusals_say_why() {
+    let fugi = bundled("fugi.fuda");
+    let r = fuda_with_input(
+        &[
+            "play",
+            &fugi,
+            "--seed",
+            "5",
+            "--players",
+            "3",
+            "--agents",
+            "random",
+            "--set",
+            "降番=1",
+        ],
+        "1\n1\n刻子 999m\n対子 68m\n見送り\nquit\n",
+    );
+    let s = &r.stdout;
+    assert!(s.contains("  場: 空\n") && s.contains("  強さ: 0\n"), "{s}");
+    assert!(
+        s.contains("why: 999m are not among the cards it takes from, `sets(手牌[s], 3, 3, face)`"),
+        "{s}"
+    );
+    assert!(
+        s.contains("why: 68m are not among the cards it takes from, `sets(手牌[s], 2, 2, face)`"),
+        "{s}"
+    );
+    // The refused lines changed nothing: the same fifteen moves are offered after each.
+    assert_eq!(s.matches("  15. 見送り (pass)\n").count(), 3, "{s}");
+    golden("fugi-seed5.txt", s);
+}
+
+/// A play that does not beat the table is refused with the rule that says so.
+#[test]
+fn a_play_that_does_not_beat_the_table_is_told_which_rule() {
+    let fugi = bundled("fugi.fuda");
+    // Seed 5: after the exchange and a pass, 民二 leads 6s; the person holds 7m.
+    let r = fuda_with_input(
+        &[
+            "play",
+            &fugi,
+            "--seed",
+            "5",
+            "--players",
+            "3",
+            "--agents",
+            "random",
+            "--set",
+            "降番=1",
+        ],
+        "1\n1\n見送り\n単騎 1p\nquit\n",
+    );
+    let s = &r.stdout;
+    assert!(
+        s.contains("why: `出せる(単, p, 場, 強さ, 色, 逆転)` (line "),
+        "{s}"
+    );
+}
