@@ -2,6 +2,7 @@
 //! from stdin (so it works piped), and sees only what that seat may see, until each
 //! deal ends: then every seat's cards are shown, and the game waits for Enter.
 
+mod chain;
 mod preview;
 mod watch;
 
@@ -104,6 +105,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         dealer: 0,
         columns: view::screen_width(),
         pause: !args.no_pause,
+        typed_ahead: Default::default(),
     };
     let mut recorded: Vec<Vec<usize>> = Vec::new();
     // A person playing a house rule is told once when its payments stop balancing, as
@@ -406,6 +408,9 @@ struct Session<'p> {
     columns: usize,
     /// Whether to wait for Enter after each deal's result.
     pause: bool,
+    /// The rest of a line that answered several decisions in a row (see `chain`): the
+    /// answers of the person's next decisions, checked when the line was read.
+    typed_ahead: std::collections::VecDeque<String>,
 }
 
 impl Session<'_> {
@@ -550,6 +555,15 @@ impl Session<'_> {
     ) -> Result<usize, &'static str> {
         let p = self.p;
         let code = st.pending_code(p);
+        // A part of a line typed at an earlier decision answers this one.
+        if let Some(text) = self.typed_ahead.pop_front() {
+            if let Reply::Move(i) = input::parse(p, pending, code, moves, &text) {
+                outln!("you: {}", pending.describe(p, code, &moves[i]));
+                return Ok(i);
+            }
+            // Checked when typed, so not expected: the person is asked instead.
+            self.typed_ahead.clear();
+        }
         let what = if pending.kind == DecideKind::Claim {
             "you may claim"
         } else {
@@ -585,6 +599,14 @@ impl Session<'_> {
                     show_moves(p, pending, code, moves, &scores);
                 }
                 Reply::Quit => return Err("you quit"),
+                Reply::Invalid(_) if self.chained(st, &line) => {
+                    let first = self.typed_ahead.pop_front().unwrap_or_default();
+                    if let Reply::Move(i) = input::parse(p, pending, code, moves, &first) {
+                        outln!("you: {}", pending.describe(p, code, &moves[i]));
+                        return Ok(i);
+                    }
+                    self.typed_ahead.clear();
+                }
                 Reply::Invalid(why) => {
                     // What the rules say against the move, when the line names one of
                     // this decision's options: asked of a copy, which it may write to.
@@ -597,6 +619,20 @@ impl Session<'_> {
                     show_moves(p, pending, code, moves, &scores);
                 }
             }
+        }
+    }
+}
+
+impl Session<'_> {
+    /// Whether `line` answers this decision and the person's next ones in a row
+    /// (`刻子 222m 帯 99m`): its parts are then waiting in `typed_ahead`, this one first.
+    fn chained(&mut self, st: &State, line: &str) -> bool {
+        match chain::split(self.p, st, self.me, line) {
+            Some(parts) => {
+                self.typed_ahead = parts.into();
+                true
+            }
+            None => false,
         }
     }
 }

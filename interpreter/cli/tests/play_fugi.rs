@@ -68,3 +68,43 @@ fn a_play_that_does_not_beat_the_table_is_told_which_rule() {
         "{s}"
     );
 }
+
+/// A play made in steps is typed on one line, as players write it: `999p帯77m` (or
+/// `刻子 999p 帯 77m`) answers the 刻子 and then what it carries; a line whose later
+/// part fits nothing is refused whole, the game unchanged.
+#[test]
+fn a_carrying_play_is_typed_on_one_line() {
+    let fugi = bundled("fugi.fuda");
+    let args = [
+        "play",
+        &fugi,
+        "--seed",
+        "5",
+        "--players",
+        "3",
+        "--agents",
+        "random",
+        "--set",
+        "降番=1",
+    ];
+    for line in ["999p帯77m", "刻子 999p 帯 77m", "999p 帯 77m"] {
+        let r = fuda_with_input(&args, &format!("1\n1\n{line}\nquit\n"));
+        let s = &r.stdout;
+        assert!(
+            s.contains("> you: 刻子 999p\nyou: 帯 (carry) 77m\n"),
+            "{line}: {s}"
+        );
+        assert!(
+            s.contains("  流し                        77m 999p\n"),
+            "{line}: {s}"
+        );
+    }
+    let r = fuda_with_input(&args, "1\n1\n999p帯68m\n見送り\nquit\n");
+    let s = &r.stdout;
+    assert!(
+        s.contains("> `999p帯68m` is not a move you can make now"),
+        "{s}"
+    );
+    assert!(!s.contains("you: 刻子 999p"), "{s}");
+    assert!(s.contains("you: 見送り (pass)"), "{s}");
+}
