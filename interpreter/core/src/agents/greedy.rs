@@ -25,6 +25,10 @@ pub struct Greedy {
     last: DecisionWork,
     /// Steps of work its lookahead may still do ([`Greedy::LOOKAHEAD_BUDGET`] at first).
     lookahead_left: u64,
+    /// Decisions in a row whose playouts told no move apart (nothing recorded, no chips
+    /// moved): past [`SILENT_PROBES`], playouts are only tried now and then (see
+    /// [`Greedy::by_rollouts`]).
+    silent: u32,
 }
 
 /// What one decision cost the greedy player: the measure its budgets bound, so that a
@@ -51,6 +55,7 @@ impl Greedy {
             hidden: Hidden::default(),
             last: DecisionWork::default(),
             lookahead_left: Greedy::LOOKAHEAD_BUDGET,
+            silent: 0,
         }
     }
 
@@ -165,6 +170,14 @@ impl Agent for Greedy {
     }
 }
 
+/// Decisions in a row whose playouts told no move apart after which the greedy player
+/// stops playing out every decision: in a climbing game whose rounds mostly end with
+/// nobody out, playouts cost the whole lookahead budget by mid-game and say nothing.
+const SILENT_PROBES: u32 = 4;
+/// Once playouts have been silent that long, one decision in this many still plays out
+/// (a round near its end, where a win comes within reach, speaks again).
+const PROBE_EVERY: u32 = 8;
+
 /// Playouts per move when a game has no patterns to aim at: each in its own reshuffled
 /// world, the same worlds for every move.
 const ROLLOUTS: usize = 2;
@@ -210,6 +223,15 @@ impl Greedy {
         let Some(pending) = st.pending() else {
             return 0;
         };
+        // Playouts that have told nothing for a while are tried only now and then; in
+        // between, the move that sheds most is taken at once.
+        if self.silent >= SILENT_PROBES
+            && !(self.silent - SILENT_PROBES).is_multiple_of(PROBE_EVERY)
+        {
+            self.silent += 1;
+            let all: Vec<usize> = (0..n).collect();
+            return self.fewest_held(p, st, seat, me, &all);
+        }
         let before = crate::play::chips_of(p, st)
             .get(seat as usize)
             .copied()
@@ -234,10 +256,15 @@ impl Greedy {
         for w in &mut worlds {
             *w = self.rng.next_u64();
         }
+        let mut tried = 0;
+        // Whether any playout recorded a result or moved chips, for anyone.
+        let chips0 = crate::play::chips_of(p, st);
+        let mut stirred = false;
         for i in candidates {
             if left == 0 {
                 break;
             }
+            tried += 1;
             self.last.tried += 1;
             let mut total = 0i64;
             let choices: Vec<usize> = (0..pending.seats.len())
@@ -256,11 +283,12 @@ impl Greedy {
                     // `used` counts the tried move too; the budget bounds the rest.
                     self.last.decisions += used as u64 - 1;
                     left = left.saturating_sub(used);
-                    total += crate::play::chips_of(p, w)
-                        .get(seat as usize)
-                        .copied()
-                        .unwrap_or(0)
-                        - before;
+                    let chips = crate::play::chips_of(p, w);
+                    stirred |= chips != chips0
+                        || w.events[events.min(w.events.len())..]
+                            .iter()
+                            .any(|e| matches!(e, Event::Record(..)));
+                    total += chips.get(seat as usize).copied().unwrap_or(0) - before;
                     // Without chips, what the rules recorded for the seat is the score.
                     if p.ledger.is_empty() {
                         total += recorded(w, seat, events);
@@ -280,7 +308,62 @@ impl Greedy {
         if best.is_empty() {
             return 0;
         }
+        // Every move tried came out alike, and nothing was scored in any playout (a
+        // climbing game's rounds end with nobody out): the move that leaves the seat's
+        // hand smallest is taken, the rules' own way to shed cards fastest.
+        // Only when no playout scored anything for anyone: a fishing game's playouts
+        // that tie for this seat still pay others, and its moves stay as they were.
+        if best.len() > 1 && best.len() == tried && !stirred {
+            self.silent += 1;
+            return self.fewest_held(p, st, seat, me, &best);
+        }
+        self.silent = 0;
         best[self.rng.below(best.len() as u32) as usize]
+    }
+
+    /// Among moves `among` of the waiting decision, one after which the seat holds the
+    /// fewest cards in its own hand (played to the next decision; ties at random).
+    fn fewest_held(
+        &mut self,
+        p: &Program,
+        st: &State,
+        seat: u8,
+        me: usize,
+        among: &[usize],
+    ) -> usize {
+        let Some(pending) = st.pending() else {
+            return among[0];
+        };
+        let mut best: Vec<usize> = Vec::new();
+        let mut fewest = usize::MAX;
+        let mut slot = self.trial.take();
+        for &i in among {
+            let w = copy_into(&mut slot, st);
+            let choices: Vec<usize> = (0..pending.seats.len())
+                .map(|k| if k == me { i } else { 0 })
+                .collect();
+            let work = self.lend_work(w, u64::MAX);
+            let held = match w.apply(p, &choices) {
+                Ok(()) => {
+                    let _ = w.advance(p);
+                    owned_cards(p, w, seat, false).len()
+                }
+                Err(_) => usize::MAX,
+            };
+            self.charge_work(w, work);
+            if held < fewest {
+                fewest = held;
+                best.clear();
+            }
+            if held == fewest {
+                best.push(i);
+            }
+        }
+        self.trial = slot;
+        match best.len() {
+            0 => among[0],
+            n => best[self.rng.below(n as u32) as usize],
+        }
     }
 }
 
