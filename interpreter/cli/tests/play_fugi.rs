@@ -108,3 +108,34 @@ fn a_carrying_play_is_typed_on_one_line() {
     assert!(!s.contains("you: 刻子 999p"), "{s}");
     assert!(s.contains("you: 見送り (pass)"), "{s}");
 }
+
+/// In a file's own tests, an `answer` the rules refuse says why, as `fuda play` does:
+/// a play that does not beat the table, tiles not held, a set of the wrong shape.
+#[test]
+fn a_refused_answer_in_a_test_says_why() {
+    let tmp = tempfile::tempdir().expect("a temporary folder");
+    let dir = tmp.path();
+    let fugi = std::fs::read_to_string(bundled("fugi.fuda")).expect("read fugi.fuda");
+    std::fs::write(dir.join("fugi.fuda"), fugi).expect("copy fugi.fuda");
+    let variant = "ruleset \"refusals\" extends \"fugi.fuda\"\n\
+        test \"does not beat\" {\n  move 壁 to 流し\n  move cards(\"222m444p\") to 手牌[0]\n  場 = 刻\n  強さ = 3\n  answer 刻子(cards(\"222m\"))\n  打牌(0)\n}\n\
+        test \"not held\" {\n  move 壁 to 流し\n  move cards(\"222m444p\") to 手牌[0]\n  answer 刻子(cards(\"555m\"))\n  打牌(0)\n}\n\
+        test \"not a triplet\" {\n  move 壁 to 流し\n  move cards(\"234m444p\") to 手牌[0]\n  answer 刻子(cards(\"234m\"))\n  打牌(0)\n}\n";
+    let file = dir.join("refusals.fuda");
+    std::fs::write(&file, variant).expect("write the variant");
+    let r = common::fuda(&["test", &file.to_string_lossy()]);
+    let all = r.all();
+    assert_eq!(r.code, 1, "{all}");
+    assert!(
+        all.contains("is not a legal move for seat 0 here: `出せる(刻, p, 場, 強さ, 色, 逆転)` (line "),
+        "{all}"
+    );
+    assert!(
+        all.contains("here: 555m are not among the cards it takes from, `sets(手牌[s], 3, 3, face)`"),
+        "{all}"
+    );
+    assert!(
+        all.contains("here: it is not one of those it offers, `sets(手牌[s], 3, 3, face)`"),
+        "{all}"
+    );
+}
