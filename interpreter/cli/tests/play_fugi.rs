@@ -127,11 +127,15 @@ fn a_refused_answer_in_a_test_says_why() {
     let all = r.all();
     assert_eq!(r.code, 1, "{all}");
     assert!(
-        all.contains("is not a legal move for seat 0 here: `出せる(刻, p, 場, 強さ, 色, 逆転)` (line "),
+        all.contains(
+            "is not a legal move for seat 0 here: `出せる(刻, p, 場, 強さ, 色, 逆転)` (line "
+        ),
         "{all}"
     );
     assert!(
-        all.contains("here: 555m are not among the cards it takes from, `sets(手牌[s], 3, 3, face)`"),
+        all.contains(
+            "here: 555m are not among the cards it takes from, `sets(手牌[s], 3, 3, face)`"
+        ),
         "{all}"
     );
     assert!(
