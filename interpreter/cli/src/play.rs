@@ -648,6 +648,9 @@ fn own_cards(st: &State, me: u8) -> CardSet {
         .fold(CardSet::EMPTY, |acc, (i, _)| acc.union(b.sets[i]))
 }
 
+/// Past this many moves, a decision's moves are listed by move, several to a line.
+const GROUPED_PAST: usize = 15;
+
 /// The moves, numbered, each win offered with what it would score (`scores`, one per
 /// move: see [`preview::scores`]).
 fn show_moves(
@@ -657,6 +660,33 @@ fn show_moves(
     moves: &[Move],
     scores: &[Option<String>],
 ) {
+    // A long list (a climbing game's plays) is shown by move, several to a line, each
+    // with its number: `単騎   1:6m 2:8m 3:2p …`. A list that offers a score stays long.
+    if moves.len() > GROUPED_PAST && scores.iter().all(Option::is_none) {
+        let mut rows: Vec<(String, Vec<String>)> = Vec::new();
+        for (i, m) in moves.iter().enumerate() {
+            let label = pending.describe(
+                p,
+                code,
+                &Move {
+                    option: m.option,
+                    arg: fuda_core::value::Value::Unit,
+                },
+            );
+            let full = pending.describe(p, code, m);
+            let arg = full.strip_prefix(label.as_str()).unwrap_or("").trim();
+            let item = match arg {
+                "" => format!("{}", i + 1),
+                a => format!("{}:{a}", i + 1),
+            };
+            match rows.last_mut() {
+                Some((l, items)) if *l == label => items.push(item),
+                _ => rows.push((label, vec![item])),
+            }
+        }
+        crate::render::out(&view::rows(&rows, 2, 2, view::screen_width()));
+        return;
+    }
     for (i, m) in moves.iter().enumerate() {
         match scores.get(i).and_then(Option::as_ref) {
             Some(s) => outln!("  {:>2}. {} — {s}", i + 1, pending.describe(p, code, m)),

@@ -50,7 +50,7 @@ pub(super) fn each_alternative(
     Ok(false)
 }
 
-/// Which alternative of union `pat` a split found by [`for_each_match`] is of: its
+/// Which alternative of union `pat` a split found by [`super::for_each_match`] is of: its
 /// index in `pat.alternatives`, read off the set after the groups.
 pub fn shape_of(pat: &PatternDef, groups: &[CardSet]) -> Option<usize> {
     groups
