@@ -465,8 +465,10 @@ impl Compiler {
                     .insert(composed, (name.node.clone(), loc));
             }
         }
-        // A value-like name that is also an enum value or an attribute's symbol would
-        // hide that symbol in every expression (`c.kind == 光` would read the variable).
+        // A value-like name that is also an enum value would hide that value in every
+        // expression (`outcome 流れ` would read the variable). An attribute's values are
+        // scoped to it: a variable may take one's name (`var 場` beside a kanji 場), and
+        // the value is then written `kanji.場`.
         if matches!(
             g,
             Global::Param(_) | Global::Var(_) | Global::Zone(_) | Global::CardSet(_)
@@ -481,12 +483,6 @@ impl Compiler {
                         .enums
                         .get(*e as usize)
                         .map(|d| format!("enum `{}`", d.name)),
-                    Type::Sym(crate::value::SymDomain::Attr(a)) => self
-                        .program
-                        .deck
-                        .attrs
-                        .get(*a as usize)
-                        .map(|d| format!("the card attribute `{}`", d.name)),
                     _ => None,
                 });
             if let Some(owner) = owner {

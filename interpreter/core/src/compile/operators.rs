@@ -192,7 +192,7 @@ impl Compiler {
                     // a mistake (`三 == 短` for `三.kind == 短`), not a run-time error.
                     let other = if is_set(&ta) { &tb } else { &ta };
                     if !setlike(other) && *other != Type::Error {
-                        self.compare_mismatch(sc, span, &ta, &tb);
+                        self.compare_mismatch(sc, span, (sa, &ta), (sb, &tb));
                     }
                     (coerce(x, &ta, &Type::Cards), coerce(y, &tb, &Type::Cards))
                 } else {
@@ -200,7 +200,7 @@ impl Compiler {
                         || self.type_fits(&tb, &ta)
                         || comparable_text(&ta, &tb))
                     {
-                        self.compare_mismatch(sc, span, &ta, &tb);
+                        self.compare_mismatch(sc, span, (sa, &ta), (sb, &tb));
                     }
                     (x, y)
                 };
@@ -266,7 +266,16 @@ impl Compiler {
     /// `==` or `!=` between values of two types that never compare: an error, with a
     /// help line when a card or cards meet a value of an attribute (`三 == 短` for
     /// `三.kind == 短`) or cards meet a number.
-    fn compare_mismatch(&mut self, sc: &Scope, span: Span, ta: &Type, tb: &Type) {
+    fn compare_mismatch(
+        &mut self,
+        sc: &Scope,
+        span: Span,
+        (xa, ta): (Span, &Type),
+        (xb, tb): (Span, &Type),
+    ) {
+        let shadowed = self
+            .shadowed_value(sc, xa, tb)
+            .or_else(|| self.shadowed_value(sc, xb, ta));
         let (a, b) = (self.describe(ta), self.describe(tb));
         let mut d = Diagnostic::error(
             "fuda::type-mismatch",
@@ -299,13 +308,39 @@ impl Compiler {
             }
             _ => None,
         };
-        if let Some(h) = help {
+        if let Some(h) = shadowed.or(help) {
             d = d.with_help(h);
         }
         self.error(d);
     }
 
+    /// When the operand written at `x` is a bare name that something declared takes (a
+    /// variable) and also a
+    /// value of the attribute `want` is of, the help that names the value: `` `場` here
+    /// is the variable; the value of `kanji` is written `kanji.場` ``.
+    fn shadowed_value(&self, sc: &Scope, x: Span, want: &Type) -> Option<String> {
+        let at = self.loc(sc, x);
+        let src = self.program.sources.get(at.file as usize)?;
+        let n = src.text.get(at.span.start as usize..at.span.end as usize)?;
+        let Type::Sym(SymDomain::Attr(a)) = want else {
+            return None;
+        };
+        let s = *self.sym_index.get(n)?;
+        if !self.program.deck.attr_has_value(*a, s) {
+            return None;
+        }
+        let (g, _) = self.globals.get(n)?;
+        let attr = &self.program.deck.attrs.get(*a as usize)?.name;
+        Some(format!(
+            "`{n}` here is {}; the value of `{attr}` is written `{attr}.{n}`",
+            g.describe()
+        ))
+    }
+
     pub(crate) fn field(&mut self, sc: &mut Scope, x: &ast::Expr, f: &ast::Ident) -> (Expr, Type) {
+        if let Some(v) = self.qualified_value(sc, x, f) {
+            return v;
+        }
         let (xe, t) = self.expr(sc, x);
         match t {
             Type::Score => {
@@ -617,4 +652,63 @@ fn scalar_kind(t: &Type) -> Option<u8> {
 
 pub(super) fn unreachable_bool() -> (Expr, Type) {
     (Expr::Const(Value::Bool(false)), Type::Bool)
+}
+
+impl Compiler {
+    /// `kanji.場`, `結果.流局`: a value named by its attribute or enum, which a
+    /// variable, zone or parameter of the same name may hide when written alone (a
+    /// deck of 52 kanji does not take 52 names from the rest of the ruleset). `None`
+    /// when `x` is not an attribute's or enum's name that nothing else takes.
+    fn qualified_value(
+        &mut self,
+        sc: &mut Scope,
+        x: &ast::Expr,
+        f: &ast::Ident,
+    ) -> Option<(Expr, Type)> {
+        let ExprKind::Name(n) = &x.node else {
+            return None;
+        };
+        if sc.local(n).is_some() || sc.groups.iter().any(|(g, ..)| g == n) {
+            return None;
+        }
+        let domain = match self.globals.get(n) {
+            Some((Global::Enum(e), _)) => SymDomain::Enum(*e),
+            Some(_) => return None,
+            None => match self.program.deck.attr_named(n) {
+                Some(a)
+                    if matches!(
+                        self.program.deck.attrs[a as usize].kind,
+                        AttrKind::Symbols(_)
+                    ) =>
+                {
+                    SymDomain::Attr(a)
+                }
+                _ => return None,
+            },
+        };
+        let sym = self.sym_index.get(&f.node).copied();
+        let fits = sym.is_some_and(|s| match &domain {
+            SymDomain::Attr(a) => self.program.deck.attr_has_value(*a, s),
+            SymDomain::Enum(e) => self
+                .program
+                .enums
+                .get(*e as usize)
+                .is_some_and(|d| d.values.iter().any(|(v, _)| *v == s)),
+            _ => false,
+        });
+        if let (true, Some(s)) = (fits, sym) {
+            return Some((Expr::Const(Value::Sym(s)), Type::Sym(domain)));
+        }
+        let values = self.sym_values(&domain).unwrap_or_default();
+        self.error(
+            Diagnostic::error(
+                "fuda::unknown-value",
+                format!("`{n}` has no value `{}`", f.node),
+                self.loc(sc, f.span),
+                "not one of its values",
+            )
+            .with_help(format!("its values: {values}")),
+        );
+        Some((Expr::Const(Value::Unit), Type::Error))
+    }
 }

@@ -123,7 +123,16 @@ impl Compiler {
         if n == "deck" {
             return (Expr::Cards(self.program.deck.all()), Type::Cards);
         }
-        if let Some((g, _)) = self.globals.get(n).cloned() {
+        // In a def, table or pattern, which cannot read the game's state, a variable or
+        // zone named like an attribute's value leaves the name to the value.
+        let state_hidden =
+            |g: &Global| !sc.stateful && matches!(g, Global::Var(_) | Global::Zone(_));
+        let global = self
+            .globals
+            .get(n)
+            .filter(|(g, _)| !(state_hidden(g) && self.sym_index.contains_key(n)))
+            .cloned();
+        if let Some((g, _)) = global {
             match g {
                 Global::Param(i) => {
                     return (Expr::Param(i), self.program.params[i as usize].ty.clone())
