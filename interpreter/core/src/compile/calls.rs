@@ -175,6 +175,30 @@ impl Compiler {
                 };
                 (vec![x, lo, hi, alike], Type::List(Box::new(Type::Cards)))
             }
+            Builtin::Claimed => {
+                // `claimed(ロン)`: a move's name, checked once every move is known.
+                let e = match &a(0).node {
+                    ExprKind::Name(n) => {
+                        let at = self.loc(sc, a(0).span);
+                        self.claimed_names.push((n.clone(), at));
+                        self.state_only(sc, "the claims of", n, a(0).span);
+                        Expr::Const(Value::Int(self.move_name_id(n) as i64))
+                    }
+                    _ => {
+                        self.error(
+                            Diagnostic::error(
+                                "fuda::bad-argument",
+                                "`claimed` takes a move's name",
+                                self.loc(sc, a(0).span),
+                                "not a move's name",
+                            )
+                            .with_help("write the move as declared in the claim window: `claimed(ロン)`"),
+                        );
+                        Expr::Const(Value::Unit)
+                    }
+                };
+                (vec![e], Type::List(Box::new(Type::Seat)))
+            }
             Builtin::Tagged => {
                 let x = self.expr_of(sc, a(0), &Type::Cards);
                 let tag = match &a(1).node {

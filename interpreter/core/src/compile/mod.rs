@@ -32,7 +32,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use fuda_grammar::ast::{self, Item};
 
 use crate::diagnostic::{Diagnostic, Severity};
-use crate::ir::{Loc, Program, Source};
+use crate::ir::{Loc, Op, Program, Source};
 use crate::loader::Loader;
 use crate::model::{CardSet, Deck};
 use crate::value::Type;
@@ -154,6 +154,9 @@ pub(crate) struct Compiler {
     pub composed_names: BTreeMap<String, (String, Loc)>,
     /// Symbols by text.
     pub sym_index: BTreeMap<String, u32>,
+    /// The names `claimed(NAME)` asked about, with where: each must name some move
+    /// (checked once every procedure is compiled, since a move may be declared after).
+    pub claimed_names: Vec<(String, Loc)>,
     /// Which domain each symbol was first declared in.
     pub sym_type: BTreeMap<u32, Type>,
     /// `def` bodies by name, for inlining (shared: each use expands the same body).
@@ -281,6 +284,7 @@ impl Compiler {
                 vars: Vec::new(),
                 ledger: Vec::new(),
                 display: Vec::new(),
+                move_names: Vec::new(),
                 patterns: Vec::new(),
                 scores: Vec::new(),
                 procs: Vec::new(),
@@ -296,6 +300,7 @@ impl Compiler {
             globals: BTreeMap::new(),
             composed_names: BTreeMap::new(),
             sym_index: BTreeMap::new(),
+            claimed_names: Vec::new(),
             sym_type: BTreeMap::new(),
             defs: Vec::new(),
             inlining: Vec::new(),
@@ -404,6 +409,53 @@ impl Compiler {
         if self.outcome_names.insert(s) {
             let name = self.program.symbols[s as usize].clone();
             self.program.outcomes.push(name);
+        }
+    }
+
+    /// The index of a move's name in `Program::move_names`, added when new.
+    pub fn move_name_id(&mut self, name: &str) -> u32 {
+        match self.program.move_names.iter().position(|n| n == name) {
+            Some(i) => i as u32,
+            None => {
+                self.program.move_names.push(name.to_string());
+                (self.program.move_names.len() - 1) as u32
+            }
+        }
+    }
+
+    /// Reports each name `claimed(…)` asked about that no move has.
+    fn check_claimed_names(&mut self) {
+        let declared: std::collections::BTreeSet<String> = self
+            .program
+            .procs
+            .iter()
+            .chain(self.program.tests.iter().map(|t| &t.body))
+            .flat_map(|d| d.code.iter())
+            .filter_map(|op| match op {
+                Op::Decide(d) => Some(d.options.iter().map(|o| o.name.clone())),
+                _ => None,
+            })
+            .flatten()
+            .collect();
+        for (name, at) in std::mem::take(&mut self.claimed_names) {
+            if declared.contains(&name) {
+                continue;
+            }
+            let mut d = Diagnostic::error(
+                "fuda::unknown-move",
+                format!("no move is named `{name}`"),
+                at,
+                "not a move",
+            );
+            d = match closest_within(
+                &mut self.suggest_budget,
+                &name,
+                declared.iter().map(|s| s.as_str()),
+            ) {
+                Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                None => d.with_help("`claimed(NAME)` names a move of a claim window: `claimed(ロン)`"),
+            };
+            self.error(d);
         }
     }
 
@@ -570,6 +622,7 @@ impl Compiler {
         self.explain_replaced_tables();
         self.check_defs();
         stmt::compile_procs_and_tests(self, items);
+        self.check_claimed_names();
         verify::check_program(self, items);
         ends::mark_round_enders(&mut self.program);
     }

@@ -71,6 +71,7 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("waits", Builtin::Waits(0), 2, 3),
     ("tagged", Builtin::Tagged, 2, 2),
     ("sets", Builtin::Sets, 2, 4),
+    ("claimed", Builtin::Claimed, 1, 1),
 ];
 
 /// Quantifier names usable as `name(x in D: body)`.

@@ -961,8 +961,10 @@ impl Compiler {
             self.block(sc, g, &o.body);
             g.emit(Op::OptionDone { decide: at as u32 });
             sc.close();
+            let name_id = self.move_name_id(&o.name.node);
             opts.push(OptionDef {
                 name: o.name.node.clone(),
+                name_id,
                 label: o.label.as_ref().map(|l| l.node.clone()),
                 param,
                 guard,

@@ -744,6 +744,17 @@ impl Cx<'_> {
                     }
                 }
             }
+            Builtin::Claimed => {
+                let name = arg(0).int();
+                let seats = self
+                    .board("the claims")?
+                    .claims
+                    .iter()
+                    .filter(|(_, n)| *n as i64 == name)
+                    .map(|(s, _)| Value::Seat(*s))
+                    .collect();
+                Value::List(seats)
+            }
             Builtin::Word(w) => {
                 let set = self.cards(&arg(0))?;
                 match self.p.words.get(w as usize) {
@@ -907,6 +918,7 @@ fn bare_board(seats: u8, params: Vec<Value>) -> Board {
         fit_sums: vec![],
         revealed: vec![],
         shown: CardSet::EMPTY,
+        claims: Vec::new(),
         rng: GameRng::new(0),
         layout: Arc::new(Layout {
             zone_base: vec![],

@@ -366,6 +366,10 @@ impl State {
             if seats.capacity() > 0 {
                 self.spare.keep_seats(seats);
             }
+            // A window nobody could claim in is the last one taken, with no claims.
+            if d.kind == DecideKind::Claim {
+                self.board.claims.clear();
+            }
             self.jump(d.after);
             return Ok(false);
         }
@@ -839,6 +843,14 @@ impl State {
                 self.start_option(d, base, seat, option, arg);
             }
             DecideKind::Claim => {
+                // Every claim made, for `claimed(…)` in the winning claim's body and after.
+                self.board.claims.clear();
+                for (s, c) in pending.seats.iter().zip(choices) {
+                    let m = &s.moves[*c];
+                    if let Some(o) = d.options.get(m.option as usize).filter(|_| m.option != PASS) {
+                        self.board.claims.push((s.seat, o.name_id));
+                    }
+                }
                 let mut best: Option<(i64, u8, &Move)> = None;
                 for (s, c) in pending.seats.iter().zip(choices) {
                     let m = &s.moves[*c];

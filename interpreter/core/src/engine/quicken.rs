@@ -123,7 +123,10 @@ impl State {
             },
             // Most discards: no other seat can claim, and nothing is offered.
             QuickOp::NoClaim { from, after } => match op {
-                Op::Decide(d) if self.nobody_claims(p, d, from, base) => Ran::Jump(after),
+                Op::Decide(d) if self.nobody_claims(p, d, from, base) => {
+                    self.board.claims.clear();
+                    Ran::Jump(after)
+                }
                 _ => Ran::Declined,
             },
         }

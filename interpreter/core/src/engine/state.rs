@@ -94,6 +94,9 @@ pub struct Board {
     /// Cards shown to everyone wherever they lie (`reveal CARDS`, さらす), until the next
     /// `gather`: what was shown is known.
     pub shown: CardSet,
+    /// The last claim window taken: each seat that claimed, with its move's name (an
+    /// index into `Program::move_names`), in the window's order; read by `claimed(…)`.
+    pub claims: Vec<(u8, u32)>,
     /// The game's generator.
     pub rng: GameRng,
     /// Zone and variable placement.
@@ -117,6 +120,7 @@ impl Clone for Board {
             fit_sums,
             revealed,
             shown,
+            claims,
             rng,
             layout,
             quicken,
@@ -132,6 +136,7 @@ impl Clone for Board {
             fit_sums: fit_sums.clone(),
             revealed: revealed.clone(),
             shown: *shown,
+            claims: claims.clone(),
             rng: rng.clone(),
             layout: layout.clone(),
             quicken: *quicken,
@@ -152,6 +157,7 @@ impl Clone for Board {
             fit_sums,
             revealed,
             shown,
+            claims,
             rng,
             layout,
             quicken,
@@ -166,6 +172,7 @@ impl Clone for Board {
         self.fit_sums.clone_from(fit_sums);
         self.revealed.clone_from(revealed);
         self.shown = *shown;
+        self.claims.clone_from(claims);
         self.rng.clone_from(rng);
         // The same layout as a rule (a lookahead copy reset to its game): counting an
         // `Arc` up and the old one down would be two atomic operations for nothing.
@@ -613,6 +620,7 @@ impl State {
             fit_sums: Vec::new(),
             revealed: vec![false; n_inst.max(1)],
             shown: CardSet::EMPTY,
+            claims: Vec::new(),
             rng: GameRng::new(seed),
             layout,
             quicken: true,
@@ -820,6 +828,7 @@ mod tests {
             sets: lists.iter().map(|z| z.iter().copied().collect()).collect(),
             revealed: vec![false; lists.len()],
             shown: CardSet::EMPTY,
+            claims: Vec::new(),
             layout: Arc::new(Layout {
                 zone_base: (0..lists.len() as u16).collect(),
                 zone_of: (0..lists.len() as u16).map(|i| (i, None)).collect(),

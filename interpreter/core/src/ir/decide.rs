@@ -99,6 +99,8 @@ pub enum PickCount {
 pub struct OptionDef {
     /// Name.
     pub name: String,
+    /// The name's index in `Program::move_names`.
+    pub name_id: u32,
     /// Display label.
     pub label: Option<String>,
     /// Parameter slot and domain (a card set/zone, a list or an int range).

@@ -58,6 +58,9 @@ pub enum Builtin {
     /// The sets of N (or LO to HI) cards of a set, copies of one card counted once
     /// (`sets(CARDS, N)`, `sets(CARDS, LO, HI)`): a move's domain of card sets.
     Sets,
+    /// The seats that chose the move named (by its index in `Program::move_names`) in
+    /// the last claim window taken, in the window's order (`claimed(ロン)`).
+    Claimed,
 }
 
 /// Quantifier/comprehension kinds (`count(x in D: P)` …).

@@ -105,6 +105,8 @@ pub struct Program {
     pub ledger: Vec<u16>,
     /// Variables `fuda play` shows on the table after the ledger (`display`).
     pub display: Vec<u16>,
+    /// Every move's name, once each: what `claimed(NAME)` and an option's `name_id` index.
+    pub move_names: Vec<String>,
     /// Patterns.
     pub patterns: Vec<PatternDef>,
     /// Score tables.
