@@ -130,10 +130,10 @@ class Game:
                     tenho=tenho / N_TENHO, tenpai5=tenpai / N_TENPAI5, away6=away / N_AWAY6)
 
 
-def greedy(words, pool_size, cap=None):
-    """52 kanji built greedily: start at the kanji in most 2-kanji words, add
-    each time the kanji of the pool linking to most of those chosen (by 2- and
-    3-kanji words; with cap, a kanji's links count at most cap)."""
+def greedy(words, pool_size):
+    """52 kanji built greedily: start at the kanji in most 2-kanji words, then
+    add each time the kanji of the pool (the pool_size kanji in most 2-kanji
+    words) that forms most 2-kanji words with those chosen."""
     deg = collections.Counter()
     two = [w for w in words if len(w) == 2 and w[1] != "々"]
     for w in two:
@@ -147,10 +147,8 @@ def greedy(words, pool_size, cap=None):
     chosen = [pool[0]]
     while len(chosen) < 52:
         cs = set(chosen)
-        def gain(k):
-            g = sum(link[k][c] for c in cs)
-            return min(g, cap) if cap else g
-        best = max((k for k in pool if k not in cs), key=lambda k: (gain(k), deg[k], -ord(k)))
+        best = max((k for k in pool if k not in cs),
+                   key=lambda k: (sum(link[k][c] for c in cs), deg[k], -ord(k)))
         chosen.append(best)
     return "".join(chosen)
 
