@@ -192,7 +192,9 @@ impl Compiler {
                                 self.loc(sc, a(0).span),
                                 "not a move's name",
                             )
-                            .with_help("write the move as declared in the claim window: `claimed(ロン)`"),
+                            .with_help(
+                                "write the move as declared in the claim window: `claimed(ロン)`",
+                            ),
                         );
                         Expr::Const(Value::Unit)
                     }

@@ -453,7 +453,9 @@ impl Compiler {
                 declared.iter().map(|s| s.as_str()),
             ) {
                 Some(s) => d.with_help(format!("did you mean `{s}`?")),
-                None => d.with_help("`claimed(NAME)` names a move of a claim window: `claimed(ロン)`"),
+                None => {
+                    d.with_help("`claimed(NAME)` names a move of a claim window: `claimed(ロン)`")
+                }
             };
             self.error(d);
         }

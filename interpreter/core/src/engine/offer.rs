@@ -847,7 +847,11 @@ impl State {
                 self.board.claims.clear();
                 for (s, c) in pending.seats.iter().zip(choices) {
                     let m = &s.moves[*c];
-                    if let Some(o) = d.options.get(m.option as usize).filter(|_| m.option != PASS) {
+                    if let Some(o) = d
+                        .options
+                        .get(m.option as usize)
+                        .filter(|_| m.option != PASS)
+                    {
                         self.board.claims.push((s.seat, o.name_id));
                     }
                 }
