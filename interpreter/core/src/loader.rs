@@ -94,10 +94,15 @@ pub const STDLIB: &[(&str, &str)] = &[
         "std/mahjong108",
         include_str!("../../../stdlib/mahjong108.fuda"),
     ),
+    ("std/jukugo", include_str!("../../../stdlib/jukugo.fuda")),
 ];
 
-/// Data files built into the binary, named `std/…` in `words … from "std/…"` (none yet).
-pub const STDLIB_DATA: &[(&str, &str)] = &[];
+/// Data files built into the binary, named `std/…` in `words … from "std/…"`: 熟語麻雀's
+/// word list (see `stdlib/jukugo/SOURCE.md`).
+pub const STDLIB_DATA: &[(&str, &str)] = &[(
+    "std/jukugo/words.txt",
+    include_str!("../../../stdlib/jukugo/words.txt"),
+)];
 
 /// Where an import or `extends` path points.
 #[derive(Debug, PartialEq)]

@@ -201,3 +201,32 @@ test "each attribute spells its own words" {
     );
     run_tests(&c.program);
 }
+
+#[test]
+fn the_stdlib_jukugo_deck_spells_its_shipped_word_list() {
+    let text = r#"
+ruleset "jukugo deck"
+import "std/jukugo"
+words 熟語 from "std/jukugo/words.txt"
+seats 2 { 2: 親 子 }
+zone 山 shared stack hidden
+zone 場 shared pile public
+test "words of the deck, in any order, and the joker as 々" {
+  expect word(熟語, cards(2S AS), kanji)            # 中年
+  expect word(熟語, cards(AS 2S), kanji)
+  expect word(熟語, cards(6S JK1), kanji)           # 先々
+  expect not word(熟語, cards(6S JK1 JK2), kanji)
+  expect count(deck) == 54 and sum(c in deck: c.points) == 153
+  expect card(KD).kanji == kanji.場 and card(AS).rank == 14
+  expect count(c in deck: c is ジョーカー) == 2
+}
+"#;
+    let c = compile(text, vec![]);
+    // Every word of the list is spelled by the deck's kanji.
+    assert!(c.warnings.is_empty(), "{:?}", c.warnings);
+    // Spellings, a word and its reversal counting once (中年, 年中): 123 + 3 + 9.
+    let w = &c.program.words[0];
+    let spellings: usize = (1..w.keys.len()).map(|n| w.keys[n].len() / n).sum();
+    assert_eq!(spellings, 135);
+    run_tests(&c.program);
+}
