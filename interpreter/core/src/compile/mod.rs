@@ -18,6 +18,7 @@ mod limits;
 mod load;
 mod names;
 mod operators;
+mod pattern;
 mod quick_ops;
 mod resolve;
 mod score;
