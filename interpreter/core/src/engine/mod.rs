@@ -1,6 +1,7 @@
 //! The engine: game state, expression evaluation, running procedure code to the next
 //! decision, and applying the players' choices. It names no game.
 
+mod builtins;
 mod by_class;
 mod deal;
 mod decision;
@@ -13,6 +14,7 @@ mod pick;
 mod quicken;
 pub mod show;
 mod state;
+mod test_run;
 mod typed;
 mod why_not;
 mod zones;
