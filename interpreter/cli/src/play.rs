@@ -88,6 +88,8 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         .collect();
     let mut st = State::new(&p, &game_params, seed).map_err(|e| runtime(&p, &e))?;
     st.keep_log = true;
+    // The rules may ask whether a person plays a seat (`person(s)`).
+    st.board.people = 1u32 << (me % 32);
     // The seed is told only when the game is over: with it, the same game could be
     // played again from another seat, every hidden hand in view.
     outln!("{} — you play seat {me} of {seats}", p.title);
@@ -308,6 +310,7 @@ impl Recorder {
                 ended: None,
                 chips: None,
                 error: None,
+                people: vec![args.seat],
             },
             saved: std::time::Instant::now(),
             saved_moves: 0,

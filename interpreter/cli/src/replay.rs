@@ -46,6 +46,10 @@ pub struct Replay {
     /// replay.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The seats a person played (the rules may ask, `person(s)`); absent in records
+    /// older than it, which are replayed with none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub people: Vec<u8>,
 }
 
 /// How a recorded game ended.
@@ -306,6 +310,8 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     let game_params = params::game_params(&p, &replay.set, None)?;
     let mut st = State::new(&p, &game_params, replay.seed)
         .map_err(|e| miette!(code = "fuda::cli::replay", "{}", e.message))?;
+    // Who was a person matters to rules that ask (`person(s)`).
+    st.board.people = replay.people.iter().fold(0, |m, s| m | 1u32 << (s % 32));
     // The game as it went: every recorded move and what the rules said, in order.
     st.keep_log = true;
     let mut log = Log {

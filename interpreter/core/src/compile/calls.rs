@@ -91,6 +91,7 @@ impl Compiler {
                 | Builtin::Players
                 | Builtin::Leaders
                 | Builtin::Role
+                | Builtin::Person
         );
         if state_builtin {
             self.state_only(sc, "the seats with", name, f.span);
@@ -175,6 +176,7 @@ impl Compiler {
                 };
                 (vec![x, lo, hi, alike], Type::List(Box::new(Type::Cards)))
             }
+            Builtin::Person => (vec![self.expr_of(sc, a(0), &Type::Seat)], Type::Bool),
             Builtin::Claimed => {
                 // `claimed(ロン)`: a move's name, checked once every move is known.
                 let e = match &a(0).node {

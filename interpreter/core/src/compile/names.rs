@@ -72,6 +72,7 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("tagged", Builtin::Tagged, 2, 2),
     ("sets", Builtin::Sets, 2, 4),
     ("claimed", Builtin::Claimed, 1, 1),
+    ("person", Builtin::Person, 1, 1),
 ];
 
 /// Quantifier names usable as `name(x in D: body)`.

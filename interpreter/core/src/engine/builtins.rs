@@ -199,6 +199,10 @@ impl Cx<'_> {
                     }
                 }
             }
+            Builtin::Person => {
+                let s = self.seat(&arg(0))?;
+                Value::Bool(self.board("who plays")?.people & (1u32 << (s % 32)) != 0)
+            }
             Builtin::Claimed => {
                 let name = arg(0).int();
                 let seats = self

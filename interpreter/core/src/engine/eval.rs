@@ -703,6 +703,7 @@ fn bare_board(seats: u8, params: Vec<Value>) -> Board {
         revealed: vec![],
         shown: CardSet::EMPTY,
         claims: Vec::new(),
+        people: 0,
         rng: GameRng::new(0),
         layout: Arc::new(Layout {
             zone_base: vec![],

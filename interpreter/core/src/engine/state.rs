@@ -97,6 +97,9 @@ pub struct Board {
     /// The last claim window taken: each seat that claimed, with its move's name (an
     /// index into `Program::move_names`), in the window's order; read by `claimed(…)`.
     pub claims: Vec<(u8, u32)>,
+    /// The seats a person plays (bit `s` for seat `s`), read by `person(s)`: set by
+    /// whoever seats the players (`fuda play`, a replay); none in a simulation.
+    pub people: u32,
     /// The game's generator.
     pub rng: GameRng,
     /// Zone and variable placement.
@@ -121,6 +124,7 @@ impl Clone for Board {
             revealed,
             shown,
             claims,
+            people,
             rng,
             layout,
             quicken,
@@ -137,6 +141,7 @@ impl Clone for Board {
             revealed: revealed.clone(),
             shown: *shown,
             claims: claims.clone(),
+            people: *people,
             rng: rng.clone(),
             layout: layout.clone(),
             quicken: *quicken,
@@ -158,6 +163,7 @@ impl Clone for Board {
             revealed,
             shown,
             claims,
+            people,
             rng,
             layout,
             quicken,
@@ -173,6 +179,7 @@ impl Clone for Board {
         self.revealed.clone_from(revealed);
         self.shown = *shown;
         self.claims.clone_from(claims);
+        self.people = *people;
         self.rng.clone_from(rng);
         // The same layout as a rule (a lookahead copy reset to its game): counting an
         // `Arc` up and the old one down would be two atomic operations for nothing.
@@ -621,6 +628,7 @@ impl State {
             revealed: vec![false; n_inst.max(1)],
             shown: CardSet::EMPTY,
             claims: Vec::new(),
+            people: 0,
             rng: GameRng::new(seed),
             layout,
             quicken: true,
@@ -829,6 +837,7 @@ mod tests {
             revealed: vec![false; lists.len()],
             shown: CardSet::EMPTY,
             claims: Vec::new(),
+            people: 0,
             layout: Arc::new(Layout {
                 zone_base: (0..lists.len() as u16).collect(),
                 zone_of: (0..lists.len() as u16).map(|i| (i, None)).collect(),

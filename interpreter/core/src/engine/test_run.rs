@@ -40,6 +40,8 @@ impl State {
             params[*i as usize] = Some(v.clone());
         }
         let mut st = State::blank(p, &params, 0)?;
+        // A test answers every decision as a person would: `person(s)` holds for all.
+        st.board.people = u32::MAX;
         st.steps_left = ROUND_BUDGET.min(*budget);
         st.game_steps_left = *budget - st.steps_left;
         let result = st.run_test_body(p, t);

@@ -61,6 +61,9 @@ pub enum Builtin {
     /// The seats that chose the move named (by its index in `Program::move_names`) in
     /// the last claim window taken, in the window's order (`claimed(ロン)`).
     Claimed,
+    /// Whether a person plays the seat (`person(s)`): rules that only people can break
+    /// (a declaration checked after it is made).
+    Person,
 }
 
 /// Quantifier/comprehension kinds (`count(x in D: P)` …).
