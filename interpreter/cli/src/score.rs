@@ -20,7 +20,9 @@ pub struct Args {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// The hand: card ids (or display names) separated by spaces or commas.
-    #[arg(long, value_name = "IDS", required_unless_present_any = ["batch", "settle", "state"])]
+    /// Required unless the table takes no cards (富戯's score is read off how the round
+    /// was won: `--set 地頭=true`).
+    #[arg(long, value_name = "IDS")]
     pub hand: Option<String>,
     /// Settle a described end of round instead: run this procedure of the ruleset on
     /// the cards given with `--zone`, and report each seat's payments and yaku.
@@ -81,12 +83,23 @@ fn run_text(args: &Args) -> miette::Result<u8> {
     if let Some(batch) = &args.batch {
         return batch_run(&table, &base, batch);
     }
-    let hand = values::cards(&p, args.hand.as_deref().unwrap_or_default())?;
+    let hand = match (&args.hand, table.hand_param) {
+        (Some(text), _) => values::cards(&p, text)?,
+        (None, None) => Vec::new(),
+        (None, Some(_)) => {
+            return Err(miette!(
+                code = "fuda::cli::no-hand-given",
+                help = "list its cards: `--hand \"1-crane 3-curtain …\"` (or score a JSON-lines batch with `--batch`)",
+                "score table `{}` scores a hand: give it with `--hand`",
+                p.scores[table.index as usize].name
+            ))
+        }
+    };
     let scored = table.score(hand, base)?;
     if args.json {
         outln!("{}", to_json(&p, &scored));
     } else {
-        render::out(&human(&p, &scored));
+        render::out(&human(&p, &scored, table.hand_param.is_some()));
     }
     Ok(0)
 }
@@ -118,8 +131,9 @@ enum Given<'v> {
 struct Table<'p> {
     p: &'p Program,
     index: u16,
-    /// The parameter that takes the hand: the first of type `cards`.
-    hand_param: usize,
+    /// The parameter that takes the hand: the first of type `cards` (none for a table
+    /// that scores only how a round was won).
+    hand_param: Option<usize>,
 }
 
 impl<'p> Table<'p> {
@@ -142,18 +156,7 @@ impl<'p> Table<'p> {
             }
         };
         let def = &p.scores[index as usize];
-        let hand_param = def
-            .params
-            .iter()
-            .position(|(_, ty, _)| *ty == Type::Cards)
-            .ok_or_else(|| {
-                miette!(
-                    code = "fuda::cli::no-hand",
-                    help = "a table scores a hand through a `cards` parameter, e.g. `score 役代(hand: cards) over 役形(hand)`",
-                    "score table `{}` takes no cards, so it cannot score a hand",
-                    def.name
-                )
-            })?;
+        let hand_param = def.params.iter().position(|(_, ty, _)| *ty == Type::Cards);
         Ok(Table {
             p,
             index,
@@ -173,7 +176,7 @@ impl<'p> Table<'p> {
         let p = self.p;
         let ps = self.def_params();
         match ps.iter().position(|(n, ..)| n == name) {
-            Some(i) if i == self.hand_param => Err(miette!(
+            Some(i) if Some(i) == self.hand_param => Err(miette!(
                 code = "fuda::cli::hand-set",
                 help = "give the hand with `--hand` (or `hand` in a batch line)",
                 "`{name}` is the hand"
@@ -198,7 +201,7 @@ impl<'p> Table<'p> {
                     name,
                     ps.iter()
                         .enumerate()
-                        .filter(|(i, _)| *i != self.hand_param)
+                        .filter(|(i, _)| Some(*i) != self.hand_param)
                         .map(|(_, (n, ..))| n.as_str())
                         .chain(p.params.iter().map(|d| d.name.as_str())),
                 )),
@@ -253,7 +256,18 @@ impl<'p> Table<'p> {
             }
         }
         let Settings { mut args, params } = set;
-        args[self.hand_param] = Some(Value::Cards(hand.iter().copied().collect()));
+        match self.hand_param {
+            Some(h) => args[h] = Some(Value::Cards(hand.iter().copied().collect())),
+            None if !hand.is_empty() => {
+                return Err(miette!(
+                    code = "fuda::cli::no-hand",
+                    help = "leave out `--hand`: the table reads only its other arguments (`--set NAME=VALUE`)",
+                    "score table `{}` takes no cards, so it scores no hand",
+                    def.name
+                ))
+            }
+            None => {}
+        }
         // The melds were read apart from the hand, each from the first copies of its
         // tiles: trade a copy the hand (or an earlier meld) holds for a free one.
         if let Some(fuda_core::ir::Expr::Local(i)) = &def.formed {
@@ -421,9 +435,12 @@ fn to_json(p: &Program, s: &Scored) -> String {
 }
 
 /// The text report of a scored hand.
-fn human(p: &Program, s: &Scored) -> String {
+fn human(p: &Program, s: &Scored, has_hand: bool) -> String {
     let r = &s.result;
-    let mut out = format!("hand: {}\n", view::cards(p, &s.hand));
+    let mut out = match has_hand {
+        true => format!("hand: {}\n", view::cards(p, &s.hand)),
+        false => String::new(),
+    };
     if r.yaku.is_empty() {
         out.push_str("no yaku: total 0\n");
         return out;
@@ -438,6 +455,14 @@ fn human(p: &Program, s: &Scored) -> String {
     }
     for line in view::group_lines(p, &r.groups) {
         out.push_str(&format!("  {line}\n"));
+    }
+    // A game without a ledger records its points and pays nothing (富戯, 帝戯).
+    if p.ledger.is_empty() {
+        out.push_str(&format!(
+            "the winner scores {} (recorded, not paid: the ruleset keeps no ledger)\n",
+            r.total
+        ));
+        return out;
     }
     let others = s.players - 1;
     out.push_str(&format!(

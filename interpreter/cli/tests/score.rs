@@ -874,3 +874,53 @@ fn melds_already_formed_are_given_as_a_list() {
     assert_eq!(r.code, 0, "{}", r.all());
     assert!(r.stdout.contains("\"shape\":\"一般形\""), "{}", r.stdout);
 }
+
+/// A table that takes no cards (富戯's score: how the round was won) is scored from
+/// `--set` alone; giving it a hand is refused, and a table that takes one asks for it.
+#[test]
+fn a_table_without_cards_scores_from_its_settings() {
+    let fugi = common::bundled("fugi.fuda");
+    let r = common::fuda(&[
+        "score",
+        &fugi,
+        "--set",
+        "地頭=true",
+        "--set",
+        "刻子=true",
+        "--set",
+        "牌底=true",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(r.stdout.starts_with("上がり: 8\n"), "{}", r.stdout);
+    assert!(!r.stdout.contains("hand:"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains("the winner scores 8 (recorded, not paid"),
+        "{}",
+        r.stdout
+    );
+    let r = common::fuda(&[
+        "score",
+        &fugi,
+        "--json",
+        "--set",
+        "特殊=true",
+        "--set",
+        "配牌=true",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).expect("JSON");
+    assert_eq!(v["total"], 16, "{}", r.stdout);
+    let r = common::fuda(&["score", &fugi, "--hand", "1m"]);
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(
+        r.all().contains("takes no cards, so it scores no hand"),
+        "{}",
+        r.all()
+    );
+    let r = common::fuda(&["score", &common::sangohana()]);
+    assert_eq!(r.code, 1, "{}", r.all());
+    assert!(
+        r.all().contains("scores a hand: give it with `--hand`"),
+        "{}",
+        r.all()
+    );
+}
