@@ -667,6 +667,9 @@ fn show_moves(
     // with its number: `単騎   1:6m 2:8m 3:2p …`. A list that offers a score stays long.
     if moves.len() > GROUPED_PAST && scores.iter().all(Option::is_none) {
         let mut rows: Vec<(String, Vec<String>)> = Vec::new();
+        // Per row, the moves' numbers when each is a number argument one more than the
+        // last (`目標値 1..99`): such a row is shown by its ends.
+        let mut counting: Vec<Option<(usize, i64, usize, i64)>> = Vec::new();
         for (i, m) in moves.iter().enumerate() {
             let label = pending.describe(
                 p,
@@ -682,9 +685,27 @@ fn show_moves(
                 "" => format!("{}", i + 1),
                 a => format!("{}:{a}", i + 1),
             };
-            match rows.last_mut() {
-                Some((l, items)) if *l == label => items.push(item),
-                _ => rows.push((label, vec![item])),
+            let n = match m.arg {
+                fuda_core::value::Value::Int(n) => Some(n),
+                _ => None,
+            };
+            match (rows.last_mut(), counting.last_mut()) {
+                (Some((l, items)), Some(run)) if *l == label => {
+                    items.push(item);
+                    *run = match (*run, n) {
+                        (Some((i0, a0, _, b)), Some(n)) if n == b + 1 => Some((i0, a0, i + 1, n)),
+                        _ => None,
+                    };
+                }
+                _ => {
+                    rows.push((label, vec![item]));
+                    counting.push(n.map(|n| (i + 1, n, i + 1, n)));
+                }
+            }
+        }
+        for ((_, items), run) in rows.iter_mut().zip(&counting) {
+            if let (Some((i0, a0, i1, a1)), true) = (run, items.len() > 4) {
+                *items = vec![format!("{i0}:{a0}"), "…".to_string(), format!("{i1}:{a1}")];
             }
         }
         crate::render::out(&view::rows(&rows, 2, 2, view::screen_width()));
