@@ -659,15 +659,6 @@ impl Allowed {
 fn allowed(cond: &crate::ir::Expr) -> Vec<(&crate::ir::Expr, Allowed)> {
     use crate::ir::{Expr, Op2};
     use crate::value::Value;
-    fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-        match e {
-            Expr::And(x, y) => {
-                conjuncts(x, out);
-                conjuncts(y, out);
-            }
-            _ => out.push(e),
-        }
-    }
     // A constant, a negative int (`-3`, if kept as a negation) included.
     fn constant(e: &Expr) -> Option<Value> {
         match e {
@@ -725,8 +716,7 @@ fn allowed(cond: &crate::ir::Expr) -> Vec<(&crate::ir::Expr, Allowed)> {
         };
         Some((x, allows))
     }
-    let mut parts = Vec::new();
-    conjuncts(cond, &mut parts);
+    let parts = cond.and_leaves();
     let mut out: Vec<(&Expr, Allowed)> = Vec::new();
     for (x, allows) in parts.into_iter().filter_map(test) {
         match out.iter_mut().find(|(y, _)| x.same_as(y)) {

@@ -95,8 +95,7 @@ impl State {
         let Some(g) = &o.guard else {
             return WhyNot::Nothing;
         };
-        let mut parts = Vec::new();
-        and_leaves(g, &mut parts);
+        let mut parts = g.and_leaves();
         // The compiled guard is the written parts' `and` chain; should a later pass have
         // reshaped it, the guard is told as one.
         if parts.len() != written.guard.len() {
@@ -135,17 +134,6 @@ fn same_value(p: &Program, item: &Value, named: &Value) -> bool {
     match (item, named) {
         (Value::Cards(a), Value::Cards(b)) => same_faces(&p.deck, *a, *b),
         (a, b) => a == b,
-    }
-}
-
-/// The leaves of `e`'s top `and` chain, left to right.
-fn and_leaves<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-    match e {
-        Expr::And(a, b) => {
-            and_leaves(a, out);
-            and_leaves(b, out);
-        }
-        _ => out.push(e),
     }
 }
 

@@ -194,6 +194,23 @@ pub enum Expr {
 }
 
 impl Expr {
+    /// The leaves of the expression's top `and` chain, left to right (`a and b and c`:
+    /// `a`, `b`, `c`); any other expression is its one leaf.
+    pub fn and_leaves(&self) -> Vec<&Expr> {
+        fn walk<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+            match e {
+                Expr::And(a, b) => {
+                    walk(a, out);
+                    walk(b, out);
+                }
+                _ => out.push(e),
+            }
+        }
+        let mut out = Vec::new();
+        walk(self, &mut out);
+        out
+    }
+
     /// As a move's guard on its card `d` (in `slot`): the local `t` when the guard is
     /// `d != t` (either way round), the card the guard leaves out of the move's zone.
     #[inline]
