@@ -1,8 +1,8 @@
 //! The whole games in `docs/language.md` do what the page says: the first example ("A
 //! whole game") checks, passes its tests and records a winner every deal, so `fuda
-//! simulate` has win rates to show; the one sketch (§ Sketches), 熟語麻雀, checks with the
-//! stdlib's deck and word list and plays whole games. The reference is read as a user reads it, so
-//! a change to the language that breaks an example, or closes one of its gaps, shows here.
+//! simulate` has win rates to show; § The seven games summarizes seven games, each a rule
+//! file that is bundled. The reference is read as a user reads it, so a change to the
+//! language that breaks an example shows here.
 
 use fuda_core::agents::{by_name, Agent};
 use fuda_core::loader::MemoryFiles;
@@ -25,44 +25,6 @@ fn whole_game() -> String {
         .nth(1)
         .expect("a fuda code block in \"A whole game\"");
     block.split("```").next().unwrap_or_default().to_string()
-}
-
-/// The complete rulesets among the reference's sketches (code blocks that start with
-/// `ruleset "…"`), by the first word of their title.
-fn sketches() -> Vec<(String, String)> {
-    let doc = doc();
-    let start = doc.find("## Sketches").expect("a Sketches section");
-    let mut out = Vec::new();
-    for block in doc[start..].split("```fuda\n").skip(1) {
-        let code = block.split("```").next().unwrap_or_default();
-        if let Some(title) = code
-            .strip_prefix("ruleset \"")
-            .and_then(|t| t.split('"').next())
-        {
-            let name = title.split_whitespace().next().unwrap_or_default();
-            out.push((name.to_string(), code.to_string()));
-        }
-    }
-    out
-}
-
-fn sketch(name: &str) -> String {
-    sketches()
-        .into_iter()
-        .find(|(n, _)| n == name)
-        .map(|(_, code)| code)
-        .unwrap_or_else(|| panic!("no sketch of {name} in docs/language.md"))
-}
-
-fn compile(name: &str) -> Result<fuda_core::Program, Vec<String>> {
-    fuda_core::compile(name, &sketch(name), &MemoryFiles::default())
-        .map(|c| c.program)
-        .map_err(|f| {
-            f.diagnostics
-                .iter()
-                .map(|d| format!("{}: {}", d.code, d.message))
-                .collect()
-        })
 }
 
 /// The toy game compiles without warnings and passes its own tests, and every deal it
@@ -126,28 +88,27 @@ fn the_whole_game_records_a_winner_every_deal() {
 }
 
 #[test]
-fn the_unbundled_game_is_sketched() {
-    let names: Vec<String> = sketches().into_iter().map(|(n, _)| n).collect();
-    assert!(
-        names.iter().any(|n| n == "熟語麻雀"),
-        "熟語麻雀 in {names:?}"
-    );
-}
-
-#[test]
-fn jukugo_checks_and_plays_whole_games() {
-    let p = compile("熟語麻雀").unwrap_or_else(|e| panic!("the 熟語麻雀 sketch: {e:#?}"));
-    for g in 0..2 {
-        let seed = game_seed(3, g);
-        let mut agents: Vec<Box<dyn Agent>> = (0..4)
-            .map(|s| by_name("random", agent_seed(seed, s)).expect("agent"))
-            .collect();
-        let opts = PlayOptions {
-            check_invariants: true,
-            ..PlayOptions::default()
-        };
-        let rec = play_game(&p, &[], seed, &mut agents, &opts)
-            .unwrap_or_else(|e| panic!("熟語麻雀 game {g}: {e:?}"));
-        assert!(!rec.outcomes.is_empty(), "熟語麻雀 game {g} played no deal");
+fn the_seven_games_are_the_bundled_rulesets() {
+    let doc = doc();
+    let start = doc
+        .find("## The seven games")
+        .expect("a section on the seven games");
+    let end = doc[start..].find("\n## ").map_or(doc.len(), |e| start + e);
+    let section = &doc[start..end];
+    let games = section.matches("\n### ").count();
+    assert_eq!(games, 7, "seven games summarized");
+    // Each summary names its rule file, and the file is bundled.
+    let named: Vec<&str> = section
+        .split("`rulesets/")
+        .skip(1)
+        .filter_map(|rest| rest.split('`').next())
+        .collect();
+    assert!(named.len() >= 7, "{named:?}");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../rulesets/");
+    for file in named {
+        assert!(
+            std::path::Path::new(&format!("{dir}{file}")).is_file(),
+            "docs/language.md names rulesets/{file}, which is not bundled"
+        );
     }
 }
