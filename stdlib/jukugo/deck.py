@@ -48,6 +48,9 @@ def main():
     w("#   colour  青 | 桃 | 黄 | 緑 | 茶 (1 to 5 points); the jokers なし.\n")
     w("#   points  0..5.\n")
     w("#   ジョーカー  the tag of JK1 and JK2.\n")
+    w("#\n")
+    w("# Display names are the kanji and the colour, `年[青]`, so that a hand shows what each\n")
+    w("# card is worth; the jokers are `々(1)` and `々(2)`.\n")
     w("\n")
     w('deck jukugo "熟語麻雀 kanji playing cards, 54" {\n')
     w("  attribute rank:   0..14\n")
@@ -63,7 +66,7 @@ def main():
             continue
         rank = RANKS.get(cid[:-1]) or int(cid[:-1])
         suit = SUITS[cid[-1]]
-        w(f'  card {cid:<3} "{k}" rank={rank} suit={suit} kanji={k} colour={colour} points={points}\n')
+        w(f'  card {cid:<3} "{k}[{colour}]" rank={rank} suit={suit} kanji={k} colour={colour} points={points}\n')
     w("}\n")
 
 
