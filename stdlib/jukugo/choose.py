@@ -205,6 +205,8 @@ def main():
     ap.add_argument("source", help="naist-jdic_1%%3a0.4.3-21_all.deb or naist-jdic.dic")
     ap.add_argument("--margin", type=int, default=derive.MARGIN)
     ap.add_argument("--write", metavar="KANJI_TSV", help="write the chosen deck here")
+    ap.add_argument("--set", default="balanced-4", metavar="NAME",
+                    help="the candidate --write writes (default balanced-4, the chosen one)")
     a = ap.parse_args()
     words = derive.common_words(a.source, a.margin)
     cands = {
@@ -213,7 +215,9 @@ def main():
         "balanced-4": balanced(words, 100, HAND, 4),
         "balanced-5": balanced(words, 100, HAND, 5),
     }
-    chosen = "balanced-4"
+    chosen = a.set
+    if chosen not in cands:
+        ap.error(f"--set: one of {', '.join(cands)}")
     print(f"seed {SEED}; 天和 over {N_TENHO} hands, tenpai over {N_TENPAI5} 5-card hands,"
           f" one-away over {N_AWAY6} 6-card hands not won")
     print("set          2-kanji 3-kanji X々  kanji≤2 kanji=0 maxdeg  天和   tenpai5 away6")
