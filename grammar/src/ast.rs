@@ -595,6 +595,8 @@ pub enum StmtKind {
     Return(Option<Expr>),
     /// `break`.
     Break,
+    /// `decline`: the claim being taken gives the window to the next claim.
+    Decline,
     /// `continue`.
     Continue,
     /// `move CARDS to ZONE`.

@@ -142,6 +142,7 @@ pub(super) fn is_kw(r: Rule) -> bool {
             | kw_best
             | kw_bool
             | kw_break
+            | kw_decline
             | kw_by
             | kw_card
             | kw_cards

@@ -329,11 +329,11 @@ fn misspelt_keyword(src: &str, pos: usize) -> Option<(Span, String, &'static str
 
 /// Keywords that start a statement or a declaration.
 const LEADING_WORDS: &[&str] = &[
-    "let", "if", "while", "loop", "for", "repeat", "return", "break", "continue", "move",
-    "shuffle", "cut", "deal", "gather", "choose", "claim", "pay", "outcome", "record", "reveal",
-    "say", "expect", "tally", "answer", "require", "ruleset", "extends", "import", "deck", "param",
-    "seats", "zone", "var", "enum", "cards", "ledger", "display", "def", "pattern", "score",
-    "proc", "test", "words",
+    "let", "if", "while", "loop", "for", "repeat", "return", "break", "continue", "decline",
+    "move", "shuffle", "cut", "deal", "gather", "choose", "claim", "pay", "outcome", "record",
+    "reveal", "say", "expect", "tally", "answer", "require", "ruleset", "extends", "import",
+    "deck", "param", "seats", "zone", "var", "enum", "cards", "ledger", "display", "def",
+    "pattern", "score", "proc", "test", "words",
 ];
 
 /// The leading keyword closest to `word`, if it is a likely slip: at most a third of
@@ -430,9 +430,9 @@ const DECLARATION_WORDS: &[&str] = &[
 
 /// Keywords that start statements (for collapsing them into "a statement").
 const STATEMENT_WORDS: &[&str] = &[
-    "let", "if", "while", "loop", "for", "repeat", "return", "break", "continue", "move",
-    "shuffle", "cut", "deal", "gather", "choose", "claim", "pay", "outcome", "record", "reveal",
-    "say", "expect",
+    "let", "if", "while", "loop", "for", "repeat", "return", "break", "continue", "decline",
+    "move", "shuffle", "cut", "deal", "gather", "choose", "claim", "pay", "outcome", "record",
+    "reveal", "say", "expect",
 ];
 
 fn describe_rule(r: Rule) -> Want {
@@ -448,17 +448,17 @@ fn describe_rule(r: Rule) -> Want {
         | kw_ledger | kw_display | kw_def | kw_pattern | kw_score | kw_proc | kw_test
         | kw_seats | kw_cards | kw_words => Declaration(keyword_text(r)),
         let_stmt | assign_stmt | if_stmt | while_stmt | loop_stmt | for_stmt | repeat_stmt
-        | return_stmt | break_stmt | continue_stmt | move_stmt | shuffle_stmt | cut_stmt
-        | deal_stmt | gather_stmt | choose_stmt | claim_stmt | pay_stmt | outcome_stmt
-        | record_stmt | dealer_stmt | reveal_stmt | say_stmt | expect_stmt | require_stmt
-        | tally_stmt | call_stmt => Statement("a statement".into()),
+        | return_stmt | break_stmt | continue_stmt | decline_stmt | move_stmt | shuffle_stmt
+        | cut_stmt | deal_stmt | gather_stmt | choose_stmt | claim_stmt | pay_stmt
+        | outcome_stmt | record_stmt | dealer_stmt | reveal_stmt | say_stmt | expect_stmt
+        | require_stmt | tally_stmt | call_stmt => Statement("a statement".into()),
         // Keyword-led statements hide behind `&keyword`, so at a statement start that
         // is not a keyword pest reports only `dealer` and a name: still "a statement".
         kw_dealer => Statement("a statement".into()),
         kw_let | kw_if | kw_while | kw_loop | kw_for | kw_repeat | kw_return | kw_break
-        | kw_continue | kw_move | kw_shuffle | kw_cut | kw_deal | kw_gather | kw_choose
-        | kw_claim | kw_pay | kw_outcome | kw_record | kw_reveal | kw_say | kw_expect
-        | kw_tally => Statement(keyword_text(r)),
+        | kw_decline | kw_continue | kw_move | kw_shuffle | kw_cut | kw_deal | kw_gather
+        | kw_choose | kw_claim | kw_pay | kw_outcome | kw_record | kw_reveal | kw_say
+        | kw_expect | kw_tally => Statement(keyword_text(r)),
         expr | or_expr | and_expr | not_expr | cmp_expr | add_expr | mul_expr | unary | neg
         | postfix | paren | cond_expr | name_or_call | cards_lit | card_lit | list | arg | args
         | domain | word_call => Expression,
@@ -725,6 +725,7 @@ fn is_reserved(word: &str) -> bool {
         "cut",
         "deal",
         "deck",
+        "decline",
         "def",
         "display",
         "distinct",

@@ -68,6 +68,7 @@ impl Builder {
                 StmtKind::Return(k.opt(Rule::expr).map(|e| self.expr(e)).transpose()?)
             }
             Rule::break_stmt => StmtKind::Break,
+            Rule::decline_stmt => StmtKind::Decline,
             Rule::continue_stmt => StmtKind::Continue,
             Rule::move_stmt => {
                 let cards = self.expr(k.need(Rule::expr)?)?;

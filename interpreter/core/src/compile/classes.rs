@@ -134,6 +134,7 @@ pub(super) fn op_exprs(op: &mut Op, f: &mut dyn FnMut(&mut Expr)) {
         Op::Jump(_)
         | Op::ForNext { .. }
         | Op::OptionDone { .. }
+        | Op::Decline { .. }
         | Op::DealerByDraw { .. }
         | Op::Return => {}
     }

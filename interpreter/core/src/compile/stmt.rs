@@ -21,6 +21,9 @@ struct Gen {
     cur: Loc,
     /// Per open loop: (continue target, break jumps to patch).
     loops: Vec<(u32, Vec<usize>)>,
+    /// The claim windows whose bodies are being compiled, innermost last: where a
+    /// `decline` hands the window on.
+    claims: Vec<u32>,
     /// Whether this is a test's body.
     in_test: bool,
     /// The type of the value the procedure returns (`proc f() -> int`), if any.
@@ -67,6 +70,7 @@ pub(super) fn compile_procs_and_tests(c: &mut Compiler, items: &[(u16, Item)]) {
                         span: p.name.span,
                     },
                     loops: Vec::new(),
+                    claims: Vec::new(),
                     in_test: false,
                     // `proc match` returning a value is its own error (`bad-entry`).
                     returns: c.proc_returns[ix as usize]
@@ -247,6 +251,7 @@ fn test(c: &mut Compiler, file: u16, t: &ast::TestDecl) {
         locs: Vec::new(),
         cur: loc,
         loops: Vec::new(),
+        claims: Vec::new(),
         in_test: true,
         returns: None,
     };
@@ -574,6 +579,20 @@ impl Compiler {
                 (None, None) => {
                     g.emit(Op::Return);
                 }
+            },
+            StmtKind::Decline => match g.claims.last() {
+                Some(&decide) => {
+                    g.emit(Op::Decline { decide });
+                }
+                None => self.error(
+                    Diagnostic::error(
+                        "fuda::outside-claim",
+                        "`decline` outside a claim's body",
+                        loc,
+                        "not inside a move of `claim`",
+                    )
+                    .with_help("`decline` hands a claim window on to its next claim; write it in the body of a `claim` move"),
+                ),
             },
             StmtKind::Break | StmtKind::Continue => {
                 if g.loops.is_empty() {

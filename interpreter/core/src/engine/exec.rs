@@ -382,6 +382,7 @@ impl State {
             Op::Jump(_) | Op::JumpIfNot(..) | Op::Decide(_) | Op::OptionDone { .. } => {
                 return self.step(p, op, base, at, &mut Waits).map(|_| ())
             }
+            Op::Decline { decide } => self.decline(p, *decide, base, at)?,
             Op::ForStart {
                 list,
                 index,

@@ -741,6 +741,35 @@ impl State {
         Ok(())
     }
 
+    /// `decline` in a claim's body: the claim window at code index `decide` goes to its
+    /// next claim (priority, then the seats' order), or ends when none is left.
+    pub(super) fn decline(
+        &mut self,
+        p: &Program,
+        decide: u32,
+        base: usize,
+        at: Loc,
+    ) -> Result<(), RuntimeError> {
+        let (code, _) = body(p, self.frames.last().expect("frame").code);
+        let Some(Op::Decide(d)) = code.get(decide as usize) else {
+            return Err(RuntimeError::new(
+                "internal: `decline` without its claim window",
+                at,
+            ));
+        };
+        let frame = self.frames.last_mut().expect("frame");
+        let next = frame
+            .declined
+            .iter()
+            .rposition(|e| e.3 == decide)
+            .map(|i| frame.declined.remove(i));
+        match next {
+            Some((seat, option, arg, _)) => self.start_option(d, base, seat, option, arg),
+            None => self.jump(d.after),
+        }
+        Ok(())
+    }
+
     /// Takes the players' choices for the waiting decision: one index into each asked
     /// seat's moves, in the order of `pending().seats`.
     pub fn apply(&mut self, p: &Program, choices: &[usize]) -> Result<(), RuntimeError> {
@@ -855,19 +884,31 @@ impl State {
                         self.board.claims.push((s.seat, o.name_id));
                     }
                 }
-                let mut best: Option<(i64, u8, &Move)> = None;
-                for (s, c) in pending.seats.iter().zip(choices) {
-                    let m = &s.moves[*c];
-                    if m.option == PASS {
-                        continue;
+                // The claims in the order they win: priority, then the seats' order.
+                let mut order: Vec<(i64, u8, &Move)> = pending
+                    .seats
+                    .iter()
+                    .zip(choices)
+                    .map(|(s, c)| (s.seat, &s.moves[*c]))
+                    .filter(|(_, m)| m.option != PASS)
+                    .map(|(seat, m)| (d.options[m.option as usize].priority, seat, m))
+                    .collect();
+                order.sort_by_key(|(pr, ..)| std::cmp::Reverse(*pr));
+                // The others wait for a `decline` in the taken claim's body.
+                let frame = self.frames.last_mut().expect("frame");
+                let at = pending.at;
+                frame.declined.retain(|e| e.3 != at);
+                frame.declined.extend(
+                    order
+                        .iter()
+                        .skip(1)
+                        .rev()
+                        .map(|(_, seat, m)| (*seat, m.option, m.arg.clone(), at)),
+                );
+                match order.first() {
+                    Some((_, seat, m)) => {
+                        self.start_option(d, base, *seat, m.option, m.arg.clone())
                     }
-                    let pr = d.options[m.option as usize].priority;
-                    if best.map(|(bp, ..)| pr > bp).unwrap_or(true) {
-                        best = Some((pr, s.seat, m));
-                    }
-                }
-                match best {
-                    Some((_, seat, m)) => self.start_option(d, base, seat, m.option, m.arg.clone()),
                     None => self.jump(d.after),
                 }
             }

@@ -437,6 +437,9 @@ pub struct Frame {
     pub base: u32,
     /// Moves chosen at once (`choose each`) still to run: seat, option, argument, decide op.
     pub queue: Vec<(u8, u16, Value, u32)>,
+    /// The claims of a claim window after the one taken, next last: what `decline` in the
+    /// taken claim's body hands the window to. Seat, option, argument, decide op.
+    pub declined: Vec<(u8, u16, Value, u32)>,
 }
 
 impl Clone for Frame {
@@ -446,6 +449,7 @@ impl Clone for Frame {
             pc: self.pc,
             base: self.base,
             queue: self.queue.clone(),
+            declined: self.declined.clone(),
         }
     }
 
@@ -457,6 +461,9 @@ impl Clone for Frame {
         self.base = src.base;
         if !(self.queue.is_empty() && src.queue.is_empty()) {
             self.queue.clone_from(&src.queue);
+        }
+        if !(self.declined.is_empty() && src.declined.is_empty()) {
+            self.declined.clone_from(&src.declined);
         }
     }
 }
@@ -694,6 +701,7 @@ impl State {
             pc: 0,
             base: base as u32,
             queue: Vec::new(),
+            declined: Vec::new(),
         });
     }
 

@@ -503,6 +503,9 @@ pub enum Op {
     Decide(Box<Decide>),
     /// The end of an option body of the decision at code index `decide`.
     OptionDone { decide: u32 },
+    /// `decline` in the body of a claim of the claim window at code index `decide`: the
+    /// window goes to its next claim, or ends when none is left.
+    Decline { decide: u32 },
     /// Transfer an amount between targets.
     Pay {
         amount: Expr,

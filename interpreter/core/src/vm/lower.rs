@@ -438,6 +438,7 @@ impl<'a> Lower<'a> {
                 DecideKind::Claim => self.window(d, false),
                 DecideKind::Each => self.window(d, true),
             },
+            Op::Decline { .. } => Err(Declined::new("`decline` in a claim")),
             Op::OptionDone { decide } => match code.get(*decide as usize) {
                 // A `choose each` may have moves waiting to start.
                 Some(Op::Decide(d)) if d.kind == DecideKind::Each => {

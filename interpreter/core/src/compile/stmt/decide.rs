@@ -101,7 +101,13 @@ impl Compiler {
                 }
             }
             let body = g.here();
+            if kind == DecideKind::Claim {
+                g.claims.push(at as u32);
+            }
             self.block(sc, g, &o.body);
+            if kind == DecideKind::Claim {
+                g.claims.pop();
+            }
             g.emit(Op::OptionDone { decide: at as u32 });
             sc.close();
             let name_id = self.move_name_id(&o.name.node);
