@@ -20,8 +20,8 @@ pub struct Args {
     #[arg(value_name = "FILE")]
     pub file: PathBuf,
     /// The hand: card ids (or display names) separated by spaces or commas.
-    /// Required unless the table takes no cards (富戯's score is read off how the round
-    /// was won: `--set 地頭=true`).
+    /// Required unless the table takes no cards (a score read off how the round was won,
+    /// given with `--set`).
     #[arg(long, value_name = "IDS")]
     pub hand: Option<String>,
     /// Settle a described end of round instead: run this procedure of the ruleset on
@@ -456,7 +456,7 @@ fn human(p: &Program, s: &Scored, has_hand: bool) -> String {
     for line in view::group_lines(p, &r.groups) {
         out.push_str(&format!("  {line}\n"));
     }
-    // A game without a ledger records its points and pays nothing (富戯, 帝戯).
+    // A game without a ledger records its points and pays nothing.
     if p.ledger.is_empty() {
         out.push_str(&format!(
             "the winner scores {} (recorded, not paid: the ruleset keeps no ledger)\n",

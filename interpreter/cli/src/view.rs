@@ -265,7 +265,7 @@ pub fn ledger_under(p: &Program, st: &State, dealer: u8, me: u8) -> String {
     let b = &st.board;
     // Each variable's words, kept whole on a line: `chips: you (seat 0, 親) 3,`.
     let mut parts: Vec<Vec<String>> = Vec::new();
-    // The ledger first, then what the ruleset asks to `display` (富戯: the play in force).
+    // The ledger first, then what the ruleset asks to `display` (the play in force, say).
     for v in p.ledger.iter().chain(&p.display) {
         let def = &p.vars[*v as usize];
         let base = b.layout.var_base[*v as usize] as usize;

@@ -4,29 +4,32 @@
 
 mod common;
 
-use common::{bundled, fuda_with_input, golden};
+use common::{bundled, fuda_with_input, golden, Run};
+
+/// `fuda play` of 富戯 with three random players, seed 5 and a one-round game, fed `input`.
+fn play_seed5(input: &str) -> Run {
+    let fugi = bundled("fugi.fuda");
+    let args = [
+        "play",
+        &fugi,
+        "--seed",
+        "5",
+        "--players",
+        "3",
+        "--agents",
+        "random",
+        "--set",
+        "降番=1",
+    ];
+    fuda_with_input(&args, input)
+}
 
 /// Three players, seed 5: the exchange (two tiles given back), then a 刻子 of tiles not
 /// held and a 対子 of two different tiles, each refused with its reason and the same
 /// moves offered again; a pass; then the person leaves.
 #[test]
 fn golden_fugi_refusals_say_why() {
-    let fugi = bundled("fugi.fuda");
-    let r = fuda_with_input(
-        &[
-            "play",
-            &fugi,
-            "--seed",
-            "5",
-            "--players",
-            "3",
-            "--agents",
-            "random",
-            "--set",
-            "降番=1",
-        ],
-        "1\n1\n刻子 999m\n対子 68m\n見送り\nquit\n",
-    );
+    let r = play_seed5("1\n1\n刻子 999m\n対子 68m\n見送り\nquit\n");
     let s = &r.stdout;
     assert!(s.contains("  場: 空\n") && s.contains("  強さ: 0\n"), "{s}");
     assert!(
@@ -45,23 +48,8 @@ fn golden_fugi_refusals_say_why() {
 /// A play that does not beat the table is refused with the rule that says so.
 #[test]
 fn a_play_that_does_not_beat_the_table_is_told_which_rule() {
-    let fugi = bundled("fugi.fuda");
     // Seed 5: after the exchange and a pass, 民二 leads 6s; the person holds 7m.
-    let r = fuda_with_input(
-        &[
-            "play",
-            &fugi,
-            "--seed",
-            "5",
-            "--players",
-            "3",
-            "--agents",
-            "random",
-            "--set",
-            "降番=1",
-        ],
-        "1\n1\n見送り\n単騎 1p\nquit\n",
-    );
+    let r = play_seed5("1\n1\n見送り\n単騎 1p\nquit\n");
     let s = &r.stdout;
     assert!(
         s.contains("why: `出せる(単, p, 場, 強さ, 色, 逆転)` (line "),
@@ -74,21 +62,8 @@ fn a_play_that_does_not_beat_the_table_is_told_which_rule() {
 /// part fits nothing is refused whole, the game unchanged.
 #[test]
 fn a_carrying_play_is_typed_on_one_line() {
-    let fugi = bundled("fugi.fuda");
-    let args = [
-        "play",
-        &fugi,
-        "--seed",
-        "5",
-        "--players",
-        "3",
-        "--agents",
-        "random",
-        "--set",
-        "降番=1",
-    ];
     for line in ["999p帯77m", "刻子 999p 帯 77m", "999p 帯 77m"] {
-        let r = fuda_with_input(&args, &format!("1\n1\n{line}\nquit\n"));
+        let r = play_seed5(&format!("1\n1\n{line}\nquit\n"));
         let s = &r.stdout;
         assert!(
             s.contains("> you: 刻子 999p\nyou: 帯 (carry) 77m\n"),
@@ -99,7 +74,7 @@ fn a_carrying_play_is_typed_on_one_line() {
             "{line}: {s}"
         );
     }
-    let r = fuda_with_input(&args, "1\n1\n999p帯68m\n見送り\nquit\n");
+    let r = play_seed5("1\n1\n999p帯68m\n見送り\nquit\n");
     let s = &r.stdout;
     assert!(
         s.contains("> `999p帯68m` is not a move you can make now"),

@@ -317,36 +317,28 @@ impl Compiler {
                 return Expr::Const(Value::Int(a as i64));
             }
         }
-        let names: Vec<String> = self
-            .program
-            .deck
-            .attrs
-            .iter()
-            .map(|a| a.name.clone())
-            .collect();
-        let (message, suggestion) = match &e.node {
-            ExprKind::Name(n) => (
-                format!("cards have no attribute `{n}`"),
-                super::closest_within(
-                    &mut self.suggest_budget,
-                    n,
-                    names.iter().map(|s| s.as_str()),
-                ),
-            ),
-            _ => ("expected an attribute's name".to_string(), None),
-        };
-        self.error(
-            Diagnostic::error(
-                "fuda::unknown-attribute",
-                message,
-                self.loc(sc, e.span),
-                "not an attribute",
-            )
-            .with_help(match suggestion {
-                Some(s) => format!("did you mean `{s}`?"),
-                None => format!("the deck's attributes: {}", names.join(", ")),
-            }),
-        );
+        let at = self.loc(sc, e.span);
+        match &e.node {
+            ExprKind::Name(n) => self.unknown_attribute(n, at, "not an attribute"),
+            _ => {
+                let names: Vec<String> = self
+                    .program
+                    .deck
+                    .attrs
+                    .iter()
+                    .map(|a| a.name.clone())
+                    .collect();
+                self.error(
+                    Diagnostic::error(
+                        "fuda::unknown-attribute",
+                        "expected an attribute's name",
+                        at,
+                        "not an attribute",
+                    )
+                    .with_help(format!("the deck's attributes: {}", names.join(", "))),
+                );
+            }
+        }
         Expr::Const(Value::Int(0))
     }
 

@@ -205,10 +205,6 @@ impl Compiler {
         (Expr::Const(Value::Unit), Type::Error)
     }
 
-    /// Reports an unknown name with the closest known one.
-    /// `what` says what was expected: "name" (any value), "variable", "procedure",
-    /// "function", "pattern", "parameter" or "value" (an enum value); the "did you
-    /// mean" looks among names of that kind only.
     /// Reports `name` as no attribute of the cards, with the closest one or the list.
     pub(crate) fn unknown_attribute(&mut self, name: &str, at: crate::ir::Loc, label: &str) {
         let names: Vec<String> = self
@@ -235,6 +231,10 @@ impl Compiler {
         self.error(d);
     }
 
+    /// Reports an unknown name with the closest known one.
+    /// `what` says what was expected: "name" (any value), "variable", "procedure",
+    /// "function", "pattern", "parameter" or "value" (an enum value); the "did you
+    /// mean" looks among names of that kind only.
     pub fn unknown_name(&mut self, sc: &Scope, n: &str, span: Span, what: &str) {
         self.unknown_name_among(sc, n, span, what, &[], None);
     }

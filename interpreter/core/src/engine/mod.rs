@@ -8,6 +8,7 @@ mod decision;
 mod error;
 mod eval;
 mod exec;
+mod frame;
 mod invariants;
 mod offer;
 mod pick;

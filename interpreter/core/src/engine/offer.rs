@@ -720,13 +720,7 @@ impl State {
         base: usize,
         at: Loc,
     ) -> Result<(), RuntimeError> {
-        let (code, _) = body(p, self.frames.last().expect("frame").code);
-        let Some(Op::Decide(d)) = code.get(decide as usize) else {
-            return Err(RuntimeError::new(
-                "internal: option without its decision",
-                at,
-            ));
-        };
+        let d = self.decision_at(p, decide, at)?;
         // Only moves queued by this decision run next; a decision nested in an option
         // body has its own entries above these.
         let frame = self.frames.last_mut().expect("frame");
@@ -734,10 +728,7 @@ impl State {
             Some((.., owner)) if *owner == decide => frame.queue.pop(),
             _ => None,
         };
-        match next {
-            Some((seat, option, arg, _)) => self.start_option(d, base, seat, option, arg),
-            None => self.jump(d.after),
-        }
+        self.start_or_leave(d, base, next);
         Ok(())
     }
 
@@ -750,24 +741,41 @@ impl State {
         base: usize,
         at: Loc,
     ) -> Result<(), RuntimeError> {
-        let (code, _) = body(p, self.frames.last().expect("frame").code);
-        let Some(Op::Decide(d)) = code.get(decide as usize) else {
-            return Err(RuntimeError::new(
-                "internal: `decline` without its claim window",
-                at,
-            ));
-        };
+        let d = self.decision_at(p, decide, at)?;
         let frame = self.frames.last_mut().expect("frame");
         let next = frame
             .declined
             .iter()
             .rposition(|e| e.3 == decide)
             .map(|i| frame.declined.remove(i));
+        self.start_or_leave(d, base, next);
+        Ok(())
+    }
+
+    /// The decision at code index `decide` of the running frame.
+    fn decision_at<'p>(
+        &self,
+        p: &'p Program,
+        decide: u32,
+        at: Loc,
+    ) -> Result<&'p Decide, RuntimeError> {
+        let (code, _) = body(p, self.frames.last().expect("frame").code);
+        match code.get(decide as usize) {
+            Some(Op::Decide(d)) => Ok(d),
+            _ => Err(RuntimeError::new(
+                "internal: a move without its decision",
+                at,
+            )),
+        }
+    }
+
+    /// Starts the move `next` of decision `d` (seat, option, argument), or goes on after
+    /// the decision when there is none.
+    fn start_or_leave(&mut self, d: &Decide, base: usize, next: Option<(u8, u16, Value, u32)>) {
         match next {
             Some((seat, option, arg, _)) => self.start_option(d, base, seat, option, arg),
             None => self.jump(d.after),
         }
-        Ok(())
     }
 
     /// Takes the players' choices for the waiting decision: one index into each asked
