@@ -892,32 +892,53 @@ impl State {
                         self.board.claims.push((s.seat, o.name_id));
                     }
                 }
-                // The claims in the order they win: priority, then the seats' order.
-                let mut order: Vec<(i64, u8, &Move)> = pending
-                    .seats
-                    .iter()
-                    .zip(choices)
-                    .map(|(s, c)| (s.seat, &s.moves[*c]))
-                    .filter(|(_, m)| m.option != PASS)
-                    .map(|(seat, m)| (d.options[m.option as usize].priority, seat, m))
-                    .collect();
-                order.sort_by_key(|(pr, ..)| std::cmp::Reverse(*pr));
-                // The others wait for a `decline` in the taken claim's body.
-                let frame = self.frames.last_mut().expect("frame");
-                let at = pending.at;
-                frame.declined.retain(|e| e.3 != at);
-                frame.declined.extend(
-                    order
-                        .iter()
-                        .skip(1)
-                        .rev()
-                        .map(|(_, seat, m)| (*seat, m.option, m.arg.clone(), at)),
-                );
-                match order.first() {
-                    Some((_, seat, m)) => {
-                        self.start_option(d, base, *seat, m.option, m.arg.clone())
+                if !d.declines {
+                    // The first claim of the highest priority wins; nothing else is kept.
+                    let mut best: Option<(i64, u8, &Move)> = None;
+                    for (s, c) in pending.seats.iter().zip(choices) {
+                        let m = &s.moves[*c];
+                        if m.option == PASS {
+                            continue;
+                        }
+                        let pr = d.options[m.option as usize].priority;
+                        if best.is_none_or(|(bp, ..)| pr > bp) {
+                            best = Some((pr, s.seat, m));
+                        }
                     }
-                    None => self.jump(d.after),
+                    match best {
+                        Some((_, seat, m)) => {
+                            self.start_option(d, base, seat, m.option, m.arg.clone())
+                        }
+                        None => self.jump(d.after),
+                    }
+                } else {
+                    // The claims in the order they win, priority then the seats' order;
+                    // those after the first wait in the frame for a `decline`.
+                    let mut order: Vec<(i64, u8, &Move)> = pending
+                        .seats
+                        .iter()
+                        .zip(choices)
+                        .map(|(s, c)| (s.seat, &s.moves[*c]))
+                        .filter(|(_, m)| m.option != PASS)
+                        .map(|(seat, m)| (d.options[m.option as usize].priority, seat, m))
+                        .collect();
+                    order.sort_by_key(|(pr, ..)| std::cmp::Reverse(*pr));
+                    let frame = self.frames.last_mut().expect("frame");
+                    let at = pending.at;
+                    frame.declined.retain(|e| e.3 != at);
+                    frame.declined.extend(
+                        order
+                            .iter()
+                            .skip(1)
+                            .rev()
+                            .map(|(_, seat, m)| (*seat, m.option, m.arg.clone(), at)),
+                    );
+                    match order.first() {
+                        Some((_, seat, m)) => {
+                            self.start_option(d, base, *seat, m.option, m.arg.clone())
+                        }
+                        None => self.jump(d.after),
+                    }
                 }
             }
         }

@@ -36,6 +36,9 @@ pub struct Decide {
     /// How a player lent to the engine has this `choose` counted and picked without
     /// listing its moves (set by `compile/quick_ops.rs`); `None` for any other decision.
     pub pick: Option<PickPlan>,
+    /// A claim window some body of which may `decline`: the claims after the one taken
+    /// are then kept for it (windows without are taken as before, listing nothing).
+    pub declines: bool,
 }
 
 /// The most options a [`PickPlan`] has (the engine keeps a count per option on its

@@ -139,6 +139,9 @@ impl Compiler {
             loc,
             ends: 0,
             pick: None,
+            declines: g.code[at + 1..]
+                .iter()
+                .any(|op| matches!(op, Op::Decline { decide } if *decide == at as u32)),
         }));
     }
 }
