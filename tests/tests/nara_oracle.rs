@@ -37,7 +37,7 @@ use fuda_core::agents::{by_name, Agent};
 use fuda_core::engine::Event;
 use fuda_core::loader::NoFiles;
 use fuda_core::model::{CardIx, CardSet};
-use fuda_core::play::{agent_seed, game_seed, settle, ZoneCards};
+use fuda_core::play::{agent_seed, game_seed, settle, Described, ZoneCards};
 use fuda_core::score::score_with;
 use fuda_core::value::{ScoreResult, Value};
 use fuda_core::{Program, State};
@@ -1427,7 +1427,15 @@ fn engine_settle(e: &Engine, piles: &[Vec<Card>], dealer: u8) -> Vec<i64> {
             cards: p.iter().map(|&c| e.ix[c]).collect(),
         })
         .collect();
-    match settle(&e.p, &[], "清算", dealer, &zones) {
+    match settle(
+        &e.p,
+        &[],
+        &Described {
+            dealer,
+            zones,
+            ..Described::proc("清算")
+        },
+    ) {
         Ok(s) => s.chips,
         Err(err) => panic!("清算 fails: {err:?}"),
     }

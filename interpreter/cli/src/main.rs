@@ -23,6 +23,7 @@ mod replay;
 mod score;
 mod seating;
 mod settle;
+mod settle_sets;
 mod simulate;
 mod stats;
 mod stdin;
@@ -95,6 +96,11 @@ The last line is `N passed, N failed`; exit code 1 on any failure.")]
 
 `--set` takes the table's arguments and the ruleset's parameters alike:
   fuda score rulesets/sangohana-strict.fuda --set 桐素と対の倍=4 --set players=4 --hand \"…\"
+
+With --settle PROC it runs a procedure on a described end of round; `--set` then gives
+the procedure's arguments and the variables as the round left them:
+  fuda score rulesets/jukugo-mahjong.fuda --settle 勝ち --zone \"手札[1]=6S 4S 3S 10S 7D 5H\" \\
+      --set w=1 --set how=ツモ --set 放銃=1 --set 立直[1]=true --set 本場=2
 
 A batch line is a JSON object: {\"hand\": \"1-crane …\", \"win\": \"ron\", \"first_turn\": true}; its
 fields take the place of `--set`s of the same names. Each answer (a result, or

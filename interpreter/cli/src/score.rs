@@ -25,7 +25,8 @@ pub struct Args {
     #[arg(long, value_name = "IDS")]
     pub hand: Option<String>,
     /// Settle a described end of round instead: run this procedure of the ruleset on
-    /// the cards given with `--zone`, and report each seat's payments and yaku.
+    /// the cards given with `--zone` (its arguments, and the variables as the round left
+    /// them, given with `--set`), and report each seat's payments and yaku.
     #[arg(long, value_name = "PROC", conflicts_with = "hand")]
     pub settle: Option<String>,
     /// With `--settle`: the cards in a zone, `NAME=IDS` or `NAME[SEAT]=IDS` (SEAT a
@@ -46,7 +47,9 @@ pub struct Args {
     pub table: Option<String>,
     /// Set an argument of the score table (`win=tsumo`, `first_turn=true`) or a
     /// parameter of the ruleset (`players=4`); a name both declare is the table's.
-    /// Booleans are `true` or `false`. Each name at most once.
+    /// With `--settle`: an argument of the procedure (`how=ツモ`), a variable
+    /// (`本場=2`, `立直[1]=true`) or a parameter, in that order. Booleans are `true` or
+    /// `false`. Each name at most once.
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
     /// Print one JSON object instead of text.

@@ -3,21 +3,20 @@
 //! seat pays or receives and which yaku it holds. Also reads the same description as
 //! JSON (`--state`, or lines of `--batch` that carry `zones`).
 
-use fuda_core::play::{settle, SettleError, Settlement, ZoneCards};
+use fuda_core::play::{self as core, settle, SettleError, Settlement, ZoneCards};
 use fuda_core::value::YakuLine;
 use fuda_core::Program;
 use miette::miette;
 use serde_json::{json, Value as Json};
 
 use crate::params::{self, GameParams};
+use crate::settle_sets::{self, Given, Sets};
 use crate::score::Args;
 use crate::{outln, render, values, view};
 
-/// A described end of round, ready to settle.
+/// A described end of round, ready to settle, with the parameters of its game.
 struct Described {
-    proc: String,
-    dealer: u8,
-    zones: Vec<ZoneCards>,
+    table: core::Described,
     params: GameParams,
 }
 
@@ -74,7 +73,7 @@ pub fn batch_line(p: &Program, v: &Json, settle_proc: Option<&str>) -> miette::R
 }
 
 fn run_settle(p: &Program, d: &Described) -> miette::Result<Settlement> {
-    settle(p, &d.params, &d.proc, d.dealer, &d.zones).map_err(|e| match e {
+    settle(p, &d.params, &d.table).map_err(|e| match e {
         SettleError::Input(m) => miette!(code = "fuda::cli::settle", "{m}"),
         SettleError::Runtime(r) => {
             // One line (with the rule's file and line), fit for a JSON batch too.
@@ -107,13 +106,13 @@ fn run_settle(p: &Program, d: &Described) -> miette::Result<Settlement> {
 }
 
 fn from_flags(p: &Program, args: &Args) -> miette::Result<Described> {
-    let params = params::game_params(p, &args.set, None)?;
-    let seats = params::seat_count(p, &params)?;
     let proc = args.settle.clone().unwrap_or_default();
-    let dealer = match &args.dealer {
-        Some(t) => seat_of(p, seats, 0, t)?,
-        None => 0,
-    };
+    let given: Vec<(&str, Given)> = params::assignments(&args.set)?
+        .into_iter()
+        .map(|(n, t)| (n, Given::Text(t)))
+        .collect();
+    let (sets, dealer) = settle_sets::sort(p, &proc, &given, args.dealer.as_deref().map(Given::Text))?;
+    let seats = params::seat_count(p, &sets.params)?;
     let mut zones = Vec::new();
     for spec in &args.zones {
         let (name, ids) = spec.split_once('=').ok_or_else(|| {
@@ -131,30 +130,30 @@ fn from_flags(p: &Program, args: &Args) -> miette::Result<Described> {
             &values::cards(p, ids)?,
         )?);
     }
-    Ok(Described {
-        proc,
-        dealer,
-        zones,
-        params,
-    })
+    Ok(described(proc, dealer, zones, sets))
 }
 
+/// The core's description of the end of round, and the parameters it is played with.
+fn described(proc: String, dealer: u8, zones: Vec<ZoneCards>, sets: Sets) -> Described {
+    Described {
+        table: core::Described {
+            proc,
+            args: sets.args,
+            dealer,
+            zones,
+            vars: sets.vars,
+        },
+        params: sets.params,
+    }
+}
+
+/// Reads a JSON description: `settle`, `dealer`, `zones`, and the `args`, `vars` and
+/// `params` it sets (one object each; a name is looked up as with `--set`, so any of
+/// the three objects may hold it).
 fn from_json(p: &Program, v: &Json, settle_proc: Option<&str>) -> miette::Result<Described> {
     let obj = v
         .as_object()
         .ok_or_else(|| miette!(code = "fuda::cli::json", "a settlement is a JSON object"))?;
-    let mut sets = Vec::new();
-    if let Some(ps) = obj.get("params").and_then(|x| x.as_object()) {
-        for (k, val) in ps {
-            let text = match val {
-                Json::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            sets.push(format!("{k}={text}"));
-        }
-    }
-    let params = params::game_params(p, &sets, None)?;
-    let seats = params::seat_count(p, &params)?;
     let proc = match (obj.get("settle").and_then(|x| x.as_str()), settle_proc) {
         (Some(s), _) => s.to_string(),
         (None, Some(s)) => s.to_string(),
@@ -166,10 +165,33 @@ fn from_json(p: &Program, v: &Json, settle_proc: Option<&str>) -> miette::Result
             ))
         }
     };
+    let mut given: Vec<(&str, Given)> = Vec::new();
+    for key in ["params", "args", "vars"] {
+        match obj.get(key) {
+            None => {}
+            Some(Json::Object(m)) => {
+                for (k, val) in m {
+                    if given.iter().any(|(n, _)| *n == k.as_str()) {
+                        return Err(miette!(
+                            code = "fuda::cli::set-twice",
+                            "`{k}` is set twice"
+                        ));
+                    }
+                    given.push((k.as_str(), Given::Json(val)));
+                }
+            }
+            Some(other) => {
+                return Err(miette!(
+                    code = "fuda::cli::json",
+                    help = format!("e.g. \"{key}\": {{\"本場\": 2}}"),
+                    "`{key}` should be an object of names and values, not {other}"
+                ))
+            }
+        }
+    }
     let dealer = match obj.get("dealer") {
-        None => 0,
-        Some(Json::Number(n)) => seat_of(p, seats, 0, &n.to_string())?,
-        Some(Json::String(s)) => seat_of(p, seats, 0, s)?,
+        None => None,
+        Some(d @ (Json::Number(_) | Json::String(_))) => Some(Given::Json(d)),
         Some(other) => {
             return Err(miette!(
                 code = "fuda::cli::json",
@@ -177,6 +199,8 @@ fn from_json(p: &Program, v: &Json, settle_proc: Option<&str>) -> miette::Result
             ))
         }
     };
+    let (sets, dealer) = settle_sets::sort(p, &proc, &given, dealer)?;
+    let seats = params::seat_count(p, &sets.params)?;
     let zs = obj
         .get("zones")
         .and_then(|x| x.as_object())
@@ -191,12 +215,7 @@ fn from_json(p: &Program, v: &Json, settle_proc: Option<&str>) -> miette::Result
     for (name, ids) in zs {
         zones.push(zone(p, seats, dealer, name, &values::cards_json(p, ids)?)?);
     }
-    Ok(Described {
-        proc,
-        dealer,
-        zones,
-        params,
-    })
+    Ok(described(proc, dealer, zones, sets))
 }
 
 /// `NAME` or `NAME[SEAT]`.
@@ -224,7 +243,7 @@ fn zone(
 }
 
 /// A seat number, or a role name (relative to `dealer`).
-fn seat_of(p: &Program, seats: u8, dealer: u8, text: &str) -> miette::Result<u8> {
+pub fn seat_of(p: &Program, seats: u8, dealer: u8, text: &str) -> miette::Result<u8> {
     if let Ok(n) = text.parse::<i64>() {
         if n < 0 || n >= seats as i64 {
             return Err(miette!(
@@ -264,9 +283,9 @@ fn seat_of(p: &Program, seats: u8, dealer: u8, text: &str) -> miette::Result<u8>
 }
 
 fn human(p: &Program, d: &Described, s: &Settlement) -> String {
-    let mut out = format!("{} — {}\n", p.title, d.proc);
+    let mut out = format!("{} — {}\n", p.title, d.table.proc);
     for seat in 0..s.seats {
-        let role = params::role(p, s.seats, d.dealer, seat)
+        let role = params::role(p, s.seats, d.table.dealer, seat)
             .map(|r| format!(" {r}"))
             .unwrap_or_default();
         out.push_str(&format!(
@@ -288,8 +307,8 @@ fn human(p: &Program, d: &Described, s: &Settlement) -> String {
     for m in &s.log {
         out.push_str(&format!("  {m}\n"));
     }
-    if s.dealer != d.dealer {
-        let role = params::role(p, s.seats, d.dealer, s.dealer)
+    if s.dealer != d.table.dealer {
+        let role = params::role(p, s.seats, d.table.dealer, s.dealer)
             .map(|r| format!(" ({r})"))
             .unwrap_or_default();
         out.push_str(&format!("next dealer: seat {}{role}\n", s.dealer));
@@ -308,7 +327,7 @@ fn to_json(p: &Program, d: &Described, s: &Settlement) -> String {
             let total: i64 = records().map(|(_, r)| r.total).sum();
             json!({
                 "seat": seat,
-                "role": params::role(p, s.seats, d.dealer, seat),
+                "role": params::role(p, s.seats, d.table.dealer, seat),
                 "chips": s.chips.get(seat as usize).copied().unwrap_or(0),
                 "yaku": yaku,
                 "bonuses": bonuses,
@@ -317,8 +336,8 @@ fn to_json(p: &Program, d: &Described, s: &Settlement) -> String {
         })
         .collect();
     json!({
-        "settle": d.proc,
-        "dealer": d.dealer,
+        "settle": d.table.proc,
+        "dealer": d.table.dealer,
         "next_dealer": s.dealer,
         "seats": seats,
         "outcomes": s.outcomes.iter().map(|o| o.to_string()).collect::<Vec<_>>(),

@@ -5,7 +5,9 @@
 
 use fuda_core::agents::{by_name, Agent};
 use fuda_core::loader::NoFiles;
-use fuda_core::play::{play_game, settle, GameError, PlayOptions, SettleError, ZoneCards};
+use fuda_core::play::{
+    play_game, settle, Described, GameError, PlayOptions, SettleError, ZoneCards,
+};
 
 const RULES: &str = r#"
 ruleset "ledger"
@@ -58,9 +60,9 @@ fn a_broken_ledger_is_blamed_on_the_decision_whose_move_broke_it() {
 #[test]
 fn a_settlement_that_makes_chips_is_an_error() {
     let p = program();
-    let balanced = settle(&p, &[], "払う", 0, &[]).expect("pay balances");
+    let balanced = settle(&p, &[], &Described::proc("払う")).expect("pay balances");
     assert_eq!(balanced.chips, vec![3, -3]);
-    match settle(&p, &[], "作る", 0, &[]) {
+    match settle(&p, &[], &Described::proc("作る")) {
         Err(SettleError::Runtime(e)) => {
             assert!(e.message.contains("does not balance"), "{}", e.message);
             assert!(e.message.contains("sums to 5, not 0"), "{}", e.message);
@@ -82,7 +84,7 @@ fn a_zone_in_text_reads_as_its_cards() {
         seat: None,
         cards,
     }];
-    let s = settle(&p, &[], "見せる", 0, &zones).expect("settles");
+    let s = settle(&p, &[], &Described { zones, ..Described::proc("見せる") }).expect("settles");
     assert_eq!(s.log.len(), 1);
     assert!(
         s.log[0].contains("(1a)") && s.log[0].contains("(2b)"),
@@ -104,7 +106,7 @@ fn naras_settlement_refuses_an_end_of_hand_with_cards_left_out() {
         cards: range.map(|c| c as u16).collect(),
     };
     // Three cards captured, 46 nowhere: refused.
-    match settle(&p, &[], "清算", 0, &[pile(0, 0..3)]) {
+    match settle(&p, &[], &Described { zones: vec![pile(0, 0..3)], ..Described::proc("清算") }) {
         Err(SettleError::Runtime(e)) => {
             assert!(e.message.contains("cannot arise"), "{}", e.message)
         }
@@ -118,6 +120,6 @@ fn naras_settlement_refuses_an_end_of_hand_with_cards_left_out() {
         pile(2, 24..36),
         pile(3, 36..n),
     ];
-    let s = settle(&p, &[], "清算", 0, &all).expect("settles");
+    let s = settle(&p, &[], &Described { zones: all, ..Described::proc("清算") }).expect("settles");
     assert_eq!(s.chips.iter().sum::<i64>(), 0, "{:?}", s.chips);
 }

@@ -195,6 +195,7 @@ pub(super) fn declare_all(c: &mut Compiler, items: &[(u16, Item)]) {
                     c.program.procs.push(crate::ir::ProcDef {
                         name: p.name.node.clone(),
                         arity: params.len() as u16,
+                        params: params.iter().map(|q| q.name.node.clone()).collect(),
                         frame: 0,
                         slots: Vec::new(),
                         code: Vec::new(),

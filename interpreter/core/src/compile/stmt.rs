@@ -261,6 +261,7 @@ fn test(c: &mut Compiler, file: u16, t: &ast::TestDecl) {
     let body = ProcDef {
         name: format!("test \"{}\"", t.name.node),
         arity: 0,
+        params: Vec::new(),
         frame: sc.max,
         slots: std::mem::take(&mut sc.slot_types),
         code: g.code,

@@ -418,6 +418,8 @@ pub struct ProcDef {
     pub name: String,
     /// Parameter count (they take the first local slots).
     pub arity: u16,
+    /// The parameters' names, in order: what `fuda score --settle` asks for by name.
+    pub params: Vec<String>,
     /// Total local slots.
     pub frame: u16,
     /// The type each local slot is bound with (parameters first; a hidden slot, such as

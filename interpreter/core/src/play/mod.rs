@@ -3,7 +3,7 @@
 
 mod settle;
 
-pub use settle::{settle, SettleError, Settlement, ZoneCards};
+pub use settle::{settle, signature, Described, SettleError, Settlement, VarValue, ZoneCards};
 
 use std::sync::Arc;
 
