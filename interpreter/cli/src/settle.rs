@@ -10,8 +10,8 @@ use miette::miette;
 use serde_json::{json, Value as Json};
 
 use crate::params::{self, GameParams};
-use crate::settle_sets::{self, Given, Sets};
 use crate::score::Args;
+use crate::settle_sets::{self, Given, Sets};
 use crate::{outln, render, values, view};
 
 /// A described end of round, ready to settle, with the parameters of its game.
@@ -111,7 +111,8 @@ fn from_flags(p: &Program, args: &Args) -> miette::Result<Described> {
         .into_iter()
         .map(|(n, t)| (n, Given::Text(t)))
         .collect();
-    let (sets, dealer) = settle_sets::sort(p, &proc, &given, args.dealer.as_deref().map(Given::Text))?;
+    let (sets, dealer) =
+        settle_sets::sort(p, &proc, &given, args.dealer.as_deref().map(Given::Text))?;
     let seats = params::seat_count(p, &sets.params)?;
     let mut zones = Vec::new();
     for spec in &args.zones {
@@ -172,10 +173,7 @@ fn from_json(p: &Program, v: &Json, settle_proc: Option<&str>) -> miette::Result
             Some(Json::Object(m)) => {
                 for (k, val) in m {
                     if given.iter().any(|(n, _)| *n == k.as_str()) {
-                        return Err(miette!(
-                            code = "fuda::cli::set-twice",
-                            "`{k}` is set twice"
-                        ));
+                        return Err(miette!(code = "fuda::cli::set-twice", "`{k}` is set twice"));
                     }
                     given.push((k.as_str(), Given::Json(val)));
                 }

@@ -79,7 +79,11 @@ pub fn sort(
         let example: Vec<String> = missing.iter().map(|n| format!("--set {n}=…")).collect();
         return Err(miette!(
             code = "fuda::cli::settle-args",
-            help = format!("`{proc}` takes {}: add {}", signature(p, q), example.join(" ")),
+            help = format!(
+                "`{proc}` takes {}: add {}",
+                signature(p, q),
+                example.join(" ")
+            ),
             "`{proc}` needs {}",
             missing
                 .iter()
@@ -134,8 +138,7 @@ fn target<'n>(p: &Program, q: Option<u16>, name: &'n str) -> miette::Result<Targ
         None => (name, None),
     };
     if seat.is_none() {
-        if let Some(i) = q.and_then(|q| p.procs[q as usize].params.iter().position(|n| n == bare))
-        {
+        if let Some(i) = q.and_then(|q| p.procs[q as usize].params.iter().position(|n| n == bare)) {
             return Ok(Target::Arg(i));
         }
     }

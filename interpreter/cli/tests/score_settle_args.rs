@@ -36,7 +36,14 @@ fn chips(r: &common::Run) -> Vec<i64> {
 fn a_childs_tsumo_with_riichi_splits_as_the_rulings_say() {
     // Base 10 + 3 (リーチ) = 13: the dealer pays 13 × 2/4 = 6.5 → 7, each child 13/4 → 4.
     let r = settle(&[
-        "--set", "w=1", "--set", "how=ツモ", "--set", "放銃=1", "--set", "立直[1]=true",
+        "--set",
+        "w=1",
+        "--set",
+        "how=ツモ",
+        "--set",
+        "放銃=1",
+        "--set",
+        "立直[1]=true",
         "--json",
     ]);
     assert_eq!(r.code, 0, "{}", r.all());
@@ -46,13 +53,29 @@ fn a_childs_tsumo_with_riichi_splits_as_the_rulings_say() {
 #[test]
 fn honba_adds_one_a_payer_on_tsumo_and_the_count_of_payers_on_ron() {
     let r = settle(&[
-        "--set", "w=1", "--set", "how=tsumo", "--set", "放銃=1", "--set", "本場=2", "--json",
+        "--set",
+        "w=1",
+        "--set",
+        "how=tsumo",
+        "--set",
+        "放銃=1",
+        "--set",
+        "本場=2",
+        "--json",
     ]);
     assert_eq!(r.code, 0, "{}", r.all());
     // Base 10: dealer ⌈20/4⌉ = 5 + 2, children ⌈10/4⌉ = 3 + 2.
     assert_eq!(chips(&r), vec![-7, 17, -5, -5]);
     let r = settle(&[
-        "--set", "w=1", "--set", "how=ロン", "--set", "放銃=西家", "--set", "本場=2", "--json",
+        "--set",
+        "w=1",
+        "--set",
+        "how=ロン",
+        "--set",
+        "放銃=西家",
+        "--set",
+        "本場=2",
+        "--json",
     ]);
     assert_eq!(r.code, 0, "{}", r.all());
     // ロン: the discarder (西家, seat 2) pays 10 + 2 × 3.
@@ -63,8 +86,22 @@ fn honba_adds_one_a_payer_on_tsumo_and_the_count_of_payers_on_ron() {
 fn the_dealers_win_is_half_again_rounded_up_and_takes_the_deposits() {
     let j = jukugo();
     let r = fuda(&[
-        "score", &j, "--settle", "勝ち", "--zone", "手札[0]=6S 4S 3S 10S 7D 5H", "--set", "w=親",
-        "--set", "how=ロン", "--set", "放銃=1", "--set", "立直[0]=true", "--set", "供託=1",
+        "score",
+        &j,
+        "--settle",
+        "勝ち",
+        "--zone",
+        "手札[0]=6S 4S 3S 10S 7D 5H",
+        "--set",
+        "w=親",
+        "--set",
+        "how=ロン",
+        "--set",
+        "放銃=1",
+        "--set",
+        "立直[0]=true",
+        "--set",
+        "供託=1",
     ]);
     assert_eq!(r.code, 0, "{}", r.all());
     // (10 + 3) × 1.5 = 19.5 → 20, and the one deposited chip.
@@ -79,7 +116,11 @@ fn the_dealers_win_is_half_again_rounded_up_and_takes_the_deposits() {
 fn a_missing_argument_names_what_the_procedure_takes() {
     let r = settle(&["--set", "w=1"]);
     assert_eq!(r.code, 1, "{}", r.all());
-    assert!(r.stderr.contains("`勝ち` needs `how`, `放銃`"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("`勝ち` needs `how`, `放銃`"),
+        "{}",
+        r.stderr
+    );
     assert!(
         r.stderr
             .contains("`勝ち` takes w: seat, how: 和了, 放銃: seat: add --set how=… --set 放銃=…"),
@@ -108,7 +149,8 @@ fn a_mistyped_name_value_or_seat_is_refused_with_a_reason() {
     let r = with(&["--set", "立直=true"]);
     assert_eq!(r.code, 1, "{}", r.all());
     assert!(
-        r.stderr.contains("`立直` is one per seat: write `立直[seat]`"),
+        r.stderr
+            .contains("`立直` is one per seat: write `立直[seat]`"),
         "{}",
         r.stderr
     );
@@ -117,7 +159,11 @@ fn a_mistyped_name_value_or_seat_is_refused_with_a_reason() {
     assert!(r.stderr.contains("seat 7 does not exist"), "{}", r.stderr);
     let r = with(&["--set", "本場=two"]);
     assert_eq!(r.code, 1, "{}", r.all());
-    assert!(r.stderr.contains("`本場` is a whole number"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("`本場` is a whole number"),
+        "{}",
+        r.stderr
+    );
     let r = settle(&["--set", "w=1", "--set", "how=チー", "--set", "放銃=1"]);
     assert_eq!(r.code, 1, "{}", r.all());
     assert!(r.stderr.contains("how"), "{}", r.stderr);

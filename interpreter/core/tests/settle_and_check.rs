@@ -84,7 +84,15 @@ fn a_zone_in_text_reads_as_its_cards() {
         seat: None,
         cards,
     }];
-    let s = settle(&p, &[], &Described { zones, ..Described::proc("見せる") }).expect("settles");
+    let s = settle(
+        &p,
+        &[],
+        &Described {
+            zones: zones.to_vec(),
+            ..Described::proc("見せる")
+        },
+    )
+    .expect("settles");
     assert_eq!(s.log.len(), 1);
     assert!(
         s.log[0].contains("(1a)") && s.log[0].contains("(2b)"),
@@ -106,7 +114,14 @@ fn naras_settlement_refuses_an_end_of_hand_with_cards_left_out() {
         cards: range.map(|c| c as u16).collect(),
     };
     // Three cards captured, 46 nowhere: refused.
-    match settle(&p, &[], &Described { zones: vec![pile(0, 0..3)], ..Described::proc("清算") }) {
+    match settle(
+        &p,
+        &[],
+        &Described {
+            zones: vec![pile(0, 0..3)],
+            ..Described::proc("清算")
+        },
+    ) {
         Err(SettleError::Runtime(e)) => {
             assert!(e.message.contains("cannot arise"), "{}", e.message)
         }
@@ -120,6 +135,14 @@ fn naras_settlement_refuses_an_end_of_hand_with_cards_left_out() {
         pile(2, 24..36),
         pile(3, 36..n),
     ];
-    let s = settle(&p, &[], &Described { zones: all, ..Described::proc("清算") }).expect("settles");
+    let s = settle(
+        &p,
+        &[],
+        &Described {
+            zones: all.to_vec(),
+            ..Described::proc("清算")
+        },
+    )
+    .expect("settles");
     assert_eq!(s.chips.iter().sum::<i64>(), 0, "{:?}", s.chips);
 }
