@@ -125,7 +125,7 @@ class Game:
             tried += 1
             away += any(self.wins(h[:i] + h[i + 1:] + [c])
                         for i in range(6) for c in deck if c not in h)
-        return dict(n2=len(self.w2), n3=len(self.w3), dou=len(self.dou),
+        return dict(words=len(self.words), n2=len(self.w2), n3=len(self.w3), dou=len(self.dou),
                     few=few, none=none, maxdeg=max(deg[k] for k in self.kanji),
                     tenho=tenho / N_TENHO, tenpai5=tenpai / N_TENPAI5, away6=away / N_AWAY6)
 
@@ -190,6 +190,45 @@ def balanced(words, pool_size, start, target, iters=20000):
     return "".join(sorted(cs))
 
 
+def most_words(words, pool_size, start, cap, iters=30000):
+    """52 kanji by local search from start, for the longest word list that keeps
+    dealt wins rare: maximise the lines of the list (2-kanji words in either
+    order, 3-kanji and X々 words) less 3 for each kanji pair forming a word past
+    cap (the pair count drives 天和) and 2 for each missing partner of a kanji
+    with fewer than 3, so that every card still plays."""
+    two = [w for w in words if len(w) == 2 and w[1] != "々"]
+    three = [w for w in words if len(w) == 3]
+    dou = {w[0] for w in words if w.endswith("々")}
+    use = collections.Counter(c for w in words for c in w if c != "々")
+    pool = sorted(set(k for k, _ in use.most_common(pool_size)) | set(start))
+    adj = collections.defaultdict(set)
+    for a, b in two:
+        adj[a].add(b)
+        adj[b].add(a)
+
+    def score(cs):
+        lines = sum(1 for a, b in two if a in cs and b in cs)
+        pairs = len({frozenset(w) for w in two if w[0] in cs and w[1] in cs})
+        lines += sum(1 for w in three if all(c in cs for c in w))
+        lines += sum(1 for k in cs if k in dou)
+        weak = sum(max(0, 3 - len(adj[k] & cs)) for k in cs)
+        return lines - 3 * max(0, pairs - cap) - 2 * weak
+
+    cs = set(start)
+    best = score(cs)
+    rng = random.Random(SEED)
+    for _ in range(iters):
+        out = rng.choice(sorted(cs))
+        inn = rng.choice(pool)
+        if inn in cs:
+            continue
+        trial = (cs - {out}) | {inn}
+        s = score(trial)
+        if s >= best:
+            cs, best = trial, s
+    return "".join(sorted(cs))
+
+
 def deck_rows(game):
     colour = []
     for name, pts, n in COLOURS:
@@ -214,18 +253,19 @@ def main():
         "greedy": greedy(words, 300),
         "balanced-4": balanced(words, 100, HAND, 4),
         "balanced-5": balanced(words, 100, HAND, 5),
+        "most-words-150": most_words(words, 400, HAND, 150),
     }
     chosen = a.set
     if chosen not in cands:
         ap.error(f"--set: one of {', '.join(cands)}")
     print(f"seed {SEED}; 天和 over {N_TENHO} hands, tenpai over {N_TENPAI5} 5-card hands,"
           f" one-away over {N_AWAY6} 6-card hands not won")
-    print("set          2-kanji 3-kanji X々  kanji≤2 kanji=0 maxdeg  天和   tenpai5 away6")
-    print("             (pairs)  (sets)      (links)  (links) (links)")
+    print("set            words 2-kanji 3-kanji X々  kanji≤2 kanji=0 maxdeg  天和   tenpai5 away6")
+    print("               (lines) (pairs)  (sets)      (links)  (links) (links)")
     for name, ks in cands.items():
         assert len(set(ks)) == 52, (name, len(set(ks)))
         s = Game(set(ks), words).stats()
-        print(f"{name:12} {s['n2']:7} {s['n3']:7} {s['dou']:3} {s['few']:8} {s['none']:7} {s['maxdeg']:6}"
+        print(f"{name:14} {s['words']:5} {s['n2']:7} {s['n3']:7} {s['dou']:3} {s['few']:8} {s['none']:7} {s['maxdeg']:6}"
               f"  {s['tenho']:6.2%} {s['tenpai5']:6.2%} {s['away6']:6.2%}")
         print("  ", "".join(sorted(ks)))
     if a.write:

@@ -114,12 +114,15 @@ def main():
     ap.add_argument("kanji", help="kanji.tsv (column 2) or a text file of kanji")
     ap.add_argument("--margin", type=int, default=MARGIN,
                     help="keep entries whose cost <= modal cost of their part of speech - MARGIN (default %(default)s)")
+    ap.add_argument("--name", default="words.txt",
+                    help="the file's name under stdlib/jukugo/, for its regenerate line (default %(default)s)")
     a = ap.parse_args()
     words = deck_words(common_words(a.source, a.margin), read_kanji(a.kanji))
     n2 = sum(1 for w in words if len(w) == 2 and w[1] != "々")
     n3 = sum(1 for w in words if len(w) == 3)
     nd = sum(1 for w in words if w.endswith("々"))
     margin = "" if a.margin == MARGIN else f" --margin {a.margin}"
+    name = "" if a.name == "words.txt" else f" --name {a.name}"
     out = sys.stdout
     out.write("# 熟語麻雀 word list: 2- and 3-kanji words of the deck's kanji, and X々 words for the joker.\n")
     out.write(f"# Source: {SOURCE}\n")
@@ -129,7 +132,7 @@ def main():
     out.write(f"# Rule: no proper nouns; entry cost <= modal cost of its part of speech - {a.margin}.\n")
     out.write(f"# Words: {n2} of 2 kanji, {n3} of 3 kanji, {nd} of X々 ({len(words)} in all).\n")
     out.write("# Regenerate: python3 stdlib/jukugo/derive.py naist-jdic_1%3a0.4.3-21_all.deb"
-              f" stdlib/jukugo/kanji.tsv{margin} > stdlib/jukugo/words.txt\n")
+              f" stdlib/jukugo/kanji.tsv{margin}{name} > stdlib/jukugo/{a.name}\n")
     for w in words:
         out.write(w + "\n")
 

@@ -98,11 +98,18 @@ pub const STDLIB: &[(&str, &str)] = &[
 ];
 
 /// Data files built into the binary, named `std/…` in `words … from "std/…"`: 熟語麻雀's
-/// word list (see `stdlib/jukugo/SOURCE.md`).
-pub const STDLIB_DATA: &[(&str, &str)] = &[(
-    "std/jukugo/words.txt",
-    include_str!("../../../stdlib/jukugo/words.txt"),
-)];
+/// word lists, the common words it plays with and every word of the dictionary its deck
+/// spells (see `stdlib/jukugo/SOURCE.md`).
+pub const STDLIB_DATA: &[(&str, &str)] = &[
+    (
+        "std/jukugo/words.txt",
+        include_str!("../../../stdlib/jukugo/words.txt"),
+    ),
+    (
+        "std/jukugo/words-all.txt",
+        include_str!("../../../stdlib/jukugo/words-all.txt"),
+    ),
+];
 
 /// Where an import or `extends` path points.
 #[derive(Debug, PartialEq)]
