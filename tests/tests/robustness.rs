@@ -116,7 +116,7 @@ fn play_random(p: &Program, params: &[Option<Value>], seed: u64, budget: Budget)
     };
     st.decision_limit = budget.decisions;
     st.steps_left = budget.round_steps;
-    let ledger0 = st.ledger_sum(p);
+    let ledger0 = st.ledger_sum();
     let mut rng = GameRng::new(seed ^ 0x5eed);
     loop {
         match st.advance(p) {
@@ -144,7 +144,7 @@ fn play_random(p: &Program, params: &[Option<Value>], seed: u64, budget: Budget)
         if let Err(m) = st.check_cards() {
             panic!("after decision {}: {m}", st.decisions);
         }
-        if st.ledger_sum(p) != ledger0 {
+        if st.ledger_sum() != ledger0 {
             return Ended::Ledger;
         }
     }
@@ -1580,7 +1580,7 @@ proptest! {
                 .map(|d| (d.name == "players").then_some(Value::Int(players)))
                 .collect();
             let mut st = State::new(p, &params, seed).expect("new");
-            let ledger0 = st.ledger_sum(p);
+            let ledger0 = st.ledger_sum();
             for pick in picks {
                 if st.advance(p).expect("sangohana runs") {
                     break;
@@ -1610,7 +1610,7 @@ proptest! {
                     }
                 }
                 st.check_cards().map_err(TestCaseError::fail)?;
-                prop_assert_eq!(st.ledger_sum(p), ledger0);
+                prop_assert_eq!(st.ledger_sum(), ledger0);
             }
             Ok(())
         })?;

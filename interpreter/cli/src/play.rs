@@ -112,7 +112,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
     let mut recorded: Vec<Vec<usize>> = Vec::new();
     // A person playing a house rule is told once when its payments stop balancing, as
     // `fuda simulate` would fail the game: the ledger's sum is checked at each decision.
-    let ledger0 = st.ledger_sum(&p);
+    let ledger0 = st.ledger_sum();
     let mut ledger_told = false;
     loop {
         // `Moves`: a `choose` with one move waits too, so that it is shown, and each
@@ -124,7 +124,7 @@ pub fn run(args: &Args) -> miette::Result<u8> {
         if let Err(why) = session.report(&st, finished, &mut lines) {
             return leave(&p, &st, why, seed, &mut record, &recorded);
         }
-        let ledger = st.ledger_sum(&p);
+        let ledger = st.ledger_sum();
         if ledger != ledger0 && !ledger_told {
             ledger_told = true;
             errln!(

@@ -57,6 +57,49 @@ fn a_broken_ledger_is_blamed_on_the_decision_whose_move_broke_it() {
     }
 }
 
+/// A rule that lends itself chips and gives them back before anything is recorded
+/// leaves the ledger as it was wherever it is read: no player of the game calls that a
+/// break (the register machine reads the ledger only there, the engine follows it at
+/// every decision but judges it there too).
+const LENDS: &str = r#"
+ruleset "lends"
+import "std/kabufuda"
+seats 2 { 2: a b }
+zone 山 shared stack hidden
+var chips: int per seat = 0
+ledger chips
+proc match {
+  repeat 3 {
+    choose dealer {
+      move 借りる { chips[0] += 1 }
+      move 待つ { }
+    }
+    chips[0] = 0
+    outcome "返した"
+  }
+}
+"#;
+
+#[test]
+fn a_ledger_put_right_before_it_is_read_is_not_broken() {
+    let p = match fuda_core::compile("t.fuda", LENDS, &NoFiles) {
+        Ok(c) => c.program,
+        Err(f) => panic!("{:#?}", f.diagnostics),
+    };
+    for agent in ["random", "eager", "greedy"] {
+        for seed in 0..8 {
+            let mut agents: Vec<Box<dyn Agent>> =
+                (0..2).map(|s| by_name(agent, s).expect("agent")).collect();
+            let opts = PlayOptions {
+                check_invariants: true,
+                ..PlayOptions::default()
+            };
+            let r = play_game(&p, &[], seed, &mut agents, &opts);
+            assert!(r.is_ok(), "{agent}, seed {seed}: {:?}", r.err());
+        }
+    }
+}
+
 #[test]
 fn a_settlement_that_makes_chips_is_an_error() {
     let p = program();

@@ -710,6 +710,7 @@ fn bare_board(seats: u8, params: Vec<Value>) -> Board {
             zone_of: vec![],
             var_base: vec![],
             fit: vec![],
+            ledger_slots: vec![],
         }),
         quicken: true,
     }

@@ -3,20 +3,17 @@
 //! the register machine both check them, at the same moments).
 
 use super::state::Board;
-use crate::ir::Program;
 use crate::model::CardSet;
 
 impl Board {
     /// The sum of the ledger variables (constant over a game when payments balance).
-    pub fn ledger_sum(&self, p: &Program) -> i64 {
-        p.ledger
+    pub fn ledger_sum(&self) -> i64 {
+        // The slots are listed once a layout (a table's seat count), so that an audit
+        // at every decision adds a few integers rather than walking the declarations.
+        self.layout
+            .ledger_slots
             .iter()
-            .map(|v| {
-                let def = &p.vars[*v as usize];
-                let n = if def.per_seat { self.seats as usize } else { 1 };
-                let base = self.layout.var_base[*v as usize] as usize;
-                (0..n).map(|i| self.vars[base + i].int()).sum::<i64>()
-            })
+            .map(|&i| self.vars[i as usize].int())
             .sum()
     }
 

@@ -23,6 +23,9 @@ pub struct Layout {
     pub var_base: Vec<u16>,
     /// The fit tables of [`Program::fit_tracks`], whose sums the board keeps.
     pub fit: Vec<Arc<FitTable>>,
+    /// The variable slots of the `ledger`, every seat's: what
+    /// [`Board::ledger_sum`] adds up at each decision of an audited game.
+    pub ledger_slots: Vec<u16>,
 }
 
 impl Layout {
@@ -60,11 +63,25 @@ impl Layout {
         } else {
             Vec::new()
         };
+        let ledger_slots = p
+            .ledger
+            .iter()
+            .flat_map(|&v| {
+                let n = if p.vars[v as usize].per_seat {
+                    seats as u16
+                } else {
+                    1
+                };
+                let base = var_base[v as usize];
+                base..base + n
+            })
+            .collect();
         Layout {
             zone_base,
             zone_of,
             var_base,
             fit,
+            ledger_slots,
         }
     }
 }
@@ -670,8 +687,8 @@ impl State {
     }
 
     /// The sum of the ledger variables (constant over a game when payments balance).
-    pub fn ledger_sum(&self, p: &Program) -> i64 {
-        self.board.ledger_sum(p)
+    pub fn ledger_sum(&self) -> i64 {
+        self.board.ledger_sum()
     }
 
     /// Checks that every card is in exactly one zone and the zone tables agree (see
@@ -810,6 +827,7 @@ mod tests {
                 zone_of: (0..lists.len() as u16).map(|i| (i, None)).collect(),
                 var_base: Vec::new(),
                 fit: Vec::new(),
+                ledger_slots: Vec::new(),
             }),
             zones,
             card_zone,

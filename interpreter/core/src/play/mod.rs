@@ -224,7 +224,7 @@ impl<'p> Table<'p> {
         let limits = opts.limits();
         st.decision_limit = limits.decisions;
         (st.steps_left, st.game_steps_left) = limits.first_round();
-        let ledger0 = st.ledger_sum(p);
+        let ledger0 = st.ledger_sum();
         let mut rec = GameRecord {
             seed,
             seats: st.board.seats,
@@ -379,6 +379,10 @@ fn play_to_end(
     rec: &mut GameRecord,
 ) -> Result<(), GameError> {
     let mut choices = Vec::new();
+    // Events already seen by the audit (see [`check`]), and the decision after which
+    // the ledger's sum last went off, while it is off.
+    let mut checked_events = st.events.len();
+    let mut off_since = None;
     loop {
         let finished = players.advance(p, st)?;
         // Every return of `advance` is a decision boundary (or the end): the only
@@ -390,7 +394,19 @@ fn play_to_end(
             // A lent player's move is counted as it is picked, before its body runs:
             // the board is then as it was after one decision fewer.
             let picked = !finished && st.pending().is_none();
-            check(p, st, ledger0, st.decisions - u64::from(picked))?;
+            let decision = st.decisions - u64::from(picked);
+            // The sum is followed at every boundary so that a break is blamed on the
+            // decision after which it happened; it is judged where the machine judges
+            // it, so that both players of a game agree on whether it broke.
+            let sum = st.ledger_sum();
+            match sum == ledger0 {
+                true => off_since = None,
+                false => off_since = off_since.or(Some((decision, sum))),
+            }
+            if finished || st.events.len() != checked_events {
+                checked_events = st.events.len();
+                check(p, st, ledger0, decision, off_since)?;
+            }
         }
         if finished {
             return Ok(());
@@ -498,23 +514,46 @@ impl DealChips {
     }
 }
 
-/// The invariants on a board reached after `decisions` decisions.
-fn check(p: &Program, st: &State, ledger0: i64, decisions: u64) -> Result<(), GameError> {
+/// The invariants on a board reached after `decisions` decisions: every card in
+/// exactly one zone, and the ledger's sum as at the start (`off_since`: the decision
+/// after which it went off, and its sum then, while it is off).
+///
+/// They are checked where something was recorded — an outcome, a result, a tally: a
+/// deal's end, mostly — and at the game's end, where chips are read; not after every
+/// decision, where walking every zone would cost more than many games' turns (the
+/// register machine's turns are a few dozen instructions). Every game is still checked
+/// throughout: rules cannot break the cards' bookkeeping (every statement moves a card
+/// from one zone to another; only a fault of the engine could leave one in two zones or
+/// none), and a rule that makes or loses chips (`chips[0] += 5`) leaves the sum off
+/// until it is read. The engine follows the sum at every decision to blame the one
+/// after which it went off; a sum off for a while and put right before anything was
+/// recorded is not a broken ledger, in either player of the game.
+fn check(
+    p: &Program,
+    st: &State,
+    ledger0: i64,
+    decisions: u64,
+    off_since: Option<(u64, i64)>,
+) -> Result<(), GameError> {
     if let Err(m) = st.check_cards() {
         return Err(GameError::Invariant(InvariantError {
             message: m,
             decision: decisions,
         }));
     }
-    let now = st.ledger_sum(p);
+    let now = st.ledger_sum();
     if now != ledger0 {
-        return Err(GameError::Invariant(InvariantError {
-            message: format!(
-                "the ledger ({}) sums to {now}, not {ledger0}",
-                p.ledger_names()
-            ),
-            decision: decisions,
-        }));
+        let (decision, then) = off_since.unwrap_or((decisions, now));
+        let mut message = format!(
+            "the ledger ({}) sums to {then}, not {ledger0}",
+            p.ledger_names()
+        );
+        if decision != decisions {
+            message.push_str(&format!(
+                " (found after decision {decisions}, where it sums to {now})"
+            ));
+        }
+        return Err(GameError::Invariant(InvariantError { message, decision }));
     }
     Ok(())
 }

@@ -178,7 +178,7 @@ pub fn settle(
         }
     }
     let before: Vec<i64> = crate::play::chips_of(p, &st);
-    let ledger0 = st.ledger_sum(p);
+    let ledger0 = st.ledger_sum();
     st.keep_log = true;
     st.push_frame(p, CodeRef::Proc(q), d.args.clone());
     let finished = st.advance(p).map_err(SettleError::Runtime)?;
@@ -190,7 +190,7 @@ pub fn settle(
     }
     // A settlement pays between the ledger's variables, as every game does: one that
     // creates or loses chips is a mistake in the rules, not a result to report.
-    let ledger = st.ledger_sum(p);
+    let ledger = st.ledger_sum();
     if ledger != ledger0 {
         return Err(SettleError::Runtime(
             RuntimeError::new(

@@ -115,33 +115,34 @@ impl Machine<'_> {
 
     /// A decision boundary (a move a player chose among several): chips are read for
     /// deals that ended since the last one.
-    /// With invariants checked, the board is checked here as the engine checks it at
-    /// the same moments (a broken one stops the game: the engine then reports it).
+    /// With invariants checked, the board is checked where something was recorded, as
+    /// the engine checks it (see `play::check`); a broken one stops the game, and the
+    /// engine then plays it again to report it.
     #[inline(always)]
     pub(super) fn boundary(&mut self) -> Result<(), Stop> {
-        // Mostly nothing happened since the last one and nothing is checked.
-        if self.events.len() == self.quiet_at {
+        // Mostly nothing was recorded since the last one.
+        if self.events.len() == self.seen_events {
             return Ok(());
         }
         self.boundary_work()
     }
 
-    /// [`Machine::boundary`] when a deal ended since the last one or invariants are
-    /// checked.
+    /// [`Machine::boundary`] when something was recorded since the last one (a deal's
+    /// end, mostly).
     #[cold]
     #[inline(never)]
     fn boundary_work(&mut self) -> Result<(), Stop> {
-        // Only a deal's end (an outcome: an event) is read at a boundary.
-        if self.events.len() != self.seen_events {
-            self.seen_events = self.events.len();
-            if self.ledger.is_none() {
-                self.quiet_at = self.seen_events;
-            }
-            self.deal_chips
-                .boundary(&self.board, &self.events, &mut self.deal_rows);
-        }
+        self.seen_events = self.events.len();
+        self.deal_chips
+            .boundary(&self.board, &self.events, &mut self.deal_rows);
+        self.audit()
+    }
+
+    /// The invariants, when they are checked: the ledger's sum as at the start, every
+    /// card in exactly one zone.
+    pub(super) fn audit(&self) -> Result<(), Stop> {
         if let Some(ledger) = self.ledger {
-            if self.board.check_cards().is_err() || self.board.ledger_sum(self.p) != ledger {
+            if self.board.ledger_sum() != ledger || self.board.check_cards().is_err() {
                 return Err(Stop::Failed);
             }
         }

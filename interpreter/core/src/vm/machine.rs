@@ -143,12 +143,9 @@ pub(super) struct Machine<'a> {
     /// A claim window's claimants (seat, moves, first ending move, options that hold),
     /// kept between windows so that asking allocates nothing.
     pub claimants: Vec<(u8, usize, Option<usize>, u32)>,
-    /// How many events there were at the last decision boundary.
+    /// How many events there were at the last decision boundary: a boundary with as
+    /// many has nothing to read.
     pub(super) seen_events: usize,
-    /// The number of events at which a boundary has nothing to do: `seen_events`, or
-    /// none (`usize::MAX`) when every boundary audits the board (one comparison
-    /// answers both questions at each decision).
-    pub(super) quiet_at: usize,
     /// Moves a `choose each` chose that wait to start: the frame depth, the window,
     /// the seat, and the body (the next to start last).
     pub queue: Vec<(usize, u16, u8, u32)>,
@@ -172,7 +169,7 @@ pub fn play(
     let decision_limit = limits.decisions;
     let (round_budget, game_left) = limits.first_round();
     let deal_chips = DealChips::new(p, &board, &[]);
-    let board_ledger = board.ledger_sum(p);
+    let board_ledger = board.ledger_sum();
     let mut spare = im.files.take();
     let (n, s) = spare.pop().unwrap_or_else(new_files);
     let mut m = Machine {
@@ -202,7 +199,6 @@ pub fn play(
         deal_rows: Vec::with_capacity(16),
         claimants: Vec::new(),
         seen_events: 0,
-        quiet_at: if check { usize::MAX } else { 0 },
         queue: Vec::new(),
         ledger: check.then_some(board_ledger),
     };
@@ -241,6 +237,8 @@ impl Machine<'_> {
         }
         // The engine returns to its caller at the end too, which reads the chips once more.
         self.boundary()?;
+        // And checks the board once more, whether or not the end recorded anything.
+        self.audit()?;
         self.deal_chips.finish(&self.board, &mut self.deal_rows);
         let mut rec = GameRecord {
             seats: self.board.seats,

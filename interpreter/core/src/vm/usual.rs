@@ -257,20 +257,20 @@ impl Machine<'_> {
         let im = self.im;
         let claim = im.claims.get(u.claim as usize);
         let claim = claim.and_then(|d| d.quick.as_ref()).ok_or(Stop::Internal)?;
-        // An audit at each decision reads the board, so the moves are made on it too.
-        let through = self.ledger.is_some();
+        // The moves are made in `held` alone, the board's zones written back when the
+        // run ends. An audit at a decision inside the run reads the ledger, which
+        // `held` does not hold, and the cards only where something was recorded,
+        // which nothing inside the run does: the board it would read is the one the
+        // run began from, consistent as it was.
         let mut held = Held::fresh();
         let table = &claim.fit.table;
-        if held.load(&self.board, &u.places, table, through).is_none() {
+        if held.load(&self.board, &u.places, table, false).is_none() {
             if self.steps > STEP_LIMIT {
                 return Err(Stop::Limit);
             }
             return self.pick_take(u.take, players);
         }
-        let to = match through {
-            true => self.turns_held::<true, BMI2>(u, &mut held, players),
-            false => self.turns_held::<false, BMI2>(u, &mut held, players),
-        };
+        let to = self.turns_held::<false, BMI2>(u, &mut held, players);
         held.flush(&mut self.board, &u.places);
         to
     }
