@@ -14,6 +14,7 @@ mod limits;
 mod lines;
 mod load;
 mod masked;
+mod mean;
 mod params;
 mod play;
 mod progress;

@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 use fuda_core::play::GameRecord;
 use serde::Serialize;
 
+pub use crate::mean::Mean;
+use crate::mean::{lcm_up_to, round};
 use crate::seating::Seating;
 
 /// Most distinct values counted under one `tally` label: a rule file that tallies a
@@ -17,101 +19,6 @@ pub const MAX_TALLY_VALUES: usize = 1_000;
 
 /// The row that counts a label's values past [`MAX_TALLY_VALUES`].
 pub const OTHER_VALUES: &str = "(other values)";
-
-/// A running mean with its spread.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Mean {
-    n: u64,
-    sum: f64,
-    sum_sq: f64,
-}
-
-impl Mean {
-    /// Adds one observation.
-    pub fn add(&mut self, x: f64) {
-        self.add_times(x, 1);
-    }
-
-    /// Adds the same observation `k` times (exactly what `k` calls of `add` give for
-    /// the 0/1 observations of a rate, without the loop).
-    pub fn add_times(&mut self, x: f64, k: u64) {
-        self.n += k;
-        self.sum += x * k as f64;
-        self.sum_sq += x * x * k as f64;
-    }
-
-    /// A share of `hits` in `total` observations, as a mean of 0/1 (a win rate).
-    pub fn share(hits: u64, total: u64) -> Mean {
-        let mut m = Mean::default();
-        m.add_times(1.0, hits);
-        m.add_times(0.0, total.saturating_sub(hits));
-        m
-    }
-
-    /// The share of 1s with its 95% Wilson score interval. Unlike `interval`, it stays
-    /// within 0..1 and does not shrink to nothing for a rate of 0 or 1 in few deals,
-    /// where the normal approximation would print a win rate of -2% or a certain 0%.
-    pub fn share_interval(&self) -> Interval {
-        let p = self.mean();
-        if self.n == 0 {
-            return Interval {
-                mean: 0.0,
-                low: 0.0,
-                high: 0.0,
-                n: 0,
-            };
-        }
-        let (n, z) = (self.n as f64, 1.96f64);
-        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-        let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-        Interval {
-            mean: round(p),
-            low: round((centre - half).max(0.0)),
-            high: round((centre + half).min(1.0)),
-            n: self.n,
-        }
-    }
-
-    /// The mean (0 with no observations).
-    pub fn mean(&self) -> f64 {
-        if self.n == 0 {
-            0.0
-        } else {
-            self.sum / self.n as f64
-        }
-    }
-
-    /// The sample standard deviation (0 with fewer than two observations).
-    pub fn sd(&self) -> f64 {
-        if self.n < 2 {
-            return 0.0;
-        }
-        let n = self.n as f64;
-        let var = (self.sum_sq - self.sum * self.sum / n) / (n - 1.0);
-        var.max(0.0).sqrt()
-    }
-
-    /// The mean with a 95% interval by the normal approximation: mean ± 1.96·sd/√n.
-    pub fn interval(&self) -> Interval {
-        let m = self.mean();
-        let half = if self.n == 0 {
-            0.0
-        } else {
-            1.96 * self.sd() / (self.n as f64).sqrt()
-        };
-        Interval {
-            mean: round(m),
-            low: round(m - half),
-            high: round(m + half),
-            n: self.n,
-        }
-    }
-}
-
-/// Rounds to 6 decimals so JSON stays readable and exact comparisons are stable.
-fn round(x: f64) -> f64 {
-    (x * 1e6).round() / 1e6
-}
 
 /// `count` per deal, rounded (0 when no deal was played).
 fn per(count: u64, deals: u64) -> f64 {
@@ -370,9 +277,10 @@ impl AgentGame {
         a
     }
 
-    /// Its mean final chips per seat in the game, if it has any.
-    fn chips_per_seat(&self) -> Option<f64> {
-        (self.seats > 0).then(|| self.chips as f64 / self.seats as f64)
+    /// Its final chips in the game over its seats that have them, `(chips, seats)`,
+    /// if it has any: their mean per seat is the game's one observation.
+    fn chips_per_seat(&self) -> Option<(i64, u64)> {
+        (self.seats > 0).then_some((self.chips, self.seats))
     }
 }
 
@@ -449,11 +357,15 @@ struct Standings {
 }
 
 impl Standings {
-    fn new(places: usize) -> Standings {
+    /// Places whose chips are each a mean over `dens`' denominators: a seat's are
+    /// whole numbers (1), an agent's the mean over the k seats it holds (the lcm of
+    /// 1..=k, which every mean over fewer of them divides too).
+    fn new(dens: impl IntoIterator<Item = u64>) -> Standings {
+        let chips: Vec<Mean> = dens.into_iter().map(Mean::over).collect();
         Standings {
-            wins: vec![0; places],
-            deals: vec![0; places],
-            chips: vec![Mean::default(); places],
+            wins: vec![0; chips.len()],
+            deals: vec![0; chips.len()],
+            chips,
         }
     }
 
@@ -464,13 +376,13 @@ impl Standings {
         self.chips.resize(places, Mean::default());
     }
 
-    /// One game of place `at`: `won` of its `deals`, and its final chips (none in a
-    /// game without a per-seat ledger).
-    fn add(&mut self, at: usize, won: u64, deals: u64, chips: Option<f64>) {
+    /// One game of place `at`: `won` of its `deals`, and its final chips over the `k`
+    /// seats it held, `(chips, k)` (none in a game without a per-seat ledger).
+    fn add(&mut self, at: usize, won: u64, deals: u64, chips: Option<(i64, u64)>) {
         self.wins[at] += won;
         self.deals[at] += deals;
-        if let Some(c) = chips {
-            self.chips[at].add(c);
+        if let Some((c, k)) = chips {
+            self.chips[at].add_ratio(c, k);
         }
     }
 
@@ -540,8 +452,8 @@ impl<'a> Sums<'a> {
             deals: 0,
             outcomes: BTreeMap::new(),
             results: BTreeMap::new(),
-            by_seat: Standings::new(0),
-            by_agent: Standings::new(agents),
+            by_seat: Standings::new([]),
+            by_agent: Standings::new((0..agents).map(|a| lcm_up_to(seating.seats_held(a) as u64))),
             seat_games: vec![Vec::new(); agents],
             decisions: Mean::default(),
             yaku: BTreeMap::new(),
@@ -575,12 +487,12 @@ impl<'a> Sums<'a> {
             for y in res.base_yaku.iter() {
                 let e = entry(&mut self.yaku, &y.name);
                 e.0 += 1;
-                e.1.add(res.total as f64);
+                e.1.add(res.total);
             }
             for b in res.bonuses.iter() {
                 let e = entry(&mut self.bonuses, &b.name);
                 e.0 += 1;
-                e.1.add(b.value as f64);
+                e.1.add(b.value);
             }
             if let Some(w) = self.role_wins.get_mut(role_of(*s, *dealer, seats)) {
                 *w += 1;
@@ -589,7 +501,7 @@ impl<'a> Sums<'a> {
         for (dealer, delta) in &r.deal_chips {
             for (s, c) in delta.iter().enumerate() {
                 if let Some(m) = self.role_chips.get_mut(role_of(s as u8, *dealer, seats)) {
-                    m.add(*c as f64);
+                    m.add(*c);
                 }
             }
         }
@@ -610,12 +522,11 @@ impl<'a> Sums<'a> {
         for (_, res, _) in &r.records {
             let e = entry(&mut self.results, &res.name);
             e.0 += 1;
-            e.1.add(res.total as f64);
+            e.1.add(res.total);
         }
         let won = seat_wins(r, seats);
         for (s, w) in won.iter().enumerate() {
-            self.by_seat
-                .add(s, *w, n, r.chips.get(s).map(|c| *c as f64));
+            self.by_seat.add(s, *w, n, r.chips.get(s).map(|c| (*c, 1)));
         }
         let seated = self.seating.seated(game);
         for (a, games) in self.seat_games.iter_mut().enumerate() {
@@ -630,7 +541,8 @@ impl<'a> Sums<'a> {
                 }
             }
         }
-        self.decisions.add(r.decisions as f64);
+        self.decisions
+            .add(i64::try_from(r.decisions).unwrap_or(i64::MAX));
     }
 
     /// The summary of the games added; `roles` are the role names from the dealer on.
@@ -774,42 +686,6 @@ mod tests {
     /// One agent at every seat.
     fn one(agent: &str, seats: u8) -> Seating {
         Seating::new(&[agent.to_string()], seats, Mode::Rotate)
-    }
-
-    #[test]
-    fn mean_and_interval() {
-        let mut m = Mean::default();
-        for x in [1.0, 2.0, 3.0, 4.0] {
-            m.add(x);
-        }
-        assert_eq!(m.mean(), 2.5);
-        let sd = (5.0f64 / 3.0).sqrt();
-        assert!((m.sd() - sd).abs() < 1e-12);
-        let i = m.interval();
-        assert!((i.high - i.mean - 1.96 * sd / 2.0).abs() < 1e-5);
-        assert_eq!(Mean::default().interval().mean, 0.0);
-    }
-
-    #[test]
-    fn win_rates_use_the_wilson_interval() {
-        // 5 of 10: the textbook Wilson interval is [0.2366, 0.7634].
-        let i = Mean::share(5, 10).share_interval();
-        assert_eq!(i.mean, 0.5);
-        assert!((i.low - 0.236590).abs() < 1e-6, "{i:?}");
-        assert!((i.high - 0.763410).abs() < 1e-6, "{i:?}");
-        // No wins in 20 deals: not "0% for certain", and never below 0.
-        let none = Mean::share(0, 20).share_interval();
-        assert_eq!(none.low, 0.0);
-        assert!((none.high - 0.161130).abs() < 1e-6, "{none:?}");
-        // One win in 36: the normal approximation went below 0 here.
-        let one = Mean::share(1, 36).share_interval();
-        assert!(
-            one.low > 0.0 && one.low < one.mean && one.high < 1.0,
-            "{one:?}"
-        );
-        let all = Mean::share(7, 7).share_interval();
-        assert_eq!((all.mean, all.high), (1.0, 1.0));
-        assert_eq!(Mean::default().share_interval().n, 0);
     }
 
     #[test]
