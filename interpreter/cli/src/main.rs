@@ -27,6 +27,7 @@ mod settle;
 mod simulate;
 mod stats;
 mod stdin;
+mod tally;
 mod test_cmd;
 mod told;
 mod values;

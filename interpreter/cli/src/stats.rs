@@ -11,14 +11,7 @@ use serde::Serialize;
 pub use crate::mean::Mean;
 use crate::mean::{lcm_up_to, round};
 use crate::seating::Seating;
-
-/// Most distinct values counted under one `tally` label: a rule file that tallies a
-/// value unique to each deal would otherwise grow the report with every deal. Values
-/// past these are counted together as [`OTHER_VALUES`].
-pub const MAX_TALLY_VALUES: usize = 1_000;
-
-/// The row that counts a label's values past [`MAX_TALLY_VALUES`].
-pub const OTHER_VALUES: &str = "(other values)";
+use crate::tally::Tally;
 
 /// `count` per deal, rounded (0 when no deal was played).
 fn per(count: u64, deals: u64) -> f64 {
@@ -325,15 +318,16 @@ pub fn game_totals(r: &GameRecord, seated: Vec<usize>) -> GameTotals {
             *w += 1;
         }
     }
+    // Bounded as a batch's tallies are: a value the batch keeps a row for is kept with
+    // its exact count in every game that has it (see `Tally`).
+    let mut tallies: BTreeMap<&str, Tally> = BTreeMap::new();
     for (label, value) in &r.tallies {
-        let values = t.tallies.entry(label.to_string()).or_default();
-        let key = if values.contains_key(value.as_str()) || values.len() < MAX_TALLY_VALUES {
-            value.to_string()
-        } else {
-            OTHER_VALUES.to_string()
-        };
-        *values.entry(key).or_default() += 1;
+        tallies.entry(label).or_default().add(value, 1);
     }
+    t.tallies = tallies
+        .into_iter()
+        .map(|(label, values)| (label.to_string(), values.rows()))
+        .collect();
     for (dealer, delta) in &r.deal_chips {
         for (s, c) in delta.iter().enumerate() {
             if let Some(m) = t.role_chips.get_mut(role_of(s as u8, *dealer, seats)) {
@@ -438,7 +432,7 @@ pub struct Sums<'a> {
     bonuses: BTreeMap<String, (u64, Mean)>,
     role_wins: Vec<u64>,
     role_chips: Vec<Mean>,
-    tallies: BTreeMap<String, BTreeMap<String, u64>>,
+    tallies: BTreeMap<String, Tally>,
 }
 
 impl<'a> Sums<'a> {
@@ -506,13 +500,7 @@ impl<'a> Sums<'a> {
             }
         }
         for (label, value) in &r.tallies {
-            let values = entry(&mut self.tallies, label);
-            let key = if values.contains_key(value.as_str()) || values.len() < MAX_TALLY_VALUES {
-                value.as_str()
-            } else {
-                OTHER_VALUES
-            };
-            *entry(values, key) += 1;
+            entry(&mut self.tallies, label).add(value, 1);
         }
         let n = r.outcomes.len() as u64;
         self.deals += n;
@@ -644,6 +632,7 @@ impl<'a> Sums<'a> {
         let tallies = tallies
             .into_iter()
             .map(|(label, values)| {
+                let values = values.rows();
                 let total: u64 = values.values().sum();
                 let mut values: Vec<(String, u64, f64)> = values
                     .into_iter()
