@@ -270,7 +270,7 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
             },
             |i, r| match r {
                 Ok(rec) => {
-                    sums.add(i, &rec);
+                    sums.add(seating, i, &rec);
                     if per_game {
                         per_game_totals.push(Some(stats::game_totals(&rec, seating.seated(i))));
                     }
@@ -308,7 +308,7 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
     }
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
-    let summary = sums.finish(&roles);
+    let summary = sums.finish(seating, &roles);
     let rate = |n: u64| {
         if seconds > 0.0 {
             (n as f64 / seconds * 10.0).round() / 10.0

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use fuda_core::play::GameRecord;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 pub use crate::mean::Mean;
 use crate::mean::{lcm_up_to, round};
@@ -341,6 +341,7 @@ pub fn game_totals(r: &GameRecord, seated: Vec<usize>) -> GameTotals {
 
 /// Wins and final chips of the places that hold seats in a game: the seats
 /// themselves, or the agents (one of which may hold several seats of a game).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct Standings {
     /// Deals won at the place.
     wins: Vec<u64>,
@@ -389,6 +390,36 @@ impl Standings {
     fn chips(&self, at: usize) -> Interval {
         self.chips[at].interval()
     }
+
+    /// How many places these are; an error if their lists disagree.
+    fn places(&self) -> Result<usize, String> {
+        let n = self.chips.len();
+        if self.wins.len() != n || self.deals.len() != n {
+            return Err(format!(
+                "{} wins and {} deals for {n} places",
+                self.wins.len(),
+                self.deals.len()
+            ));
+        }
+        Ok(n)
+    }
+
+    /// Adds `other`'s places to these, place by place (`other` may have fewer).
+    fn merge(&mut self, other: &Standings) -> Result<(), String> {
+        if other.places()? > self.places()? {
+            return Err(format!(
+                "{} places added to {}",
+                other.chips.len(),
+                self.chips.len()
+            ));
+        }
+        for (at, chips) in other.chips.iter().enumerate() {
+            self.wins[at] += other.wins[at];
+            self.deals[at] += other.deals[at];
+            self.chips[at].merge(chips)?;
+        }
+        Ok(())
+    }
 }
 
 /// Aggregates finished games, in the order given, each with its index in the batch
@@ -398,9 +429,9 @@ impl Standings {
 pub fn summarize(records: &[(u64, &GameRecord)], seating: &Seating, roles: &[String]) -> Summary {
     let mut sums = Sums::new(seating);
     for (game, r) in records {
-        sums.add(*game, r);
+        sums.add(seating, *game, r);
     }
-    sums.finish(roles)
+    sums.finish(seating, roles)
 }
 
 /// The entry of `key`, made when missing, without allocating a key for one that is
@@ -414,9 +445,13 @@ fn entry<'m, V: Default>(map: &'m mut BTreeMap<String, V>, key: &str) -> &'m mut
 
 /// The running sums of a batch's games, added one game at a time in game order: a
 /// batch keeps these, not its games, so that its memory does not grow with their
-/// number (a game may keep 20,000 events).
-pub struct Sums<'a> {
-    seating: &'a Seating,
+/// number (a game may keep 20,000 events). Every number in them is a whole number
+/// (counts, [`Mean`]'s integer sums, [`Tally`]'s smallest values), so the sums of two
+/// parts of a batch [`merge`](Sums::merge) into exactly the sums of the whole, in any
+/// order: `fuda simulate --shard` writes them out and `fuda merge` adds them up.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sums {
+    /// Seats of the games added (0 before the first).
     seats: usize,
     games: u64,
     deals: u64,
@@ -435,12 +470,11 @@ pub struct Sums<'a> {
     tallies: BTreeMap<String, Tally>,
 }
 
-impl<'a> Sums<'a> {
+impl Sums {
     /// No games yet, seated as `seating` says.
-    pub fn new(seating: &'a Seating) -> Sums<'a> {
+    pub fn new(seating: &Seating) -> Sums {
         let agents = seating.names().len();
         Sums {
-            seating,
             seats: 0,
             games: 0,
             deals: 0,
@@ -472,8 +506,8 @@ impl<'a> Sums<'a> {
         self.role_chips.resize(seats, Mean::default());
     }
 
-    /// Adds game number `game` (its index in the batch), played after those added.
-    pub fn add(&mut self, game: u64, r: &GameRecord) {
+    /// Adds game number `game` (its index in the batch), seated as `seating` says.
+    pub fn add(&mut self, seating: &Seating, game: u64, r: &GameRecord) {
         self.grow(r.seats as usize);
         let seats = self.seats;
         self.games += 1;
@@ -516,7 +550,7 @@ impl<'a> Sums<'a> {
         for (s, w) in won.iter().enumerate() {
             self.by_seat.add(s, *w, n, r.chips.get(s).map(|c| (*c, 1)));
         }
-        let seated = self.seating.seated(game);
+        let seated = seating.seated(game);
         for (a, games) in self.seat_games.iter_mut().enumerate() {
             // One observation of chips a game, the mean of the agent's seats: two seats
             // of one agent in one game are not independent (they play the same deals),
@@ -533,10 +567,69 @@ impl<'a> Sums<'a> {
             .add(i64::try_from(r.decisions).unwrap_or(i64::MAX));
     }
 
-    /// The summary of the games added; `roles` are the role names from the dealer on.
-    pub fn finish(self, roles: &[String]) -> Summary {
+    /// Adds up the sums of other games of the same batch with these: exactly the sums
+    /// of all of them, whatever the order of the parts. Fails when `other` cannot be
+    /// sums of the same batch (another number of agents, lists of mismatched lengths,
+    /// means over other denominators), leaving these half added up: the caller drops
+    /// them.
+    pub fn merge(&mut self, other: &Sums) -> Result<(), String> {
+        let agents = self.seat_games.len();
+        if other.seat_games.len() != agents || other.by_agent.places()? != agents {
+            return Err(format!(
+                "sums over {} agents cannot be added to sums over {agents}",
+                other.seat_games.len()
+            ));
+        }
+        let seats = other.seats;
+        let lists = [
+            other.by_seat.places()?,
+            other.role_wins.len(),
+            other.role_chips.len(),
+        ];
+        if lists.iter().any(|n| *n != seats) || other.seat_games.iter().any(|g| g.len() != seats) {
+            return Err(format!("sums of {seats} seats with lists of other lengths"));
+        }
+        self.grow(seats);
+        self.games += other.games;
+        self.deals += other.deals;
+        for (k, c) in &other.outcomes {
+            *entry(&mut self.outcomes, k) += c;
+        }
+        for (mine, theirs) in [
+            (&mut self.results, &other.results),
+            (&mut self.yaku, &other.yaku),
+            (&mut self.bonuses, &other.bonuses),
+        ] {
+            for (k, (c, m)) in theirs {
+                let e = entry(mine, k);
+                e.0 += c;
+                e.1.merge(m)?;
+            }
+        }
+        self.by_seat.merge(&other.by_seat)?;
+        self.by_agent.merge(&other.by_agent)?;
+        for (mine, theirs) in self.seat_games.iter_mut().zip(&other.seat_games) {
+            for (x, y) in mine.iter_mut().zip(theirs) {
+                *x += y;
+            }
+        }
+        self.decisions.merge(&other.decisions)?;
+        for (x, y) in self.role_wins.iter_mut().zip(&other.role_wins) {
+            *x += y;
+        }
+        for (x, y) in self.role_chips.iter_mut().zip(&other.role_chips) {
+            x.merge(y)?;
+        }
+        for (label, t) in &other.tallies {
+            entry(&mut self.tallies, label).merge(t);
+        }
+        Ok(())
+    }
+
+    /// The summary of the games added, seated as `seating` says; `roles` are the role
+    /// names from the dealer on.
+    pub fn finish(self, seating: &Seating, roles: &[String]) -> Summary {
         let Sums {
-            seating,
             seats,
             games,
             deals,
@@ -859,5 +952,99 @@ mod tests {
         assert_eq!((greedy.win_rate.mean, greedy.win_rate.n), (0.5, 8));
         assert_eq!((greedy.chips.mean, greedy.chips.n), (1.0, 2));
         assert_eq!(s.by_agent[1].chips.mean, -2.0);
+    }
+
+    /// Game `i` of a made-up batch of 3 seats: results, bonuses, tallies and chips
+    /// that vary from game to game, so that every field of the sums is exercised.
+    fn varied_game(i: u64) -> GameRecord {
+        let line = |name: &str, value| fuda_core::value::YakuLine {
+            name: name.into(),
+            value,
+        };
+        let x = (i * 7919 % 97) as i64;
+        let result = std::sync::Arc::new(fuda_core::value::ScoreResult {
+            name: if x % 3 == 0 { "素役" } else { "三光" }.into(),
+            total: x,
+            base_yaku: std::iter::once(line("素役", x)).collect(),
+            bonuses: std::iter::once(line("福上がり", x % 5)).collect(),
+            ..Default::default()
+        });
+        let winner = (i % 3) as u8;
+        let pays = [x - 40, 17 - x, 23];
+        GameRecord {
+            seats: 3,
+            outcomes: vec![
+                "上がり".into(),
+                if x % 2 == 0 { "流れ" } else { "上がり" }.into(),
+            ],
+            records: vec![(winner, result, (i % 3) as u8)],
+            tallies: vec![
+                ("浮き札".into(), format!("{}", x % 13)),
+                ("番号".into(), format!("{i}")),
+            ],
+            chips: pays.to_vec(),
+            deal_chips: vec![((i % 3) as u8, pays.to_vec())],
+            decisions: 30 + x as u64,
+            ..Default::default()
+        }
+    }
+
+    /// A batch split into shards (game i to shard i % n, as `--shard` splits it) adds
+    /// up to the sums of the whole batch: equal sums, not close ones, in any order of
+    /// the shards, and through JSON and back.
+    #[test]
+    fn shards_merge_into_the_sums_of_the_whole() {
+        let agents = ["greedy".to_string(), "random".to_string()];
+        // greedy holds two seats of three: its chips are means over two seats.
+        let seating = Seating::new(&agents, 3, Mode::Rotate);
+        let games: Vec<GameRecord> = (0..50).map(varied_game).collect();
+        let mut whole = Sums::new(&seating);
+        for (i, g) in games.iter().enumerate() {
+            whole.add(&seating, i as u64, g);
+        }
+        for n in [1, 2, 3, 7, 60] {
+            let mut shards = vec![Sums::new(&seating); n];
+            for (i, g) in games.iter().enumerate() {
+                shards[i % n].add(&seating, i as u64, g);
+            }
+            let through_json: Vec<Sums> = shards
+                .iter()
+                .map(|s| {
+                    let text = serde_json::to_string(s).expect("JSON");
+                    serde_json::from_str(&text).expect("read back")
+                })
+                .collect();
+            assert_eq!(through_json, shards, "{n} shards through JSON");
+            let mut forward = Sums::new(&seating);
+            for s in &through_json {
+                forward.merge(s).expect("shards of one batch");
+            }
+            let mut backward = Sums::new(&seating);
+            for s in through_json.iter().rev() {
+                backward.merge(s).expect("shards of one batch");
+            }
+            assert_eq!(forward, whole, "{n} shards");
+            assert_eq!(backward, whole, "{n} shards, backwards");
+            let roles = ["親".to_string(), "胴二".to_string(), "ビキ".to_string()];
+            let (a, b) = (
+                forward.finish(&seating, &roles),
+                whole.clone().finish(&seating, &roles),
+            );
+            assert_eq!(
+                serde_json::to_string(&a).expect("JSON"),
+                serde_json::to_string(&b).expect("JSON")
+            );
+        }
+        // Sums over another number of agents are not of this batch.
+        let alone = Seating::new(&agents[..1], 3, Mode::Rotate);
+        let mut other = Sums::new(&alone);
+        other.add(&alone, 0, &games[0]);
+        let err = whole.clone().merge(&other).expect_err("one agent, not two");
+        assert!(err.contains("1 agents"), "{err}");
+        // Lists that disagree with the seat count (a file edited by hand) are refused.
+        let mut bent = Sums::new(&seating);
+        bent.add(&seating, 0, &games[0]);
+        bent.role_wins.push(1);
+        assert!(whole.clone().merge(&bent).is_err());
     }
 }
