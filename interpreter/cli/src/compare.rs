@@ -175,8 +175,8 @@ fn run_text(args: &Args) -> miette::Result<u8> {
         &batch_b
     };
     params::check_agent_count(&larger.p, &larger.agents, larger.seats)?;
-    let a = simulate::play(&batch_a, &args.run, true)?;
-    let b = simulate::play(&batch_b, &args.run, true)?;
+    let a = simulate::play(&batch_a, &args.run, true, None)?;
+    let b = simulate::play(&batch_b, &args.run, true, None)?;
     let (pa, pb) = (&batch_a.p, &batch_b.p);
     let d = differences(&a, &b);
     if args.json {

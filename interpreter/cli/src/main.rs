@@ -24,6 +24,7 @@ mod replay;
 mod score;
 mod seating;
 mod settle;
+mod shard;
 mod simulate;
 mod stats;
 mod stdin;
@@ -111,12 +112,18 @@ With --json, an error that stops the command is also printed as {\"error\": …}
   fuda simulate rulesets/sangohana.fuda --games 200 --seed 7 --players 4 --agents greedy,random --json
   fuda simulate rulesets/sangohana.fuda --agents greedy,random,random --seating fixed
   fuda simulate rulesets/sangohana.fuda --set deals=1 --threads 1
+  fuda simulate rulesets/sangohana.fuda --games 100000 --shard 0/4 --json > part0.json
 
 With different agents, game i moves each of them i seats on, so that each sits at each
 seat equally often and the seats' advantages do not pass for the agents' (`--seating
 fixed` keeps them where `--agents` puts them), and the report adds a row per agent: its
 win rate and final chips per seat it held. The same seed gives the same report for any
-number of threads.")]
+number of threads.
+
+`--shard I/N` plays only the games i with i % N = I of the batch (each with the seed
+and seats it has in the whole batch), on this machine; `fuda merge` adds up the N
+shards' --json reports into the whole batch's report. When the batch's first 16 games
+all fail, every shard stops, as the whole batch would.")]
     Simulate(simulate::Args),
     /// Simulate two rulesets with the same games and report what changed, B − A.
     #[command(after_help = "Examples:

@@ -53,7 +53,7 @@ impl Mean {
     /// agent's chips summed over the `k` seats it held, per seat).
     pub fn add_ratio(&mut self, x: i64, k: u64) {
         assert!(
-            k > 0 && self.den % k == 0,
+            k > 0 && self.den.is_multiple_of(k),
             "an observation x/{k} in a mean of multiples of 1/{}",
             self.den
         );
@@ -234,9 +234,9 @@ impl U256 {
 impl Serialize for U256 {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let text = if self.hi == 0 {
-            format!("{:x}", self.lo)
+            format!("0x{:x}", self.lo)
         } else {
-            format!("{:x}{:032x}", self.hi, self.lo)
+            format!("0x{:x}{:032x}", self.hi, self.lo)
         };
         s.serialize_str(&text)
     }
@@ -246,6 +246,7 @@ impl<'de> Deserialize<'de> for U256 {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<U256, D::Error> {
         let text = String::deserialize(d)?;
         let bad = || serde::de::Error::custom(format!("`{text}` is not a sum of squares"));
+        let text = text.strip_prefix("0x").ok_or_else(bad)?;
         if text.is_empty() || text.len() > 64 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(bad());
         }
@@ -398,12 +399,16 @@ mod tests {
         let json = serde_json::to_string(&m).expect("JSON");
         assert_eq!(
             json,
-            r#"{"n":4,"den":1,"sum":"-36893488147419103232","sum_sq":"100000000000000000000000000000000"}"#
+            r#"{"n":4,"den":1,"sum":"-36893488147419103232","sum_sq":"0x100000000000000000000000000000000"}"#
         );
         let back: Mean = serde_json::from_str(&json).expect("read back");
         assert_eq!(back, m);
-        assert!(serde_json::from_str::<Mean>(r#"{"n":1,"den":1,"sum":"x","sum_sq":"1"}"#).is_err());
-        assert!(serde_json::from_str::<Mean>(r#"{"n":1,"den":1,"sum":"1","sum_sq":"g"}"#).is_err());
+        assert!(
+            serde_json::from_str::<Mean>(r#"{"n":1,"den":1,"sum":"x","sum_sq":"0x1"}"#).is_err()
+        );
+        assert!(
+            serde_json::from_str::<Mean>(r#"{"n":1,"den":1,"sum":"1","sum_sq":"0xg"}"#).is_err()
+        );
         assert_eq!(lcm_up_to(16), 720_720);
         assert_eq!(lcm_up_to(1), 1);
     }
