@@ -15,6 +15,7 @@ mod lines;
 mod load;
 mod masked;
 mod mean;
+mod merge;
 mod params;
 mod play;
 mod progress;
@@ -54,6 +55,7 @@ use clap::{CommandFactory, Parser, Subcommand};
   fuda score rulesets/sangohana.fuda --hand \"1-ribbon 2-ribbon 3-ribbon 1-crane 3-curtain 8-moon 11-rainman 12-phoenix\"
   fuda simulate rulesets/sangohana.fuda --games 1000
   fuda compare rulesets/sangohana.fuda rulesets/sangohana-strict.fuda
+  fuda merge part0.json part1.json part2.json
   fuda play rulesets/sangohana.fuda
 
 A file argument given as `-` is read from standard input (`./-` names a file called `-`):
@@ -125,6 +127,24 @@ and seats it has in the whole batch), on this machine; `fuda merge` adds up the 
 shards' --json reports into the whole batch's report. When the batch's first 16 games
 all fail, every shard stops, as the whole batch would.")]
     Simulate(simulate::Args),
+    /// Add up the shard reports of `fuda simulate --shard I/N --json` into the report of
+    /// the whole batch.
+    #[command(after_help = "Examples:
+  for i in 0 1 2 3; do
+    fuda simulate rulesets/sangohana.fuda --games 100000 --seed 7 --shard $i/4 --json > part$i.json &
+  done; wait
+  fuda merge part0.json part1.json part2.json part3.json
+  fuda merge part*.json --json
+
+The merged report is the one `fuda simulate` prints for the whole batch on one machine,
+number for number: only the time differs (the shards' seconds added up). Every shard of
+the batch must be given once, each played with the same ruleset text, --seed, --games,
+--players, --set, --agents, --seating and fuda version; anything else is an error that
+names the file and what differs, and nothing is merged. Exit code 1 when a game of the
+batch failed (as `fuda simulate`), or on an error.
+Scripts for a Slurm job array, a Kubernetes indexed Job and GNU parallel are in
+scripts/shards/.")]
+    Merge(merge::Args),
     /// Simulate two rulesets with the same games and report what changed, B − A.
     #[command(after_help = "Examples:
   fuda compare rulesets/sangohana.fuda rulesets/sangohana-strict.fuda
@@ -180,6 +200,7 @@ fn main() -> ExitCode {
         Command::Test(a) => test_cmd::run(a),
         Command::Score(a) => score::run(a),
         Command::Simulate(a) => simulate::run(a),
+        Command::Merge(a) => merge::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Play(a) => play::run(a),
         Command::Replay(a) => replay::run(a),
@@ -240,6 +261,7 @@ fn file_args(command: &Command) -> (&'static str, Vec<(&'static str, &Path)>) {
             ("score", files)
         }
         Command::Simulate(a) => ("simulate", vec![("FILE", a.file.as_path())]),
+        Command::Merge(a) => ("merge", each("PART.json", &a.files)),
         Command::Compare(a) => ("compare", vec![("A", a.a.as_path()), ("B", a.b.as_path())]),
         Command::Play(a) => ("play", vec![("FILE", a.file.as_path())]),
         Command::Replay(a) => {
@@ -252,11 +274,18 @@ fn file_args(command: &Command) -> (&'static str, Vec<(&'static str, &Path)>) {
 
 /// Refuses, as a usage error, two file arguments that are both `-`, and `-` where
 /// standard input is taken already: `fuda play` reads the moves typed there, and shows
-/// the game on standard output, so `--record -` has no stream to write to.
+/// the game on standard output, so `--record -` has no stream to write to. `fuda merge`
+/// reads files only: a shard report may be larger than standard input is read for.
 fn check_stdin(command: &Command) -> Result<(), clap::Error> {
     let (name, files) = file_args(command);
     let message = if let Some((a, b)) = stdin::clash(&files) {
         Some(stdin::clash_message(a, b))
+    } else if let Command::Merge(a) = command {
+        a.files.iter().any(|f| stdin::is_stdin(f)).then(|| {
+            "a `PART.json` is `-`, but `fuda merge` reads shard reports from files\n\n\
+             tip: write each shard's report to a file (`… --shard I/N --json > partI.json`)"
+                .to_string()
+        })
     } else if let Command::Play(a) = command {
         if stdin::is_stdin(&a.file) {
             Some(
