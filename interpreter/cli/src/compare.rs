@@ -175,8 +175,8 @@ fn run_text(args: &Args) -> miette::Result<u8> {
         &batch_b
     };
     params::check_agent_count(&larger.p, &larger.agents, larger.seats)?;
-    let a = simulate::play(&batch_a, &args.run, true)?;
-    let b = simulate::play(&batch_b, &args.run, true)?;
+    let a = simulate::play(&batch_a, &args.run, true, None)?;
+    let b = simulate::play(&batch_b, &args.run, true, None)?;
     let (pa, pb) = (&batch_a.p, &batch_b.p);
     let d = differences(&a, &b);
     if args.json {
@@ -571,11 +571,21 @@ fn paired(games: &[(&GameTotals, &GameTotals)], a: Ratio<'_>, b: Ratio<'_>) -> O
     };
     let za = linear(games.iter().map(|(x, _)| a(x)).collect());
     let zb = linear(games.iter().map(|(_, y)| b(y)).collect());
-    let mut m = Mean::default();
-    for (x, y) in za.iter().zip(&zb) {
-        m.add(y - x);
+    let d: Vec<f64> = za.iter().zip(&zb).map(|(x, y)| y - x).collect();
+    Some(1.96 * sd(&d) / g.sqrt())
+}
+
+/// The sample standard deviation of `xs` (0 with fewer than two). The linearised
+/// differences are fractions of no common denominator, so they are summed in floating
+/// point, in game order: unlike a batch's [`Mean`], these are never merged.
+fn sd(xs: &[f64]) -> f64 {
+    if xs.len() < 2 {
+        return 0.0;
     }
-    Some(1.96 * m.sd() / g.sqrt())
+    let (sum, sum_sq) = xs.iter().fold((0.0, 0.0), |s, x| (s.0 + x, s.1 + x * x));
+    let n = xs.len() as f64;
+    let var: f64 = (sum_sq - sum * sum / n) / (n - 1.0);
+    var.max(0.0).sqrt()
 }
 
 /// The names of both lists: A's in its order, then those only B has.

@@ -23,6 +23,13 @@ pub const MAX_REPLAY_MOVES: usize = 50_000;
 /// most a deck's cards, and some parameters), a few kilobytes at most.
 pub const MAX_STATE_BYTES: usize = 1 << 20;
 
+/// The most a shard report read by `fuda merge` may hold. Its size is bounded by the
+/// ruleset's names and its tallies (1,000 values a label, each twice: in the sums and
+/// in the report): a few kilobytes to a few megabytes. Shard reports are read from
+/// files only, never standard input, whose cap stays the other files' (see
+/// [`MAX_STDIN_BYTES`]).
+pub const MAX_SHARD_REPORT_BYTES: usize = 64 << 20;
+
 /// The longest line a `--batch` file may have (a line is one hand and its context).
 pub const MAX_BATCH_LINE: usize = 1 << 20;
 

@@ -14,6 +14,8 @@ mod limits;
 mod lines;
 mod load;
 mod masked;
+mod mean;
+mod merge;
 mod params;
 mod play;
 mod progress;
@@ -24,9 +26,11 @@ mod score;
 mod seating;
 mod settle;
 mod settle_sets;
+mod shard;
 mod simulate;
 mod stats;
 mod stdin;
+mod tally;
 mod test_cmd;
 mod told;
 mod values;
@@ -52,6 +56,7 @@ use clap::{CommandFactory, Parser, Subcommand};
   fuda score rulesets/sangohana.fuda --hand \"1-ribbon 2-ribbon 3-ribbon 1-crane 3-curtain 8-moon 11-rainman 12-phoenix\"
   fuda simulate rulesets/sangohana.fuda --games 1000
   fuda compare rulesets/sangohana.fuda rulesets/sangohana-strict.fuda
+  fuda merge part0.json part1.json part2.json
   fuda play rulesets/sangohana.fuda
 
 A file argument given as `-` is read from standard input (`./-` names a file called `-`):
@@ -115,13 +120,37 @@ With --json, an error that stops the command is also printed as {\"error\": …}
   fuda simulate rulesets/sangohana.fuda --games 200 --seed 7 --players 4 --agents greedy,random --json
   fuda simulate rulesets/sangohana.fuda --agents greedy,random,random --seating fixed
   fuda simulate rulesets/sangohana.fuda --set deals=1 --threads 1
+  fuda simulate rulesets/sangohana.fuda --games 100000 --shard 0/4 --json > part0.json
 
 With different agents, game i moves each of them i seats on, so that each sits at each
 seat equally often and the seats' advantages do not pass for the agents' (`--seating
 fixed` keeps them where `--agents` puts them), and the report adds a row per agent: its
 win rate and final chips per seat it held. The same seed gives the same report for any
-number of threads.")]
+number of threads.
+
+`--shard I/N` plays only the games i with i % N = I of the batch (each with the seed
+and seats it has in the whole batch), on this machine; `fuda merge` adds up the N
+shards' --json reports into the whole batch's report. When the batch's first 16 games
+all fail, every shard stops, as the whole batch would.")]
     Simulate(simulate::Args),
+    /// Add up the shard reports of `fuda simulate --shard I/N --json` into the report of
+    /// the whole batch.
+    #[command(after_help = "Examples:
+  for i in 0 1 2 3; do
+    fuda simulate rulesets/sangohana.fuda --games 100000 --seed 7 --shard $i/4 --json > part$i.json &
+  done; wait
+  fuda merge part0.json part1.json part2.json part3.json
+  fuda merge part*.json --json
+
+The merged report is the one `fuda simulate` prints for the whole batch on one machine,
+number for number: only the time differs (the shards' seconds added up). Every shard of
+the batch must be given once, each played with the same ruleset text, --seed, --games,
+--players, --set, --agents, --seating and fuda version; anything else is an error that
+names the file and what differs, and nothing is merged. Exit code 1 when a game of the
+batch failed (as `fuda simulate`), or on an error.
+Scripts for a Slurm job array, a Kubernetes indexed Job and GNU parallel are in
+scripts/shards/.")]
+    Merge(merge::Args),
     /// Simulate two rulesets with the same games and report what changed, B − A.
     #[command(after_help = "Examples:
   fuda compare rulesets/sangohana.fuda rulesets/sangohana-strict.fuda
@@ -177,6 +206,7 @@ fn main() -> ExitCode {
         Command::Test(a) => test_cmd::run(a),
         Command::Score(a) => score::run(a),
         Command::Simulate(a) => simulate::run(a),
+        Command::Merge(a) => merge::run(a),
         Command::Compare(a) => compare::run(a),
         Command::Play(a) => play::run(a),
         Command::Replay(a) => replay::run(a),
@@ -237,6 +267,7 @@ fn file_args(command: &Command) -> (&'static str, Vec<(&'static str, &Path)>) {
             ("score", files)
         }
         Command::Simulate(a) => ("simulate", vec![("FILE", a.file.as_path())]),
+        Command::Merge(a) => ("merge", each("PART.json", &a.files)),
         Command::Compare(a) => ("compare", vec![("A", a.a.as_path()), ("B", a.b.as_path())]),
         Command::Play(a) => ("play", vec![("FILE", a.file.as_path())]),
         Command::Replay(a) => {
@@ -249,11 +280,18 @@ fn file_args(command: &Command) -> (&'static str, Vec<(&'static str, &Path)>) {
 
 /// Refuses, as a usage error, two file arguments that are both `-`, and `-` where
 /// standard input is taken already: `fuda play` reads the moves typed there, and shows
-/// the game on standard output, so `--record -` has no stream to write to.
+/// the game on standard output, so `--record -` has no stream to write to. `fuda merge`
+/// reads files only: a shard report may be larger than standard input is read for.
 fn check_stdin(command: &Command) -> Result<(), clap::Error> {
     let (name, files) = file_args(command);
     let message = if let Some((a, b)) = stdin::clash(&files) {
         Some(stdin::clash_message(a, b))
+    } else if let Command::Merge(a) = command {
+        a.files.iter().any(|f| stdin::is_stdin(f)).then(|| {
+            "a `PART.json` is `-`, but `fuda merge` reads shard reports from files\n\n\
+             tip: write each shard's report to a file (`… --shard I/N --json > partI.json`)"
+                .to_string()
+        })
     } else if let Command::Play(a) = command {
         if stdin::is_stdin(&a.file) {
             Some(

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use miette::miette;
 
-use crate::limits::{MAX_FILE_BYTES, MAX_REPLAY_BYTES, MAX_STATE_BYTES};
+use crate::limits::{MAX_FILE_BYTES, MAX_REPLAY_BYTES, MAX_SHARD_REPORT_BYTES, MAX_STATE_BYTES};
 use crate::stdin;
 
 /// A kind of file a command reads whole: its cap, its name in messages, and what to do
@@ -45,6 +45,13 @@ pub const STATE: Cap = Cap {
     max: MAX_STATE_BYTES,
     what: "a state file",
     help: "a state file describes one end of round (its zones' cards and some parameters): check that this is the file you meant",
+};
+
+/// A shard report written by `fuda simulate --shard I/N --json`, for `fuda merge`.
+pub const SHARD_REPORT: Cap = Cap {
+    max: MAX_SHARD_REPORT_BYTES,
+    what: "a shard report",
+    help: "give the --json output of `fuda simulate … --shard I/N`: check that this is the file you meant",
 };
 
 /// Why a file was not read.

@@ -119,10 +119,20 @@ pub struct Args {
 
 /// FNV-1a, 64 bits: small, stable across machines and Rust versions.
 pub fn text_hash(text: &str) -> String {
+    texts_hash([text])
+}
+
+/// [`text_hash`] of several texts, each after the first preceded by a byte 0xFF, which
+/// no UTF-8 text holds, so that moving text from one to the next changes the hash. One
+/// text hashes as [`text_hash`] hashes it: recorded replays keep their hashes.
+pub fn texts_hash<'t>(texts: impl IntoIterator<Item = &'t str>) -> String {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.as_bytes() {
-        h ^= *b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
+    for (k, text) in texts.into_iter().enumerate() {
+        let separator = if k == 0 { None } else { Some(0xff) };
+        for b in separator.into_iter().chain(text.bytes()) {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
     }
     format!("fnv1a64:{h:016x}")
 }

@@ -1,10 +1,10 @@
 //! Who sits where in game *i* of a batch: the table of agents (`--agents`, reused in
 //! turn over the seats), kept at its seats or moved one seat on per game (`--seating`).
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// How the agents are seated over a batch of games.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Mode {
     /// Game i moves each agent i seats on: each sits at each seat equally often

@@ -10,11 +10,12 @@ use fuda_core::agents::{by_name, Agent};
 use fuda_core::play::{agent_seed, game_seed, GameError, GameRecord, PlayOptions, Table};
 use fuda_core::Program;
 use miette::miette;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::params::{self, GameParams};
 use crate::render::{self, Stream};
 use crate::seating::{Mode, Seating};
+use crate::shard::{Shard, ShardState};
 use crate::stats::{self, Interval, Summary};
 use crate::view;
 use crate::{errln, outln};
@@ -27,6 +28,11 @@ pub struct Args {
     pub file: PathBuf,
     #[command(flatten)]
     pub run: RunArgs,
+    /// Play only shard I of N of the batch: its games i with i % N = I (I from 0), each
+    /// with the seed and seats it has in the whole batch. With `--json` the report
+    /// carries what `fuda merge` needs to add the N shards up to the whole batch's.
+    #[arg(long, value_name = "I/N", value_parser = crate::shard::parse)]
+    pub shard: Option<Shard>,
     /// Print one JSON object instead of text.
     #[arg(long)]
     pub json: bool,
@@ -72,11 +78,14 @@ fn at_least_one<T: std::str::FromStr + PartialOrd + From<u8>>(s: &str) -> Result
 }
 
 /// A game that failed: its index, seed and the error, rendered.
-#[derive(Debug, Serialize)]
-struct Failure {
-    game: u64,
-    seed: u64,
-    error: String,
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Failure {
+    /// Its index in the batch.
+    pub game: u64,
+    /// Its seed.
+    pub seed: u64,
+    /// What went wrong, on one line.
+    pub error: String,
 }
 
 /// The whole report, as printed with `--json`.
@@ -95,16 +104,17 @@ pub struct Report {
     /// has the same agent, which either way plays the very same games.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub seating: Option<Mode>,
-    /// Games asked for (finished or failed).
+    /// Games asked for (finished or failed): a shard's, in a shard report.
     pub games_requested: u64,
     /// Games that failed.
     pub failed: u64,
-    /// Whether the run stopped after the first games, every one of which failed (the
-    /// others were not played).
+    /// Whether the run stopped after the batch's first games, every one of which
+    /// failed (the others were not played). A shard applies the rule to the batch's
+    /// first games, not its own: see [`play`].
     pub stopped: bool,
     /// The first failed games (at most [`MAX_FAILURES_LISTED`]; `failed` counts them
     /// all), each with its seed and error.
-    failures: Vec<Failure>,
+    pub failures: Vec<Failure>,
     /// What the finished games add up to.
     #[serde(flatten)]
     pub summary: Summary,
@@ -112,7 +122,11 @@ pub struct Report {
     pub seconds: f64,
     /// Deals per second of wall-clock time.
     pub deals_per_second: f64,
-    games_per_second: f64,
+    /// Games per second of wall-clock time.
+    pub games_per_second: f64,
+    /// What a shard report carries for `fuda merge` (only with `--shard`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardState>,
     /// What each game added, in game order (`None` for a game that failed): what
     /// `fuda compare` pairs game by game. Empty unless asked for (see [`play`]).
     #[serde(skip)]
@@ -121,7 +135,7 @@ pub struct Report {
 
 /// Games played first, on their own: when every one of them fails, the others are not
 /// played. A fixed number, so that where a run stops does not depend on the threads.
-const FIRST_GAMES: u64 = 16;
+pub const FIRST_GAMES: u64 = 16;
 
 /// The most failed games a report lists (it counts them all): a rule file that fails
 /// one game in two would otherwise list half a million for a million games.
@@ -145,13 +159,24 @@ pub fn run(args: &Args) -> miette::Result<u8> {
 }
 
 fn run_text(args: &Args) -> miette::Result<u8> {
-    let (p, report) = simulate(&args.file, &args.run)?;
+    let batch = prepare(&args.file, &args.run)?;
+    let report = play(&batch, &args.run, false, args.shard)?;
     if args.json {
         outln!("{}", serde_json::to_string(&report).unwrap_or_default());
     } else {
-        render::out(&human(&p, &report));
+        render::out(&human(&report, measure(&batch.p)));
     }
     Ok(u8::from(report.failed > 0))
+}
+
+/// What the text report calls the final standings: a game without a ledger is
+/// measured by the totals it records (see `GameRecord`).
+fn measure(p: &Program) -> &'static str {
+    if p.ledger.is_empty() {
+        "points"
+    } else {
+        "chips"
+    }
 }
 
 /// A ruleset ready to be played in a batch: compiled, its parameters and agents checked.
@@ -168,13 +193,6 @@ pub struct Batch {
     /// What the progress bar is labelled with (empty: nothing), so that `fuda compare`
     /// tells its two batches apart.
     pub label: String,
-}
-
-/// Plays `run.games` games of the ruleset at `file` and sums them up (see [`play`]).
-pub fn simulate(file: &std::path::Path, run: &RunArgs) -> miette::Result<(Program, Report)> {
-    let batch = prepare(file, run)?;
-    let report = play(&batch, run, false)?;
-    Ok((batch.p, report))
 }
 
 /// Compiles the ruleset at `file` and checks the batch's parameters and agents against
@@ -223,8 +241,22 @@ pub fn prepare_known(
 
 /// Plays the batch's games in parallel and sums them up; a failed game is drawn on
 /// stderr as it is found and counted in the report. With `per_game`, the report also
-/// keeps what each game added ([`Report::games`]), for `fuda compare` to pair.
-pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Report> {
+/// keeps what each game added ([`Report::games`]), for `fuda compare` to pair. With a
+/// `shard`, only that shard's games are played and the report is a shard report.
+///
+/// The batch's first [`FIRST_GAMES`] games are played on their own: when every one of
+/// them fails, the rest are not played (`stopped`). A shard decides this as the whole
+/// batch does, on the batch's first games, so that its shards add up to the whole
+/// batch's report even then: it plays its own share of them first, and only when all
+/// of those failed does it also play the others' (counting nothing of them, drawing
+/// none of their errors) to see whether they all failed too. A broken ruleset costs
+/// each shard at most those few games more; a working one, none.
+pub fn play(
+    batch: &Batch,
+    run: &RunArgs,
+    per_game: bool,
+    shard: Option<Shard>,
+) -> miette::Result<Report> {
     let Batch {
         p,
         game_params,
@@ -233,11 +265,13 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
         ..
     } = batch;
     let (p, seats) = (p, *seats);
+    let part = shard.unwrap_or(Shard::WHOLE);
     let threads = match run.threads {
         Some(t) => usize::from(t).max(1),
         None => std::thread::available_parallelism().map_or(1, usize::from),
     };
-    let bar = crate::progress::bar(run.games, &batch.label);
+    let own = part.games_of(run.games);
+    let bar = crate::progress::bar(own, &batch.label);
     let started = Instant::now();
     let roles: Vec<String> = p
         .seats
@@ -252,7 +286,8 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
     let mut per_game_totals = Vec::new();
     // Games are added to the sums in game order, so the numbers do not depend on the
     // threads, as each is done: a run holds a window of games, not all of them.
-    // Plays games `from..to`; how many failed.
+    // Plays the shard's games `from..to` (game j of the shard is `part.game(j)` of the
+    // batch); how many failed.
     let mut games = |from: u64, to: u64| -> miette::Result<u64> {
         let mut failed = 0;
         crate::in_order::run(
@@ -263,36 +298,40 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
             // A table for each worker: the board every game starts from is built once a
             // worker, not once a game.
             || Table::new(p, game_params),
-            |table, i| {
+            |table, j| {
+                let i = part.game(j);
                 let r = one_game(table, seating, i, game_seed(run.seed, i), seats);
                 bar.inc(1);
                 r
             },
-            |i, r| match r {
-                Ok(rec) => {
-                    sums.add(i, &rec);
-                    if per_game {
-                        per_game_totals.push(Some(stats::game_totals(&rec, seating.seated(i))));
+            |j, r| {
+                let i = part.game(j);
+                match r {
+                    Ok(rec) => {
+                        sums.add(seating, i, &rec);
+                        if per_game {
+                            per_game_totals.push(Some(stats::game_totals(&rec, seating.seated(i))));
+                        }
                     }
-                }
-                Err(e) => {
-                    let seed = game_seed(run.seed, i);
-                    // Each failure is in the report; only the first ones are drawn.
-                    if crate::budget::draw(fuda_core::diagnostic::Severity::Error) {
-                        errln!("game {i} (seed {seed}) failed:\n{}", rendered_error(p, &e));
+                    Err(e) => {
+                        let seed = game_seed(run.seed, i);
+                        // Each failure is in the report; only the first ones are drawn.
+                        if crate::budget::draw(fuda_core::diagnostic::Severity::Error) {
+                            errln!("game {i} (seed {seed}) failed:\n{}", rendered_error(p, &e));
+                        }
+                        failed_games += 1;
+                        if failures.len() < MAX_FAILURES_LISTED {
+                            failures.push(Failure {
+                                game: i,
+                                seed,
+                                error: short_error(p, &e),
+                            });
+                        }
+                        if per_game {
+                            per_game_totals.push(None);
+                        }
+                        failed += 1;
                     }
-                    failed_games += 1;
-                    if failures.len() < MAX_FAILURES_LISTED {
-                        failures.push(Failure {
-                            game: i,
-                            seed,
-                            error: short_error(p, &e),
-                        });
-                    }
-                    if per_game {
-                        per_game_totals.push(None);
-                    }
-                    failed += 1;
                 }
             },
         )
@@ -302,37 +341,86 @@ pub fn play(batch: &Batch, run: &RunArgs, per_game: bool) -> miette::Result<Repo
     // The first games on their own: when every one fails, the ruleset fails every game
     // (each perhaps only at a runaway limit), and the rest are not played.
     let first = run.games.min(FIRST_GAMES);
-    let stopped = games(0, first)? == first && first < run.games;
+    let own_first = part.games_of(first);
+    let own_first_failed = games(0, own_first)? == own_first;
+    let stopped = first < run.games
+        && own_first_failed
+        && all_fail(batch, run, threads, (0..first).filter(|i| !part.owns(*i)))?;
     if !stopped {
-        games(first, run.games)?;
+        games(own_first, own)?;
     }
     bar.finish_and_clear();
     let seconds = started.elapsed().as_secs_f64();
-    let summary = sums.finish(&roles);
-    let rate = |n: u64| {
-        if seconds > 0.0 {
-            (n as f64 / seconds * 10.0).round() / 10.0
-        } else {
-            0.0
-        }
+    let state = match shard {
+        Some(s) => Some(ShardState {
+            index: s.index,
+            count: s.count,
+            games: run.games,
+            fuda: crate::shard::VERSION.to_string(),
+            ruleset_hash: crate::shard::ruleset_hash(p),
+            params: crate::shard::params(p, &params::resolved(p, game_params)?),
+            measure: measure(p).to_string(),
+            roles: roles.clone(),
+            sums: sums.clone(),
+        }),
+        None => None,
     };
+    let summary = sums.finish(seating, &roles);
     let report = Report {
         ruleset: p.title.clone(),
         seed: run.seed,
         players: seats,
         agents: seating.table().to_vec(),
         seating: seating.mode(),
-        games_requested: run.games,
+        games_requested: own,
         failed: failed_games,
         stopped,
         failures,
         seconds: (seconds * 1000.0).round() / 1000.0,
-        deals_per_second: rate(summary.deals),
-        games_per_second: rate(summary.games),
+        deals_per_second: per_second(summary.deals, seconds),
+        games_per_second: per_second(summary.games, seconds),
+        shard: state,
         games: per_game_totals,
         summary,
     };
     Ok(report)
+}
+
+/// `n` per second of `seconds`, to a tenth (0 when no time was measured).
+pub fn per_second(n: u64, seconds: f64) -> f64 {
+    if seconds > 0.0 {
+        (n as f64 / seconds * 10.0).round() / 10.0
+    } else {
+        0.0
+    }
+}
+
+/// Whether every one of the batch's games `games` fails (true for none): played only to
+/// know, nothing of them counted and none of their errors drawn (they are another
+/// shard's to report).
+fn all_fail(
+    batch: &Batch,
+    run: &RunArgs,
+    threads: usize,
+    games: impl Iterator<Item = u64>,
+) -> miette::Result<bool> {
+    let games: Vec<u64> = games.collect();
+    let mut finished = 0u64;
+    crate::in_order::run(
+        0,
+        games.len() as u64,
+        threads,
+        WINDOW_PER_THREAD * threads as u64,
+        || Table::new(&batch.p, &batch.game_params),
+        |table, j| {
+            let i = games[j as usize];
+            let seed = game_seed(run.seed, i);
+            one_game(table, &batch.seating, i, seed, batch.seats).is_ok()
+        },
+        |_, ok| finished += u64::from(ok),
+    )
+    .map_err(|e| miette!("cannot start {threads} threads: {e}"))?;
+    Ok(finished == 0)
 }
 
 /// Plays game number `game`, with seed `seed`, its agents seated as `seating` says for
@@ -455,11 +543,12 @@ fn seating_line(r: &Report) -> Option<String> {
     })
 }
 
-fn human(p: &Program, r: &Report) -> String {
+/// The text report; `measure` names the final standings (see [`measure`]).
+pub fn human(r: &Report, measure: &str) -> String {
     let s = &r.summary;
     let mut out = format!(
         "{}: {} games, {} deals in {:.2} s ({} deals/s), seed {}, {} players\n",
-        p.title,
+        r.ruleset,
         s.games,
         s.deals,
         r.seconds,
@@ -471,7 +560,25 @@ fn human(p: &Program, r: &Report) -> String {
         out.push_str(&line);
         out.push('\n');
     }
-    if r.stopped {
+    if let Some(sh) = &r.shard {
+        out.push_str(&format!(
+            "shard {} of {}: the batch's games i with i % {} = {}, {} of its {} \
+             (`fuda merge` adds up the shards' --json reports)\n",
+            sh.index, sh.count, sh.count, sh.index, r.games_requested, sh.games
+        ));
+    }
+    if let (true, Some(sh)) = (r.stopped, &r.shard) {
+        let mine = match r.failed {
+            0 => "none of them this shard's".to_string(),
+            n => format!("{n} of them this shard's, see above"),
+        };
+        out.push_str(&format!(
+            "FAILED: the batch's first {} games all failed ({mine}), so this shard's other {} \
+             were not played\n",
+            sh.games.min(FIRST_GAMES),
+            r.games_requested - r.failed
+        ));
+    } else if r.stopped {
         out.push_str(&format!(
             "FAILED: the first {} games all failed (see above), so the other {} were not played\n",
             r.failed,
@@ -529,12 +636,6 @@ fn human(p: &Program, r: &Report) -> String {
             &bonuses,
         );
     }
-    // A game without a ledger is measured by the totals it records (see GameRecord).
-    let measure = if p.ledger.is_empty() {
-        "points"
-    } else {
-        "chips"
-    };
     out.push_str(&format!(
         "seats   agent    win rate (95%)              final {measure} (95%)\n"
     ));

@@ -6,112 +6,12 @@
 use std::collections::BTreeMap;
 
 use fuda_core::play::GameRecord;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
+pub use crate::mean::Mean;
+use crate::mean::{lcm_up_to, round};
 use crate::seating::Seating;
-
-/// Most distinct values counted under one `tally` label: a rule file that tallies a
-/// value unique to each deal would otherwise grow the report with every deal. Values
-/// past these are counted together as [`OTHER_VALUES`].
-pub const MAX_TALLY_VALUES: usize = 1_000;
-
-/// The row that counts a label's values past [`MAX_TALLY_VALUES`].
-pub const OTHER_VALUES: &str = "(other values)";
-
-/// A running mean with its spread.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Mean {
-    n: u64,
-    sum: f64,
-    sum_sq: f64,
-}
-
-impl Mean {
-    /// Adds one observation.
-    pub fn add(&mut self, x: f64) {
-        self.add_times(x, 1);
-    }
-
-    /// Adds the same observation `k` times (exactly what `k` calls of `add` give for
-    /// the 0/1 observations of a rate, without the loop).
-    pub fn add_times(&mut self, x: f64, k: u64) {
-        self.n += k;
-        self.sum += x * k as f64;
-        self.sum_sq += x * x * k as f64;
-    }
-
-    /// A share of `hits` in `total` observations, as a mean of 0/1 (a win rate).
-    pub fn share(hits: u64, total: u64) -> Mean {
-        let mut m = Mean::default();
-        m.add_times(1.0, hits);
-        m.add_times(0.0, total.saturating_sub(hits));
-        m
-    }
-
-    /// The share of 1s with its 95% Wilson score interval. Unlike `interval`, it stays
-    /// within 0..1 and does not shrink to nothing for a rate of 0 or 1 in few deals,
-    /// where the normal approximation would print a win rate of -2% or a certain 0%.
-    pub fn share_interval(&self) -> Interval {
-        let p = self.mean();
-        if self.n == 0 {
-            return Interval {
-                mean: 0.0,
-                low: 0.0,
-                high: 0.0,
-                n: 0,
-            };
-        }
-        let (n, z) = (self.n as f64, 1.96f64);
-        let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-        let half = z / (1.0 + z * z / n) * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt();
-        Interval {
-            mean: round(p),
-            low: round((centre - half).max(0.0)),
-            high: round((centre + half).min(1.0)),
-            n: self.n,
-        }
-    }
-
-    /// The mean (0 with no observations).
-    pub fn mean(&self) -> f64 {
-        if self.n == 0 {
-            0.0
-        } else {
-            self.sum / self.n as f64
-        }
-    }
-
-    /// The sample standard deviation (0 with fewer than two observations).
-    pub fn sd(&self) -> f64 {
-        if self.n < 2 {
-            return 0.0;
-        }
-        let n = self.n as f64;
-        let var = (self.sum_sq - self.sum * self.sum / n) / (n - 1.0);
-        var.max(0.0).sqrt()
-    }
-
-    /// The mean with a 95% interval by the normal approximation: mean ± 1.96·sd/√n.
-    pub fn interval(&self) -> Interval {
-        let m = self.mean();
-        let half = if self.n == 0 {
-            0.0
-        } else {
-            1.96 * self.sd() / (self.n as f64).sqrt()
-        };
-        Interval {
-            mean: round(m),
-            low: round(m - half),
-            high: round(m + half),
-            n: self.n,
-        }
-    }
-}
-
-/// Rounds to 6 decimals so JSON stays readable and exact comparisons are stable.
-fn round(x: f64) -> f64 {
-    (x * 1e6).round() / 1e6
-}
+use crate::tally::Tally;
 
 /// `count` per deal, rounded (0 when no deal was played).
 fn per(count: u64, deals: u64) -> f64 {
@@ -370,9 +270,10 @@ impl AgentGame {
         a
     }
 
-    /// Its mean final chips per seat in the game, if it has any.
-    fn chips_per_seat(&self) -> Option<f64> {
-        (self.seats > 0).then(|| self.chips as f64 / self.seats as f64)
+    /// Its final chips in the game over its seats that have them, `(chips, seats)`,
+    /// if it has any: their mean per seat is the game's one observation.
+    fn chips_per_seat(&self) -> Option<(i64, u64)> {
+        (self.seats > 0).then_some((self.chips, self.seats))
     }
 }
 
@@ -417,15 +318,16 @@ pub fn game_totals(r: &GameRecord, seated: Vec<usize>) -> GameTotals {
             *w += 1;
         }
     }
+    // Bounded as a batch's tallies are: a value the batch keeps a row for is kept with
+    // its exact count in every game that has it (see `Tally`).
+    let mut tallies: BTreeMap<&str, Tally> = BTreeMap::new();
     for (label, value) in &r.tallies {
-        let values = t.tallies.entry(label.to_string()).or_default();
-        let key = if values.contains_key(value.as_str()) || values.len() < MAX_TALLY_VALUES {
-            value.to_string()
-        } else {
-            OTHER_VALUES.to_string()
-        };
-        *values.entry(key).or_default() += 1;
+        tallies.entry(label).or_default().add(value, 1);
     }
+    t.tallies = tallies
+        .into_iter()
+        .map(|(label, values)| (label.to_string(), values.rows()))
+        .collect();
     for (dealer, delta) in &r.deal_chips {
         for (s, c) in delta.iter().enumerate() {
             if let Some(m) = t.role_chips.get_mut(role_of(s as u8, *dealer, seats)) {
@@ -439,6 +341,7 @@ pub fn game_totals(r: &GameRecord, seated: Vec<usize>) -> GameTotals {
 
 /// Wins and final chips of the places that hold seats in a game: the seats
 /// themselves, or the agents (one of which may hold several seats of a game).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct Standings {
     /// Deals won at the place.
     wins: Vec<u64>,
@@ -449,11 +352,15 @@ struct Standings {
 }
 
 impl Standings {
-    fn new(places: usize) -> Standings {
+    /// Places whose chips are each a mean over `dens`' denominators: a seat's are
+    /// whole numbers (1), an agent's the mean over the k seats it holds (the lcm of
+    /// 1..=k, which every mean over fewer of them divides too).
+    fn new(dens: impl IntoIterator<Item = u64>) -> Standings {
+        let chips: Vec<Mean> = dens.into_iter().map(Mean::over).collect();
         Standings {
-            wins: vec![0; places],
-            deals: vec![0; places],
-            chips: vec![Mean::default(); places],
+            wins: vec![0; chips.len()],
+            deals: vec![0; chips.len()],
+            chips,
         }
     }
 
@@ -464,13 +371,13 @@ impl Standings {
         self.chips.resize(places, Mean::default());
     }
 
-    /// One game of place `at`: `won` of its `deals`, and its final chips (none in a
-    /// game without a per-seat ledger).
-    fn add(&mut self, at: usize, won: u64, deals: u64, chips: Option<f64>) {
+    /// One game of place `at`: `won` of its `deals`, and its final chips over the `k`
+    /// seats it held, `(chips, k)` (none in a game without a per-seat ledger).
+    fn add(&mut self, at: usize, won: u64, deals: u64, chips: Option<(i64, u64)>) {
         self.wins[at] += won;
         self.deals[at] += deals;
-        if let Some(c) = chips {
-            self.chips[at].add(c);
+        if let Some((c, k)) = chips {
+            self.chips[at].add_ratio(c, k);
         }
     }
 
@@ -483,6 +390,36 @@ impl Standings {
     fn chips(&self, at: usize) -> Interval {
         self.chips[at].interval()
     }
+
+    /// How many places these are; an error if their lists disagree.
+    fn places(&self) -> Result<usize, String> {
+        let n = self.chips.len();
+        if self.wins.len() != n || self.deals.len() != n {
+            return Err(format!(
+                "{} wins and {} deals for {n} places",
+                self.wins.len(),
+                self.deals.len()
+            ));
+        }
+        Ok(n)
+    }
+
+    /// Adds `other`'s places to these, place by place (`other` may have fewer).
+    fn merge(&mut self, other: &Standings) -> Result<(), String> {
+        if other.places()? > self.places()? {
+            return Err(format!(
+                "{} places added to {}",
+                other.chips.len(),
+                self.chips.len()
+            ));
+        }
+        for (at, chips) in other.chips.iter().enumerate() {
+            self.wins[at] += other.wins[at];
+            self.deals[at] += other.deals[at];
+            self.chips[at].merge(chips)?;
+        }
+        Ok(())
+    }
 }
 
 /// Aggregates finished games, in the order given, each with its index in the batch
@@ -492,9 +429,9 @@ impl Standings {
 pub fn summarize(records: &[(u64, &GameRecord)], seating: &Seating, roles: &[String]) -> Summary {
     let mut sums = Sums::new(seating);
     for (game, r) in records {
-        sums.add(*game, r);
+        sums.add(seating, *game, r);
     }
-    sums.finish(roles)
+    sums.finish(seating, roles)
 }
 
 /// The entry of `key`, made when missing, without allocating a key for one that is
@@ -508,9 +445,13 @@ fn entry<'m, V: Default>(map: &'m mut BTreeMap<String, V>, key: &str) -> &'m mut
 
 /// The running sums of a batch's games, added one game at a time in game order: a
 /// batch keeps these, not its games, so that its memory does not grow with their
-/// number (a game may keep 20,000 events).
-pub struct Sums<'a> {
-    seating: &'a Seating,
+/// number (a game may keep 20,000 events). Every number in them is a whole number
+/// (counts, [`Mean`]'s integer sums, [`Tally`]'s smallest values), so the sums of two
+/// parts of a batch [`merge`](Sums::merge) into exactly the sums of the whole, in any
+/// order: `fuda simulate --shard` writes them out and `fuda merge` adds them up.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sums {
+    /// Seats of the games added (0 before the first).
     seats: usize,
     games: u64,
     deals: u64,
@@ -526,22 +467,21 @@ pub struct Sums<'a> {
     bonuses: BTreeMap<String, (u64, Mean)>,
     role_wins: Vec<u64>,
     role_chips: Vec<Mean>,
-    tallies: BTreeMap<String, BTreeMap<String, u64>>,
+    tallies: BTreeMap<String, Tally>,
 }
 
-impl<'a> Sums<'a> {
+impl Sums {
     /// No games yet, seated as `seating` says.
-    pub fn new(seating: &'a Seating) -> Sums<'a> {
+    pub fn new(seating: &Seating) -> Sums {
         let agents = seating.names().len();
         Sums {
-            seating,
             seats: 0,
             games: 0,
             deals: 0,
             outcomes: BTreeMap::new(),
             results: BTreeMap::new(),
-            by_seat: Standings::new(0),
-            by_agent: Standings::new(agents),
+            by_seat: Standings::new([]),
+            by_agent: Standings::new((0..agents).map(|a| lcm_up_to(seating.seats_held(a) as u64))),
             seat_games: vec![Vec::new(); agents],
             decisions: Mean::default(),
             yaku: BTreeMap::new(),
@@ -566,8 +506,8 @@ impl<'a> Sums<'a> {
         self.role_chips.resize(seats, Mean::default());
     }
 
-    /// Adds game number `game` (its index in the batch), played after those added.
-    pub fn add(&mut self, game: u64, r: &GameRecord) {
+    /// Adds game number `game` (its index in the batch), seated as `seating` says.
+    pub fn add(&mut self, seating: &Seating, game: u64, r: &GameRecord) {
         self.grow(r.seats as usize);
         let seats = self.seats;
         self.games += 1;
@@ -575,12 +515,12 @@ impl<'a> Sums<'a> {
             for y in res.base_yaku.iter() {
                 let e = entry(&mut self.yaku, &y.name);
                 e.0 += 1;
-                e.1.add(res.total as f64);
+                e.1.add(res.total);
             }
             for b in res.bonuses.iter() {
                 let e = entry(&mut self.bonuses, &b.name);
                 e.0 += 1;
-                e.1.add(b.value as f64);
+                e.1.add(b.value);
             }
             if let Some(w) = self.role_wins.get_mut(role_of(*s, *dealer, seats)) {
                 *w += 1;
@@ -589,18 +529,12 @@ impl<'a> Sums<'a> {
         for (dealer, delta) in &r.deal_chips {
             for (s, c) in delta.iter().enumerate() {
                 if let Some(m) = self.role_chips.get_mut(role_of(s as u8, *dealer, seats)) {
-                    m.add(*c as f64);
+                    m.add(*c);
                 }
             }
         }
         for (label, value) in &r.tallies {
-            let values = entry(&mut self.tallies, label);
-            let key = if values.contains_key(value.as_str()) || values.len() < MAX_TALLY_VALUES {
-                value.as_str()
-            } else {
-                OTHER_VALUES
-            };
-            *entry(values, key) += 1;
+            entry(&mut self.tallies, label).add(value, 1);
         }
         let n = r.outcomes.len() as u64;
         self.deals += n;
@@ -610,14 +544,13 @@ impl<'a> Sums<'a> {
         for (_, res, _) in &r.records {
             let e = entry(&mut self.results, &res.name);
             e.0 += 1;
-            e.1.add(res.total as f64);
+            e.1.add(res.total);
         }
         let won = seat_wins(r, seats);
         for (s, w) in won.iter().enumerate() {
-            self.by_seat
-                .add(s, *w, n, r.chips.get(s).map(|c| *c as f64));
+            self.by_seat.add(s, *w, n, r.chips.get(s).map(|c| (*c, 1)));
         }
-        let seated = self.seating.seated(game);
+        let seated = seating.seated(game);
         for (a, games) in self.seat_games.iter_mut().enumerate() {
             // One observation of chips a game, the mean of the agent's seats: two seats
             // of one agent in one game are not independent (they play the same deals),
@@ -630,13 +563,73 @@ impl<'a> Sums<'a> {
                 }
             }
         }
-        self.decisions.add(r.decisions as f64);
+        self.decisions
+            .add(i64::try_from(r.decisions).unwrap_or(i64::MAX));
     }
 
-    /// The summary of the games added; `roles` are the role names from the dealer on.
-    pub fn finish(self, roles: &[String]) -> Summary {
+    /// Adds up the sums of other games of the same batch with these: exactly the sums
+    /// of all of them, whatever the order of the parts. Fails when `other` cannot be
+    /// sums of the same batch (another number of agents, lists of mismatched lengths,
+    /// means over other denominators), leaving these half added up: the caller drops
+    /// them.
+    pub fn merge(&mut self, other: &Sums) -> Result<(), String> {
+        let agents = self.seat_games.len();
+        if other.seat_games.len() != agents || other.by_agent.places()? != agents {
+            return Err(format!(
+                "sums over {} agents cannot be added to sums over {agents}",
+                other.seat_games.len()
+            ));
+        }
+        let seats = other.seats;
+        let lists = [
+            other.by_seat.places()?,
+            other.role_wins.len(),
+            other.role_chips.len(),
+        ];
+        if lists.iter().any(|n| *n != seats) || other.seat_games.iter().any(|g| g.len() != seats) {
+            return Err(format!("sums of {seats} seats with lists of other lengths"));
+        }
+        self.grow(seats);
+        self.games += other.games;
+        self.deals += other.deals;
+        for (k, c) in &other.outcomes {
+            *entry(&mut self.outcomes, k) += c;
+        }
+        for (mine, theirs) in [
+            (&mut self.results, &other.results),
+            (&mut self.yaku, &other.yaku),
+            (&mut self.bonuses, &other.bonuses),
+        ] {
+            for (k, (c, m)) in theirs {
+                let e = entry(mine, k);
+                e.0 += c;
+                e.1.merge(m)?;
+            }
+        }
+        self.by_seat.merge(&other.by_seat)?;
+        self.by_agent.merge(&other.by_agent)?;
+        for (mine, theirs) in self.seat_games.iter_mut().zip(&other.seat_games) {
+            for (x, y) in mine.iter_mut().zip(theirs) {
+                *x += y;
+            }
+        }
+        self.decisions.merge(&other.decisions)?;
+        for (x, y) in self.role_wins.iter_mut().zip(&other.role_wins) {
+            *x += y;
+        }
+        for (x, y) in self.role_chips.iter_mut().zip(&other.role_chips) {
+            x.merge(y)?;
+        }
+        for (label, t) in &other.tallies {
+            entry(&mut self.tallies, label).merge(t);
+        }
+        Ok(())
+    }
+
+    /// The summary of the games added, seated as `seating` says; `roles` are the role
+    /// names from the dealer on.
+    pub fn finish(self, seating: &Seating, roles: &[String]) -> Summary {
         let Sums {
-            seating,
             seats,
             games,
             deals,
@@ -732,6 +725,7 @@ impl<'a> Sums<'a> {
         let tallies = tallies
             .into_iter()
             .map(|(label, values)| {
+                let values = values.rows();
                 let total: u64 = values.values().sum();
                 let mut values: Vec<(String, u64, f64)> = values
                     .into_iter()
@@ -774,42 +768,6 @@ mod tests {
     /// One agent at every seat.
     fn one(agent: &str, seats: u8) -> Seating {
         Seating::new(&[agent.to_string()], seats, Mode::Rotate)
-    }
-
-    #[test]
-    fn mean_and_interval() {
-        let mut m = Mean::default();
-        for x in [1.0, 2.0, 3.0, 4.0] {
-            m.add(x);
-        }
-        assert_eq!(m.mean(), 2.5);
-        let sd = (5.0f64 / 3.0).sqrt();
-        assert!((m.sd() - sd).abs() < 1e-12);
-        let i = m.interval();
-        assert!((i.high - i.mean - 1.96 * sd / 2.0).abs() < 1e-5);
-        assert_eq!(Mean::default().interval().mean, 0.0);
-    }
-
-    #[test]
-    fn win_rates_use_the_wilson_interval() {
-        // 5 of 10: the textbook Wilson interval is [0.2366, 0.7634].
-        let i = Mean::share(5, 10).share_interval();
-        assert_eq!(i.mean, 0.5);
-        assert!((i.low - 0.236590).abs() < 1e-6, "{i:?}");
-        assert!((i.high - 0.763410).abs() < 1e-6, "{i:?}");
-        // No wins in 20 deals: not "0% for certain", and never below 0.
-        let none = Mean::share(0, 20).share_interval();
-        assert_eq!(none.low, 0.0);
-        assert!((none.high - 0.161130).abs() < 1e-6, "{none:?}");
-        // One win in 36: the normal approximation went below 0 here.
-        let one = Mean::share(1, 36).share_interval();
-        assert!(
-            one.low > 0.0 && one.low < one.mean && one.high < 1.0,
-            "{one:?}"
-        );
-        let all = Mean::share(7, 7).share_interval();
-        assert_eq!((all.mean, all.high), (1.0, 1.0));
-        assert_eq!(Mean::default().share_interval().n, 0);
     }
 
     #[test]
@@ -994,5 +952,99 @@ mod tests {
         assert_eq!((greedy.win_rate.mean, greedy.win_rate.n), (0.5, 8));
         assert_eq!((greedy.chips.mean, greedy.chips.n), (1.0, 2));
         assert_eq!(s.by_agent[1].chips.mean, -2.0);
+    }
+
+    /// Game `i` of a made-up batch of 3 seats: results, bonuses, tallies and chips
+    /// that vary from game to game, so that every field of the sums is exercised.
+    fn varied_game(i: u64) -> GameRecord {
+        let line = |name: &str, value| fuda_core::value::YakuLine {
+            name: name.into(),
+            value,
+        };
+        let x = (i * 7919 % 97) as i64;
+        let result = std::sync::Arc::new(fuda_core::value::ScoreResult {
+            name: if x % 3 == 0 { "素役" } else { "三光" }.into(),
+            total: x,
+            base_yaku: std::iter::once(line("素役", x)).collect(),
+            bonuses: std::iter::once(line("福上がり", x % 5)).collect(),
+            ..Default::default()
+        });
+        let winner = (i % 3) as u8;
+        let pays = [x - 40, 17 - x, 23];
+        GameRecord {
+            seats: 3,
+            outcomes: vec![
+                "上がり".into(),
+                if x % 2 == 0 { "流れ" } else { "上がり" }.into(),
+            ],
+            records: vec![(winner, result, (i % 3) as u8)],
+            tallies: vec![
+                ("浮き札".into(), format!("{}", x % 13)),
+                ("番号".into(), format!("{i}")),
+            ],
+            chips: pays.to_vec(),
+            deal_chips: vec![((i % 3) as u8, pays.to_vec())],
+            decisions: 30 + x as u64,
+            ..Default::default()
+        }
+    }
+
+    /// A batch split into shards (game i to shard i % n, as `--shard` splits it) adds
+    /// up to the sums of the whole batch: equal sums, not close ones, in any order of
+    /// the shards, and through JSON and back.
+    #[test]
+    fn shards_merge_into_the_sums_of_the_whole() {
+        let agents = ["greedy".to_string(), "random".to_string()];
+        // greedy holds two seats of three: its chips are means over two seats.
+        let seating = Seating::new(&agents, 3, Mode::Rotate);
+        let games: Vec<GameRecord> = (0..50).map(varied_game).collect();
+        let mut whole = Sums::new(&seating);
+        for (i, g) in games.iter().enumerate() {
+            whole.add(&seating, i as u64, g);
+        }
+        for n in [1, 2, 3, 7, 60] {
+            let mut shards = vec![Sums::new(&seating); n];
+            for (i, g) in games.iter().enumerate() {
+                shards[i % n].add(&seating, i as u64, g);
+            }
+            let through_json: Vec<Sums> = shards
+                .iter()
+                .map(|s| {
+                    let text = serde_json::to_string(s).expect("JSON");
+                    serde_json::from_str(&text).expect("read back")
+                })
+                .collect();
+            assert_eq!(through_json, shards, "{n} shards through JSON");
+            let mut forward = Sums::new(&seating);
+            for s in &through_json {
+                forward.merge(s).expect("shards of one batch");
+            }
+            let mut backward = Sums::new(&seating);
+            for s in through_json.iter().rev() {
+                backward.merge(s).expect("shards of one batch");
+            }
+            assert_eq!(forward, whole, "{n} shards");
+            assert_eq!(backward, whole, "{n} shards, backwards");
+            let roles = ["親".to_string(), "胴二".to_string(), "ビキ".to_string()];
+            let (a, b) = (
+                forward.finish(&seating, &roles),
+                whole.clone().finish(&seating, &roles),
+            );
+            assert_eq!(
+                serde_json::to_string(&a).expect("JSON"),
+                serde_json::to_string(&b).expect("JSON")
+            );
+        }
+        // Sums over another number of agents are not of this batch.
+        let alone = Seating::new(&agents[..1], 3, Mode::Rotate);
+        let mut other = Sums::new(&alone);
+        other.add(&alone, 0, &games[0]);
+        let err = whole.clone().merge(&other).expect_err("one agent, not two");
+        assert!(err.contains("1 agents"), "{err}");
+        // Lists that disagree with the seat count (a file edited by hand) are refused.
+        let mut bent = Sums::new(&seating);
+        bent.add(&seating, 0, &games[0]);
+        bent.role_wins.push(1);
+        assert!(whole.clone().merge(&bent).is_err());
     }
 }
