@@ -42,8 +42,8 @@ use std::path::Path;
 
 use clap::{CommandFactory, Parser, Subcommand};
 
-/// fuda: check, test, score, simulate, compare, play and replay traditional card and tile
-/// games written as `.fuda` rule files.
+/// fuda: check, test, score, simulate (and merge shards), compare, play and replay
+/// traditional card and tile games written as `.fuda` rule files.
 #[derive(Parser, Debug)]
 #[command(
     name = "fuda",
