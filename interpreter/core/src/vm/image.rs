@@ -72,8 +72,10 @@ pub struct Image {
 /// Register files kept between games: a frame's files are fixed-size (10 KiB), and
 /// zeroing fresh ones for every game and call cost more than some whole turns. A game
 /// takes them all when it starts and gives them back when it ends, so games on other
-/// threads at the same time make their own. Which files a game gets never changes what
-/// it does: each call clears the registers its procedure uses.
+/// threads at the same time make their own; at most [`Files::MOST_KEPT`] are kept, or
+/// every time two games overlapped the pool would grow by a game's files (a million
+/// games on two threads held 900 MB). Which files a game gets never changes what it
+/// does: each call clears the registers its procedure uses.
 #[derive(Default)]
 pub(super) struct Files(std::sync::Mutex<Vec<(super::machine::Nums, super::machine::Sets)>>);
 
@@ -86,9 +88,14 @@ impl Files {
         }
     }
 
-    /// Keeps `files` for the next game.
+    /// Most file pairs kept: the frames of several games' deepest calls.
+    pub(super) const MOST_KEPT: usize = 64;
+
+    /// Keeps `files` for the next game, up to [`Files::MOST_KEPT`] in all.
     pub(super) fn give(&self, mut files: Vec<(super::machine::Nums, super::machine::Sets)>) {
         if let Ok(mut kept) = self.0.lock() {
+            let room = Files::MOST_KEPT.saturating_sub(kept.len());
+            files.truncate(room);
             kept.append(&mut files);
         }
     }
@@ -314,4 +321,24 @@ pub struct ColdDef {
     pub dst: SlotReg,
     /// Where written, for the evaluator's messages.
     pub at: Loc,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Files;
+
+    #[test]
+    fn the_kept_files_stay_few_however_often_games_overlap() {
+        let files = Files::default();
+        // Two games at once, many times over: each takes what is kept (the other then
+        // finds none and makes its own) and gives back all it used.
+        for _ in 0..200 {
+            let a = files.take();
+            let b = files.take();
+            let made = |n| (0..n).map(|_| crate::vm::machine::new_files());
+            files.give(a.into_iter().chain(made(3)).collect());
+            files.give(b.into_iter().chain(made(3)).collect());
+        }
+        assert_eq!(files.take().len(), Files::MOST_KEPT);
+    }
 }
