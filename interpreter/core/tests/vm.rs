@@ -335,6 +335,63 @@ proc match {
 }
 
 #[test]
+fn procedures_that_return_values_play_the_engines_games() {
+    // A procedure's value comes back as a number, a card set or another value, one
+    // of them from inside a decision; `role` is worked out by the engine's evaluator.
+    let p = program(
+        r#"
+ruleset "x"
+import "std/kabufuda"
+seats 3 { 3: 親 子 末 }
+enum 結果: 終わり
+zone 山 shared stack hidden
+zone 場 shared pile public
+zone 手 per seat pile owner
+var chips: int per seat = 0
+ledger chips
+proc 数える(s: seat) -> int { return count(手[s]) + 1 }
+proc 選ぶ(s: seat) -> card {
+  choose s {
+    move 出す(c in 手[s]) "出す" { return c }
+  }
+  return top(山)
+}
+proc 残り(s: seat) -> cards { return 手[s] - 場 }
+proc 他(s: seat) -> list of seat { return others(s) }
+proc 多い(s: seat) -> bool {
+  if count(手[s]) > 2 { return true }
+  return false
+}
+proc match {
+  repeat 3 {
+    gather 山
+    shuffle 山
+    deal 4 from 山 to 手
+    let s = dealer
+    repeat 5 {
+      let k = 数える(s)
+      let c = 選ぶ(s)
+      move c to 場
+      let m = false
+      m = 多い(s)
+      if m { pay k from chips[next(s)] to chips[s] }
+      let r = 残り(s)
+      if count(r) == 0 { pay 1 from chips[s] to chips[next(s)] }
+      let o = 他(s)
+      if count(r) == 1 { pay 1 from chips[o[0]] to chips[s] }
+      tally 手番 role(s)
+      s = next(s)
+    }
+    outcome 終わり
+  }
+}
+"#,
+    );
+    assert!(p.vm.image(&p, 3).is_ok(), "{:?}", p.vm.image(&p, 3).err());
+    assert_eq!(same_games(&p, 30), 60, "the machine played every game");
+}
+
+#[test]
 fn choose_each_loops_and_quantifiers_play_the_engines_games() {
     // `choose each` with a guard (some seats forced), loops over a zone (its order)
     // and over a set (card order), and quantifiers the machine answers with sets

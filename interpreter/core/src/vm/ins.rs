@@ -457,6 +457,20 @@ pub enum Ins {
     Call { proc: u16, args: u16 },
     /// Returns from the running procedure.
     Ret,
+    /// Returns from the running procedure with a number (`return e` in a procedure
+    /// that returns a value), kept for the caller's [`Ins::TakeNum`].
+    RetNum(Num),
+    /// [`Ins::RetNum`] with a card set.
+    RetSet(Set),
+    /// [`Ins::RetNum`] with another value, from an other-values register.
+    RetObj(Reg),
+    /// Just after a valued call: the number the callee returned into a register (left
+    /// as it was when the callee returned none, as the engine leaves the local).
+    TakeNum(Reg),
+    /// [`Ins::TakeNum`] for a card-set register.
+    TakeSet(Reg),
+    /// [`Ins::TakeNum`] for an other-values register.
+    TakeObj(Reg),
     /// `pay n from a to b`.
     Pay { n: Num, from: Place, to: Place },
     /// `pay n from each <seats> (per-seat variable at `var`) to b`.

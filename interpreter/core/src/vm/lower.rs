@@ -545,10 +545,31 @@ impl<'a> Lower<'a> {
                 self.emit(Ins::Ret);
                 Ok(())
             }
-            // The machine's frames carry no value back: such a program runs in the
-            // engine (docs/performance.md).
-            Op::CallValue(..) | Op::ReturnValue(..) => {
-                Err(Declined::new("a procedure that returns a value"))
+            // The value goes back through the machine (`Returned`) and into the
+            // caller's register by the instruction after the call.
+            Op::CallValue(q, args, dst, _) => {
+                self.call(*q, args)?;
+                let take = match self.slot(*dst) {
+                    Some(SlotReg::Num(r, k)) if *k != NumKind::Zone => Ins::TakeNum(*r),
+                    Some(SlotReg::Set(r)) => Ins::TakeSet(*r),
+                    Some(SlotReg::Obj(r)) => Ins::TakeObj(*r),
+                    _ => return Err(Declined::new("a value returned into another kind")),
+                };
+                self.emit(take);
+                Ok(())
+            }
+            Op::ReturnValue(e) => {
+                let ret = match self.kind(e)? {
+                    Kind::Num(NumKind::Zone) => {
+                        return Err(Declined::new("a zone returned as a value"))
+                    }
+                    Kind::Num(_) => Ins::RetNum(self.num(e)?),
+                    Kind::Set => Ins::RetSet(self.set(e)?),
+                    Kind::Obj => Ins::RetObj(self.obj(e)?),
+                    _ => return Err(Declined::new("a value of another kind returned")),
+                };
+                self.emit(ret);
+                Ok(())
             }
         }
     }

@@ -150,6 +150,13 @@ impl Lower<'_> {
                 Builtin::Empty | Builtin::Matches | Builtin::Word(_) => num(NumKind::Bool),
                 Builtin::Next | Builtin::Prev => num(NumKind::Seat),
                 Builtin::Others | Builtin::Seats | Builtin::Leaders => Ok(Kind::Obj),
+                // Worked out by the engine's evaluator (`cold`), from the cards, seats
+                // and dealer the machine keeps on the board as the engine does.
+                Builtin::Role | Builtin::Sets => Ok(Kind::Obj),
+                Builtin::Person => num(NumKind::Bool),
+                Builtin::Tagged | Builtin::Waits(_) => Ok(Kind::Set),
+                // `claimed` reads the last claim window's claims, which the machine's
+                // windows do not keep: such a program runs in the engine.
                 _ => Err(Declined::new(format!("the builtin {b:?}"))),
             },
             Expr::Score(..) => Ok(Kind::Obj),

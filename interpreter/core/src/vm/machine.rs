@@ -151,6 +151,22 @@ pub(super) struct Machine<'a> {
     pub queue: Vec<(usize, u16, u8, u32)>,
     /// The ledger's sum, when invariants are checked at each boundary.
     pub(super) ledger: Option<i64>,
+    /// What the last valued return gave back, until the caller takes it.
+    pub(super) returned: Returned,
+}
+
+/// A value a procedure returned, on its way to the caller's register.
+#[derive(Debug, Default)]
+pub(super) enum Returned {
+    /// Nothing (taken, or no valued return since).
+    #[default]
+    None,
+    /// A number.
+    Num(i64),
+    /// A card set.
+    Set(CardSet),
+    /// Another value.
+    Obj(Value),
 }
 
 /// Plays one game of `p` (lowered as `im`) from its start on `board`, with players lent
@@ -201,6 +217,7 @@ pub fn play(
         seen_events: 0,
         queue: Vec::new(),
         ledger: check.then_some(board_ledger),
+        returned: Returned::None,
     };
     let played = m.run(players);
     // The register files go back for the next game, however this one ended.
@@ -265,6 +282,31 @@ impl Machine<'_> {
             () => {
                 if steps > STEP_LIMIT {
                     return Err(Stop::Limit);
+                }
+            };
+        }
+        // A return: to the caller, or the game's end from the entry procedure.
+        macro_rules! ret {
+            () => {
+                match self.frames.pop() {
+                    None => {
+                        checked!();
+                        self.steps = steps;
+                        return Ok(Exit::End);
+                    }
+                    Some(f) => {
+                        checked!();
+                        // Moves a `choose each` of the returning frame left waiting go
+                        // with it, as the engine's frame takes its queue.
+                        let depth = self.frames.len();
+                        self.queue.retain(|e| e.0 <= depth);
+                        self.o.truncate(self.ob);
+                        let n = std::mem::replace(&mut self.n, f.n);
+                        let s = std::mem::replace(&mut self.s, f.s);
+                        self.spare.push((n, s));
+                        (self.ob, self.proc) = (f.ob, f.proc);
+                        pc = f.ret;
+                    }
                 }
             };
         }
@@ -706,25 +748,34 @@ impl Machine<'_> {
                     checked!();
                     pc = self.call(proc, args, pc)?
                 }
-                Ins::Ret => match self.frames.pop() {
-                    None => {
-                        checked!();
-                        self.steps = steps;
-                        return Ok(Exit::End);
-                    }
-                    Some(f) => {
-                        checked!();
-                        // Moves a `choose each` of the returning frame left waiting go
-                        // with it, as the engine's frame takes its queue.
-                        let depth = self.frames.len();
-                        self.queue.retain(|e| e.0 <= depth);
-                        self.o.truncate(self.ob);
-                        let n = std::mem::replace(&mut self.n, f.n);
-                        let s = std::mem::replace(&mut self.s, f.s);
-                        self.spare.push((n, s));
-                        (self.ob, self.proc) = (f.ob, f.proc);
-                        pc = f.ret;
-                    }
+                Ins::Ret => ret!(),
+                Ins::RetNum(v) => {
+                    self.returned = Returned::Num(self.num(v)?);
+                    ret!()
+                }
+                Ins::RetSet(v) => {
+                    self.returned = Returned::Set(self.set(v)?);
+                    ret!()
+                }
+                Ins::RetObj(r) => {
+                    let v = self.o.get(self.ob + r as usize).ok_or(Stop::Internal)?;
+                    self.returned = Returned::Obj(v.clone());
+                    ret!()
+                }
+                Ins::TakeNum(r) => match std::mem::take(&mut self.returned) {
+                    Returned::None => {}
+                    Returned::Num(x) => self.n[r as usize] = x,
+                    _ => return Err(Stop::Value),
+                },
+                Ins::TakeSet(r) => match std::mem::take(&mut self.returned) {
+                    Returned::None => {}
+                    Returned::Set(x) => self.s[(r & SET_MASK) as usize] = x,
+                    _ => return Err(Stop::Value),
+                },
+                Ins::TakeObj(r) => match std::mem::take(&mut self.returned) {
+                    Returned::None => {}
+                    Returned::Obj(x) => self.o[self.ob + r as usize] = x,
+                    _ => return Err(Stop::Value),
                 },
                 Ins::Pay { n, from, to } => {
                     let n = self.num(n)?;
