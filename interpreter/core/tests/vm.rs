@@ -337,7 +337,8 @@ proc match {
 #[test]
 fn procedures_that_return_values_play_the_engines_games() {
     // A procedure's value comes back as a number, a card set or another value, one
-    // of them from inside a decision; `role` is worked out by the engine's evaluator.
+    // of them from inside a decision; lists are kept in variables, one per seat too;
+    // `role` is worked out by the engine's evaluator.
     let p = program(
         r#"
 ruleset "x"
@@ -348,6 +349,8 @@ zone 山 shared stack hidden
 zone 場 shared pile public
 zone 手 per seat pile owner
 var chips: int per seat = 0
+var 相手: list of seat = []
+var 出した: list of cards per seat = []
 ledger chips
 proc 数える(s: seat) -> int { return count(手[s]) + 1 }
 proc 選ぶ(s: seat) -> card {
@@ -379,6 +382,9 @@ proc match {
       if count(r) == 0 { pay 1 from chips[s] to chips[next(s)] }
       let o = 他(s)
       if count(r) == 1 { pay 1 from chips[o[0]] to chips[s] }
+      相手 = 他(next(s))
+      出した[s] = 出した[s] + [r]
+      if len(出した[s]) > 2 { pay 1 from chips[相手[1]] to chips[s] }
       tally 手番 role(s)
       s = next(s)
     }

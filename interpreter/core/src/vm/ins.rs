@@ -273,6 +273,13 @@ pub enum Ins {
         seat: Option<Reg>,
         v: Set,
     },
+    /// A board variable's slot (a seat's, for a per-seat variable) = another value: a
+    /// list or a score result, from an other-values register.
+    StoreObj {
+        slot: u16,
+        seat: Option<Reg>,
+        r: Reg,
+    },
     /// `dst = a ∪ b`.
     Union { dst: Reg, a: Set, b: Set },
     /// `dst = a − b`.

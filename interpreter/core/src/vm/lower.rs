@@ -665,6 +665,26 @@ impl<'a> Lower<'a> {
                     SlotReg::Obj(r) => self.obj_into(e, r),
                     _ => Err(Declined::new("a local with no register")),
                 },
+                // A list or a result kept in a variable: read back by the engine's
+                // evaluator, as any other value is.
+                Target::Var(var) if !self.p.vars[*var as usize].per_seat => {
+                    let r = self.obj(e)?;
+                    let slot = self.layout.var_base[*var as usize];
+                    self.emit(Ins::StoreObj {
+                        slot,
+                        seat: None,
+                        r,
+                    });
+                    Ok(())
+                }
+                Target::SeatVar(var, s) => {
+                    let r = self.obj(e)?;
+                    let seat = self.num(s)?;
+                    let seat = Some(self.num_reg(seat));
+                    let slot = self.layout.var_base[*var as usize];
+                    self.emit(Ins::StoreObj { slot, seat, r });
+                    Ok(())
+                }
                 _ => Err(Declined::new("a variable holding a list or result")),
             },
             _ => Err(Declined::new("an assignment of another kind")),

@@ -151,9 +151,11 @@ impl Lower<'_> {
                 Builtin::Next | Builtin::Prev => num(NumKind::Seat),
                 Builtin::Others | Builtin::Seats | Builtin::Leaders => Ok(Kind::Obj),
                 // Worked out by the engine's evaluator (`cold`), from the cards, seats
-                // and dealer the machine keeps on the board as the engine does.
+                // and dealer the machine keeps on the board as the engine does, and
+                // from their arguments.
                 Builtin::Role | Builtin::Sets => Ok(Kind::Obj),
-                Builtin::Person => num(NumKind::Bool),
+                Builtin::Person | Builtin::Formed(_) => num(NumKind::Bool),
+                Builtin::Ordinal(_) => num(NumKind::Int),
                 Builtin::Tagged | Builtin::Waits(_) => Ok(Kind::Set),
                 // `claimed` reads the last claim window's claims, which the machine's
                 // windows do not keep: such a program runs in the engine.

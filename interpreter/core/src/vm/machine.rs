@@ -400,6 +400,15 @@ impl Machine<'_> {
                         };
                     self.board.vars[i] = Value::Cards(v);
                 }
+                Ins::StoreObj { slot, seat, r } => {
+                    let i = slot as usize
+                        + match seat {
+                            Some(s) => self.seat_in(s)?,
+                            None => 0,
+                        };
+                    let v = self.o.get(self.ob + r as usize).ok_or(Stop::Internal)?;
+                    self.board.vars[i] = v.clone();
+                }
                 Ins::Union { dst, a, b } => {
                     let v = self.set(a)?.union(self.set(b)?);
                     self.s[(dst & SET_MASK) as usize] = v;
