@@ -333,6 +333,26 @@ impl<'p> Table<'p> {
     }
 }
 
+/// Whether the ruleset pays a scored result's total from each other player (`pay
+/// r.total from each others(x) to chips[x]`), as the fishing games and 珊瑚花 do: only
+/// then does a scored hand's report say what each other player pays. A game whose wins
+/// are paid otherwise (熟語麻雀's dealer ×1.5 and ツモ splits) says where to look instead.
+fn pays_each_other(p: &Program) -> bool {
+    use fuda_core::ir::{Expr, Op, PayFrom, ScoreField};
+    p.procs.iter().any(|q| {
+        q.code.iter().any(|op| {
+            matches!(
+                op,
+                Op::Pay {
+                    amount: Expr::ScoreField(ScoreField::Total, _),
+                    from: PayFrom::Each(..),
+                    ..
+                }
+            )
+        })
+    })
+}
+
 /// The number of players payments are shown for: the `players` parameter as set, else
 /// the seat count.
 fn players(p: &Program, params: &GameParams) -> i64 {
@@ -365,7 +385,8 @@ struct JsonOut<'a> {
     bonus: i64,
     total: i64,
     groups: Groups,
-    payments: Payments,
+    /// Null for a ruleset that pays its wins otherwise (see [`pays_each_other`]).
+    payments: Option<Payments>,
 }
 
 /// Group name → card ids, kept in the pattern's order; a name appears once (a JSON
@@ -428,11 +449,11 @@ fn to_json(p: &Program, s: &Scored) -> String {
                 })
                 .collect(),
         ),
-        payments: Payments {
+        payments: pays_each_other(p).then(|| Payments {
             each_other_pays: r.total,
             players: s.players,
             winner_receives: r.total * (s.players - 1),
-        },
+        }),
     };
     serde_json::to_string(&out).unwrap_or_default()
 }
@@ -465,6 +486,12 @@ fn human(p: &Program, s: &Scored, has_hand: bool) -> String {
             "the winner scores {} (recorded, not paid: the ruleset keeps no ledger)\n",
             r.total
         ));
+        return out;
+    }
+    if !pays_each_other(p) {
+        out.push_str(
+            "paid as the ruleset's procedures say: `--settle PROC` runs one on a described win\n",
+        );
         return out;
     }
     let others = s.players - 1;

@@ -181,3 +181,27 @@ fn a_json_description_sets_arguments_and_variables() {
     // 13: the dealer 7 + 1, each child 4 + 1.
     assert_eq!(chips(&r), vec![-8, 18, -5, -5]);
 }
+
+#[test]
+fn a_hand_of_a_game_that_pays_otherwise_points_to_its_settlement() {
+    // 熟語麻雀 pays a win by 勝ち (dealer ×1.5, ツモ splits), not "each other player pays
+    // the total": the report says where its payments are, and JSON has no payments.
+    let j = jukugo();
+    let r = fuda(&[
+        "score",
+        &j,
+        "--hand",
+        "6S 4S 3S 10S 7D 5H",
+        "--set",
+        "立=true",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    assert!(r.stdout.contains("二字熟語三組: 13"), "{}", r.stdout);
+    assert!(!r.stdout.contains("each other player pays"), "{}", r.stdout);
+    assert!(r.stdout.contains("`--settle PROC`"), "{}", r.stdout);
+    let r = fuda(&["score", &j, "--hand", "6S 4S 3S 10S 7D 5H", "--json"]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let v: Value = serde_json::from_str(r.stdout.trim()).expect("JSON");
+    assert_eq!(v["total"], 10);
+    assert_eq!(v["payments"], Value::Null);
+}
