@@ -174,6 +174,13 @@ fn nara_is_lowered_and_plays_the_engines_games() {
 }
 
 #[test]
+fn fugi_is_lowered_and_plays_the_engines_games() {
+    // 富戯 plays sets of tiles (`p in sets(手牌[s], 3, 3, face)`), a number for 三色同順
+    // and a tile given in the exchange: moves over values, not cards.
+    lowered_and_same(&["fugi.fuda"], 3);
+}
+
+#[test]
 fn a_program_the_machine_declines_plays_as_before() {
     // A claim with an argument has no instruction yet: the program is declined whole
     // and its games run in the engine.

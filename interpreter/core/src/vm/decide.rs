@@ -6,6 +6,7 @@
 
 use crate::agents::AutoPlayers;
 use crate::model::CardSet;
+use crate::value::Value;
 
 use super::image::{CardGuard, Count, Guard, PickOption, Plus};
 use super::machine::{Exit, Machine, Stop};
@@ -13,8 +14,9 @@ use super::machine::{Exit, Machine, Stop};
 /// The most options a decision the machine takes may have.
 pub(super) const MOST_OPTIONS: usize = 16;
 
-/// The most options over cards a `choose` the machine takes may have.
-pub(super) const CARD_OPTIONS: usize = 4;
+/// The most options over cards or values a `choose` the machine takes may have (富戯's
+/// plays have seven).
+pub(super) const CARD_OPTIONS: usize = 8;
 
 impl Machine<'_> {
     /// A `choose`: where the rules go on (the taken option's body). (One of the usual
@@ -30,16 +32,29 @@ impl Machine<'_> {
         // Each option's moves, counted in option order as the engine asks its guards
         // (two options of the usual kinds are `quick.rs`'s).
         let mut counts = [0u16; MOST_OPTIONS];
-        // The allowed cards of each card option (at most `CARD_OPTIONS` of them).
+        // The allowed cards of each card option, and the allowed values (their places
+        // in the domain) of each option over values: at most `CARD_OPTIONS` of them.
         let mut cards = [CardSet::EMPTY; CARD_OPTIONS];
+        let mut values: [Vec<u32>; CARD_OPTIONS] = Default::default();
         let mut card_options = 0;
         let (mut n, mut ending) = (0usize, None);
         for (i, o) in d.options.iter().enumerate() {
-            let (count, allowed) = self.count(o, players)?;
-            if matches!(o.count, Count::Cards { .. }) {
-                *cards.get_mut(card_options).ok_or(Stop::Internal)? = allowed;
-                card_options += 1;
-            }
+            let count = match &o.count {
+                Count::Values { of, param, guard } => {
+                    let list = values.get_mut(card_options).ok_or(Stop::Internal)?;
+                    self.allowed_values(*of, *param, guard.as_ref(), players, list)?;
+                    card_options += 1;
+                    list.len()
+                }
+                _ => {
+                    let (count, allowed) = self.count(o, players)?;
+                    if matches!(o.count, Count::Cards { .. }) {
+                        *cards.get_mut(card_options).ok_or(Stop::Internal)? = allowed;
+                        card_options += 1;
+                    }
+                    count
+                }
+            };
             if o.ends && ending.is_none() && count > 0 {
                 ending = Some(n);
             }
@@ -50,16 +65,85 @@ impl Machine<'_> {
         let (mut option, mut rest, mut card_option) = (0, k, 0);
         while rest >= counts[option] as usize {
             rest -= counts[option] as usize;
-            if matches!(d.options[option].count, Count::Cards { .. }) {
+            if !matches!(d.options[option].count, Count::One(_)) {
                 card_option += 1;
             }
             option += 1;
         }
-        let allowed = match d.options[option].count {
-            Count::Cards { .. } => cards[card_option],
-            Count::One(_) => CardSet::EMPTY,
+        let o = &d.options[option];
+        match o.count {
+            Count::Cards { .. } => self.take(o, cards[card_option], rest),
+            Count::One(_) => self.take(o, CardSet::EMPTY, rest),
+            Count::Values { of, param, .. } => {
+                let place = values[card_option].get(rest).ok_or(Stop::Internal)?;
+                let v = self.domain_value(of, *place as usize)?;
+                self.bind_value(param, &v)?;
+                Ok(o.body)
+            }
+        }
+    }
+
+    /// The places in the domain (a list or a range, in register `of`) of the values
+    /// whose guard holds, each bound to `param` in turn as the engine offers them.
+    fn allowed_values(
+        &mut self,
+        of: super::ins::Reg,
+        param: super::image::SlotReg,
+        guard: Option<&Guard>,
+        players: &mut AutoPlayers<'_>,
+        out: &mut Vec<u32>,
+    ) -> Result<(), Stop> {
+        out.clear();
+        let len = match self.o.get(self.ob + of as usize).ok_or(Stop::Internal)? {
+            Value::List(items) => items.len(),
+            // As the engine: a range of more than 10,000 numbers is an error (which
+            // the engine, playing the game again, reports).
+            Value::Range(a, b) if b.saturating_sub(*a) <= 10_000 => (b - a + 1).max(0) as usize,
+            _ => return Err(Stop::Value),
         };
-        self.take(&d.options[option], allowed, rest)
+        for i in 0..len {
+            let v = self.domain_value(of, i)?;
+            self.bind_value(param, &v)?;
+            let holds = match guard {
+                None => true,
+                Some(g) => self.guard(g, players)?,
+            };
+            if holds {
+                out.push(i as u32);
+            }
+        }
+        Ok(())
+    }
+
+    /// The value at place `i` of the domain in register `of`.
+    fn domain_value(&self, of: super::ins::Reg, i: usize) -> Result<Value, Stop> {
+        match self.o.get(self.ob + of as usize).ok_or(Stop::Internal)? {
+            Value::List(items) => items.get(i).cloned().ok_or(Stop::Internal),
+            Value::Range(a, _) => Ok(Value::Int(a + i as i64)),
+            _ => Err(Stop::Value),
+        }
+    }
+
+    /// Binds a move's value to its register.
+    fn bind_value(&mut self, param: super::image::SlotReg, v: &Value) -> Result<(), Stop> {
+        use super::image::SlotReg;
+        match param {
+            SlotReg::Num(r, _) => {
+                self.n[r as usize] = crate::engine::scalar_of(v).ok_or(Stop::Value)?;
+            }
+            SlotReg::Set(r) => {
+                self.s[(r & super::machine::SET_MASK) as usize] = match v {
+                    Value::Cards(s) => *s,
+                    Value::Card(c) => CardSet::single(*c),
+                    _ => return Err(Stop::Value),
+                }
+            }
+            SlotReg::Obj(r) => {
+                *self.o.get_mut(self.ob + r as usize).ok_or(Stop::Internal)? = v.clone();
+            }
+            SlotReg::Hidden => return Err(Stop::Internal),
+        }
+        Ok(())
     }
 
     /// How many moves an option offers, and for an option over cards, which cards.
@@ -74,6 +158,7 @@ impl Machine<'_> {
             // A comparison is a few instructions: answered here, not through a call.
             Count::One(Some(Guard::Cond(c))) => (usize::from(self.holds(*c)?), CardSet::EMPTY),
             Count::One(Some(g)) => (usize::from(self.guard(g, players)?), CardSet::EMPTY),
+            Count::Values { .. } => return Err(Stop::Internal),
             Count::Cards { of, param, guard } => {
                 let set = self.set(*of)?;
                 let allowed = match guard {

@@ -197,6 +197,18 @@ pub enum Count {
         /// Which cards the guard allows.
         guard: CardGuard,
     },
+    /// One move per value of a list or a range (seats, numbers, symbols, sets of cards:
+    /// `m in sets(手[s], 2)`) whose guard holds for it, the value bound to `param`, in
+    /// the list's order, as the engine offers them.
+    Values {
+        /// The other-values register holding the domain, worked out just before the
+        /// decision.
+        of: Reg,
+        /// Where the value is bound.
+        param: SlotReg,
+        /// The guard, asked value by value with the value bound.
+        guard: Option<Guard>,
+    },
 }
 
 /// A guard on a card option.
@@ -321,6 +333,10 @@ pub struct ColdDef {
     pub dst: SlotReg,
     /// Where written, for the evaluator's messages.
     pub at: Loc,
+    /// The frame's slots the expression reads, each once: only these are handed to
+    /// the evaluator (the others stay empty), since a procedure may have dozens of
+    /// slots and a guard asked for each of a hundred moves reads two or three.
+    pub reads: Box<[u16]>,
 }
 
 #[cfg(test)]

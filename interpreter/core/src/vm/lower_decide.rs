@@ -78,6 +78,24 @@ impl Lower<'_> {
         for o in &d.options {
             let count = match &o.param {
                 None => Count::One(self.guard(o, seat_reg.is_none())?),
+                Some((slot, dom))
+                    if seat_reg.is_none()
+                        && !matches!(
+                            self.slots.get(*slot as usize),
+                            Some(SlotReg::Num(_, NumKind::Card))
+                        )
+                        && self.kind(dom)? == Kind::Obj =>
+                {
+                    // A move over the values of a list or range: the domain worked
+                    // out (by the engine's evaluator) just before the decision.
+                    let param = match self.slots.get(*slot as usize).copied() {
+                        Some(p @ (SlotReg::Num(..) | SlotReg::Set(_) | SlotReg::Obj(_))) => p,
+                        _ => return Err(Declined::new("a move's value with no register")),
+                    };
+                    let of = self.obj(dom)?;
+                    let guard = o.guard.as_ref().map(|g| Guard::Code(self.snippet(g)));
+                    Count::Values { of, param, guard }
+                }
                 Some((slot, dom)) => {
                     let param = match self.slots.get(*slot as usize) {
                         Some(SlotReg::Num(r, NumKind::Card)) => *r,

@@ -113,9 +113,13 @@ impl Lower<'_> {
             Expr::Zone(_) | Expr::SeatZone(..) => num(NumKind::Zone),
             Expr::ZoneFamily(_) => Ok(Kind::Family),
             Expr::Cards(_) => Ok(Kind::Set),
-            Expr::Group(_) | Expr::GroupAttr(..) => {
-                Err(Declined::new("a pattern group outside a score table"))
-            }
+            Expr::Group(_) => Err(Declined::new("a pattern group outside a score table")),
+            // The common value of an attribute over a set of cards (`p.number` of a set
+            // move's tiles), worked out by the engine's evaluator.
+            Expr::GroupAttr(a, _) => match self.p.deck.attrs[*a as usize].kind {
+                crate::model::AttrKind::Int(_) => num(NumKind::Int),
+                crate::model::AttrKind::Symbols(_) => num(NumKind::Sym),
+            },
             Expr::List(_) | Expr::Range(..) => Ok(Kind::Obj),
             Expr::Neg(_) => num(NumKind::Int),
             Expr::Not(_) | Expr::And(..) | Expr::Or(..) | Expr::HasTag(..) => num(NumKind::Bool),
@@ -187,10 +191,12 @@ impl Lower<'_> {
                 Type::List(t) => kind_of_type(t),
                 _ => None,
             },
-            Expr::Var(v) => match &self.p.vars[*v as usize].ty {
+            Expr::Var(v) | Expr::SeatVar(v, _) => match &self.p.vars[*v as usize].ty {
                 Type::List(t) => kind_of_type(t),
                 _ => None,
             },
+            Expr::Call(Builtin::Sets, ..) => Some(Kind::Set),
+            Expr::List(items) => items.first().and_then(|i| self.kind(i).ok()),
             _ => None,
         }
     }
@@ -831,14 +837,27 @@ impl Lower<'_> {
     /// `dst = e`, worked out by the engine's evaluator.
     pub(super) fn cold(&mut self, e: &Expr, dst: SlotReg) {
         let i = self.im.cold.len() as u16;
+        let mut reads = Vec::new();
+        local_reads(e, &mut reads);
+        reads.sort_unstable();
+        reads.dedup();
         self.im.cold.push(ColdDef {
             expr: e.clone(),
             overlay: self.overlay.clone(),
             dst,
             at: self.at.unwrap_or_default(),
+            reads: reads.into_boxed_slice(),
         });
         self.emit(Ins::Cold(i));
     }
+}
+
+/// Every local slot `e` reads (`Expr::Local`), anywhere in it.
+fn local_reads(e: &Expr, out: &mut Vec<u16>) {
+    if let Expr::Local(s) = e {
+        out.push(*s);
+    }
+    e.children(|c| local_reads(c, out));
 }
 
 /// The number register an instruction writes, if it writes one (and nothing else).

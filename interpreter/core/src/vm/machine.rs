@@ -153,6 +153,8 @@ pub(super) struct Machine<'a> {
     pub(super) ledger: Option<i64>,
     /// What the last valued return gave back, until the caller takes it.
     pub(super) returned: Returned,
+    /// The locals a cold expression is evaluated with, kept for the next one.
+    pub(super) cold_locals: Vec<Value>,
 }
 
 /// A value a procedure returned, on its way to the caller's register.
@@ -218,6 +220,7 @@ pub fn play(
         queue: Vec::new(),
         ledger: check.then_some(board_ledger),
         returned: Returned::None,
+        cold_locals: Vec::new(),
     };
     let played = m.run(players);
     // The register files go back for the next game, however this one ended.

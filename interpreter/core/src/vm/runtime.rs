@@ -230,13 +230,27 @@ impl Machine<'_> {
             SlotReg::Obj(r) => self.o[self.ob + r as usize].clone(),
             SlotReg::Hidden => Value::Unit,
         };
-        let mut locals: Vec<Value> = slots.iter().map(value).collect();
+        // Only the slots the expression reads are set: the list is kept from one cold
+        // expression to the next, and what its other slots hold from before is never
+        // read (a slot the expression binds, a quantifier's, it writes first). A
+        // procedure with inlined defs may have hundreds of slots; a guard reads a few.
+        let mut locals = std::mem::take(&mut self.cold_locals);
+        if locals.len() < slots.len() {
+            locals.resize(slots.len(), Value::Unit);
+        }
+        for &s in def.reads.iter() {
+            if let (Some(l), Some(reg)) = (locals.get_mut(s as usize), slots.get(s as usize)) {
+                *l = value(reg);
+            }
+        }
         for (slot, reg) in &def.overlay {
             if let Some(l) = locals.get_mut(*slot as usize) {
                 *l = value(reg);
             }
         }
-        let v = self.evaluate_with(def.at, &mut locals, |cx| cx.eval(&def.expr))?;
+        let v = self.evaluate_with(def.at, &mut locals, |cx| cx.eval(&def.expr));
+        self.cold_locals = locals;
+        let v = v?;
         match def.dst {
             SlotReg::Num(r, k) => {
                 let x = match (&v, k) {

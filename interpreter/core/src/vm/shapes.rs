@@ -404,7 +404,7 @@ fn count(im: &Image, c: &Count) -> Option<QuickCount> {
                 _ => return None,
             }
         }
-        Count::One(Some(Guard::Code(_))) => return None,
+        Count::One(Some(Guard::Code(_))) | Count::Values { .. } => return None,
         Count::Cards { of, param, guard } => {
             let (first, seat) = match of {
                 Set::Zone(Zr::I(i)) => (*i, None),
