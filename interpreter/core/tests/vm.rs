@@ -181,6 +181,12 @@ fn fugi_is_lowered_and_plays_the_engines_games() {
 }
 
 #[test]
+fn teigi_is_lowered_and_plays_the_engines_games() {
+    // 帝戯's composition: moves over numbers and items, a list's items assigned.
+    lowered_and_same(&["teigi.fuda"], 3);
+}
+
+#[test]
 fn a_program_the_machine_declines_plays_as_before() {
     // A claim with an argument has no instruction yet: the program is declined whole
     // and its games run in the engine.

@@ -280,6 +280,13 @@ pub enum Ins {
         seat: Option<Reg>,
         r: Reg,
     },
+    /// `v[index] op= arg` on a list variable's slot (帝戯's `目標[番号(x)] = t`).
+    SetItem {
+        slot: u16,
+        index: Num,
+        arg: Arg,
+        op: fuda_grammar::ast::AssignOp,
+    },
     /// `dst = a ∪ b`.
     Union { dst: Reg, a: Set, b: Set },
     /// `dst = a − b`.

@@ -600,6 +600,9 @@ impl<'a> Lower<'a> {
 
     /// `target op= e`.
     fn assign(&mut self, t: &Target, aop: AssignOp, e: &Expr) -> Res<()> {
+        if let Target::Item(var, i) = t {
+            return self.assign_item(*var, i, aop, e);
+        }
         let kind = match t {
             Target::Local(s) => match self.slots.get(*s as usize) {
                 Some(SlotReg::Num(_, k)) => Kind::Num(*k),
@@ -689,6 +692,37 @@ impl<'a> Lower<'a> {
             },
             _ => Err(Declined::new("an assignment of another kind")),
         }
+    }
+
+    /// `v[i] op= e` on a list variable: the value as the engine hands it over (a zone
+    /// would be stored as the zone there, not its cards: such a program is declined).
+    fn assign_item(&mut self, var: u16, i: &Expr, aop: AssignOp, e: &Expr) -> Res<()> {
+        let arg = match self.kind(e)? {
+            Kind::Num(NumKind::Zone) | Kind::Family => {
+                return Err(Declined::new("a zone stored in a list"))
+            }
+            Kind::Num(k) => Arg::Num(self.num(e)?, k),
+            Kind::Set => Arg::Set(self.set(e)?),
+            Kind::Obj => Arg::Obj(self.obj(e)?),
+        };
+        let index = match self.kind(i)? {
+            // (The engine reads a symbol as index 0: such a program is declined.)
+            Kind::Num(k) if k != NumKind::Zone && k != NumKind::Sym => self.num(i)?,
+            _ => return Err(Declined::new("a list's index of another kind")),
+        };
+        let slot = self
+            .layout
+            .var_base
+            .get(var as usize)
+            .copied()
+            .ok_or_else(|| Declined::new("an unknown variable"))?;
+        self.emit(Ins::SetItem {
+            slot,
+            index,
+            arg,
+            op: aop,
+        });
+        Ok(())
     }
 
     /// Where a number target is stored.

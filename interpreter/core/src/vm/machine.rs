@@ -412,6 +412,12 @@ impl Machine<'_> {
                     let v = self.o.get(self.ob + r as usize).ok_or(Stop::Internal)?;
                     self.board.vars[i] = v.clone();
                 }
+                Ins::SetItem {
+                    slot,
+                    index,
+                    arg,
+                    op,
+                } => self.set_item(slot, index, arg, op)?,
                 Ins::Union { dst, a, b } => {
                     let v = self.set(a)?.union(self.set(b)?);
                     self.s[(dst & SET_MASK) as usize] = v;

@@ -220,6 +220,36 @@ impl Machine<'_> {
         r.map_err(|_| Stop::Evaluator)
     }
 
+    /// `v[index] op= arg` on the list in variable slot `slot`, as the engine's `assign`
+    /// does it (a list that is not one, or an index outside it, stops the game for the
+    /// engine to report).
+    pub(super) fn set_item(
+        &mut self,
+        slot: u16,
+        index: super::ins::Num,
+        arg: super::ins::Arg,
+        op: fuda_grammar::ast::AssignOp,
+    ) -> Result<(), Stop> {
+        use fuda_grammar::ast::AssignOp;
+        let v = self.arg_value(arg)?;
+        let i = self.num(index)?;
+        let Some(Value::List(items)) = self.board.vars.get(slot as usize) else {
+            return Err(Stop::Value);
+        };
+        let k = usize::try_from(i)
+            .ok()
+            .filter(|k| *k < items.len())
+            .ok_or(Stop::Value)?;
+        let mut items: Vec<Value> = items.to_vec();
+        items[k] = match op {
+            AssignOp::Set => v,
+            AssignOp::Add => Value::Int(items[k].int().checked_add(v.int()).ok_or(Stop::Value)?),
+            AssignOp::Sub => Value::Int(items[k].int().checked_sub(v.int()).ok_or(Stop::Value)?),
+        };
+        self.board.vars[slot as usize] = Value::List(items.into());
+        Ok(())
+    }
+
     /// A value the engine's evaluator works out, with the frame's locals as values.
     pub(super) fn cold(&mut self, k: u16) -> Result<(), Stop> {
         let def = &self.im.cold[k as usize];
