@@ -21,11 +21,17 @@ pub const OP_LIMIT: u64 = 5_000_000;
 /// evaluation repeated at every decision, stops in well under a second whatever the
 /// players: the costliest bundled or sketched round does under 50,000.
 pub const ROUND_BUDGET: u64 = 5_000_000;
-/// Work a whole game (or a test) may do, over all its rounds: without it, a game whose
-/// every round works hard and ends in an `outcome` would run for hours, each `outcome`
-/// starting a fresh round. Fifty times what the costliest bundled match of 120 rounds
-/// does (under 200,000), and under half a second of a release build's engine.
+/// Work a whole game (or a test) may do, over all its rounds, besides what its decisions
+/// earn ([`WORK_PER_DECISION`]): without it, a game whose every round works hard and
+/// ends in an `outcome` would run for hours, each `outcome` starting a fresh round.
+/// Fifty times what the costliest fishing match of 120 rounds does (under 200,000), and
+/// under half a second of a release build's engine.
 pub const GAME_BUDGET: u64 = 10_000_000;
+/// Work each decision of a round earns the game when the round ends: a long match of
+/// honest rounds (対戯 to 40 points, a thousand deals whose win checks cost some
+/// hundreds of steps a decision) plays to its end, while a game whose rounds each work
+/// hard for a few decisions still runs out within about the same time as without it.
+pub const WORK_PER_DECISION: u64 = 2_000;
 /// Deepest procedure nesting.
 const MAX_DEPTH: usize = 200;
 
@@ -524,9 +530,13 @@ impl State {
                 };
                 self.push_event(Event::Outcome(text, self.board.dealer), at)?;
                 // A new round begins: its limits start again, its work from what the
-                // game has left.
+                // game has left, and what the round's decisions earned it.
+                let earned = self.round_decisions.saturating_mul(WORK_PER_DECISION);
                 self.round_decisions = 0;
-                let pool = self.game_steps_left.saturating_add(self.steps_left);
+                let pool = self
+                    .game_steps_left
+                    .saturating_add(self.steps_left)
+                    .saturating_add(earned);
                 self.steps_left = ROUND_BUDGET.min(pool);
                 self.game_steps_left = pool - self.steps_left;
             }

@@ -28,7 +28,7 @@ pub use eval::{
     attr_value, const_eval, const_eval_result, const_eval_with, eval_with_defaults, param_values,
     seat_count, seat_count_given, seat_counts, Cx, EVAL_BUDGET,
 };
-pub use exec::{GAME_BUDGET, OP_LIMIT, ROUND_BUDGET};
+pub use exec::{GAME_BUDGET, OP_LIMIT, ROUND_BUDGET, WORK_PER_DECISION};
 pub use pick::{Picker, Waits};
 pub use state::{
     event_text, Board, CodeRef, Event, Frame, Layout, State, DEFAULT_DECISION_LIMIT, MAX_EVENTS,

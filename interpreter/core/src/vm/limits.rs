@@ -88,13 +88,18 @@ impl Machine<'_> {
     /// last round's work is at least the engine's, so what it leaves the game is at
     /// most the engine's, and the machine stops first.
     pub(super) fn new_round(&mut self) {
+        // What the round's decisions earned the game, as the engine counts it.
+        let earned = (self.decisions - self.round_first_decision)
+            .saturating_mul(crate::engine::WORK_PER_DECISION);
+        self.round_first_decision = self.decisions;
         let round = self
             .decisions
             .saturating_add(crate::engine::ROUND_DECISION_LIMIT);
         self.decision_stop = self.decision_limit.min(round);
         let pool = self
             .game_left
-            .saturating_add(self.round_budget.saturating_sub(self.work()));
+            .saturating_add(self.round_budget.saturating_sub(self.work()))
+            .saturating_add(earned);
         self.round_budget = ROUND_BUDGET.min(pool);
         self.game_left = pool - self.round_budget;
         self.round_steps = 0;

@@ -132,6 +132,8 @@ pub(super) struct Machine<'a> {
     /// Work the game may still give to the rounds after this one, as the engine's
     /// `State::game_steps_left`.
     pub(super) game_left: u64,
+    /// The count of decisions when the running round began.
+    pub(super) round_first_decision: u64,
     /// Instructions run in the round before the last decision a player chose.
     pub round_steps: u64,
     /// Instructions run since the last decision a player chose, against [`STEP_LIMIT`]
@@ -211,6 +213,7 @@ pub fn play(
         run_stop: super::limits::run_stop(round_budget, 0),
         round_budget,
         game_left,
+        round_first_decision: 0,
         round_steps: 0,
         steps: 0,
         deal_chips,
