@@ -7,6 +7,8 @@
 //! Run with `cargo bench -p fuda-core --bench fishing`.
 
 mod common;
+#[path = "common/yardstick_nara.rs"]
+mod yardstick_nara;
 #[path = "common/yardstick_ukishima.rs"]
 mod yardstick_ukishima;
 
@@ -63,5 +65,23 @@ fn nara(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, ukishima, ukishima_yardstick, nara);
+/// The 奈良 yardstick's hand rate with its random players: whole 12-hand matches,
+/// throughput counted in hands (rounds) like the engine's `rounds` group.
+fn nara_yardstick(c: &mut Criterion) {
+    const MATCHES: u64 = 500;
+    let mut g = c.benchmark_group("nara-hanaawase");
+    g.throughput(Throughput::Elements(MATCHES * yardstick_nara::HANDS as u64));
+    g.bench_function(BenchmarkId::new("yardstick", "random-4p"), |b| {
+        let mut y = yardstick_nara::Yardstick::new(1);
+        let mut st = yardstick_nara::Stats::default();
+        b.iter(|| {
+            for _ in 0..MATCHES {
+                criterion::black_box(y.play_match(&mut st));
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, ukishima, ukishima_yardstick, nara, nara_yardstick);
 criterion_main!(benches);
