@@ -398,6 +398,16 @@ impl Yardstick {
         c
     }
 
+    /// Cards number `next` and `next + 1` of the shuffle, from one random number.
+    #[inline(always)]
+    fn draw2(&mut self, next: &mut usize) -> (usize, usize) {
+        let v = self.rng.next_u64();
+        let a = self.shuffle_in(*next, v & 0xFFFF_FFFF, 32);
+        let b = self.shuffle_in(*next + 1, v >> 32, 32);
+        *next += 2;
+        (a, b)
+    }
+
     /// `dealer by draw highest number`: each player draws a card from a shuffled pack,
     /// the highest number deals, and the tied draw again (from the same pack) until one
     /// is left.
@@ -431,11 +441,8 @@ impl Yardstick {
             // distribution, so the field is drawn first: three of a number there voids
             // the deal before anything else is drawn.
             let mut next = 0;
-            let (a, b, c) = (
-                self.draw(&mut next),
-                self.draw(&mut next),
-                self.draw(&mut next),
-            );
+            let (a, b) = self.draw2(&mut next);
+            let c = self.draw(&mut next);
             if number(a) == number(b) && number(b) == number(c) {
                 st.field_redeals += 1;
                 continue;
@@ -448,10 +455,11 @@ impl Yardstick {
                 mask: 0,
             }; 4];
             for h in &mut hands[..PLAYERS] {
-                for k in 0..HAND {
-                    let c = self.draw(&mut next);
+                for k in (0..HAND).step_by(2) {
+                    let (c, d) = self.draw2(&mut next);
                     h.cards[k] = c as u8;
-                    h.mask |= 1 << c;
+                    h.cards[k + 1] = d as u8;
+                    h.mask |= 1 << c | 1 << d;
                 }
             }
             let mut piles = [0u64; 4];
