@@ -1,15 +1,18 @@
 //! Plays a fixed number of matches of a hand-written yardstick on one thread and prints
 //! its deal rate: a fixed amount of work, so callgrind's instruction counts compare runs,
 //! as `simspeed` does for the engine. The game is 珊瑚花 (`benches/common/yardstick.rs`,
-//! eager players) unless named: `ukishima` (`yardstick_ukishima.rs`) or `nara`
-//! (`yardstick_nara.rs`), both with random players.
+//! eager players) unless named: `ukishima` (`yardstick_ukishima.rs`), `nara`
+//! (`yardstick_nara.rs`) or `taigi` (`yardstick_taigi.rs`, whole matches to 15), all
+//! with random players.
 //!
-//! `cargo run --profile dist -p fuda-core --example yardspeed -- 100000 [sangohana|ukishima|nara]`
+//! `cargo run --profile dist -p fuda-core --example yardspeed -- 100000 [sangohana|ukishima|nara|taigi]`
 
 #[path = "../benches/common/yardstick.rs"]
 mod yardstick;
 #[path = "../benches/common/yardstick_nara.rs"]
 mod yardstick_nara;
+#[path = "../benches/common/yardstick_taigi.rs"]
+mod yardstick_taigi;
 #[path = "../benches/common/yardstick_ukishima.rs"]
 mod yardstick_ukishima;
 
@@ -45,8 +48,16 @@ fn main() {
             }
             (st.hands, st.decisions)
         }
+        "taigi" => {
+            let mut y = yardstick_taigi::Yardstick::new(1);
+            let mut st = yardstick_taigi::Stats::default();
+            for _ in 0..matches {
+                check ^= i64::from(y.play_match(&mut st)[0]);
+            }
+            (st.deals, st.decisions)
+        }
         other => {
-            eprintln!("yardspeed: no yardstick for `{other}` (sangohana, ukishima, nara)");
+            eprintln!("yardspeed: no yardstick for `{other}` (sangohana, ukishima, nara, taigi)");
             std::process::exit(2);
         }
     };
