@@ -183,9 +183,9 @@ fn built(rng: &mut Rng) -> [u64; PLAYERS] {
             2 => Some(4 * rng.below(12)),
             _ => Some(48),
         };
-        for c in 0..yardstick::CARDS {
-            if yardstick::POINT >> c & 1 != 0 && (owner[c] == seat || Some(c) == keep) {
-                owner[c] = if Some(c) == keep {
+        for (c, o) in owner.iter_mut().enumerate() {
+            if yardstick::POINT >> c & 1 != 0 && (*o == seat || Some(c) == keep) {
+                *o = if Some(c) == keep {
                     seat
                 } else {
                     rich[rng.below(rich.len())]

@@ -597,8 +597,8 @@ impl Yardstick {
             st.hands += 1;
             st.fuke_hands += s.any_fuke as u64;
             let mut moved = 0;
-            for x in 0..PLAYERS {
-                chips[x] += s.chips[x];
+            for (x, c) in chips.iter_mut().enumerate() {
+                *c += s.chips[x];
                 moved += s.chips[x].max(0);
                 if s.fuke[x] != 0 {
                     st.fuke[s.fuke[x] as usize - 1] += 1;

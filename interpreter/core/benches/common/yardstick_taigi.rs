@@ -218,7 +218,7 @@ pub fn calls(c: &Counts, d: usize, out: &mut [(usize, usize); 4]) -> usize {
             out[n] = (d - 2, d - 1);
             n += 1;
         }
-        if k >= 1 && k <= 7 && has(d - 1) && has(d + 1) {
+        if (1..=7).contains(&k) && has(d - 1) && has(d + 1) {
             out[n] = (d - 1, d + 1);
             n += 1;
         }

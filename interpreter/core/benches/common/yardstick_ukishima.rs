@@ -206,8 +206,8 @@ pub fn settle(piles: &[u64; PLAYERS], fuse: usize, dealer: usize) -> Settlement 
     }
     let real = piles.map(|p| p & !floating);
     let two_goso = real.iter().filter(|&&r| goso_stands(r)).count() >= 2;
-    for x in 0..PLAYERS {
-        let y = yaku(real[x], two_goso);
+    for (x, &r) in real.iter().enumerate() {
+        let y = yaku(r, two_goso);
         s.yaku[x] = y;
         let mut v = 0;
         for (k, value) in YAKU_VALUES.iter().enumerate() {
@@ -224,9 +224,9 @@ pub fn settle(piles: &[u64; PLAYERS], fuse: usize, dealer: usize) -> Settlement 
     }
     // The 浮き持 subtracts the 浮き代 (減算); each other player adds it (the subtracted
     // and the floating points, shared by two); everyone subtracts the baseline.
-    for x in 0..PLAYERS {
+    for (x, &r) in real.iter().enumerate() {
         let shift = if x == s.ukimochi { -u } else { u };
-        s.card[x] = points(real[x]) - BASELINE + shift;
+        s.card[x] = points(r) - BASELINE + shift;
         s.chips[x] += s.card[x];
     }
     // The best result, the earliest from the dealer among equals.
@@ -529,8 +529,8 @@ impl Yardstick {
             st.ukimochi[(s.ukimochi + PLAYERS - dealer) % PLAYERS] += 1;
             st.floats[s.float - 1] += 1;
             let mut moved = 0;
-            for x in 0..PLAYERS {
-                chips[x] += s.chips[x];
+            for (x, c) in chips.iter_mut().enumerate() {
+                *c += s.chips[x];
                 moved += s.chips[x].max(0);
                 st.paid += (s.yaku[x] != 0) as u64;
                 for (k, n) in st.yaku.iter_mut().enumerate() {
