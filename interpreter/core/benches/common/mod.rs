@@ -9,6 +9,8 @@ use fuda_core::Program;
 /// Benchmarks `games` games of `p` (seeds from master seed 1) with `agent` in every
 /// seat, played on one [`Table`] as `fuda simulate` plays them, as
 /// `group/what/agent-Np`; the throughput is the deals those games play.
+// `benches/taigi.rs` asks for parameters and so uses only `bench_games_with`.
+#[allow(dead_code)]
 pub fn bench_games(
     c: &mut Criterion,
     group: &str,
@@ -17,8 +19,25 @@ pub fn bench_games(
     games: u64,
     agent: &str,
 ) {
+    bench_games_with(c, group, what, p, &[], games, agent, None);
+}
+
+/// [`bench_games`] with the games' parameters (`params`, by the program's parameter
+/// order) and, for games long enough that criterion's default 100 samples would take
+/// minutes, fewer samples.
+#[allow(clippy::too_many_arguments)]
+pub fn bench_games_with(
+    c: &mut Criterion,
+    group: &str,
+    what: &str,
+    p: &Program,
+    params: &[Option<fuda_core::value::Value>],
+    games: u64,
+    agent: &str,
+    samples: Option<usize>,
+) {
     let seeds: Vec<u64> = (0..games).map(|i| game_seed(1, i)).collect();
-    let seats = fuda_core::State::new(p, &[], 0)
+    let seats = fuda_core::State::new(p, params, 0)
         .expect("the game starts")
         .board
         .seats as usize;
@@ -32,17 +51,20 @@ pub fn bench_games(
     let total: usize = seeds
         .iter()
         .map(|s| {
-            play_game(p, &[], *s, &mut agents_for(*s), &opts)
+            play_game(p, params, *s, &mut agents_for(*s), &opts)
                 .expect("game")
                 .outcomes
                 .len()
         })
         .sum();
     let mut g = c.benchmark_group(group);
+    if let Some(n) = samples {
+        g.sample_size(n);
+    }
     g.throughput(Throughput::Elements(total as u64));
     g.bench_function(BenchmarkId::new(what, format!("{agent}-{seats}p")), |b| {
         // One table for the games, as `fuda simulate` keeps one a worker thread.
-        let mut table = Table::new(p, &[]);
+        let mut table = Table::new(p, params);
         b.iter(|| {
             for s in &seeds {
                 let r = table.play(*s, &mut agents_for(*s), &opts).expect("game");
