@@ -187,9 +187,26 @@ fn teigi_is_lowered_and_plays_the_engines_games() {
 }
 
 #[test]
+fn taigi_is_lowered_and_plays_the_engines_games() {
+    // 対戯's simultaneous discards are a `choose each` over each hand's tiles, and 副露 a
+    // claim over the two tiles it exposes: windows whose moves take values. Matches to
+    // 2 points (a default match is hundreds of deals), as `benches/taigi.rs` plays them.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../rulesets");
+    let text = std::fs::read_to_string(dir.join("taigi.fuda")).expect("taigi.fuda");
+    let text = text.replacen("param 目標: int = 15", "param 目標: int = 2", 1);
+    let text = text.replacen("param 戻り: int = 13", "param 戻り: int = 0", 1);
+    let p = match fuda_core::compile("taigi.fuda", &text, &Folder(dir)) {
+        Ok(c) => c.program,
+        Err(f) => panic!("{:#?}", f.diagnostics),
+    };
+    assert!(p.vm.image(&p, 2).is_ok(), "{:?}", p.vm.image(&p, 2).err());
+    assert_eq!(same_games(&p, 4), 8, "the machine played every game");
+}
+
+#[test]
 fn a_program_the_machine_declines_plays_as_before() {
-    // A claim with an argument has no instruction yet: the program is declined whole
-    // and its games run in the engine.
+    // `decline` in a claim has no instruction yet: the program is declined whole and
+    // its games run in the engine.
     let p = program(
         r#"
 ruleset "x"
@@ -204,7 +221,10 @@ proc match {
   let s = dealer
   repeat 4 {
     claim x in others(s) {
-      move 出す(c in 手[x]) "出す" { move c to 山 }
+      move 出す(c in 手[x]) "出す" {
+        if count(手[x]) > 2 { decline }
+        move c to 山
+      }
     }
     s = next(s)
   }
@@ -212,8 +232,48 @@ proc match {
 "#,
     );
     let declined = p.vm.image(&p, 2).expect_err("declined");
-    assert!(declined.reason.contains("argument"), "{}", declined.reason);
+    assert!(declined.reason.contains("decline"), "{}", declined.reason);
     assert_eq!(same_games(&p, 10), 0, "the engine played every game");
+}
+
+#[test]
+fn a_claim_whose_move_takes_a_card_plays_the_engines_games() {
+    // Each asked seat's moves over its own hand, its domain worked out once the seat
+    // is bound, the card of the winning claim bound for its body.
+    let p = program(
+        r#"
+ruleset "x"
+import "std/kabufuda"
+seats 3 { 3: A B C }
+zone 山 shared stack hidden
+zone 場 shared pile public
+zone 手 per seat pile owner
+var chips: int per seat = 0
+ledger chips
+proc match {
+  gather 山
+  shuffle 山
+  deal 4 from 山 to 手
+  let s = dealer
+  repeat 6 {
+    claim x in others(s) {
+      move 出す(c in 手[x]) "出す" when c.number > 3 priority 1 {
+        move c to 場
+        pay 1 from chips[s] to chips[x]
+      }
+      move 組(m in sets(手[x], 2, 2, number)) "組" priority 2 { move m to 場 }
+    }
+    choose each y in seats() {
+      move 捨てる(d in 手[y]) "捨てる" { move d to 山 }
+      move 待つ "待つ" when count(手[y]) < 2 { }
+    }
+    s = next(s)
+  }
+}
+"#,
+    );
+    assert!(p.vm.image(&p, 3).is_ok(), "{:?}", p.vm.image(&p, 3).err());
+    assert_eq!(same_games(&p, 30), 60, "the machine played every game");
 }
 
 #[test]

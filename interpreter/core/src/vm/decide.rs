@@ -96,6 +96,8 @@ impl Machine<'_> {
         out.clear();
         let len = match self.o.get(self.ob + of as usize).ok_or(Stop::Internal)? {
             Value::List(items) => items.len(),
+            Value::Cards(s) => s.len(),
+            Value::Zone(z) => self.board.sets.get(*z as usize).ok_or(Stop::Value)?.len(),
             // As the engine: a range of more than 10,000 numbers is an error (which
             // the engine, playing the game again, reports).
             Value::Range(a, b) if b.saturating_sub(*a) <= 10_000 => (b - a + 1).max(0) as usize,
@@ -120,6 +122,12 @@ impl Machine<'_> {
         match self.o.get(self.ob + of as usize).ok_or(Stop::Internal)? {
             Value::List(items) => items.get(i).cloned().ok_or(Stop::Internal),
             Value::Range(a, _) => Ok(Value::Int(a + i as i64)),
+            // Cards in card order, as the engine offers a set's or a zone's.
+            Value::Cards(s) => s.nth(i).map(Value::Card).ok_or(Stop::Internal),
+            Value::Zone(z) => {
+                let s = self.board.sets.get(*z as usize).ok_or(Stop::Value)?;
+                s.nth(i).map(Value::Card).ok_or(Stop::Internal)
+            }
             _ => Err(Stop::Value),
         }
     }
@@ -260,6 +268,7 @@ impl Machine<'_> {
         let (first, asked, list) = self.seat_run(d.who)?;
         let mut claimants = std::mem::take(&mut self.claimants);
         claimants.clear();
+        self.claim_moves.clear();
         for i in 0..asked {
             let seat = match &list {
                 Some(l) => l[i as usize],
@@ -273,10 +282,12 @@ impl Machine<'_> {
                 }
             };
             self.n[bind] = seat as i64;
-            // The seat's moves: a pass first, then each option whose guard holds.
-            let (moves, first_ending, holding) = self.seat_moves(d, 1, players)?;
+            // The seat's moves: a pass first, then each option's whose guard holds.
+            let (moves, first_ending, start) = self.seat_moves(d, 1, players)?;
             if moves > 1 {
-                claimants.push((seat, moves, first_ending, holding));
+                claimants.push((seat, moves, first_ending, start));
+            } else {
+                self.claim_moves.truncate(start as usize);
             }
         }
         self.settle_claim(d, claimants, players)
@@ -301,27 +312,29 @@ impl Machine<'_> {
         self.boundary()?;
         self.chosen()?;
         let mut best: Option<(i64, u8, usize)> = None;
-        for &(seat, moves, first_ending, holding) in &claimants {
+        for &(seat, moves, first_ending, start) in &claimants {
             let k = players.seat(seat).pick(moves, first_ending).min(moves - 1);
             if k == 0 {
                 continue;
             }
-            // The k-th option whose guard held.
-            let mut bits = holding;
-            for _ in 1..k {
-                bits &= bits - 1;
-            }
-            let option = bits.trailing_zeros() as usize;
+            // The k-th move after the pass.
+            let m = start as usize + k - 1;
+            let option = self.claim_moves.get(m).ok_or(Stop::Internal)?.0 as usize;
             let pr = d.options[option].priority;
             if best.is_none_or(|(bp, ..)| pr > bp) {
-                best = Some((pr, seat, option));
+                best = Some((pr, seat, m));
             }
         }
         self.claimants = claimants;
         Ok(Some(match best {
-            Some((_, seat, option)) => {
+            Some((_, seat, m)) => {
                 self.n[bind] = seat as i64;
-                d.options[option].body
+                let (option, v) = self.claim_moves.get(m).ok_or(Stop::Internal)?.clone();
+                let o = &d.options[option as usize];
+                if let Some(arg) = o.arg {
+                    self.bind_value(arg.param, &v)?;
+                }
+                o.body
             }
             None => d.after,
         }))
@@ -338,14 +351,15 @@ impl Machine<'_> {
         let seats = self.seat_list(d.who)?;
         let mut asked = std::mem::take(&mut self.claimants);
         asked.clear();
+        self.claim_moves.clear();
         for &seat in &seats {
             self.n[bind] = seat as i64;
-            let (moves, first_ending, holding) = self.seat_moves(d, 0, players)?;
+            let (moves, first_ending, start) = self.seat_moves(d, 0, players)?;
             if moves == 0 {
                 self.claimants = asked;
                 return Err(Stop::NoMove);
             }
-            asked.push((seat, moves, first_ending, holding));
+            asked.push((seat, moves, first_ending, start));
         }
         let forced = asked.iter().all(|a| a.1 == 1);
         if forced {
@@ -360,41 +374,57 @@ impl Machine<'_> {
         self.queue.retain(|e| !(e.0 == depth && e.1 == k));
         let mut first = None;
         let mut waiting = Vec::with_capacity(asked.len());
-        for &(seat, moves, first_ending, holding) in &asked {
+        for &(seat, moves, first_ending, start) in &asked {
             let pick = match forced {
                 true => 0,
                 false => players.seat(seat).pick(moves, first_ending).min(moves - 1),
             };
-            let mut bits = holding;
-            for _ in 0..pick {
-                bits &= bits - 1;
-            }
-            let body = d.options[bits.trailing_zeros() as usize].body;
+            let (option, v) = self
+                .claim_moves
+                .get(start as usize + pick)
+                .ok_or(Stop::Internal)?
+                .clone();
             match first {
-                None => first = Some((seat, body)),
-                Some(_) => waiting.push((depth, k, seat, body)),
+                None => first = Some((seat, option, v)),
+                Some(_) => waiting.push((depth, k, seat, option, v)),
             }
         }
         self.claimants = asked;
         // The next to start is the last entry.
         self.queue.extend(waiting.into_iter().rev());
-        let (seat, body) = first.ok_or(Stop::NoMove)?;
+        let (seat, option, v) = first.ok_or(Stop::NoMove)?;
         self.n[bind] = seat as i64;
-        Ok(body)
+        self.start_each_move(d, option, &v)
+    }
+
+    /// Binds a `choose each` move's value, if its option takes one: where its body
+    /// starts.
+    fn start_each_move(
+        &mut self,
+        d: &super::image::ClaimDef,
+        option: u16,
+        v: &Value,
+    ) -> Result<u32, Stop> {
+        let o = d.options.get(option as usize).ok_or(Stop::Internal)?;
+        if let Some(arg) = o.arg {
+            self.bind_value(arg.param, v)?;
+        }
+        Ok(o.body)
     }
 
     /// The end of a `choose each` option's body: the next waiting move of window `k`
     /// starts (its seat bound), or the rules go on after the decision.
-    pub(super) fn each_done(&mut self, k: u16) -> u32 {
-        let d = &self.im.claims[k as usize];
+    pub(super) fn each_done(&mut self, k: u16) -> Result<u32, Stop> {
+        let im = self.im;
+        let d = &im.claims[k as usize];
         let depth = self.depth();
         match self.queue.last() {
-            Some(&(at, w, seat, body)) if at == depth && w == k => {
-                self.queue.pop();
+            Some(&(at, w, ..)) if at == depth && w == k => {
+                let (_, _, seat, option, v) = self.queue.pop().ok_or(Stop::Internal)?;
                 self.n[d.seat_reg as usize] = seat as i64;
-                body
+                self.start_each_move(d, option, &v)
             }
-            _ => d.after,
+            _ => Ok(d.after),
         }
     }
 
@@ -407,21 +437,50 @@ impl Machine<'_> {
         pass: usize,
         players: &mut AutoPlayers<'_>,
     ) -> Result<(usize, Option<usize>, u32), Stop> {
-        let (mut moves, mut first_ending, mut holding) = (pass, None, 0u32);
+        let start = self.claim_moves.len() as u32;
+        let (mut moves, mut first_ending) = (pass, None);
         for (j, o) in d.options.iter().enumerate() {
-            let ok = match &o.guard {
-                None => true,
-                Some(g) => self.guard(g, players)?,
-            };
-            if ok {
-                if o.ends && first_ending.is_none() {
-                    first_ending = Some(moves);
+            let before = moves;
+            match o.arg {
+                None => {
+                    let ok = match &o.guard {
+                        None => true,
+                        Some(g) => self.guard(g, players)?,
+                    };
+                    if ok {
+                        self.claim_moves.push((j as u16, Value::Unit));
+                        moves += 1;
+                    }
                 }
-                moves += 1;
-                holding |= 1 << j;
+                // One move per value of the domain (worked out for this seat) whose
+                // guard holds, in the domain's order, as the engine offers them.
+                Some(arg) => {
+                    self.cold(arg.dom)?;
+                    let mut places = std::mem::take(&mut self.value_places);
+                    let listed = self.allowed_values(
+                        arg.of,
+                        arg.param,
+                        o.guard.as_ref(),
+                        players,
+                        &mut places,
+                    );
+                    let pushed = listed.and_then(|()| {
+                        for &i in &places {
+                            let v = self.domain_value(arg.of, i as usize)?;
+                            self.claim_moves.push((j as u16, v));
+                        }
+                        Ok(())
+                    });
+                    moves += places.len();
+                    self.value_places = places;
+                    pushed?;
+                }
+            }
+            if o.ends && first_ending.is_none() && moves > before {
+                first_ending = Some(before);
             }
         }
-        Ok((moves, first_ending, holding))
+        Ok((moves, first_ending, start))
     }
 
     /// Whether a guard holds.

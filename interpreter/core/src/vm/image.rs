@@ -313,12 +313,26 @@ pub struct ClaimDef {
 pub struct ClaimOption {
     /// Its guard, if any.
     pub guard: Option<Guard>,
+    /// Its argument, for a move over values (`ポン(m in sets(手札[x], 2))`).
+    pub arg: Option<ClaimArg>,
     /// Whether it may end the round.
     pub ends: bool,
     /// Its priority (the highest claim wins; the first asked among equals).
     pub priority: i64,
     /// Its body's first instruction.
     pub body: u32,
+}
+
+/// A claim's argument: its domain, worked out for each asked seat (it may read the
+/// seat), and where each value is bound while its guard is asked.
+#[derive(Clone, Copy, Debug)]
+pub struct ClaimArg {
+    /// The cold expression ([`Image::cold`]) that puts the domain in `of`.
+    pub dom: u16,
+    /// The other-values register the domain goes to.
+    pub of: Reg,
+    /// Where a value is bound.
+    pub param: SlotReg,
 }
 
 /// A value the engine's evaluator works out.

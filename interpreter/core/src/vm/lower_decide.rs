@@ -5,8 +5,8 @@
 use crate::ir::Decide;
 
 use super::image::{
-    CardGuard, ClaimDef, ClaimOption, Count, Declined, Guard, HandDef, PickDef, PickOption, Plus,
-    SlotReg,
+    CardGuard, ClaimArg, ClaimDef, ClaimOption, Count, Declined, Guard, HandDef, PickDef,
+    PickOption, Plus, SlotReg,
 };
 use super::ins::{Ins, NumKind};
 use super::lower::Lower;
@@ -150,12 +150,20 @@ impl Lower<'_> {
         };
         let mut options = Vec::with_capacity(d.options.len());
         for o in &d.options {
-            if o.param.is_some() {
-                return Err(Declined::new(
-                    "a claim or `choose each` move with an argument",
-                ));
-            }
+            let arg = match &o.param {
+                None => None,
+                Some((slot, dom)) => {
+                    let param = match self.slots.get(*slot as usize).copied() {
+                        Some(p @ (SlotReg::Num(..) | SlotReg::Set(_) | SlotReg::Obj(_))) => p,
+                        _ => return Err(Declined::new("a claim's value with no register")),
+                    };
+                    let of = self.obj_temp();
+                    let dom = self.cold_def(dom, SlotReg::Obj(of));
+                    Some(ClaimArg { dom, of, param })
+                }
+            };
             options.push(ClaimOption {
+                arg,
                 guard: self.guard(o, false)?,
                 ends: o.ends_round,
                 priority: o.priority,

@@ -836,6 +836,13 @@ impl Lower<'_> {
 
     /// `dst = e`, worked out by the engine's evaluator.
     pub(super) fn cold(&mut self, e: &Expr, dst: SlotReg) {
+        let i = self.cold_def(e, dst);
+        self.emit(Ins::Cold(i));
+    }
+
+    /// Keeps `dst = e` for the engine's evaluator, to be run where the machine asks
+    /// for it: its index in [`super::Image::cold`].
+    pub(super) fn cold_def(&mut self, e: &Expr, dst: SlotReg) -> u16 {
         let i = self.im.cold.len() as u16;
         let mut reads = Vec::new();
         local_reads(e, &mut reads);
@@ -848,7 +855,7 @@ impl Lower<'_> {
             at: self.at.unwrap_or_default(),
             reads: reads.into_boxed_slice(),
         });
-        self.emit(Ins::Cold(i));
+        i
     }
 }
 

@@ -142,15 +142,20 @@ pub(super) struct Machine<'a> {
     /// Chip changes per deal, read at decision boundaries.
     pub deal_chips: DealChips,
     pub deal_rows: Vec<(u8, Vec<i64>)>,
-    /// A claim window's claimants (seat, moves, first ending move, options that hold),
-    /// kept between windows so that asking allocates nothing.
+    /// A claim window's claimants (seat, moves, first ending move, where its moves
+    /// start in `claim_moves`), kept between windows so that asking allocates nothing.
     pub claimants: Vec<(u8, usize, Option<usize>, u32)>,
+    /// Every claimant's moves but its pass, one after the other: the option and the
+    /// value its argument is bound to (nothing for an option without one).
+    pub(super) claim_moves: Vec<(u16, Value)>,
+    /// The places of the values an option over values allowed, kept between decisions.
+    pub(super) value_places: Vec<u32>,
     /// How many events there were at the last decision boundary: a boundary with as
     /// many has nothing to read.
     pub(super) seen_events: usize,
     /// Moves a `choose each` chose that wait to start: the frame depth, the window,
-    /// the seat, and the body (the next to start last).
-    pub queue: Vec<(usize, u16, u8, u32)>,
+    /// the seat, the option and the value its argument takes (the next to start last).
+    pub queue: Vec<(usize, u16, u8, u16, Value)>,
     /// The ledger's sum, when invariants are checked at each boundary.
     pub(super) ledger: Option<i64>,
     /// What the last valued return gave back, until the caller takes it.
@@ -219,6 +224,8 @@ pub fn play(
         deal_chips,
         deal_rows: Vec::with_capacity(16),
         claimants: Vec::new(),
+        claim_moves: Vec::new(),
+        value_places: Vec::new(),
         seen_events: 0,
         queue: Vec::new(),
         ledger: check.then_some(board_ledger),
@@ -764,7 +771,7 @@ impl Machine<'_> {
                     )
                 }
                 Ins::Each(k) => decision!(self.each(k, players)?),
-                Ins::EachDone(k) => pc = self.each_done(k),
+                Ins::EachDone(k) => pc = self.each_done(k)?,
                 Ins::Call { proc, args } => {
                     checked!();
                     pc = self.call(proc, args, pc)?

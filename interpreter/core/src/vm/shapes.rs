@@ -436,6 +436,9 @@ fn claim(im: &Image, d: &ClaimDef) -> Option<QuickClaim> {
     let [o] = &d.options[..] else {
         return None;
     };
+    if o.arg.is_some() {
+        return None;
+    }
     let Some(Guard::Hand(hand, full)) = o.guard else {
         return None;
     };
