@@ -797,6 +797,18 @@ fn wild_splits_are_every_deal_that_fits() {
     }
 }
 
+/// A run without `by` whose value has cards of two suits: the run must take the 5 of the
+/// other suit for the rest to make a group of one suit, and the distance finds it.
+#[test]
+fn a_wild_run_tries_each_kind_of_a_value() {
+    let p = program(&wild_rules());
+    let pat = pattern_named(&p, "長");
+    // 1m 4m 5m 5m 6m 7m 5p 鬼: 3(鬼)-4-5p-6-7 and 1m 5m 5m.
+    let h: CardSet = [0u16, 14, 16, 17, 20, 25, 53, 81].into_iter().collect();
+    assert!(!splits(&p, pat, h, false).is_empty());
+    assert_eq!(distance(&p, pat, h), 0);
+}
+
 /// The distance's contract with wild cards: a matching hand is 0 away, one card short
 /// of it 1 away, and no hand further than the pattern's size.
 #[test]

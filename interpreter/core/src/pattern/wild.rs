@@ -14,7 +14,7 @@
 
 use crate::engine::{Cx, RuntimeError};
 use crate::ir::{ShapeDef, SlotDef};
-use crate::model::{CardSet, Deck};
+use crate::model::{CardIx, CardSet, Deck};
 
 use super::subsets::{binomial, Subsets};
 
@@ -259,16 +259,51 @@ pub(super) fn partials(
             let mut windows = Vec::new();
             run_windows(deck, *a, *by, natural, k, &mut windows);
             for (line, start) in windows {
-                // One card of each value the window's natural cards hold.
-                let x0: CardSet = (0..k as i64)
-                    .filter_map(|d| {
-                        natural
-                            .inter(line)
-                            .inter(deck.class_of(*a, start + d))
-                            .first()
+                // One card of each value the window's natural cards hold. A value may
+                // have cards of several kinds (a 5 of two suits, in a run without
+                // `by`): which one the run takes decides what the other groups can
+                // have, so each choice is tried while they are few.
+                let per_value: Vec<Vec<CardIx>> = (0..k as i64)
+                    .map(|d| {
+                        kinds(
+                            deck,
+                            natural.inter(line).inter(deck.class_of(*a, start + d)),
+                        )
                     })
                     .collect();
-                some_of(x0, k, &mut naturals);
+                let ways = per_value
+                    .iter()
+                    .fold(1u64, |w, v| w.saturating_mul(v.len().max(1) as u64));
+                if ways <= RUN_KIND_CHOICES {
+                    let mut pick = vec![0usize; per_value.len()];
+                    loop {
+                        let x: CardSet = per_value
+                            .iter()
+                            .zip(&pick)
+                            .filter_map(|(v, &i)| v.get(i).copied())
+                            .collect();
+                        some_of(x, k, &mut naturals);
+                        // The next choice, as an odometer over the values' kinds.
+                        let mut j = 0;
+                        while j < pick.len() {
+                            pick[j] += 1;
+                            if pick[j] < per_value[j].len() {
+                                break;
+                            }
+                            pick[j] = 0;
+                            j += 1;
+                        }
+                        if j == pick.len() {
+                            break;
+                        }
+                    }
+                } else {
+                    let x0: CardSet = per_value
+                        .iter()
+                        .filter_map(|v| v.first().copied())
+                        .collect();
+                    some_of(x0, k, &mut naturals);
+                }
             }
         }
         ShapeDef::Distinct(_) => return,
@@ -298,6 +333,23 @@ pub(super) fn partials(
 
 /// Nonempty subsets of `cs` of at most `k` cards into `out`: all of them when they are
 /// few, else the first `k` cards alone.
+/// Most ways a wild run's window may pick one card of each value among kinds of cards
+/// (see [`partials`]); past it, the first card of each value is taken.
+const RUN_KIND_CHOICES: u64 = 8;
+
+/// One card of each kind among `cs`: cards alike in every attribute serve a group alike.
+fn kinds(deck: &Deck, cs: CardSet) -> Vec<CardIx> {
+    let mut out: Vec<CardIx> = Vec::new();
+    for c in cs.iter() {
+        let alike =
+            |o: &CardIx| (0..deck.attrs.len() as u16).all(|a| deck.attr(a, *o) == deck.attr(a, c));
+        if !out.iter().any(alike) {
+            out.push(c);
+        }
+    }
+    out
+}
+
 fn some_of(cs: CardSet, k: usize, out: &mut Vec<CardSet>) {
     let most = k.min(cs.len());
     let ways = (1..=most).fold(0u64, |w, j| w.saturating_add(binomial(cs.len(), j)));
