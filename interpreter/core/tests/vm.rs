@@ -205,8 +205,9 @@ fn taigi_is_lowered_and_plays_the_engines_games() {
 
 #[test]
 fn a_program_the_machine_declines_plays_as_before() {
-    // `decline` in a claim has no instruction yet: the program is declined whole and
-    // its games run in the engine.
+    // A zone handed to a `cards` parameter stays the zone in the engine (the callee sees
+    // its cards as they move), which no register holds: the program is declined whole
+    // and its games run in the engine.
     let p = program(
         r#"
 ruleset "x"
@@ -214,26 +215,68 @@ import "std/kabufuda"
 seats 2 { 2: A B }
 zone 山 shared stack hidden
 zone 手 per seat pile owner
+var n: int = 0
+proc 数える(h: cards) { n = count(h) }
 proc match {
   gather 山
   shuffle 山
   deal 3 from 山 to 手
   let s = dealer
   repeat 4 {
-    claim x in others(s) {
-      move 出す(c in 手[x]) "出す" {
-        if count(手[x]) > 2 { decline }
-        move c to 山
-      }
+    choose s {
+      move 出す(c in 手[s]) "出す" { move c to 山 }
     }
+    数える(手[s])
     s = next(s)
   }
 }
 "#,
     );
     let declined = p.vm.image(&p, 2).expect_err("declined");
-    assert!(declined.reason.contains("decline"), "{}", declined.reason);
+    assert!(declined.reason.contains("argument"), "{}", declined.reason);
     assert_eq!(same_games(&p, 10), 0, "the engine played every game");
+}
+
+#[test]
+fn declined_claims_and_claimed_play_the_engines_games() {
+    // A claim's body may `decline`: the next claim, by priority then the order asked,
+    // takes the window, its seat and card bound. `claimed(…)` reads who claimed what in
+    // the last window, which the machine then keeps on the board as the engine does.
+    let p = program(
+        r#"
+ruleset "x"
+import "std/kabufuda"
+seats 4 { 4: A B C D }
+zone 山 shared stack hidden
+zone 場 shared pile public
+zone 手 per seat pile owner
+var chips: int per seat = 0
+ledger chips
+proc match {
+  gather 山
+  shuffle 山
+  deal 4 from 山 to 手
+  let s = dealer
+  repeat 8 {
+    claim x in others(s) {
+      move 取る(c in 手[x]) "取る" when c.number > 2 priority 2 {
+        if c.number > 7 { decline }
+        move c to 場
+        pay len(claimed(取る)) from chips[s] to chips[x]
+      }
+      move 鳴く "鳴く" priority 1 {
+        if count(手[x]) < 3 { decline }
+        pay 1 from chips[s] to chips[x]
+      }
+    }
+    if len(claimed(鳴く)) > 1 { pay 1 from chips[next(s)] to chips[s] }
+    s = next(s)
+  }
+}
+"#,
+    );
+    assert!(p.vm.image(&p, 4).is_ok(), "{:?}", p.vm.image(&p, 4).err());
+    assert_eq!(same_games(&p, 30), 60, "the machine played every game");
 }
 
 #[test]

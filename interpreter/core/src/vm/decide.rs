@@ -304,6 +304,10 @@ impl Machine<'_> {
     ) -> Result<Option<u32>, Stop> {
         let bind = d.seat_reg as usize;
         if claimants.is_empty() {
+            // A window nobody could claim in is the last one taken, with no claims.
+            if self.im.reads_claims {
+                self.board.claims.clear();
+            }
             self.claimants = claimants;
             return Ok(Some(d.after));
         }
@@ -312,6 +316,12 @@ impl Machine<'_> {
         self.boundary()?;
         self.chosen()?;
         let mut best: Option<(i64, u8, usize)> = None;
+        // Every claim made, in the order asked: the priority and seat of each, and its
+        // move's place in `claim_moves`.
+        let mut made: Vec<(i64, u8, usize)> = Vec::new();
+        if self.im.reads_claims {
+            self.board.claims.clear();
+        }
         for &(seat, moves, first_ending, start) in &claimants {
             let k = players.seat(seat).pick(moves, first_ending).min(moves - 1);
             if k == 0 {
@@ -321,11 +331,28 @@ impl Machine<'_> {
             let m = start as usize + k - 1;
             let option = self.claim_moves.get(m).ok_or(Stop::Internal)?.0 as usize;
             let pr = d.options[option].priority;
+            if self.im.reads_claims {
+                self.board.claims.push((seat, d.options[option].name));
+            }
+            if d.declines {
+                made.push((pr, seat, m));
+            }
             if best.is_none_or(|(bp, ..)| pr > bp) {
                 best = Some((pr, seat, m));
             }
         }
         self.claimants = claimants;
+        if d.declines {
+            // The claims in the order they win, priority then the order asked; those
+            // after the first wait for a `decline` in its body.
+            made.sort_by_key(|(pr, ..)| std::cmp::Reverse(*pr));
+            let (depth, k) = (self.depth(), self.window_of(d)?);
+            self.declined.retain(|e| !(e.0 == depth && e.1 == k));
+            for &(_, seat, m) in made.iter().skip(1).rev() {
+                let (option, v) = self.claim_moves.get(m).ok_or(Stop::Internal)?.clone();
+                self.declined.push((depth, k, seat, option, v));
+            }
+        }
         Ok(Some(match best {
             Some((_, seat, m)) => {
                 self.n[bind] = seat as i64;
@@ -338,6 +365,40 @@ impl Machine<'_> {
             }
             None => d.after,
         }))
+    }
+
+    /// The index of window `d` in the image's claims.
+    fn window_of(&self, d: &super::image::ClaimDef) -> Result<u16, Stop> {
+        self.im
+            .claims
+            .iter()
+            .position(|c| std::ptr::eq(c, d))
+            .map(|k| k as u16)
+            .ok_or(Stop::Internal)
+    }
+
+    /// `decline` in a claim's body of window `k`: the next claim it kept starts (its
+    /// seat and value bound), or the rules go on after the window.
+    pub(super) fn decline(&mut self, k: u16) -> Result<u32, Stop> {
+        let im = self.im;
+        let d = im.claims.get(k as usize).ok_or(Stop::Internal)?;
+        let depth = self.depth();
+        let next = self
+            .declined
+            .iter()
+            .rposition(|e| e.0 == depth && e.1 == k)
+            .map(|i| self.declined.remove(i));
+        match next {
+            Some((_, _, seat, option, v)) => {
+                self.n[d.seat_reg as usize] = seat as i64;
+                let o = d.options.get(option as usize).ok_or(Stop::Internal)?;
+                if let Some(arg) = o.arg {
+                    self.bind_value(arg.param, &v)?;
+                }
+                Ok(o.body)
+            }
+            None => Ok(d.after),
+        }
     }
 
     /// A `choose each`: every asked seat's moves, each seat's choice (none asked when

@@ -65,6 +65,9 @@ pub struct Image {
     pub cold: Vec<ColdDef>,
     /// The first instruction of each guard's code (snippet).
     pub snippets: Vec<u32>,
+    /// Whether the rules read `claimed(…)`: every claim window then keeps its claims on
+    /// the board, as the engine's do, and none takes a quick path that would not.
+    pub reads_claims: bool,
     /// Register files of games that ended, for the next games (see [`Files`]).
     pub(super) files: Files,
 }
@@ -304,6 +307,9 @@ pub struct ClaimDef {
     pub options: Box<[ClaimOption]>,
     /// Where the rules go on when nobody claims.
     pub after: u32,
+    /// Whether a claim's body may `decline`: the claims after the one taken are then
+    /// kept, in the order they win, for it.
+    pub declines: bool,
     /// The same window resolved, when it has the usual shape (`shapes.rs`).
     pub quick: Option<super::shapes::QuickClaim>,
 }
@@ -315,6 +321,9 @@ pub struct ClaimOption {
     pub guard: Option<Guard>,
     /// Its argument, for a move over values (`ポン(m in sets(手札[x], 2))`).
     pub arg: Option<ClaimArg>,
+    /// Its move's name ([`crate::ir::Program::move_names`]), kept on the board for
+    /// `claimed(…)`.
+    pub name: u32,
     /// Whether it may end the round.
     pub ends: bool,
     /// Its priority (the highest claim wins; the first asked among equals).

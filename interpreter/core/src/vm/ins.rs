@@ -467,6 +467,9 @@ pub enum Ins {
     /// The end of a `choose each` option's body: the next seat's chosen move starts,
     /// or the rules go on after the decision.
     EachDone(u16),
+    /// `decline` in a claim's body of window [`super::Image::claims`] entry: the next
+    /// claim it kept starts, or the rules go on after the window.
+    Decline(u16),
     /// Calls procedure `proc` with the arguments of [`super::Image::arg_lists`] entry `args`.
     Call { proc: u16, args: u16 },
     /// Returns from the running procedure.

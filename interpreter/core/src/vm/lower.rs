@@ -127,6 +127,8 @@ pub(super) struct Lower<'a> {
     pub objs: u16,
     /// The op being lowered's place in the source.
     pub at: Option<Loc>,
+    /// Whether an expression lowered read `claimed(…)` (see [`Image::reads_claims`]).
+    pub reads_claims: std::cell::Cell<bool>,
     /// The procedure's first instruction.
     start: u32,
     /// Instructions whose jump target is still an op index.
@@ -137,8 +139,8 @@ pub(super) struct Lower<'a> {
     pub(super) fix_claims: Vec<u16>,
     /// Guards whose code is emitted after the procedure's: snippet and expression.
     jobs: Vec<(u16, Expr)>,
-    /// Each `choose each` lowered so far: its op index and its window.
-    pub(super) each_windows: Vec<(u32, u16)>,
+    /// Each claim window and `choose each` lowered so far: its op index and its window.
+    pub(super) windows: Vec<(u32, u16)>,
     /// Slots an expression being lowered bound to registers of their own (`let … in`,
     /// a quantifier's element), innermost last.
     pub overlay: Vec<(u16, SlotReg)>,
@@ -175,7 +177,8 @@ impl<'a> Lower<'a> {
             fix_picks: Vec::new(),
             fix_claims: Vec::new(),
             jobs: Vec::new(),
-            each_windows: Vec::new(),
+            windows: Vec::new(),
+            reads_claims: std::cell::Cell::new(false),
             overlay: Vec::new(),
             loops: vec![None; frame as usize],
             op_pc: Vec::new(),
@@ -197,6 +200,9 @@ impl<'a> Lower<'a> {
     /// do not fit a frame's files).
     fn finish(self) -> Res<ProcImage> {
         use super::machine::{NUM_REGS, SET_REGS};
+        if self.reads_claims.get() {
+            self.im.reads_claims = true;
+        }
         if self.nums as usize > NUM_REGS
             || self.sets as usize > SET_REGS
             || self.objs as usize > NUM_REGS
@@ -438,12 +444,21 @@ impl<'a> Lower<'a> {
                 DecideKind::Claim => self.window(d, false),
                 DecideKind::Each => self.window(d, true),
             },
-            Op::Decline { .. } => Err(Declined::new("`decline` in a claim")),
+            Op::Decline { decide } => {
+                let k = self
+                    .windows
+                    .iter()
+                    .find(|(at, _)| at == decide)
+                    .map(|(_, k)| *k)
+                    .ok_or_else(|| Declined::new("a `decline` before its window"))?;
+                self.emit(Ins::Decline(k));
+                Ok(())
+            }
             Op::OptionDone { decide } => match code.get(*decide as usize) {
                 // A `choose each` may have moves waiting to start.
                 Some(Op::Decide(d)) if d.kind == DecideKind::Each => {
                     let k = self
-                        .each_windows
+                        .windows
                         .iter()
                         .find(|(at, _)| at == decide)
                         .map(|(_, k)| *k)

@@ -164,6 +164,7 @@ impl Lower<'_> {
             };
             options.push(ClaimOption {
                 arg,
+                name: o.name_id,
                 guard: self.guard(o, false)?,
                 ends: o.ends_round,
                 priority: o.priority,
@@ -175,13 +176,14 @@ impl Lower<'_> {
             seat_reg,
             options: options.into_boxed_slice(),
             after: d.after,
+            declines: d.declines,
             quick: None,
         });
         let k = (self.im.claims.len() - 1) as u16;
         self.fix_claims.push(k);
+        let at = self.op_pc.len() as u32 - 1;
+        self.windows.push((at, k));
         if each {
-            let at = self.op_pc.len() as u32 - 1;
-            self.each_windows.push((at, k));
             self.emit(Ins::Each(k));
         } else {
             self.emit(Ins::Claim(k));

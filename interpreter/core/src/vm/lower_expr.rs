@@ -161,9 +161,12 @@ impl Lower<'_> {
                 Builtin::Person | Builtin::Formed(_) => num(NumKind::Bool),
                 Builtin::Ordinal(_) => num(NumKind::Int),
                 Builtin::Tagged | Builtin::Waits(_) => Ok(Kind::Set),
-                // `claimed` reads the last claim window's claims, which the machine's
-                // windows do not keep: such a program runs in the engine.
-                _ => Err(Declined::new(format!("the builtin {b:?}"))),
+                // The last claim window's claims, which the machine's windows keep on
+                // the board once a program reads them.
+                Builtin::Claimed => {
+                    self.reads_claims.set(true);
+                    Ok(Kind::Obj)
+                }
             },
             Expr::Score(..) => Ok(Kind::Obj),
             Expr::Binder(k, ..) => match k {

@@ -156,6 +156,9 @@ pub(super) struct Machine<'a> {
     /// Moves a `choose each` chose that wait to start: the frame depth, the window,
     /// the seat, the option and the value its argument takes (the next to start last).
     pub queue: Vec<(usize, u16, u8, u16, Value)>,
+    /// Claims a window kept after the one taken, for a `decline` in its body: the frame
+    /// depth, the window, the seat, the option and its value (the next last).
+    pub(super) declined: Vec<(usize, u16, u8, u16, Value)>,
     /// The ledger's sum, when invariants are checked at each boundary.
     pub(super) ledger: Option<i64>,
     /// What the last valued return gave back, until the caller takes it.
@@ -228,6 +231,7 @@ pub fn play(
         value_places: Vec::new(),
         seen_events: 0,
         queue: Vec::new(),
+        declined: Vec::new(),
         ledger: check.then_some(board_ledger),
         returned: Returned::None,
         cold_locals: Vec::new(),
@@ -313,6 +317,7 @@ impl Machine<'_> {
                         // with it, as the engine's frame takes its queue.
                         let depth = self.frames.len();
                         self.queue.retain(|e| e.0 <= depth);
+                        self.declined.retain(|e| e.0 <= depth);
                         self.o.truncate(self.ob);
                         let n = std::mem::replace(&mut self.n, f.n);
                         let s = std::mem::replace(&mut self.s, f.s);
@@ -772,6 +777,7 @@ impl Machine<'_> {
                 }
                 Ins::Each(k) => decision!(self.each(k, players)?),
                 Ins::EachDone(k) => pc = self.each_done(k)?,
+                Ins::Decline(k) => pc = self.decline(k)?,
                 Ins::Call { proc, args } => {
                     checked!();
                     pc = self.call(proc, args, pc)?

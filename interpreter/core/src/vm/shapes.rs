@@ -428,6 +428,9 @@ fn count(im: &Image, c: &Count) -> Option<QuickCount> {
 
 /// The quick form of a claim window, if it has the usual shape.
 fn claim(im: &Image, d: &ClaimDef) -> Option<QuickClaim> {
+    if im.reads_claims || d.declines {
+        return None;
+    }
     let others_of = match d.who {
         Seats::All => None,
         Seats::Others(s) => Some(s),
