@@ -10,6 +10,7 @@
 #[path = "../../interpreter/core/benches/common/yardstick.rs"]
 mod yardstick;
 
+use fuda_tests::estimate::Est;
 use fuda_tests::oracle::Rng;
 use fuda_tests::sangohana::Table;
 use yardstick::{Ledger, Stats, Win, Yardstick};
@@ -209,43 +210,6 @@ fn waits_are_the_cards_that_complete_a_hand() {
         waiting > 2_000,
         "only {waiting} hands were one card from a yaku"
     );
-}
-
-/// A mean and the variance of the values it averages, over `n` samples.
-struct Est {
-    mean: f64,
-    var: f64,
-    n: f64,
-}
-
-impl Est {
-    fn of(xs: &[f64]) -> Est {
-        let n = xs.len() as f64;
-        let mean = xs.iter().sum::<f64>() / n;
-        let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
-        Est { mean, var, n }
-    }
-
-    /// A share: `k` in `n`.
-    fn share(k: u64, n: u64) -> Est {
-        let p = k as f64 / n as f64;
-        Est {
-            mean: p,
-            var: p * (1.0 - p),
-            n: n as f64,
-        }
-    }
-
-    /// From sums of the values and of their squares.
-    fn sums(sum: f64, sq: f64, n: u64) -> Est {
-        let n = n as f64;
-        let mean = sum / n;
-        Est {
-            mean,
-            var: (sq - n * mean * mean) / (n - 1.0),
-            n,
-        }
-    }
 }
 
 /// Settles an engine game's deals (who won, for how much, or 流れ) with the yardstick's

@@ -11,6 +11,7 @@
 #[path = "../../interpreter/core/benches/common/yardstick_nara.rs"]
 mod yardstick;
 
+use fuda_tests::estimate::Est;
 use fuda_tests::oracle::Rng;
 use yardstick::{Settlement, Stats, Yardstick, FUKE_NAMES, PLAYERS, YAKU_NAMES};
 
@@ -261,43 +262,6 @@ fn settlement_agrees_with_the_rule_file() {
         fuke_hands >= 200 && two_fuke >= 20,
         "ふけ hands {fuke_hands}, with two ふけ {two_fuke}"
     );
-}
-
-/// A mean and the variance of the values it averages, over `n` samples.
-struct Est {
-    mean: f64,
-    var: f64,
-    n: f64,
-}
-
-impl Est {
-    fn of(xs: &[f64]) -> Est {
-        let n = xs.len() as f64;
-        let mean = xs.iter().sum::<f64>() / n;
-        let var = xs.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / (n - 1.0);
-        Est { mean, var, n }
-    }
-
-    /// A share: `k` in `n`.
-    fn share(k: u64, n: u64) -> Est {
-        let p = k as f64 / n as f64;
-        Est {
-            mean: p,
-            var: p * (1.0 - p),
-            n: n as f64,
-        }
-    }
-
-    /// From sums of the values and of their squares.
-    fn sums(sum: f64, sq: f64, n: u64) -> Est {
-        let n = n as f64;
-        let mean = sum / n;
-        Est {
-            mean,
-            var: (sq - n * mean * mean) / (n - 1.0),
-            n,
-        }
-    }
 }
 
 /// Standard errors of a difference beyond which the two games are called different:
