@@ -334,9 +334,9 @@ impl<'p> Table<'p> {
 }
 
 /// Whether the ruleset pays a scored result's total from each other player (`pay
-/// r.total from each others(x) to chips[x]`), as the fishing games and 珊瑚花 do: only
-/// then does a scored hand's report say what each other player pays. A game whose wins
-/// are paid otherwise (熟語麻雀's dealer ×1.5 and ツモ splits) says where to look instead.
+/// r.total from each others(x) to chips[x]`): only then does a scored hand's report say
+/// what each other player pays. A game whose wins are paid otherwise (a dealer's share,
+/// splits by how the win was made) says where to look instead.
 fn pays_each_other(p: &Program) -> bool {
     use fuda_core::ir::{Expr, Op, PayFrom, ScoreField};
     p.procs.iter().any(|q| {

@@ -97,8 +97,8 @@ pub const STDLIB: &[(&str, &str)] = &[
     ("std/jukugo", include_str!("../../../stdlib/jukugo.fuda")),
 ];
 
-/// Data files built into the binary, named `std/…` in `words … from "std/…"`: 熟語麻雀's
-/// word lists, the common words it plays with and every word of the dictionary its deck
+/// Data files built into the binary, named `std/…` in `words … from "std/…"`: the word
+/// lists of the `std/jukugo` deck, its common words and every word of the dictionary it
 /// spells (see `stdlib/jukugo/SOURCE.md`).
 pub const STDLIB_DATA: &[(&str, &str)] = &[
     (
