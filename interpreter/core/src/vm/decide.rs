@@ -290,7 +290,7 @@ impl Machine<'_> {
                 self.claim_moves.truncate(start as usize);
             }
         }
-        self.settle_claim(d, claimants, players)
+        self.settle_claim(k, d, claimants, players)
     }
 
     /// The end of a claim window once every asked seat's claims are known: nobody can
@@ -298,6 +298,7 @@ impl Machine<'_> {
     /// claim, the first asked among equals, is taken.
     fn settle_claim(
         &mut self,
+        k: u16,
         d: &super::image::ClaimDef,
         claimants: Vec<(u8, usize, Option<usize>, u32)>,
         players: &mut AutoPlayers<'_>,
@@ -346,7 +347,7 @@ impl Machine<'_> {
             // The claims in the order they win, priority then the order asked; those
             // after the first wait for a `decline` in its body.
             made.sort_by_key(|(pr, ..)| std::cmp::Reverse(*pr));
-            let (depth, k) = (self.depth(), self.window_of(d)?);
+            let depth = self.depth();
             self.declined.retain(|e| !(e.0 == depth && e.1 == k));
             for &(_, seat, m) in made.iter().skip(1).rev() {
                 let (option, v) = self.claim_moves.get(m).ok_or(Stop::Internal)?.clone();
@@ -365,16 +366,6 @@ impl Machine<'_> {
             }
             None => d.after,
         }))
-    }
-
-    /// The index of window `d` in the image's claims.
-    fn window_of(&self, d: &super::image::ClaimDef) -> Result<u16, Stop> {
-        self.im
-            .claims
-            .iter()
-            .position(|c| std::ptr::eq(c, d))
-            .map(|k| k as u16)
-            .ok_or(Stop::Internal)
     }
 
     /// `decline` in a claim's body of window `k`: the next claim it kept starts (its
