@@ -37,11 +37,17 @@ pub struct DistanceScratch {
     sizes: Vec<usize>,
     /// Cards with their values, for listing runs.
     values: Vec<(CardIx, i64, i64)>,
-    /// What [`by_parts`] found for one part and one choice of groups, by the pattern's
-    /// address, the part's cards and the choice: a player weighing its moves asks again
+    /// What [`by_parts`] found for one part, for every choice of groups at once, by the
+    /// pattern's address and the part's cards (as the lowest copies): a player weighing its moves asks again
     /// about the suits a move left alone (three of a mahjong hand's four parts). Kept
     /// for one program (`program`) and emptied when it grows past [`MEMO_ENTRIES`].
-    memo: std::collections::HashMap<(usize, CardSet, usize), usize>,
+    memo: std::collections::HashMap<(usize, CardSet), Vec<usize>>,
+    /// What a whole search found, by the pattern's address and the cards it could read
+    /// (as the lowest copies).
+    whole: std::collections::HashMap<(usize, CardSet), usize>,
+    /// How [`by_parts`] splits each pattern asked about, by its address (`None`: it
+    /// cannot).
+    plans: Vec<(usize, Option<std::sync::Arc<Plan>>)>,
     /// The program the memo's patterns belong to, by address.
     program: usize,
 }
@@ -84,7 +90,34 @@ pub fn distance_in(
     if let Some(d) = by_parts(cx, pat, cards, scratch) {
         return d;
     }
-    search(cx, pat, cards, scratch)
+    // The search reads only the cards some group may take, and cannot tell copies apart
+    // outside `told_apart`: a player weighing move after move asks about the same few
+    // again (a pattern of honours and terminals sees a handful of a hand's tiles).
+    let within = pat
+        .slots
+        .iter()
+        .fold(CardSet::EMPTY, |a, s| a.union(s.allowed));
+    let cards = lowest_copies(&cx.p.deck, cards.inter(within), pat.told_apart);
+    remember_for(scratch, cx.p);
+    let key = (pat as *const PatternDef as usize, cards);
+    if let Some(&missing) = scratch.whole.get(&key) {
+        return Ok(Distance { missing });
+    }
+    let d = search(cx, pat, cards, scratch)?;
+    scratch.whole.insert(key, d.missing);
+    Ok(d)
+}
+
+/// Empties the memos of `scratch` when they belong to another program than `p` or have
+/// grown past [`MEMO_ENTRIES`].
+fn remember_for(scratch: &mut DistanceScratch, p: &crate::ir::Program) {
+    let program = p as *const crate::ir::Program as usize;
+    if scratch.program != program || scratch.memo.len() + scratch.whole.len() > MEMO_ENTRIES {
+        scratch.memo.clear();
+        scratch.whole.clear();
+        scratch.plans.clear();
+        scratch.program = program;
+    }
 }
 
 /// The most assignments of groups to classes [`by_class_counts`] weighs; a pattern
@@ -172,9 +205,18 @@ fn by_parts(
         return None;
     }
     let deck = &cx.p.deck;
-    let attr = within_one(deck, &pat.slots)?;
+    remember_for(scratch, cx.p);
+    let pattern = pat as *const PatternDef as usize;
+    let plan = match scratch.plans.iter().find(|(at, _)| *at == pattern) {
+        Some((_, plan)) => plan.clone(),
+        None => {
+            let plan = Plan::of(deck, pat).map(std::sync::Arc::new);
+            scratch.plans.push((pattern, plan.clone()));
+            plan
+        }
+    }?;
     let parts: Vec<CardSet> = deck
-        .classes(attr)
+        .classes(plan.attr)
         .iter()
         .map(|c| c.inter(cards))
         .filter(|c| !c.is_empty())
@@ -182,80 +224,65 @@ fn by_parts(
     if parts.len() < 2 {
         return None;
     }
-    // Kinds of group: a slot and its copies; `uses` counts how many of each a part takes.
-    let kinds: Vec<(usize, usize)> = pat
-        .slots
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.copy_of.is_none())
-        .map(|(i, _)| {
-            (
-                i,
-                1 + pat.slots.iter().filter(|s| s.copy_of == Some(i)).count(),
-            )
-        })
-        .collect();
-    let ways = kinds
-        .iter()
-        .try_fold(1usize, |w, (_, n)| w.checked_mul(n + 1))
-        .filter(|w| *w <= MOST_USES)?;
-    // `uses` as one number in mixed radix (kind 0 lowest), and back.
-    let decode = |mut code: usize, out: &mut Vec<usize>| {
-        out.clear();
-        for (_, n) in &kinds {
-            out.push(code % (n + 1));
-            code /= n + 1;
-        }
-    };
-    let mut uses = Vec::with_capacity(kinds.len());
+    let (kinds, ways, decoded) = (&plan.kinds, plan.ways, &plan.decoded);
+    let uses_of = |code: usize| &decoded[code * kinds.len()..(code + 1) * kinds.len()];
     let mut order: Vec<Place> = Vec::new();
     // placed[code]: the most cards the groups taken so far place in the parts so far,
     // having used the groups `code` counts.
     let mut placed: Vec<Option<usize>> = vec![None; ways];
     placed[0] = Some(0);
-    let mut part_best = vec![0usize; ways];
-    let program = cx.p as *const crate::ir::Program as usize;
-    if scratch.program != program || scratch.memo.len() > MEMO_ENTRIES {
-        scratch.memo.clear();
-        scratch.program = program;
-    }
-    let pattern = pat as *const PatternDef as usize;
+    let mut part_best: Vec<usize> = Vec::with_capacity(ways);
     for part in &parts {
-        // The most this part alone places with each choice of groups.
-        for (code, pb) in part_best.iter_mut().enumerate() {
-            decode(code, &mut uses);
-            order.clear();
-            for ((slot, _), k) in kinds.iter().zip(&uses) {
-                for j in 0..*k {
-                    order.push(Place {
-                        slot: *slot,
-                        copy: j > 0,
+        // Copies the pattern cannot tell apart place alike: the part is remembered as the
+        // lowest copies of its faces, so that a hand holding other copies finds it too.
+        let part = lowest_copies(deck, *part, pat.told_apart);
+        // The most this part alone places with each choice of groups, remembered for all
+        // the choices at once (a part recurs as the player weighs move after move).
+        part_best.clear();
+        match scratch.memo.get(&(pattern, part)) {
+            Some(known) => part_best.extend_from_slice(known),
+            None => {
+                let mut steps = 0;
+                let by_counts = super::by_counts::part_table(
+                    deck,
+                    &pat.slots,
+                    kinds,
+                    part,
+                    &mut part_best,
+                    &mut steps,
+                );
+                if let Err(e) = cx.charge(steps) {
+                    return Some(Err(e));
+                }
+                for code in (0..ways).filter(|_| !by_counts) {
+                    order.clear();
+                    for ((slot, _), k) in kinds.iter().zip(uses_of(code)) {
+                        for j in 0..*k {
+                            order.push(Place {
+                                slot: *slot,
+                                copy: j > 0,
+                            });
+                        }
+                    }
+                    let want: usize = order.iter().map(|p| pat.slots[p.slot].size).sum();
+                    part_best.push(match search_slots(cx, &pat.slots, &order, part, scratch) {
+                        Ok(missing) => want - missing,
+                        Err(e) => return Some(Err(e)),
                     });
                 }
+                scratch.memo.insert((pattern, part), part_best.clone());
             }
-            if let Some(known) = scratch.memo.get(&(pattern, *part, code)) {
-                *pb = *known;
-                continue;
-            }
-            let want: usize = order.iter().map(|p| pat.slots[p.slot].size).sum();
-            *pb = match search_slots(cx, &pat.slots, &order, *part, scratch) {
-                Ok(missing) => want - missing,
-                Err(e) => return Some(Err(e)),
-            };
-            scratch.memo.insert((pattern, *part, code), *pb);
         }
         // Combine: every choice so far with every choice for this part that fits.
         let mut next: Vec<Option<usize>> = vec![None; ways];
-        let mut have = Vec::with_capacity(kinds.len());
         for (code, so_far) in placed.iter().enumerate() {
             let Some(so_far) = so_far else { continue };
-            decode(code, &mut have);
+            let have = uses_of(code);
             for (add, pb) in part_best.iter().enumerate() {
-                decode(add, &mut uses);
                 let mut sum = 0;
                 let mut fits = true;
                 let mut scale = 1;
-                for ((h, u), (_, n)) in have.iter().zip(&uses).zip(&kinds) {
+                for ((h, u), (_, n)) in have.iter().zip(uses_of(add)).zip(kinds.iter()) {
                     if h + u > *n {
                         fits = false;
                         break;
@@ -277,6 +304,75 @@ fn by_parts(
     Some(Ok(Distance {
         missing: pat.size - most.min(pat.size),
     }))
+}
+
+/// How [`by_parts`] splits a pattern, worked out once per pattern: the attribute every
+/// group keeps one value of, the kinds of group (a slot and its copies, and how many),
+/// and each choice of groups (`uses`: how many of each kind, as one number in mixed
+/// radix, kind 0 lowest) decoded.
+#[derive(Debug)]
+pub(super) struct Plan {
+    attr: u16,
+    kinds: Vec<(usize, usize)>,
+    ways: usize,
+    decoded: Vec<usize>,
+}
+
+impl Plan {
+    /// The plan for `pat`, or `None` when its groups may mix values of every attribute
+    /// or it has too many choices of groups.
+    fn of(deck: &crate::model::Deck, pat: &PatternDef) -> Option<Plan> {
+        let attr = within_one(deck, &pat.slots)?;
+        let kinds: Vec<(usize, usize)> = pat
+            .slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.copy_of.is_none())
+            .map(|(i, _)| {
+                (
+                    i,
+                    1 + pat.slots.iter().filter(|s| s.copy_of == Some(i)).count(),
+                )
+            })
+            .collect();
+        let ways = kinds
+            .iter()
+            .try_fold(1usize, |w, (_, n)| w.checked_mul(n + 1))
+            .filter(|w| *w <= MOST_USES)?;
+        let mut decoded: Vec<usize> = Vec::with_capacity(ways * kinds.len());
+        for mut code in 0..ways {
+            for (_, n) in &kinds {
+                decoded.push(code % (n + 1));
+                code /= n + 1;
+            }
+        }
+        Some(Plan {
+            attr,
+            kinds,
+            ways,
+            decoded,
+        })
+    }
+}
+
+/// `cards` with each card the pattern cannot tell from its copies (outside `told`)
+/// traded for the lowest copies of its face: the same faces, as many of each, so any
+/// search over the pattern's shapes finds the same (`compile/copies.rs`).
+fn lowest_copies(deck: &crate::model::Deck, cards: CardSet, told: CardSet) -> CardSet {
+    let mut out = cards.inter(told);
+    for c in cards.minus(told).iter() {
+        let copies = deck
+            .faces
+            .get(c as usize)
+            .and_then(|f| deck.face_cards.get(*f as usize));
+        // The first copy of the face not yet taken (the cards come in deck order, so the
+        // face's earlier cards in `cards` took the ones before).
+        match copies.and_then(|cs| cs.iter().find(|&&k| !out.contains(k))) {
+            Some(&k) => out.insert(k),
+            None => out.insert(c),
+        }
+    }
+    out
 }
 
 /// An attribute every group of the pattern keeps one value of, whatever its shape:

@@ -19,6 +19,7 @@
 
 mod alternatives;
 mod assign;
+mod by_counts;
 mod distance;
 mod fit_table;
 mod formed;

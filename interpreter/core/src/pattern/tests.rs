@@ -77,6 +77,11 @@ pattern 赤頭 {
   group 面子*4: 3 same face | run number by suit
   require count(c in 面子[0]: c in cards("19m")) <= 1
 }
+# Groups of other sizes than a mahjong hand's: runs of four beside fours of a kind.
+pattern 四連形 {
+  group 頭: 3 same face
+  group 組*3: 4 same face | run number by suit
+}
 "#;
 
 fn program(text: &str) -> Program {
@@ -509,18 +514,21 @@ fn class_count_distance_is_the_searched_distance() {
 }
 
 /// A mahjong hand's groups each stay in one suit, so the distance is worked out suit by
-/// suit and combined: it must be what the search of the whole hand finds, on hands drawn
-/// from one or two suits (groups compete within a suit) and from the whole set.
+/// suit (each suit by its counts, `by_counts.rs`, or searched when a group names some
+/// copies) and combined: it must be what the search of the whole hand finds, on hands
+/// drawn from one or two suits (groups compete within a suit) and from the whole set,
+/// for groups of a mahjong hand's sizes and of others.
 #[test]
 fn distance_by_suit_is_the_searched_distance() {
     let p = program(MAHJONG_PATTERNS);
     let suit = p.deck.attr_named("suit").expect("suit");
     let suits = p.deck.classes(suit).to_vec();
     let all: Vec<u16> = (0..p.deck.len() as u16).collect();
-    let pat = &p.patterns[pattern_named(&p, "一般形")];
+    let names = ["一般形", "赤頭", "四連形", "七対子"];
     let mut rng = GameRng::new(29);
     let mut scratch = super::DistanceScratch::default();
-    for i in 0..240 {
+    for i in 0..600 {
+        let pat = &p.patterns[pattern_named(&p, names[i % names.len()])];
         let pool: Vec<u16> = match i % 3 {
             0 => all.clone(),
             1 => suits[rng.below(suits.len() as u32) as usize]

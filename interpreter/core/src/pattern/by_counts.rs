@@ -1,0 +1,197 @@
+//! The distance of one part of a hand (one suit, say) worked out from how many cards it
+//! holds of each value, for patterns whose groups are `same` and `run` shapes: the
+//! count-vector recursion mahjong's shanten calculators use, written for any sizes.
+//!
+//! Only the cards' values matter to such groups, so the part is a row of counts, and
+//! each card of the lowest value left is either left out or starts a group there: a
+//! `same` group takes as many of that value as it holds (giving it fewer never places
+//! more: the card moved from another group places as much there), a run takes one of
+//! each value of its window that the part holds (the same exchange). That covers every
+//! split the search in `distance.rs` weighs, so the two agree (a test compares them);
+//! this one remembers the rows it has seen instead of listing subsets.
+
+use crate::ir::{ShapeDef, SlotDef};
+use crate::model::{CardSet, Deck};
+use std::collections::HashMap;
+
+/// Most distinct values a part may hold for the recursion (a row of counts is packed
+/// in 64 bits, four bits a value).
+const MOST_VALUES: usize = 16;
+
+/// The most cards each choice of groups places in `part` (`out[code]`, choices as
+/// `by_parts` numbers them: `kinds[i].1` groups of slot `kinds[i].0`, mixed radix), or
+/// `false` (and `out` untouched) when the part's cards are not a row of values every
+/// shape reads alike: then the search must do. `steps` counts the rows worked out.
+pub(super) fn part_table(
+    deck: &Deck,
+    slots: &[SlotDef],
+    kinds: &[(usize, usize)],
+    part: CardSet,
+    out: &mut Vec<usize>,
+    steps: &mut u64,
+) -> bool {
+    let Some(row) = Row::of(deck, slots, kinds, part) else {
+        return false;
+    };
+    let mut memo: HashMap<(u64, u32), u8> = HashMap::new();
+    let radix: Vec<u32> = kinds.iter().map(|(_, n)| *n as u32 + 1).collect();
+    let ways: u32 = radix.iter().product();
+    for code in 0..ways {
+        let placed = row.most(row.counts, code, &radix, &mut memo, steps);
+        out.push(placed as usize);
+    }
+    true
+}
+
+/// A part as counts by value, and what each kind of group does with them.
+struct Row {
+    /// The distinct values, in increasing order.
+    values: Vec<i64>,
+    /// How many cards of each value, four bits each (value `i` at bits `4i`).
+    counts: u64,
+    /// Per kind of group: its size and whether it may be a `same` and/or a run.
+    kinds: Vec<Kind>,
+}
+
+/// What one kind of group (a slot and its copies) may be.
+struct Kind {
+    size: usize,
+    same: bool,
+    run: bool,
+}
+
+impl Row {
+    /// The row of `part`, when every shape of the groups reads the part's cards by one
+    /// value: cards alike in one of the attributes the shapes use are alike in all, a
+    /// run's attribute tells the values apart (its `by` attribute holds one value over
+    /// the part), and every group may hold every card of the part.
+    fn of(deck: &Deck, slots: &[SlotDef], kinds: &[(usize, usize)], part: CardSet) -> Option<Row> {
+        let mut attrs: Vec<u16> = Vec::new();
+        let mut run_attr: Option<u16> = None;
+        let mut out_kinds = Vec::with_capacity(kinds.len());
+        for (slot, _) in kinds {
+            let slot = &slots[*slot];
+            if !slot.wild.is_empty() || slot.shapes.is_empty() || !part.is_subset(&slot.allowed) {
+                return None;
+            }
+            let (mut same, mut run) = (false, false);
+            for shape in &slot.shapes {
+                match shape {
+                    ShapeDef::Same(a) => {
+                        same = true;
+                        attrs.push(*a);
+                    }
+                    ShapeDef::Run(a, by) => {
+                        run = true;
+                        if run_attr.is_some_and(|r| r != *a) {
+                            return None;
+                        }
+                        run_attr = Some(*a);
+                        attrs.push(*a);
+                        if let Some(b) = by {
+                            let mut vs = part.iter().map(|c| deck.attr(*b, c));
+                            let first = vs.next();
+                            if !vs.all(|v| Some(v) == first) {
+                                return None;
+                            }
+                        }
+                    }
+                    ShapeDef::Distinct(_) => return None,
+                }
+            }
+            out_kinds.push(Kind {
+                size: slot.size,
+                same,
+                run,
+            });
+        }
+        let key = run_attr.or_else(|| attrs.first().copied())?;
+        // Each card's value; two cards with one value must agree on every attribute the
+        // shapes read, and two with different values must differ on each.
+        let cards: Vec<_> = part.iter().collect();
+        for (i, &c) in cards.iter().enumerate() {
+            for &d in &cards[..i] {
+                let alike = deck.attr(key, c) == deck.attr(key, d);
+                if attrs
+                    .iter()
+                    .any(|&a| (deck.attr(a, c) == deck.attr(a, d)) != alike)
+                {
+                    return None;
+                }
+            }
+        }
+        let mut values: Vec<i64> = cards.iter().map(|&c| deck.attr(key, c)).collect();
+        values.sort_unstable();
+        values.dedup();
+        if values.len() > MOST_VALUES {
+            return None;
+        }
+        let mut counts = 0u64;
+        for &c in &cards {
+            let i = values.binary_search(&deck.attr(key, c)).ok()?;
+            let n = (counts >> (4 * i)) & 15;
+            if n == 15 {
+                return None;
+            }
+            counts += 1 << (4 * i);
+        }
+        Some(Row {
+            values,
+            counts,
+            kinds: out_kinds,
+        })
+    }
+
+    /// The most cards groups can place from `counts` with at most the groups `left`
+    /// says of each kind (mixed radix `radix`).
+    fn most(
+        &self,
+        counts: u64,
+        left: u32,
+        radix: &[u32],
+        memo: &mut HashMap<(u64, u32), u8>,
+        steps: &mut u64,
+    ) -> u8 {
+        if counts == 0 || left == 0 {
+            return 0;
+        }
+        if let Some(&m) = memo.get(&(counts, left)) {
+            return m;
+        }
+        *steps += 1;
+        let i = (counts.trailing_zeros() / 4) as usize;
+        let n = ((counts >> (4 * i)) & 15) as usize;
+        // One card of the lowest value left out.
+        let mut best = self.most(counts - (1 << (4 * i)), left, radix, memo, steps);
+        let mut scale = 1u32;
+        for (k, kind) in self.kinds.iter().enumerate() {
+            let have = (left / scale) % radix[k];
+            if have > 0 {
+                let rest = left - scale;
+                if kind.same {
+                    let t = kind.size.min(n);
+                    let after = counts - ((t as u64) << (4 * i));
+                    best = best.max(t as u8 + self.most(after, rest, radix, memo, steps));
+                }
+                if kind.run {
+                    let (mut after, mut t) = (counts, 0u8);
+                    let v0 = self.values[i];
+                    for (j, &v) in self.values.iter().enumerate().skip(i) {
+                        // Values past the window (or past the integers) end the run.
+                        if v.checked_sub(v0).is_none_or(|d| d >= kind.size as i64) {
+                            break;
+                        }
+                        if (after >> (4 * j)) & 15 > 0 {
+                            after -= 1 << (4 * j);
+                            t += 1;
+                        }
+                    }
+                    best = best.max(t + self.most(after, rest, radix, memo, steps));
+                }
+            }
+            scale *= radix[k];
+        }
+        memo.insert((counts, left), best);
+        best
+    }
+}
