@@ -55,7 +55,7 @@ pub struct RunArgs {
     /// `false`).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
-    /// Computer players by seat, comma-separated (random, eager, greedy): at most one per
+    /// Computer players by seat, comma-separated (random, eager, greedy, planner): at most one per
     /// seat, a shorter list reused in turn. Different agents are rotated over the seats
     /// (see `--seating`).
     #[arg(long, default_value = "greedy", value_name = "A,B,C")]
@@ -297,10 +297,10 @@ pub fn play(
             WINDOW_PER_THREAD * threads as u64,
             // A table for each worker: the board every game starts from is built once a
             // worker, not once a game.
-            || Table::new(p, game_params),
-            |table, j| {
+            || Worker::new(Table::new(p, game_params)),
+            |worker, j| {
                 let i = part.game(j);
-                let r = one_game(table, seating, i, game_seed(run.seed, i), seats);
+                let r = one_game(worker, seating, i, game_seed(run.seed, i), seats);
                 bar.inc(1);
                 r
             },
@@ -411,11 +411,11 @@ fn all_fail(
         games.len() as u64,
         threads,
         WINDOW_PER_THREAD * threads as u64,
-        || Table::new(&batch.p, &batch.game_params),
-        |table, j| {
+        || Worker::new(Table::new(&batch.p, &batch.game_params)),
+        |worker, j| {
             let i = games[j as usize];
             let seed = game_seed(run.seed, i);
-            one_game(table, &batch.seating, i, seed, batch.seats).is_ok()
+            one_game(worker, &batch.seating, i, seed, batch.seats).is_ok()
         },
         |_, ok| finished += u64::from(ok),
     )
@@ -423,10 +423,28 @@ fn all_fail(
     Ok(finished == 0)
 }
 
+/// What one thread keeps from game to game: the table every game starts from, and the
+/// players, made once and renewed for each game ([`Agent::new_game`]: the greedy player
+/// keeps the pattern distances it worked out).
+struct Worker<'p> {
+    table: Table<'p>,
+    /// Players by name, in the order first seated.
+    kept: Vec<Box<dyn Agent>>,
+}
+
+impl<'p> Worker<'p> {
+    fn new(table: Table<'p>) -> Worker<'p> {
+        Worker {
+            table,
+            kept: Vec::new(),
+        }
+    }
+}
+
 /// Plays game number `game`, with seed `seed`, its agents seated as `seating` says for
 /// that game.
 fn one_game(
-    table: &mut Table<'_>,
+    worker: &mut Worker<'_>,
     seating: &Seating,
     game: u64,
     seed: u64,
@@ -437,13 +455,21 @@ fn one_game(
     // very games it played before there was rotation (single-agent reports keep their
     // numbers), and the seed still depends only on the game and the seat, never on
     // which thread plays it.
+    let mut kept = std::mem::take(&mut worker.kept);
     let mut players: Vec<Box<dyn Agent>> = (0..seats as usize)
         .map(|s| {
-            by_name(seating.agent(game, s), agent_seed(seed, s))
-                .expect("agent names are checked before play")
+            let name = seating.agent(game, s);
+            let seed = agent_seed(seed, s);
+            let renewed = kept.iter().position(|a| a.name() == name).and_then(|k| {
+                let mut a = kept.swap_remove(k);
+                a.new_game(seed).then_some(a)
+            });
+            renewed.unwrap_or_else(|| {
+                by_name(name, seed).expect("agent names are checked before play")
+            })
         })
         .collect();
-    table.play(
+    let r = worker.table.play(
         seed,
         &mut players,
         &PlayOptions {
@@ -451,7 +477,10 @@ fn one_game(
             keep_moves: false,
             ..PlayOptions::default()
         },
-    )
+    );
+    players.append(&mut kept);
+    worker.kept = players;
+    r
 }
 
 /// A failed game's error drawn for stderr.

@@ -608,6 +608,10 @@ impl Agent for Outside {
     ) -> usize {
         self.0.choose(p, st, seat, moves)
     }
+
+    fn new_game(&mut self, seed: u64) -> bool {
+        self.0.new_game(seed)
+    }
 }
 
 /// A game's whole record, or its error, as text.

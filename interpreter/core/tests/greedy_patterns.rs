@@ -76,3 +76,42 @@ fn a_pattern_smaller_than_the_hand_is_no_target() {
     let greedy: i64 = plain.iter().map(|c| c[0]).sum();
     assert!(greedy > 0, "{plain:?}");
 }
+
+/// A player renewed for the next game (`Agent::new_game`, as a batch does) plays the
+/// very game a new one would: what it keeps (the pattern distances it worked out) holds
+/// for every game and changes no choice.
+#[test]
+fn a_renewed_player_plays_as_a_new_one() {
+    let p = fuda_core::compile("t.fuda", RULES, &NoFiles)
+        .expect("compiles")
+        .program;
+    let names = ["greedy", "random", "eager"];
+    let mut kept: Vec<Box<dyn Agent>> = names
+        .iter()
+        .map(|n| by_name(n, 0).expect("agent"))
+        .collect();
+    for g in 0..6 {
+        let seed = game_seed(9, g);
+        let mut fresh: Vec<Box<dyn Agent>> = names
+            .iter()
+            .enumerate()
+            .map(|(s, n)| by_name(n, agent_seed(seed, s)).expect("agent"))
+            .collect();
+        for (s, a) in kept.iter_mut().enumerate() {
+            assert!(a.new_game(agent_seed(seed, s)));
+        }
+        let opts = PlayOptions {
+            keep_moves: true,
+            ..PlayOptions::default()
+        };
+        let one = play_game(&p, &[], seed, &mut fresh, &opts).expect("plays");
+        let two = play_game(&p, &[], seed, &mut kept, &opts).expect("plays");
+        assert_eq!(one.chips, two.chips, "game {g}");
+        assert_eq!(one.decisions, two.decisions, "game {g}");
+        assert_eq!(
+            format!("{:?}", one.moves),
+            format!("{:?}", two.moves),
+            "game {g}"
+        );
+    }
+}

@@ -30,6 +30,11 @@ impl Agent for Eager {
         AutoPlayer::new(true, &mut self.rng).choose(p, st, moves)
     }
 
+    fn new_game(&mut self, seed: u64) -> bool {
+        self.rng = GameRng::new(seed);
+        true
+    }
+
     fn autoplay(&mut self) -> Option<AutoPlayer<'_>> {
         Some(AutoPlayer::new(true, &mut self.rng))
     }

@@ -5,10 +5,13 @@
 
 use super::Agent;
 use crate::engine::{Cx, Event, Move, State, EVAL_BUDGET};
-use crate::ir::{Loc, Program};
+use crate::ir::{Loc, Program, ShapeDef};
 use crate::model::{CardIx, CardSet, GameRng};
 use crate::pattern::DistanceScratch;
 use crate::value::Value;
+
+mod plan;
+use plan::Planner;
 
 /// Wins when it can; otherwise plays towards the patterns.
 pub struct Greedy {
@@ -29,6 +32,12 @@ pub struct Greedy {
     /// moved): past [`SILENT_PROBES`], playouts are only tried now and then (see
     /// [`Greedy::by_rollouts`]).
     silent: u32,
+    /// Choices that move no cards in a game judged by its records (`plan.rs`).
+    planner: Planner,
+    /// Whether it plans such choices (the `planner` player) or plays them as the
+    /// greedy player always has: playouts at random, or the move whose cards are
+    /// nearest a pattern.
+    plans: bool,
 }
 
 /// What one decision cost the greedy player: the measure its budgets bound, so that a
@@ -56,6 +65,19 @@ impl Greedy {
             last: DecisionWork::default(),
             lookahead_left: Greedy::LOOKAHEAD_BUDGET,
             silent: 0,
+            planner: Planner::new(seed),
+            plans: false,
+        }
+    }
+
+    /// The `planner` player: the greedy player that also plans the choices it makes
+    /// while holding no cards, or that move none, in a game judged by what it records
+    /// (a solo performance's composition): each judged by playing the round on as it
+    /// would (`greedy/plan.rs`). Far slower where such choices are many.
+    pub fn planning(seed: u64) -> Greedy {
+        Greedy {
+            plans: true,
+            ..Greedy::new(seed)
         }
     }
 
@@ -87,7 +109,26 @@ impl Greedy {
 
 impl Agent for Greedy {
     fn name(&self) -> &'static str {
-        "greedy"
+        if self.plans {
+            "planner"
+        } else {
+            "greedy"
+        }
+    }
+
+    fn new_game(&mut self, seed: u64) -> bool {
+        // The distances it remembers hold for any game of the program (the scratch
+        // forgets them when the program changes); the copies are only space.
+        let scratch = std::mem::take(&mut self.scratch);
+        let (world, trial) = (self.world.take(), self.trial.take());
+        *self = Greedy {
+            scratch,
+            world,
+            trial,
+            plans: self.plans,
+            ..Greedy::new(seed)
+        };
+        true
     }
 
     fn choose(&mut self, p: &Program, st: &State, seat: u8, moves: &[Move]) -> usize {
@@ -113,6 +154,8 @@ impl Agent for Greedy {
         let world = &*world;
         let mut best: Vec<usize> = Vec::new();
         let mut best_score = i64::MIN;
+        // Cards the best moves leave the seat short of a pattern (0: none to draw for).
+        let mut best_short = 0;
         let mut applied_moves = 0;
         // Whether some move changes the cards the seat holds: asked only in a game
         // without chips (see below), so that the usual decision pays nothing for it.
@@ -145,14 +188,31 @@ impl Agent for Greedy {
             }
             applied_moves += 1;
             cards_moved |= judged_by_records && owned_cards(p, w, seat, false) != own_before;
-            let score = evaluate(p, w, seat, before, &mut self.scratch);
+            let (score, short) = evaluate(p, w, seat, before, &mut self.scratch);
             if score > best_score {
                 best_score = score;
                 best.clear();
+                best_short = short;
             }
             if score == best_score {
                 best.push(i);
             }
+        }
+        // Moves that leave the cards equally near a pattern are told apart by how many
+        // unseen cards would bring them nearer (when the cards they leave differ).
+        // Only where some group is a run: which cards a hand keeps then decides how many
+        // draws fit it (both ends of a run against one), where for groups of alike cards
+        // every missing card is one of its class alike. Measured: in 対戯 the greedy
+        // player's deals won went from 25 % to 54 %; in 珊瑚花 (groups of one kind) it
+        // won as often but for fewer chips.
+        let runs = p.patterns.iter().any(|q| {
+            q.used
+                && q.slots
+                    .iter()
+                    .any(|s| s.shapes.iter().any(|sh| matches!(sh, ShapeDef::Run(..))))
+        });
+        if best.len() > 1 && best_short > 0 && runs {
+            best = self.widest(p, st, world, w, seat, me, &mut choices, best);
         }
         self.world = world_slot;
         self.trial = trial_slot;
@@ -161,10 +221,20 @@ impl Agent for Greedy {
         }
         // A game without chips is judged by its recorded results alone (a solo game's
         // score): when no move touches the seat's cards and so none is nearer the
-        // patterns (a choice made before play, such as a composition's items), play
-        // them out and keep the one whose results add up to most.
-        if judged_by_records && !cards_moved && best.len() == applied_moves && applied_moves > 1 {
-            return self.by_rollouts(p, st, seat, me, moves.len());
+        // patterns (a declaration), play them out and keep the one whose results add up
+        // to most.
+        // The planner plans these, and a choice made while the seat holds no cards
+        // (before the deal), where how near the dealt cards are to a pattern says
+        // nothing of the choice; inside its own playouts it plays them out at random
+        // (planning again would nest playouts in playouts).
+        let unmoved = !cards_moved && best.len() == applied_moves;
+        if judged_by_records && applied_moves > 1 {
+            if self.plans && !self.planner.busy && (unmoved || own_before.is_empty()) {
+                return self.plan(p, st, seat, me, moves.len());
+            }
+            if unmoved {
+                return self.by_rollouts(p, st, seat, me, moves.len());
+            }
         }
         best[self.rng.below(best.len() as u32) as usize]
     }
@@ -321,6 +391,58 @@ impl Greedy {
         best[self.rng.below(best.len() as u32) as usize]
     }
 
+    /// Of the moves `best` (equally near a pattern in `world`), those after which most
+    /// unseen cards would bring the seat's cards nearer (see [`acceptance`]); all of
+    /// them when they leave the same cards. `w` is scratch space.
+    #[allow(clippy::too_many_arguments)]
+    fn widest(
+        &mut self,
+        p: &Program,
+        st: &State,
+        world: &State,
+        w: &mut State,
+        seat: u8,
+        me: usize,
+        choices: &mut [usize],
+        best: Vec<usize>,
+    ) -> Vec<usize> {
+        let mut after: Vec<(usize, CardSet)> = Vec::with_capacity(best.len());
+        for &i in &best {
+            w.clone_from(world);
+            choices[me] = i;
+            let work = self.lend_work(w, u64::MAX);
+            if w.apply(p, choices).is_ok() && w.advance(p).is_ok() {
+                after.push((i, owned_cards(p, w, seat, false)));
+            }
+            self.charge_work(w, work);
+        }
+        if after.windows(2).all(|x| x[0].1 == x[1].1) {
+            return best;
+        }
+        let unseen = p.deck.all().minus(st.visible_to(p, seat));
+        let mut widest = Vec::new();
+        let mut most = 0;
+        let mut known: Vec<(CardSet, usize)> = Vec::new();
+        for (i, own) in after {
+            let n = match known.iter().find(|k| k.0 == own) {
+                Some(k) => k.1,
+                None => {
+                    let n = acceptance(p, world, own, unseen, &mut self.scratch);
+                    known.push((own, n));
+                    n
+                }
+            };
+            if n > most {
+                most = n;
+                widest.clear();
+            }
+            if n == most {
+                widest.push(i);
+            }
+        }
+        widest
+    }
+
     /// Among moves `among` of the waiting decision, one after which the seat holds the
     /// fewest cards in its own hand (played to the next decision; ties at random).
     fn fewest_held(
@@ -411,43 +533,28 @@ fn play_out_inner(p: &Program, w: &mut State, limit: usize, rng: &mut GameRng) {
 /// Otherwise, from the ruleset itself: fewer cards missing towards the nearest pattern
 /// (rummy-like games), plus what the score tables give the seat's own face-up cards
 /// (fishing games: captures scored by the tables the settlement uses).
-fn evaluate(p: &Program, st: &State, seat: u8, from: usize, scratch: &mut DistanceScratch) -> i64 {
+/// Also says how many cards the seat is short of the nearest pattern (0 after a win,
+/// or in a game without patterns to measure).
+fn evaluate(
+    p: &Program,
+    st: &State,
+    seat: u8,
+    from: usize,
+    scratch: &mut DistanceScratch,
+) -> (i64, usize) {
     for e in &st.events[from.min(st.events.len())..] {
         if let Event::Record(s, r, _) = e {
-            return if *s == seat {
+            let value = if *s == seat {
                 1_000_000 + r.total
             } else {
                 -1_000_000
             };
+            return (value, 0);
         }
     }
     let own = owned_cards(p, st, seat, false);
-    let mut locals = vec![Value::Unit; 8];
-    let mut cx = Cx {
-        p,
-        b: Some(&st.board),
-        locals: &mut locals,
-        groups: &[],
-        budget: EVAL_BUDGET / 100,
-        at: Loc::default(),
-    };
-    let mut value = 0i64;
-    let mut nearest: Option<i64> = None;
-    // A pattern smaller than the cards the seat holds cannot be what they are meant to
-    // form (a helper pattern, one for a hand after calls): aiming at it would make every
-    // hand look complete. Such patterns count only when no pattern is large enough.
-    let held = own.len();
-    let fits = p.patterns.iter().any(|pat| pat.used && pat.size >= held);
-    for pat in &p.patterns {
-        // A pattern of alternatives is measured through them (they are used too).
-        if !pat.used || pat.is_union() || pat.size == 0 || (fits && pat.size < held) {
-            continue;
-        }
-        if let Ok(d) = crate::pattern::distance_in(&mut cx, pat, own, scratch) {
-            nearest = Some(nearest.map_or(-(d.missing as i64), |n| n.max(-(d.missing as i64))));
-        }
-    }
-    value += nearest.unwrap_or(0) * 100;
+    let short = missing(p, st, own, own.len(), scratch).unwrap_or(0);
+    let mut value = -(short as i64) * 100;
     let shown = owned_cards(p, st, seat, true);
     if !shown.is_empty() {
         for (t, def) in p.scores.iter().enumerate() {
@@ -462,7 +569,82 @@ fn evaluate(p: &Program, st: &State, seat: u8, from: usize, scratch: &mut Distan
             }
         }
     }
-    value
+    (value, short)
+}
+
+/// The fewest cards `cards` still miss towards the nearest of the ruleset's patterns
+/// (`None` when the game has none to measure): a hand of `held` cards is measured
+/// against the patterns at least that large.
+fn missing(
+    p: &Program,
+    st: &State,
+    cards: CardSet,
+    held: usize,
+    scratch: &mut DistanceScratch,
+) -> Option<usize> {
+    let mut locals = vec![Value::Unit; 8];
+    let mut cx = Cx {
+        p,
+        b: Some(&st.board),
+        locals: &mut locals,
+        groups: &[],
+        budget: EVAL_BUDGET / 100,
+        at: Loc::default(),
+    };
+    let mut nearest: Option<usize> = None;
+    // A pattern smaller than the cards the seat holds cannot be what they are meant to
+    // form (a helper pattern, one for a hand after calls): aiming at it would make every
+    // hand look complete. Such patterns count only when no pattern is large enough.
+    let fits = p.patterns.iter().any(|pat| pat.used && pat.size >= held);
+    for pat in &p.patterns {
+        // A pattern of alternatives is measured through them (they are used too).
+        if !pat.used || pat.is_union() || pat.size == 0 || (fits && pat.size < held) {
+            continue;
+        }
+        if let Ok(d) = crate::pattern::distance_in(&mut cx, pat, cards, scratch) {
+            nearest = Some(nearest.map_or(d.missing, |n| n.min(d.missing)));
+        }
+    }
+    nearest
+}
+
+/// How many of the cards `unseen` would each bring the seat's cards `own` nearer to a
+/// pattern if it drew them next (mahjong's 受け入れ, "acceptance"): of two moves that
+/// leave the hand equally far from a win, the one that more draws improve is better.
+/// Cards with the same face are interchangeable, so each face is weighed once.
+fn acceptance(
+    p: &Program,
+    st: &State,
+    own: CardSet,
+    unseen: CardSet,
+    scratch: &mut DistanceScratch,
+) -> usize {
+    let held = own.len() + 1;
+    let Some(now) = missing(p, st, own, held, scratch) else {
+        return 0;
+    };
+    if now == 0 {
+        return 0;
+    }
+    let faces = &p.deck.faces;
+    let mut weighed: Vec<u16> = Vec::new();
+    let mut total = 0;
+    for c in unseen.minus(own).iter() {
+        let face = faces.get(c as usize).copied().unwrap_or(u16::MAX);
+        if weighed.contains(&face) {
+            continue;
+        }
+        weighed.push(face);
+        let mut with = own;
+        with.insert(c);
+        if missing(p, st, with, held, scratch).is_some_and(|m| m < now) {
+            total += unseen
+                .iter()
+                .filter(|&d| faces.get(d as usize).copied().unwrap_or(u16::MAX) == face)
+                .count();
+        }
+    }
+    total
 }
 
 /// The cards the seat holds: in the piles it owns and sees (its hand, its exposed sets,
@@ -534,6 +716,9 @@ fn determinize(p: &Program, st: &mut State, seat: u8, rng: &mut GameRng, hidden:
         }
     }
     rng.shuffle(&mut hidden.cards);
+    // The game's generator decides what the rules draw later (the next shuffle): the
+    // copy gets one of its own, or its future would be the real one.
+    b.rng = GameRng::new(rng.clone().next_u64() ^ 0x5eed_0fc0_ffee_0001);
     for (&(zi, k), &c) in hidden.places.iter().zip(&hidden.cards) {
         b.zones[zi][k] = c;
         b.card_zone[c as usize] = zi as u16;

@@ -28,6 +28,11 @@ impl Agent for Random {
         self.rng.below(moves.len().max(1) as u32) as usize
     }
 
+    fn new_game(&mut self, seed: u64) -> bool {
+        self.rng = GameRng::new(seed);
+        true
+    }
+
     fn autoplay(&mut self) -> Option<AutoPlayer<'_>> {
         Some(AutoPlayer::new(false, &mut self.rng))
     }
