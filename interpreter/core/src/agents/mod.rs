@@ -1,7 +1,6 @@
 //! Computer players: `random`; `eager`, random but always declaring a win it is
-//! offered; `greedy`, which declares every win it can and otherwise plays towards
-//! the ruleset's patterns; and `planner`, the greedy player that also plans the choices
-//! a solo performance makes before play. All see only what their seat may see.
+//! offered; and `greedy`, which declares every win it can and otherwise plays towards
+//! the ruleset's patterns. All see only what their seat may see.
 
 mod eager;
 mod greedy;
@@ -171,7 +170,7 @@ impl Picker for AutoPlayers<'_> {
 }
 
 /// Agent names the CLI accepts.
-pub const AGENT_NAMES: &[&str] = &["random", "eager", "greedy", "planner"];
+pub const AGENT_NAMES: &[&str] = &["random", "eager", "greedy"];
 
 /// An agent by name, seeded.
 pub fn by_name(name: &str, seed: u64) -> Option<Box<dyn Agent>> {
@@ -179,7 +178,6 @@ pub fn by_name(name: &str, seed: u64) -> Option<Box<dyn Agent>> {
         "random" => Some(Box::new(Random::new(seed))),
         "eager" => Some(Box::new(Eager::new(seed))),
         "greedy" => Some(Box::new(Greedy::new(seed))),
-        "planner" => Some(Box::new(Greedy::planning(seed))),
         _ => None,
     }
 }
