@@ -3,6 +3,7 @@
 
 mod builtins;
 mod by_class;
+mod claim_window;
 mod deal;
 mod decision;
 mod error;
