@@ -43,6 +43,16 @@ pub(super) fn part_table(
     true
 }
 
+/// Whether [`part_table`] can work `part` out by its counts.
+pub(super) fn applies(
+    deck: &Deck,
+    slots: &[SlotDef],
+    kinds: &[(usize, usize)],
+    part: CardSet,
+) -> bool {
+    Row::of(deck, slots, kinds, part).is_some()
+}
+
 /// A part as counts by value, and what each kind of group does with them.
 struct Row {
     /// The distinct values, in increasing order.

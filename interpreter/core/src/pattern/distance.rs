@@ -221,10 +221,16 @@ fn by_parts(
         .map(|c| c.inter(cards))
         .filter(|c| !c.is_empty())
         .collect();
-    if parts.len() < 2 {
+    let (kinds, ways, decoded) = (&plan.kinds, plan.ways, &plan.decoded);
+    // One part is searched whole, unless its counts say it all: by parts it would be
+    // searched once for every choice of groups.
+    if parts.len() < 2
+        && !parts
+            .iter()
+            .all(|&part| super::by_counts::applies(deck, &pat.slots, kinds, part))
+    {
         return None;
     }
-    let (kinds, ways, decoded) = (&plan.kinds, plan.ways, &plan.decoded);
     let uses_of = |code: usize| &decoded[code * kinds.len()..(code + 1) * kinds.len()];
     let mut order: Vec<Place> = Vec::new();
     // placed[code]: the most cards the groups taken so far place in the parts so far,
