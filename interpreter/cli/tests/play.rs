@@ -1,45 +1,15 @@
-//! End to end: `fuda play` driven by piped input, on an 80-column screen. The golden
-//! transcripts under `tests/golden/play/` are whole games as a person sees them; run
-//! with `UPDATE_GOLDEN=1` to write them anew after a deliberate change.
+//! End to end: `fuda play` driven by piped input, on an 80-column screen: what it shows
+//! and asks, move by move. Whole games as a person plays them, and their golden
+//! transcripts, are in `play_screens.rs`.
 
 mod common;
 
-use std::io::{Read, Write};
-use std::process::{Command, Stdio};
-
-use common::{golden, rule_file, sangohana, Run};
-
-/// Runs `fuda` with `input` on stdin, on a screen of 80 columns (`COLUMNS=80`, whatever
-/// the terminal the tests run in), as every test here expects.
-fn fuda_with_input(args: &[&str], input: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fuda"))
-        .args(args)
-        .env("COLUMNS", "80")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("fuda starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.to_string();
-    // Written from a thread: fuda may stop reading early, and a full pipe must not
-    // block us while it waits for us to read its output.
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let out = child.wait_with_output().expect("fuda runs");
-    let _ = writer.join();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
-}
+use common::{fuda_80, rule_file, sangohana, ANTE_EACH_DEAL};
 
 #[test]
 fn a_piped_session_plays_to_the_end() {
     let input = "1\n".repeat(3000);
-    let r = fuda_with_input(
+    let r = fuda_80(
         &["play", &sangohana(), "--seed", "3", "--set", "deals=1"],
         &input,
     );
@@ -70,7 +40,7 @@ fn chips_after_a_deal_show_the_roles_of_that_deal() {
     let mut checked = 0;
     for seed in 1..=40 {
         let seed = seed.to_string();
-        let r = fuda_with_input(
+        let r = fuda_80(
             &[
                 "play",
                 &sangohana(),
@@ -121,7 +91,7 @@ fn chips_after_a_deal_show_the_roles_of_that_deal() {
 
 /// The first decision's moves as listed (`  1. 捨てる 松に鶴(1-crane)` → `捨てる 松に鶴(1-crane)`).
 fn first_moves() -> Vec<String> {
-    let r = fuda_with_input(
+    let r = fuda_80(
         &["play", &sangohana(), "--seed", "3", "--set", "deals=1"],
         "",
     );
@@ -145,7 +115,7 @@ fn illegal_input_gets_a_reason_and_the_moves_again() {
         "99\nnothing-like-a-move\n捨てる 11-rainman\n{}",
         "1\n".repeat(3000)
     );
-    let r = fuda_with_input(
+    let r = fuda_80(
         &["play", &sangohana(), "--seed", "3", "--set", "deals=1"],
         &input,
     );
@@ -210,7 +180,7 @@ fn moves_by_name_or_card() {
         None => first.clone(),
     };
     let input = format!("{typed}\n{}", "1\n".repeat(3000));
-    let r = fuda_with_input(
+    let r = fuda_80(
         &["play", &sangohana(), "--seed", "3", "--set", "deals=1"],
         &input,
     );
@@ -229,7 +199,7 @@ fn full_width_and_huge_numbers() {
     let moves = first_moves();
     let first = moves.first().expect("a first decision");
     let input = format!("99999999999999999999\n１\n{}", "1\n".repeat(3000));
-    let r = fuda_with_input(
+    let r = fuda_80(
         &["play", &sangohana(), "--seed", "3", "--set", "deals=1"],
         &input,
     );
@@ -253,7 +223,7 @@ fn full_width_and_huge_numbers() {
 
 #[test]
 fn end_of_input_leaves_with_code_2() {
-    let r = fuda_with_input(&["play", &sangohana(), "--seed", "3"], "1\n1\n");
+    let r = fuda_80(&["play", &sangohana(), "--seed", "3"], "1\n1\n");
     assert_eq!(r.code, 2, "{}", r.all());
     assert!(
         r.stderr.contains("input ended before the game ended"),
@@ -262,7 +232,7 @@ fn end_of_input_leaves_with_code_2() {
     );
     assert!(!r.all().contains("panicked"));
 
-    let r = fuda_with_input(&["play", &sangohana(), "--seat", "5"], "");
+    let r = fuda_80(&["play", &sangohana(), "--seat", "5"], "");
     assert_eq!(r.code, 1);
     assert!(r.stderr.contains("there is no seat 5"), "{}", r.stderr);
 }
@@ -275,7 +245,7 @@ fn face_down_piles_are_not_shown_before_the_blind_choice() {
         env!("CARGO_MANIFEST_DIR"),
         "/../../rulesets/nara-hanaawase.fuda"
     );
-    let r = fuda_with_input(
+    let r = fuda_80(
         &[
             "play", nara, "--seed", "3", "--set", "hands=1", "--agents", "random",
         ],
@@ -318,7 +288,7 @@ fn nara() -> String {
 #[test]
 fn the_seed_is_told_when_the_game_is_over() {
     let input = "1\n".repeat(3000);
-    let r = fuda_with_input(
+    let r = fuda_80(
         &["play", &sangohana(), "--seed", "3", "--set", "deals=1"],
         &input,
     );
@@ -327,7 +297,7 @@ fn the_seed_is_told_when_the_game_is_over() {
     assert!(!during.contains("seed"), "{during}");
     assert!(end.contains("--seed 3"), "{end}");
     // Leaving early tells it too, once the game is left.
-    let r = fuda_with_input(&["play", &sangohana(), "--seed", "3"], "quit\n");
+    let r = fuda_80(&["play", &sangohana(), "--seed", "3"], "quit\n");
     assert_eq!(r.code, 2, "{}", r.all());
     let (during, after) = r.stdout.split_once("\n> ").expect("asked once");
     assert!(!during.contains("seed"), "{during}");
@@ -340,7 +310,7 @@ fn the_seed_is_told_when_the_game_is_over() {
 /// the played card leaves the hand.
 #[test]
 fn every_public_move_is_shown_with_its_card() {
-    let r = fuda_with_input(
+    let r = fuda_80(
         &["play", &nara(), "--seed", "4", "--set", "hands=1"],
         &"1\n".repeat(500),
     );
@@ -379,7 +349,7 @@ fn a_dealers_forced_first_draw_is_shown() {
     let mut dealt = false;
     for seed in 1..=20 {
         let seed = seed.to_string();
-        let r = fuda_with_input(
+        let r = fuda_80(
             &[
                 "play",
                 &sangohana(),
@@ -451,7 +421,7 @@ fn game_over_labels_seats_with_the_last_deals_roles() {
     let mut differs = 0;
     for seed in 1..=30 {
         let seed = seed.to_string();
-        let r = fuda_with_input(
+        let r = fuda_80(
             &[
                 "play",
                 &sangohana(),
@@ -503,7 +473,7 @@ fn a_win_shows_the_winning_hand() {
     let input = "1\n".repeat(3000);
     for seed in 1..=20 {
         let seed = seed.to_string();
-        let r = fuda_with_input(
+        let r = fuda_80(
             &["play", &sangohana(), "--seed", &seed, "--set", "deals=1"],
             &input,
         );
@@ -590,7 +560,7 @@ fn a_moves_card_is_named_by_what_was_seen_as_it_was_made() {
         for seed in 1..=12 {
             let seed = seed.to_string();
             // Enter after each deal but the last.
-            let r = fuda_with_input(&["play", file, "--seed", &seed], "1\n\n1\n\n1\n");
+            let r = fuda_80(&["play", file, "--seed", &seed], "1\n\n1\n\n1\n");
             assert_eq!(r.code, 0, "{}", r.all());
             let plays: Vec<&str> = r
                 .stdout
@@ -610,34 +580,13 @@ fn a_moves_card_is_named_by_what_was_seen_as_it_was_made() {
     }
 }
 
-/// Each deal opens with an ante to the pot, and the pot goes to seat 0 before the
-/// outcome.
-const ANTE_EACH_DEAL: &str = r#"ruleset "end-of-deal chips probe"
-import "std/kabufuda"
-seats 2 { 2: 親 子 }
-zone 山 shared stack hidden
-zone 手 per seat pile owner
-enum 結果: 終(end)
-var chips: int per seat = 0
-var pot: int = 0
-ledger chips, pot
-proc match {
-  repeat 2 {
-    for x in seats() { pay 5 from chips[x] to pot }
-    choose 0 { move a { } move b { } }
-    pay pot from pot to chips[0]
-    outcome 終
-  }
-}
-"#;
-
 /// The ledger shown as a deal ends is the ledger at its `outcome`, not after the next
 /// deal's ante.
 #[test]
 fn a_deals_end_shows_the_ledger_at_its_outcome() {
     let dir = tempfile::tempdir().expect("tempdir");
     let file = rule_file(dir.path(), "ante.fuda", ANTE_EACH_DEAL);
-    let r = fuda_with_input(&["play", &file, "--seed", "1"], "1\n\n1\n");
+    let r = fuda_80(&["play", &file, "--seed", "1"], "1\n\n1\n");
     assert_eq!(r.code, 0, "{}", r.all());
     let ends: Vec<&str> = r
         .stdout
@@ -687,7 +636,7 @@ fn copies_of_a_card_are_one_move_to_type() {
     let dir = tempfile::tempdir().expect("tempdir");
     let file = rule_file(dir.path(), "copies.fuda", COPIES);
     let play = |input: &str| {
-        let r = fuda_with_input(&["play", &file, "--seed", "1"], &format!("{input}\n"));
+        let r = fuda_80(&["play", &file, "--seed", "1"], &format!("{input}\n"));
         assert_eq!(r.code, 0, "{input}: {}", r.all());
         r.stdout
     };
@@ -741,7 +690,7 @@ fn set_moves_are_listed_compactly_and_typed_by_tiles() {
     let dir = tempfile::tempdir().expect("tempdir");
     let file = rule_file(dir.path(), "sets.fuda", SETS);
     let play = |input: &str| {
-        let r = fuda_with_input(&["play", &file, "--seed", "1"], &format!("{input}\n"));
+        let r = fuda_80(&["play", &file, "--seed", "1"], &format!("{input}\n"));
         assert_eq!(r.code, 0, "{input}: {}", r.all());
         r.stdout
     };
@@ -815,7 +764,7 @@ proc match {
 fn a_ledger_that_stops_balancing_is_told_once() {
     let dir = tempfile::tempdir().expect("tempdir");
     let file = &rule_file(dir.path(), "chip.fuda", MAKES_A_CHIP);
-    let r = fuda_with_input(
+    let r = fuda_80(
         &["play", file, "--seed", "1", "--no-pause"],
         "作る\n作る\n何も\n",
     );
@@ -827,7 +776,7 @@ fn a_ledger_that_stops_balancing_is_told_once() {
         r.stderr
     );
     // Balanced play says nothing.
-    let quiet = fuda_with_input(&["play", file, "--seed", "1"], "何も\n\n何も\n\n何も\n");
+    let quiet = fuda_80(&["play", file, "--seed", "1"], "何も\n\n何も\n\n何も\n");
     assert_eq!(quiet.code, 0, "{}", quiet.all());
     assert!(!quiet.stderr.contains("now sums to"), "{}", quiet.stderr);
 }
@@ -865,7 +814,7 @@ fn a_forced_choose_each_is_shown_not_asked_and_its_replay_fits() {
     let file = &rule_file(dir.path(), "one.fuda", ONE_CARD_EACH);
     let rec = dir.path().join("one.toml");
     let rec = rec.to_str().expect("utf-8 path");
-    let played = fuda_with_input(
+    let played = fuda_80(
         &["play", file, "--seed", "2", "--record", rec],
         "取る\n\n取る\n",
     );
@@ -881,7 +830,7 @@ fn a_forced_choose_each_is_shown_not_asked_and_its_replay_fits() {
 /// win paid (review: it showed the chips before the payment), as the final chips do.
 #[test]
 fn a_deals_end_shows_the_payments_made_after_its_outcome() {
-    let r = fuda_with_input(
+    let r = fuda_80(
         &[
             "play",
             &sangohana(),
@@ -915,7 +864,7 @@ fn a_deals_end_shows_the_payments_made_after_its_outcome() {
 /// which otherwise did not add up from the lines shown (second code review).
 #[test]
 fn a_payment_after_the_last_deal_is_shown() {
-    let r = fuda_with_input(
+    let r = fuda_80(
         &[
             "play",
             &sangohana(),
@@ -937,316 +886,4 @@ fn a_payment_after_the_last_deal_is_shown() {
         .collect();
     assert_eq!(after.len(), 2, "{}", r.stdout);
     assert!(after[1].ends_with("pot: 0"), "{}", after[1]);
-}
-
-/// What `fuda play` prints to wait for Enter after a deal.
-const PAUSE: &str = "── press Enter to continue ──";
-
-/// Plays a game as a person at the screen would: reads what `fuda play` shows up to
-/// each prompt, then answers it. At a pause, Enter; at a move, the first move offered
-/// with what it would score (a win: `2. 当たり — 素役 1`), else move 1. A pause that
-/// did not wait would take the next answer for a move (and be told so), and one that
-/// was not shown would leave a move unanswered: either changes the screen.
-fn drive(args: &[&str]) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fuda"))
-        .args(args)
-        .env("COLUMNS", "80")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("fuda starts");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut stdout = child.stdout.take().expect("stdout");
-    let mut stderr = child.stderr.take().expect("stderr");
-    let errors = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stderr.read_to_string(&mut text);
-        text
-    });
-    let mut screen: Vec<u8> = Vec::new();
-    let mut chunk = [0u8; 8192];
-    loop {
-        let n = stdout.read(&mut chunk).expect("read fuda's output");
-        if n == 0 {
-            break;
-        }
-        screen.extend_from_slice(&chunk[..n]);
-        // fuda flushes each prompt and then waits for a line: a screen that ends with
-        // one is waiting for it.
-        let answer = if screen.ends_with(b"\n> ") {
-            let text = String::from_utf8_lossy(&screen);
-            let asked = text.rsplit("\n── deal ").next().unwrap_or_default();
-            format!("{}\n", move_to_take(asked))
-        } else if screen.ends_with(PAUSE.as_bytes()) {
-            "\n".to_string()
-        } else {
-            continue;
-        };
-        // The game may be over already (a closed pipe): its screen says so.
-        let _ = stdin.write_all(answer.as_bytes());
-    }
-    drop(stdin);
-    let status = child.wait().expect("fuda runs");
-    Run {
-        code: status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&screen).into_owned(),
-        stderr: errors.join().expect("stderr read"),
-    }
-}
-
-/// The number of the move to take among those listed in `asked`: the first shown with
-/// a score, else 1.
-fn move_to_take(asked: &str) -> usize {
-    asked
-        .lines()
-        .filter_map(|l| {
-            let (n, rest) = l.trim_start().split_once(". ")?;
-            Some((n.parse::<usize>().ok()?, rest))
-        })
-        .find(|(_, rest)| rest.contains(" — "))
-        .map_or(1, |(n, _)| n)
-}
-
-/// How many moves listed on a screen are shown with a score (`2. 当たり — 素役 1`).
-fn offers(screen: &str) -> usize {
-    screen
-        .lines()
-        .filter(|l| {
-            l.trim_start()
-                .split_once(". ")
-                .is_some_and(|(n, m)| n.parse::<usize>().is_ok() && m.contains(" — "))
-        })
-        .count()
-}
-
-/// The width in columns of the widest line of a screen (a kanji takes two).
-fn widest(screen: &str) -> usize {
-    use unicode_width::UnicodeWidthStr;
-    screen.lines().map(|l| l.width()).max().unwrap_or(0)
-}
-
-/// 珊瑚花, two deals: the person is offered 当たり on the first turn with the hand as
-/// dealt, shown with its score (`素役 1 + 福当たり 12 = 13`), takes it and scores that;
-/// each deal's end shows every hand and waits for Enter (not after the last).
-#[test]
-fn golden_sangohana() {
-    let r = drive(&["play", &sangohana(), "--seed", "17", "--set", "deals=2"]);
-    assert_eq!(r.code, 0, "{}", r.all());
-    assert_eq!(r.stderr, "");
-    let s = &r.stdout;
-    assert!(
-        s.contains(" 2. 当たり — 素役 1 + 福当たり 12 = 13\n"),
-        "{s}"
-    );
-    assert_eq!(offers(s), 1, "{s}");
-    assert!(s.contains("you (seat 0, 胴二) scores 素役: 13\n"), "{s}");
-    assert_eq!(s.matches(PAUSE).count(), 1, "{s}");
-    assert_eq!(
-        s.matches("every seat's cards as the deal ended:").count(),
-        2
-    );
-    assert!(widest(s) <= 80, "{s}");
-    golden("sangohana-seed17.txt", s);
-}
-
-/// 浮島, two deals: a fishing game offers no win, so no move shows a score; each
-/// deal's end shows the capture piles.
-#[test]
-fn golden_ukishima() {
-    let ukishima = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/ukishima.fuda");
-    let r = drive(&["play", ukishima, "--seed", "7", "--set", "rounds=2"]);
-    assert_eq!(r.code, 0, "{}", r.all());
-    assert_eq!(r.stderr, "");
-    let s = &r.stdout;
-    assert_eq!(s.matches(PAUSE).count(), 1, "{s}");
-    assert!(s.contains("    取り札 of seat 1 (胴二)  "), "{s}");
-    assert_eq!(offers(s), 0, "{s}");
-    assert!(widest(s) <= 80, "{s}");
-    golden("ukishima-seed7.txt", s);
-}
-
-/// 奈良, two hands of four players: no move shows a score; each hand's end shows every
-/// seat's captures, and the four seats' chips are wrapped to 80 columns.
-#[test]
-fn golden_nara() {
-    let r = drive(&["play", &nara(), "--seed", "7", "--set", "hands=2"]);
-    assert_eq!(r.code, 0, "{}", r.all());
-    assert_eq!(r.stderr, "");
-    let s = &r.stdout;
-    assert_eq!(s.matches(PAUSE).count(), 1, "{s}");
-    assert_eq!(offers(s), 0, "{s}");
-    assert!(widest(s) <= 80, "{s}");
-    golden("nara-seed7.txt", s);
-}
-
-/// A win offered is shown with what it scores, and taking it scores exactly that: the
-/// yaku and bonus lines as the `scores` lines after it list them, and the total. Both of
-/// 珊瑚花's wins: 上がり on a drawn card and 当たり on a discard.
-#[test]
-fn a_win_offered_scores_what_it_said() {
-    let mut seen: Vec<String> = Vec::new();
-    for seed in 1..=40 {
-        let seed = seed.to_string();
-        let r = drive(&[
-            "play",
-            &sangohana(),
-            "--seed",
-            &seed,
-            "--set",
-            "deals=2",
-            "--no-pause",
-        ]);
-        assert_eq!(r.code, 0, "{}", r.all());
-        let lines: Vec<&str> = r.stdout.lines().collect();
-        for (i, l) in lines.iter().enumerate() {
-            let Some((_, said)) = l.split_once(" — ").filter(|_| l.starts_with("   ")) else {
-                continue;
-            };
-            let name = l.trim_start().split_once(". ").map_or("", |(_, m)| m);
-            let name = name.split(" — ").next().unwrap_or_default();
-            // The driver takes it: `> you: 当たり`, then the score.
-            let took = lines[i..].iter().position(|l| l.starts_with("> you: "));
-            let took = took.map(|k| i + k).expect("a move taken");
-            assert_eq!(lines[took], format!("> you: {name}"), "seed {seed}");
-            let scored = lines[took + 1];
-            assert!(scored.contains(") scores "), "seed {seed}: {scored}");
-            let total = scored.rsplit(": ").next().unwrap_or_default();
-            // `素役 1 + 福当たり 12 = 13` or `素役 1`, as the yaku lines below it say.
-            let (parts, sum) = match said.rsplit_once(" = ") {
-                Some((parts, sum)) => (parts.split(" + ").collect::<Vec<_>>(), sum),
-                None => (vec![said], said.rsplit(' ').next().unwrap_or_default()),
-            };
-            assert_eq!(sum, total, "seed {seed}: {l} / {scored}");
-            let yaku: Vec<String> = lines[took + 2..took + 2 + parts.len()]
-                .iter()
-                .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
-                .collect();
-            assert_eq!(yaku, parts, "seed {seed}: {}", lines[took..].join("\n"));
-            if !seen.contains(&name.to_string()) {
-                seen.push(name.to_string());
-            }
-        }
-        if seen.len() == 2 {
-            return;
-        }
-    }
-    panic!("seeds 1..=40 offered the person only {seen:?}");
-}
-
-/// A two-seat game won at once, whose score reads one hand: with `OTHERS` the winner's
-/// bonus counts the months of the other seat's hidden cards; with `MINE`, of its own.
-const HIDDEN_BONUS: &str = r#"ruleset "hidden bonus probe"
-import "std/hanafuda"
-seats 2 { 2: 親 子 }
-zone 山 shared stack hidden
-zone 手 per seat pile owner
-enum 結果: 終(end)
-score 点(h: cards, extra: int = 0) {
-  yaku all {
-    和了 1 when true
-    月数 extra when extra > 0
-  }
-}
-proc match {
-  gather 山
-  shuffle 山
-  deal 3 from 山 to 手
-  choose 0 {
-    move 上がり "上がり" {
-      record 点(手[0], extra: sum(c in 手[WHOSE]: c.month)) for 0
-      outcome 終
-    }
-    move 流す "流す" { outcome 終 }
-  }
-}
-"#;
-
-/// A score that depends on cards the person cannot see is not given (it would tell
-/// them): the move says so instead. One read off the person's own cards is given
-/// exactly. A move that ends the deal with no score for the person shows nothing.
-#[test]
-fn a_win_whose_score_reads_hidden_cards_is_not_told() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let others = rule_file(
-        dir.path(),
-        "others.fuda",
-        &HIDDEN_BONUS.replace("WHOSE", "1"),
-    );
-    let mine = rule_file(dir.path(), "mine.fuda", &HIDDEN_BONUS.replace("WHOSE", "0"));
-    for seed in 1..=5 {
-        let seed = seed.to_string();
-        let r = fuda_with_input(&["play", &others, "--seed", &seed], "1\n");
-        assert_eq!(r.code, 0, "{}", r.all());
-        assert!(
-            r.stdout
-                .contains("   1. 上がり — its score depends on cards you cannot see\n   2. 流す\n"),
-            "seed {seed}: {}",
-            r.stdout
-        );
-        let r = fuda_with_input(&["play", &mine, "--seed", &seed], "1\n");
-        assert_eq!(r.code, 0, "{}", r.all());
-        let said = r
-            .stdout
-            .lines()
-            .find_map(|l| l.strip_prefix("   1. 上がり — "))
-            .unwrap_or_else(|| panic!("seed {seed}: {}", r.stdout));
-        let total = said.rsplit(' ').next().unwrap_or_default();
-        assert!(said.starts_with("和了 1 + 月数 "), "seed {seed}: {said}");
-        assert!(
-            r.stdout
-                .contains(&format!("you (seat 0, 親) scores 和了・月数: {total}\n")),
-            "seed {seed}: {}",
-            r.stdout
-        );
-        assert!(
-            r.stdout.contains("   2. 流す\n"),
-            "seed {seed}: {}",
-            r.stdout
-        );
-    }
-}
-
-/// The pause after a deal reads a line: Enter (or anything else) goes on, `quit` or the
-/// end of input leaves the game as at a move (exit code 2, the seed told, the record
-/// kept as left). `--no-pause` reads nothing there, for scripts.
-#[test]
-fn the_pause_after_a_deal_reads_a_line() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let file = rule_file(dir.path(), "ante.fuda", ANTE_EACH_DEAL);
-    let play = |extra: &[&str], input: &str| {
-        let mut args = vec!["play", file.as_str(), "--seed", "1"];
-        args.extend_from_slice(extra);
-        fuda_with_input(&args, input)
-    };
-    let r = play(&[], "1\n\n1\n");
-    assert_eq!(r.code, 0, "{}", r.all());
-    // One pause: after the first deal, not after the last.
-    assert_eq!(r.stdout.matches(PAUSE).count(), 1, "{}", r.stdout);
-    let (before, after) = r.stdout.split_once(PAUSE).expect("a pause");
-    assert!(before.contains("── deal 1 ends"), "{before}");
-    assert!(after.starts_with("\n\n── deal 2, your move ──"), "{after}");
-
-    let rec = dir.path().join("left.toml");
-    let rec = rec.to_str().expect("utf-8 path");
-    for (input, why) in [("1\n", "input ended"), ("1\nquit\n", "you quit")] {
-        let r = play(&["--record", rec], input);
-        assert_eq!(r.code, 2, "{input:?}: {}", r.all());
-        assert!(
-            r.stderr
-                .contains(&format!("{why} before the game ended: leaving the game")),
-            "{}",
-            r.stderr
-        );
-        assert!(r.stdout.contains("--seed 1"), "{}", r.stdout);
-        assert!(!r.stdout.contains("── deal 2"), "{}", r.stdout);
-        let text = std::fs::read_to_string(rec).expect("the record");
-        assert!(text.contains("ended = \"left\""), "{text}");
-    }
-
-    let r = play(&["--no-pause"], "1\n1\n");
-    assert_eq!(r.code, 0, "{}", r.all());
-    assert!(!r.stdout.contains(PAUSE), "{}", r.stdout);
-    let help = common::fuda(&["play", "--help"]);
-    assert!(help.stdout.contains("--no-pause"), "{}", help.stdout);
 }

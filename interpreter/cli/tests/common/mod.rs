@@ -102,6 +102,12 @@ pub fn fuda_with_input(args: &[&str], input: &str) -> Run {
     fuda_in(None, args, input)
 }
 
+/// Runs `fuda` with `input` on stdin, on a screen of 80 columns (`COLUMNS=80`, whatever
+/// the terminal the tests run in), as the tests of `fuda play`'s screens expect.
+pub fn fuda_80(args: &[&str], input: &str) -> Run {
+    fuda_env(None, &[("COLUMNS", Some("80"))], args, input.as_bytes())
+}
+
 /// Runs `fuda` in folder `dir` (this process's own when `None`), feeding `input`.
 pub fn fuda_in(dir: Option<&Path>, args: &[&str], input: &str) -> Run {
     fuda_env(dir, &[], args, input.as_bytes())
@@ -285,3 +291,24 @@ pub fn golden(name: &str, text: &str) {
         b.get(at).copied().unwrap_or("<end>"),
     );
 }
+
+/// Each deal opens with an ante to the pot, and the pot goes to seat 0 before the
+/// outcome.
+pub const ANTE_EACH_DEAL: &str = r#"ruleset "end-of-deal chips probe"
+import "std/kabufuda"
+seats 2 { 2: 親 子 }
+zone 山 shared stack hidden
+zone 手 per seat pile owner
+enum 結果: 終(end)
+var chips: int per seat = 0
+var pot: int = 0
+ledger chips, pot
+proc match {
+  repeat 2 {
+    for x in seats() { pay 5 from chips[x] to pot }
+    choose 0 { move a { } move b { } }
+    pay pot from pot to chips[0]
+    outcome 終
+  }
+}
+"#;
