@@ -17,6 +17,10 @@ use std::collections::HashMap;
 /// Most distinct values a part may hold for the recursion (a row of counts is packed
 /// in 64 bits, four bits a value).
 const MOST_VALUES: usize = 16;
+/// Most rows one part may work out: a mahjong suit takes a few hundred, and a hostile
+/// pattern (hundreds of cards of a few values) is left to the search, whose every step
+/// is charged to the evaluation's budget.
+const MOST_ROWS: u64 = 100_000;
 
 /// The most cards each choice of groups places in `part` (`out[code]`, choices as
 /// `by_parts` numbers them: `kinds[i].1` groups of slot `kinds[i].0`, mixed radix), or
@@ -36,8 +40,13 @@ pub(super) fn part_table(
     let mut memo: HashMap<(u64, u32), u8> = HashMap::new();
     let radix: Vec<u32> = kinds.iter().map(|(_, n)| *n as u32 + 1).collect();
     let ways: u32 = radix.iter().product();
+    let start = out.len();
     for code in 0..ways {
         let placed = row.most(row.counts, code, &radix, &mut memo, steps);
+        if *steps > MOST_ROWS {
+            out.truncate(start);
+            return false;
+        }
         out.push(placed as usize);
     }
     true
@@ -169,6 +178,10 @@ impl Row {
             return m;
         }
         *steps += 1;
+        // Past the limit the answer is thrown away (see `part_table`): stop at once.
+        if *steps > MOST_ROWS {
+            return 0;
+        }
         let i = (counts.trailing_zeros() / 4) as usize;
         let n = ((counts >> (4 * i)) & 15) as usize;
         // One card of the lowest value left out.
