@@ -16,12 +16,12 @@ use fuda_tests::oracle::Rng;
 use yardstick::{Settlement, Stats, Yardstick, FUKE_NAMES, PLAYERS, YAKU_NAMES};
 
 use fuda_core::agents::{by_name, Agent};
-use fuda_core::loader::NoFiles;
 use fuda_core::model::CardIx;
 use fuda_core::play::{
     agent_seed, game_seed, play_game, settle, Described, PlayOptions, ZoneCards,
 };
 use fuda_core::Program;
+use fuda_tests::bundled;
 
 /// The outcome of a hand settled with a ふけ, and of one settled on card points.
 const FUKE_OUTCOME: &str = "ふけ清算";
@@ -36,22 +36,11 @@ struct Engine {
 
 impl Engine {
     fn new() -> Engine {
-        let p = fuda_core::compile(
+        let p = bundled::compile(
             "nara-hanaawase.fuda",
             include_str!("../../rulesets/nara-hanaawase.fuda"),
-            &NoFiles,
-        )
-        .unwrap_or_else(|f| panic!("nara-hanaawase.fuda does not compile: {:#?}", f.diagnostics))
-        .program;
-        let ix = std::array::from_fn(|c| {
-            let id = yardstick::IDS[c];
-            p.deck
-                .ids
-                .iter()
-                .position(|i| i == id)
-                .unwrap_or_else(|| panic!("the engine's deck has no card `{id}`"))
-                as CardIx
-        });
+        );
+        let ix = bundled::card_indices(&p, &yardstick::IDS);
         Engine { p, ix }
     }
 

@@ -16,12 +16,12 @@ use fuda_tests::oracle::Rng;
 use yardstick::{Stats, Yardstick, FACES, PLAYERS};
 
 use fuda_core::agents::{by_name, Agent};
-use fuda_core::loader::NoFiles;
 use fuda_core::model::{CardIx, CardSet};
 use fuda_core::play::{agent_seed, game_seed, play_game, PlayOptions};
 use fuda_core::score::score_with;
 use fuda_core::value::Value;
 use fuda_core::Program;
+use fuda_tests::bundled;
 
 /// The rule file, its `和了点` table, and the engine's four cards of each face.
 struct Engine {
@@ -32,13 +32,7 @@ struct Engine {
 
 impl Engine {
     fn new() -> Engine {
-        let p = fuda_core::compile(
-            "taigi.fuda",
-            include_str!("../../rulesets/taigi.fuda"),
-            &NoFiles,
-        )
-        .unwrap_or_else(|f| panic!("taigi.fuda does not compile: {:#?}", f.diagnostics))
-        .program;
+        let p = bundled::compile("taigi.fuda", include_str!("../../rulesets/taigi.fuda"));
         let table = p
             .score_named("和了点")
             .expect("taigi.fuda has a table 和了点");

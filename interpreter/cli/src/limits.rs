@@ -13,9 +13,9 @@ pub const MAX_FILE_BYTES: usize = fuda_grammar::MAX_SOURCE_BYTES;
 /// at most some 50 MB. `fuda play` writes five to ten bytes a decision.
 pub const MAX_REPLAY_BYTES: usize = 512 << 10;
 
-/// The most decisions a replay may hold. A full 12-deal game of 珊瑚花 takes under 600,
-/// and its longest match (120 deals) under 6,000: this is room for matches eight times
-/// as long. A replay is refused before it is parsed when it holds more TOML lists (`[`)
+/// The most decisions a replay may hold. A bundled game of 12 deals takes under 600
+/// decisions, and the longest bundled match (120 deals) under 6,000: this is room for
+/// matches eight times as long. A replay is refused before it is parsed when it holds more TOML lists (`[`)
 /// than this many decisions and a few other fields would.
 pub const MAX_REPLAY_MOVES: usize = 50_000;
 

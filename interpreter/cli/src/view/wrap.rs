@@ -84,7 +84,7 @@ pub fn rows(rows: &[(String, Vec<String>)], margin: usize, gap: usize, columns: 
 mod tests {
     use super::*;
 
-    /// Every card of the 珊瑚花 deck, as play shows them (`松に鶴(1-crane)`).
+    /// Every card of a bundled 48-card deck, as play shows them (`松に鶴(1-crane)`).
     fn all_cards() -> Vec<String> {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../rulesets/sangohana.fuda");
         let p = crate::load::program(std::path::Path::new(path)).expect("the ruleset loads");

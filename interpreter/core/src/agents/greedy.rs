@@ -129,6 +129,8 @@ impl Agent for Greedy {
         let mut best_score = i64::MIN;
         // Cards the best moves leave the seat short of a pattern (0: none to draw for).
         let mut best_short = 0;
+        // The seat's cards after each move, for telling equally near moves apart.
+        let mut held_after = vec![CardSet::EMPTY; moves.len()];
         let mut applied_moves = 0;
         // Whether some move changes the cards the seat holds: asked only in a game
         // without chips (see below), so that the usual decision pays nothing for it.
@@ -161,7 +163,10 @@ impl Agent for Greedy {
             }
             applied_moves += 1;
             cards_moved |= judged_by_records && owned_cards(p, w, seat, false) != own_before;
-            let (score, short) = evaluate(p, w, seat, before, &mut self.scratch);
+            let (score, short, own) = evaluate(p, w, seat, before, &mut self.scratch);
+            if let Some(h) = held_after.get_mut(i) {
+                *h = own;
+            }
             if score > best_score {
                 best_score = score;
                 best.clear();
@@ -185,7 +190,7 @@ impl Agent for Greedy {
                     .any(|s| s.shapes.iter().any(|sh| matches!(sh, ShapeDef::Run(..))))
         });
         if best.len() > 1 && best_short > 0 && runs {
-            best = self.widest(p, st, world, w, seat, me, &mut choices, best);
+            best = self.widest(p, st, world, seat, best, &held_after);
         }
         self.world = world_slot;
         self.trial = trial_slot;
@@ -227,8 +232,9 @@ const ROLLOUT_DECISIONS: usize = 400;
 const ROLLOUT_WORK: u64 = 2_000_000;
 
 /// Most steps of work all of one greedy player's lookahead may do (see
-/// [`Greedy::LOOKAHEAD_BUDGET`]): over 15 times what it asks in a bundled match of 12
-/// rounds (under 600,000, in 浮島), and under half a second of a release build's engine.
+/// [`Greedy::LOOKAHEAD_BUDGET`]): over 15 times what it asks in the costliest bundled
+/// match of 12 rounds (under 600,000), and under half a second of a release build's
+/// engine.
 const LOOKAHEAD_BUDGET: u64 = 10_000_000;
 
 impl Greedy {
@@ -355,30 +361,18 @@ impl Greedy {
     }
 
     /// Of the moves `best` (equally near a pattern in `world`), those after which most
-    /// unseen cards would bring the seat's cards nearer (see [`acceptance`]); all of
-    /// them when they leave the same cards. `w` is scratch space.
-    #[allow(clippy::too_many_arguments)]
+    /// unseen cards would bring the seat's cards (`held_after[i]` after move `i`) nearer
+    /// (see [`acceptance`]); all of them when they leave the same cards.
     fn widest(
         &mut self,
         p: &Program,
         st: &State,
         world: &State,
-        w: &mut State,
         seat: u8,
-        me: usize,
-        choices: &mut [usize],
         best: Vec<usize>,
+        held_after: &[CardSet],
     ) -> Vec<usize> {
-        let mut after: Vec<(usize, CardSet)> = Vec::with_capacity(best.len());
-        for &i in &best {
-            w.clone_from(world);
-            choices[me] = i;
-            let work = self.lend_work(w, u64::MAX);
-            if w.apply(p, choices).is_ok() && w.advance(p).is_ok() {
-                after.push((i, owned_cards(p, w, seat, false)));
-            }
-            self.charge_work(w, work);
-        }
+        let after: Vec<(usize, CardSet)> = best.iter().map(|&i| (i, held_after[i])).collect();
         if after.windows(2).all(|x| x[0].1 == x[1].1) {
             return best;
         }
@@ -497,14 +491,14 @@ fn play_out_inner(p: &Program, w: &mut State, limit: usize, rng: &mut GameRng) {
 /// (rummy-like games), plus what the score tables give the seat's own face-up cards
 /// (fishing games: captures scored by the tables the settlement uses).
 /// Also says how many cards the seat is short of the nearest pattern (0 after a win,
-/// or in a game without patterns to measure).
+/// or in a game without patterns to measure), and the cards it holds (none after a win).
 fn evaluate(
     p: &Program,
     st: &State,
     seat: u8,
     from: usize,
     scratch: &mut DistanceScratch,
-) -> (i64, usize) {
+) -> (i64, usize, CardSet) {
     for e in &st.events[from.min(st.events.len())..] {
         if let Event::Record(s, r, _) = e {
             let value = if *s == seat {
@@ -512,7 +506,7 @@ fn evaluate(
             } else {
                 -1_000_000
             };
-            return (value, 0);
+            return (value, 0, CardSet::EMPTY);
         }
     }
     let own = owned_cards(p, st, seat, false);
@@ -532,7 +526,7 @@ fn evaluate(
             }
         }
     }
-    (value, short)
+    (value, short, own)
 }
 
 /// The fewest cards `cards` still miss towards the nearest of the ruleset's patterns

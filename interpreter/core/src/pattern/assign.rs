@@ -3,7 +3,7 @@
 //! classes (`require 三.kind != 五.kind`) hold or fail with the classes alone. So a hand
 //! none of whose ways of filling the classes with whole groups satisfies those requires
 //! has no split at all, and is answered without enumerating a single group (eight kasu
-//! for 珊瑚花's 3 + 5 of different kinds: 56 subsets tried, and every split refused).
+//! for a pattern of 3 + 5 of different kinds: 56 subsets tried, and every split refused).
 
 use crate::ir::{PatternDef, Prefilter};
 use crate::model::CardSet;

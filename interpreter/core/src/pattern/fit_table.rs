@@ -188,7 +188,7 @@ mod tests {
     use crate::model::GameRng;
 
     /// The table answers what the per-hand test does, on random hands of every size
-    /// near the pattern's: 珊瑚花's 3 + 5 by kind (its class-settled requires included),
+    /// near the pattern's: 3 + 5 cards by kind (with requires the classes settle),
     /// and groups by suit on the 136 tiles (a deck past one word of the set).
     #[test]
     fn the_table_answers_as_the_per_hand_test_does() {
