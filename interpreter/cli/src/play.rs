@@ -41,7 +41,7 @@ pub struct Args {
     /// Seed for the shuffle (default: from the clock; it is told when the game is over).
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
-    /// Computer players by seat, comma-separated and reused in turn (random, eager, greedy).
+    /// Computer players by seat, comma-separated and reused in turn (random, eager, greedy, planner).
     #[arg(long, default_value = "greedy", value_name = "A,B,C")]
     pub agents: String,
     /// Number of players (sets the ruleset's `players` parameter).

@@ -55,7 +55,7 @@ pub struct RunArgs {
     /// `false`).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     pub set: Vec<String>,
-    /// Computer players by seat, comma-separated (random, eager, greedy): at most one per
+    /// Computer players by seat, comma-separated (random, eager, greedy, planner): at most one per
     /// seat, a shorter list reused in turn. Different agents are rotated over the seats
     /// (see `--seating`).
     #[arg(long, default_value = "greedy", value_name = "A,B,C")]

@@ -78,6 +78,11 @@ impl Greedy {
     /// whose every move is heavy still ends its game in seconds.
     pub const LOOKAHEAD_BUDGET: u64 = LOOKAHEAD_BUDGET;
 
+    /// Lets its lookahead do at most `budget` more steps of work over its life.
+    pub(super) fn set_lookahead_budget(&mut self, budget: u64) {
+        self.lookahead_left = budget;
+    }
+
     /// What the last decision cost ([`DecisionWork::default`] before the first, and for a
     /// decision with one move or none).
     pub fn last_work(&self) -> DecisionWork {
@@ -447,7 +452,7 @@ impl Greedy {
 }
 
 /// The totals of the results recorded for `seat` since event `from`.
-fn recorded(w: &State, seat: u8, from: usize) -> i64 {
+pub(super) fn recorded(w: &State, seat: u8, from: usize) -> i64 {
     w.events[from.min(w.events.len())..]
         .iter()
         .map(|e| match e {
@@ -609,7 +614,7 @@ fn acceptance(
 /// seat's own stacks are left out: a stack is a wall to draw from or a river of
 /// discards, and neither is part of a hand (counting them made every pattern look
 /// nearly complete in a game with a wall and a river per player).
-fn owned_cards(p: &Program, st: &State, seat: u8, shown: bool) -> CardSet {
+pub(super) fn owned_cards(p: &Program, st: &State, seat: u8, shown: bool) -> CardSet {
     use crate::ir::{Order, Visibility};
     let b = &st.board;
     let mut out = CardSet::EMPTY;
@@ -633,7 +638,7 @@ fn owned_cards(p: &Program, st: &State, seat: u8, shown: bool) -> CardSet {
 /// Makes the copy kept in `slot` (a new one the first time) a copy of `st` for looking
 /// ahead: without the game's history of events, which the lookahead does not need and
 /// which grows with the game, and without messages.
-fn copy_into<'s>(slot: &'s mut Option<State>, st: &State) -> &'s mut State {
+pub(super) fn copy_into<'s>(slot: &'s mut Option<State>, st: &State) -> &'s mut State {
     let w = match slot {
         Some(w) => {
             w.copy_without_events(st);
@@ -647,7 +652,7 @@ fn copy_into<'s>(slot: &'s mut Option<State>, st: &State) -> &'s mut State {
 
 /// Where the cards a seat cannot see lie, kept from one reshuffle to the next.
 #[derive(Default)]
-struct Hidden {
+pub(super) struct Hidden {
     /// Zone instance and position of each hidden card, zone by zone.
     places: Vec<(usize, usize)>,
     /// The hidden cards, in the same order.
@@ -655,7 +660,13 @@ struct Hidden {
 }
 
 /// Reshuffles every card `seat` cannot see among the places such cards occupy.
-fn determinize(p: &Program, st: &mut State, seat: u8, rng: &mut GameRng, hidden: &mut Hidden) {
+pub(super) fn determinize(
+    p: &Program,
+    st: &mut State,
+    seat: u8,
+    rng: &mut GameRng,
+    hidden: &mut Hidden,
+) {
     let visible = st.visible_to(p, seat);
     let b = &mut st.board;
     hidden.places.clear();

@@ -4,10 +4,12 @@
 
 mod eager;
 mod greedy;
+mod planner;
 mod random;
 
 pub use eager::Eager;
 pub use greedy::{DecisionWork, Greedy};
+pub use planner::Planner;
 pub use random::Random;
 
 use crate::engine::{Move, Picker, State};
@@ -170,7 +172,7 @@ impl Picker for AutoPlayers<'_> {
 }
 
 /// Agent names the CLI accepts.
-pub const AGENT_NAMES: &[&str] = &["random", "eager", "greedy"];
+pub const AGENT_NAMES: &[&str] = &["random", "eager", "greedy", "planner"];
 
 /// An agent by name, seeded.
 pub fn by_name(name: &str, seed: u64) -> Option<Box<dyn Agent>> {
@@ -178,6 +180,7 @@ pub fn by_name(name: &str, seed: u64) -> Option<Box<dyn Agent>> {
         "random" => Some(Box::new(Random::new(seed))),
         "eager" => Some(Box::new(Eager::new(seed))),
         "greedy" => Some(Box::new(Greedy::new(seed))),
+        "planner" => Some(Box::new(Planner::new(seed))),
         _ => None,
     }
 }

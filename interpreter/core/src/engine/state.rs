@@ -436,7 +436,7 @@ pub enum Event {
 }
 
 /// Which body a frame runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CodeRef {
     /// A procedure.
     Proc(u16),
