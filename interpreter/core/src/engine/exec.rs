@@ -28,7 +28,7 @@ pub const ROUND_BUDGET: u64 = 5_000_000;
 /// under half a second of a release build's engine.
 pub const GAME_BUDGET: u64 = 10_000_000;
 /// Work each decision of a round earns the game when the round ends: a long match of
-/// honest rounds (対戯 to 40 points, a thousand deals whose win checks cost some
+/// honest rounds (a match to 40 points, a thousand deals whose win checks cost some
 /// hundreds of steps a decision) plays to its end, while a game whose rounds each work
 /// hard for a few decisions still runs out within about the same time as without it.
 pub const WORK_PER_DECISION: u64 = 2_000;

@@ -215,7 +215,7 @@ pub(crate) fn one_way(pat: &PatternDef, cards: CardSet) -> Option<Vec<CardSet>> 
 /// Fills `groups` with the only split `pre`'s classes allow, when there is exactly one
 /// way to deal whole classes to the groups: every class the cards touch is one group
 /// (as many classes as groups), and no two groups have the same size. That is a
-/// winning hand of most `same`-group patterns (珊瑚花's 3 + 5 of two kinds), whose
+/// winning hand of most `same`-group patterns (3 + 5 cards of two kinds, say), whose
 /// search would try each class for each group only to take the one of the right size.
 /// False when the search must run (the groups' conditions and requires not yet asked).
 fn only_split(pat: &PatternDef, pre: &Prepared, groups: &mut [CardSet]) -> bool {

@@ -78,9 +78,9 @@ impl GameRecord {
 
 impl GameRecord {
     /// In a game without a ledger, what the rules recorded is the measure: each seat's
-    /// "chips" become the totals recorded for it (富戯's points, 帝戯's task scores),
-    /// and each deal's change the totals recorded in that deal, so that the statistics
-    /// and the greedy player's playouts read the same number.
+    /// "chips" become the totals recorded for it (a game's points, a solo performance's
+    /// task scores), and each deal's change the totals recorded in that deal, so that
+    /// the statistics and the greedy player's playouts read the same number.
     fn points_without_ledger(&mut self, p: &Program) {
         if !p.ledger.is_empty() {
             return;

@@ -14,8 +14,8 @@ use super::machine::{Exit, Machine, Stop};
 /// The most options a decision the machine takes may have.
 pub(super) const MOST_OPTIONS: usize = 16;
 
-/// The most options over cards or values a `choose` the machine takes may have (富戯's
-/// plays have seven).
+/// The most options over cards or values a `choose` the machine takes may have (the
+/// bundled climbing game's plays have seven).
 pub(super) const CARD_OPTIONS: usize = 8;
 
 impl Machine<'_> {
