@@ -2,8 +2,9 @@
 //! the discard, the stock's test with the next seat, and the next turn's draw or take
 //! (the loop of a draw-and-discard game that wins on a discard, and of any game played
 //! the same way). `shapes.rs` resolves each of these pieces on its own; when they
-//! follow one another exactly so, a run of such turns is played here, in one function that keeps the deciding seat and the count of
-//! instructions in locals, instead of going back to the machine's loop between pieces.
+//! follow one another exactly so, a run of such turns is played here, in one function
+//! that keeps the deciding seat and the count of instructions in locals, instead of
+//! going back to the machine's loop between pieces.
 //! Every piece is asked, counted and checked exactly as the loop asks, counts and checks
 //! it, so the game is the same either way.
 
