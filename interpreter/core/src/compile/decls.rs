@@ -149,6 +149,7 @@ pub(super) fn declare_all(c: &mut Compiler, items: &[(u16, Item)]) {
                         requires: Vec::new(),
                         size: 0,
                         prefilter: None,
+                        counts: None,
                         frame: 0,
                         told_apart: crate::model::CardSet::first_n(crate::model::MAX_CARDS),
                         used: true,

@@ -115,6 +115,11 @@ pub fn compile(name: &str, text: &str, loader: &dyn Loader) -> Result<Compiled, 
         warnings.extend(unused::patterns(&mut program));
         classes::finish(&mut program);
         copies::mark(&mut program);
+        // Which patterns a hand's counts decide (a mahjong hand's standard form).
+        for i in 0..program.patterns.len() {
+            let plan = crate::pattern::counts_plan(&program.deck, &program.patterns[i]);
+            program.patterns[i].counts = plan.map(std::sync::Arc::new);
+        }
         guards::compile_hand_guards(&mut program);
         quick_ops::compile_quick_ops(&mut program);
         Ok(Compiled { program, warnings })

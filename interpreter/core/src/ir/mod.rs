@@ -278,6 +278,9 @@ pub struct PatternDef {
     /// groups go among `slots` (then the union of their groups by name, with no shapes
     /// of its own). Empty for a pattern with groups.
     pub alternatives: Vec<Alternative>,
+    /// How a hand is decided by its counts, when it can be (`pattern/by_counts.rs`):
+    /// set when the program is final.
+    pub counts: Option<std::sync::Arc<crate::pattern::CountsPlan>>,
     /// Where declared.
     pub loc: Loc,
 }

@@ -34,7 +34,7 @@ pub(super) fn part_table(
     out: &mut Vec<usize>,
     steps: &mut u64,
 ) -> bool {
-    let Some(row) = Row::of(deck, slots, kinds, part) else {
+    let Some(row) = Row::of(deck, slots, kinds, part, false) else {
         return false;
     };
     let mut memo: HashMap<(u64, u32), u8> = HashMap::new();
@@ -59,7 +59,7 @@ pub(super) fn applies(
     kinds: &[(usize, usize)],
     part: CardSet,
 ) -> bool {
-    Row::of(deck, slots, kinds, part).is_some()
+    Row::of(deck, slots, kinds, part, false).is_some()
 }
 
 /// A part as counts by value, and what each kind of group does with them.
@@ -84,10 +84,21 @@ impl Row {
     /// value: cards alike in one of the attributes the shapes use are alike in all, a
     /// run's attribute tells the values apart (its `by` attribute holds one value over
     /// the part), and every group may hold every card of the part.
-    fn of(deck: &Deck, slots: &[SlotDef], kinds: &[(usize, usize)], part: CardSet) -> Option<Row> {
+    ///
+    /// With `exact` (whole groups only, for deciding a match), a part whose cards all
+    /// share the runs' attribute (a suit of honours, all numbered 0) can hold no run of
+    /// two or more: its runs are left out and its cards read by the `same` attribute.
+    fn of(
+        deck: &Deck,
+        slots: &[SlotDef],
+        kinds: &[(usize, usize)],
+        part: CardSet,
+        exact: bool,
+    ) -> Option<Row> {
         let mut attrs: Vec<u16> = Vec::new();
         let mut run_attr: Option<u16> = None;
         let mut out_kinds = Vec::with_capacity(kinds.len());
+        let no_runs = exact && runs_impossible(deck, slots, kinds, part);
         for (slot, _) in kinds {
             let slot = &slots[*slot];
             if !slot.wild.is_empty() || slot.shapes.is_empty() || !part.is_subset(&slot.allowed) {
@@ -100,6 +111,7 @@ impl Row {
                         same = true;
                         attrs.push(*a);
                     }
+                    ShapeDef::Run(..) if no_runs => {}
                     ShapeDef::Run(a, by) => {
                         run = true;
                         if run_attr.is_some_and(|r| r != *a) {
@@ -216,5 +228,230 @@ impl Row {
         }
         memo.insert((counts, left), best);
         best
+    }
+}
+
+/// Whether no run of the groups can form in `part`: every run is two or more long and
+/// the part's cards all share the runs' attribute.
+fn runs_impossible(
+    deck: &Deck,
+    slots: &[SlotDef],
+    kinds: &[(usize, usize)],
+    part: CardSet,
+) -> bool {
+    let mut any = false;
+    for (slot, _) in kinds {
+        let slot = &slots[*slot];
+        for shape in &slot.shapes {
+            if let ShapeDef::Run(a, _) = shape {
+                any = true;
+                let mut vs = part.iter().map(|c| deck.attr(*a, c));
+                let first = vs.next();
+                if slot.size < 2 || !vs.all(|v| Some(v) == first) {
+                    return false;
+                }
+            }
+        }
+    }
+    any
+}
+
+/// What deciding a whole match by counts needs of a pattern, worked out when the
+/// program is compiled ([`plan`]): the attribute that splits a hand into parts no group
+/// crosses (a suit), and the kinds of group (a slot and its copies).
+#[derive(Clone, Debug)]
+pub struct CountsPlan {
+    attr: u16,
+    kinds: Vec<(usize, usize)>,
+    radix: Vec<u32>,
+    /// The code of every group used.
+    full: u32,
+}
+
+/// Most choices of groups a counts plan may have (codes are bits of a `u128`).
+const MOST_CODES: u32 = 128;
+
+/// The counts plan of `pat`, when whether a hand matches it is decided by the hand's
+/// counts alone: groups of `same` and `run` shapes within one class of some attribute,
+/// and nothing else asked of them (no `where`, no `require`, no wildcards).
+pub(crate) fn plan(deck: &Deck, pat: &crate::ir::PatternDef) -> Option<CountsPlan> {
+    if pat.is_union()
+        || !pat.requires.is_empty()
+        || pat.slots.is_empty()
+        || pat
+            .slots
+            .iter()
+            .any(|s| s.condition.is_some() || !s.wild.is_empty() || s.shapes.is_empty())
+    {
+        return None;
+    }
+    let attr = super::distance::within_one(deck, &pat.slots)?;
+    let kinds: Vec<(usize, usize)> = pat
+        .slots
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.copy_of.is_none())
+        .map(|(i, _)| {
+            (
+                i,
+                1 + pat.slots.iter().filter(|s| s.copy_of == Some(i)).count(),
+            )
+        })
+        .collect();
+    let radix: Vec<u32> = kinds.iter().map(|(_, n)| *n as u32 + 1).collect();
+    let ways = radix
+        .iter()
+        .try_fold(1u32, |w, r| w.checked_mul(*r))
+        .filter(|w| *w <= MOST_CODES)?;
+    let full = ways - 1;
+    Some(CountsPlan {
+        attr,
+        kinds,
+        radix,
+        full,
+    })
+}
+
+/// Whether `hand`, with the `formed` sets each a whole group, splits into `pat`'s
+/// groups, decided part by part from the counts (the recursion of [`Row::exact`]) and
+/// the parts' choices of groups combined; `None` when some part cannot be read by its
+/// counts, or it would take more than [`MOST_ROWS`] steps (the search must do).
+/// `steps` counts the rows worked out.
+pub(crate) fn matches(
+    deck: &Deck,
+    pat: &crate::ir::PatternDef,
+    plan: &CountsPlan,
+    hand: CardSet,
+    formed: &[CardSet],
+    steps: &mut u64,
+) -> Option<bool> {
+    let mut reach: u128 = 1;
+    let classes = deck.classes(plan.attr);
+    for class in classes {
+        let part = class.inter(hand);
+        if part.is_empty() {
+            continue;
+        }
+        let codes = exact_codes(deck, pat, plan, part, steps)?;
+        reach = combine(reach, codes, &plan.radix);
+        if reach == 0 {
+            return Some(false);
+        }
+    }
+    for f in formed {
+        // A group lies within one class: a formed set across classes is no group.
+        if classes.iter().filter(|c| !c.inter(*f).is_empty()).count() != 1 {
+            return Some(false);
+        }
+        let one_group = exact_codes(deck, pat, plan, *f, steps)? & single_groups(&plan.radix);
+        reach = combine(reach, one_group, &plan.radix);
+        if reach == 0 {
+            return Some(false);
+        }
+    }
+    Some(reach >> plan.full & 1 == 1)
+}
+
+/// The choices of groups (codes) that take exactly the cards of `part`.
+fn exact_codes(
+    deck: &Deck,
+    pat: &crate::ir::PatternDef,
+    plan: &CountsPlan,
+    part: CardSet,
+    steps: &mut u64,
+) -> Option<u128> {
+    let row = Row::of(deck, &pat.slots, &plan.kinds, part, true)?;
+    let mut out = 0u128;
+    row.exact(row.counts, 0, &plan.radix, &mut out, steps);
+    (*steps <= MOST_ROWS).then_some(out)
+}
+
+/// The codes that use exactly one group.
+fn single_groups(radix: &[u32]) -> u128 {
+    let mut out = 0u128;
+    let mut scale = 1u32;
+    for r in radix {
+        out |= 1 << scale;
+        scale *= r;
+    }
+    out
+}
+
+/// Every sum of a code in `a` and one in `b` that uses no kind of group more often than
+/// it has.
+fn combine(a: u128, b: u128, radix: &[u32]) -> u128 {
+    let mut out = 0u128;
+    for x in bits(a) {
+        for y in bits(b) {
+            let (mut sx, mut sy, mut fits) = (x, y, true);
+            for r in radix {
+                if sx % r + sy % r >= *r {
+                    fits = false;
+                    break;
+                }
+                sx /= r;
+                sy /= r;
+            }
+            if fits {
+                out |= 1 << (x + y);
+            }
+        }
+    }
+    out
+}
+
+/// The positions of the bits set in `set`.
+fn bits(mut set: u128) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let i = set.trailing_zeros();
+            set &= set - 1;
+            i
+        })
+    })
+}
+
+impl Row {
+    /// Adds to `out` each code, from `used` on, whose groups take exactly `counts`: the
+    /// lowest value left starts a `same` group of it or a run from it (whole groups
+    /// only, so no card is left out).
+    fn exact(&self, counts: u64, used: u32, radix: &[u32], out: &mut u128, steps: &mut u64) {
+        if counts == 0 {
+            *out |= 1 << used;
+            return;
+        }
+        *steps += 1;
+        if *steps > MOST_ROWS {
+            return;
+        }
+        let i = (counts.trailing_zeros() / 4) as usize;
+        let n = ((counts >> (4 * i)) & 15) as usize;
+        let mut scale = 1u32;
+        for (k, kind) in self.kinds.iter().enumerate() {
+            if (used / scale) % radix[k] + 1 < radix[k] {
+                if kind.same && n >= kind.size {
+                    let after = counts - ((kind.size as u64) << (4 * i));
+                    self.exact(after, used + scale, radix, out, steps);
+                }
+                if kind.run {
+                    let v0 = self.values[i];
+                    let mut after = counts;
+                    let whole = (0..kind.size).all(|j| {
+                        let at = i + j;
+                        let here = self.values.get(at).copied();
+                        let present =
+                            here == v0.checked_add(j as i64) && (after >> (4 * at)) & 15 > 0;
+                        if present {
+                            after -= 1 << (4 * at);
+                        }
+                        present
+                    });
+                    if whole {
+                        self.exact(after, used + scale, radix, out, steps);
+                    }
+                }
+            }
+            scale *= radix[k];
+        }
     }
 }

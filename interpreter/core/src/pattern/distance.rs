@@ -385,7 +385,7 @@ fn lowest_copies(deck: &crate::model::Deck, cards: CardSet, told: CardSet) -> Ca
 /// `run A by S` keeps `S`, and `same A` keeps every attribute `A` decides (a tile's face
 /// decides its suit). `None` when some group may mix values (no shape, `distinct`, a run
 /// without `by`, wild cards, which stand in for any value).
-fn within_one(deck: &crate::model::Deck, slots: &[SlotDef]) -> Option<u16> {
+pub(super) fn within_one(deck: &crate::model::Deck, slots: &[SlotDef]) -> Option<u16> {
     let mut candidates: Vec<u16> = Vec::new();
     for slot in slots {
         if !slot.wild.is_empty() {

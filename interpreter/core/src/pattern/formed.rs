@@ -62,6 +62,9 @@ pub fn any_match_formed(
     if formed.is_empty() {
         return super::any_match(cx, pat, hand);
     }
+    if let Some(found) = super::by_counts_or_alternatives(cx, pat, hand, formed)? {
+        return Ok(found);
+    }
     let Some(all) = together(hand, formed) else {
         return Ok(false);
     };

@@ -37,6 +37,8 @@ use prefilter::{may_fit_by_classes, ClassCounts};
 
 use alternatives::each_alternative;
 pub use alternatives::shape_of;
+pub(crate) use by_counts::plan as counts_plan;
+pub use by_counts::CountsPlan;
 pub use distance::{distance, distance_in, Distance, DistanceScratch};
 pub use fit_table::FitTable;
 pub use formed::{any_match_formed, for_each_match_formed, together};
@@ -90,6 +92,9 @@ pub fn for_each_match(
 /// had one per choice of copies. Only "is there a split" may be asked this way: a
 /// score table, which sees the splits' cards, gets them all from [`for_each_match`].
 pub fn any_match(cx: &mut Cx<'_>, pat: &PatternDef, cards: CardSet) -> Result<bool, RuntimeError> {
+    if let Some(found) = by_counts_or_alternatives(cx, pat, cards, &[])? {
+        return Ok(found);
+    }
     let Some(pre) = prepare(pat, cards) else {
         return Ok(false);
     };
@@ -106,6 +111,52 @@ pub fn any_match(cx: &mut Cx<'_>, pat: &PatternDef, cards: CardSet) -> Result<bo
         },
         lowest_copies,
     )?;
+    Ok(found)
+}
+
+/// Whether `cards` (with the `formed` sets as whole groups) split into the pattern,
+/// when its counts decide (`by_counts::matches`), or, for alternatives of which some
+/// are so decided, as the first alternative that matches; `None` when the search must
+/// decide.
+fn by_counts_or_alternatives(
+    cx: &mut Cx<'_>,
+    pat: &PatternDef,
+    cards: CardSet,
+    formed: &[CardSet],
+) -> Result<Option<bool>, RuntimeError> {
+    let p = cx.p;
+    if pat.is_union() {
+        let alternative = |i: u16| p.patterns.get(i as usize);
+        if !pat
+            .alternatives
+            .iter()
+            .any(|a| alternative(a.pattern).is_some_and(|q| q.counts.is_some()))
+        {
+            return Ok(None);
+        }
+        // A split of the union is a split of one of its alternatives.
+        for a in &pat.alternatives {
+            if let Some(q) = alternative(a.pattern) {
+                if formed::any_match_formed(cx, q, cards, formed)? {
+                    return Ok(Some(true));
+                }
+            }
+        }
+        return Ok(Some(false));
+    }
+    let Some(plan) = &pat.counts else {
+        return Ok(None);
+    };
+    let all = match formed::together(cards, formed) {
+        Some(all) => all,
+        None => return Ok(Some(false)),
+    };
+    if size(all) != pat.size {
+        return Ok(Some(false));
+    }
+    let mut steps = 0;
+    let found = by_counts::matches(&p.deck, pat, plan, cards, formed, &mut steps);
+    cx.charge(steps)?;
     Ok(found)
 }
 
