@@ -237,6 +237,7 @@ fn by_parts(
     // having used the groups `code` counts.
     let mut placed: Vec<Option<usize>> = vec![None; ways];
     placed[0] = Some(0);
+    let mut next: Vec<Option<usize>> = Vec::with_capacity(ways);
     let mut part_best: Vec<usize> = Vec::with_capacity(ways);
     for part in &parts {
         // Copies the pattern cannot tell apart place alike: the part is remembered as the
@@ -280,31 +281,22 @@ fn by_parts(
             }
         }
         // Combine: every choice so far with every choice for this part that fits.
-        let mut next: Vec<Option<usize>> = vec![None; ways];
+        next.clear();
+        next.resize(ways, None);
         for (code, so_far) in placed.iter().enumerate() {
             let Some(so_far) = so_far else { continue };
-            let have = uses_of(code);
-            for (add, pb) in part_best.iter().enumerate() {
-                let mut sum = 0;
-                let mut fits = true;
-                let mut scale = 1;
-                for ((h, u), (_, n)) in have.iter().zip(uses_of(add)).zip(kinds.iter()) {
-                    if h + u > *n {
-                        fits = false;
-                        break;
-                    }
-                    sum += (h + u) * scale;
-                    scale *= n + 1;
-                }
-                if fits {
+            let sums = &plan.sum[code * ways..(code + 1) * ways];
+            for (&sum, pb) in sums.iter().zip(&part_best) {
+                if sum != NO_SUM {
                     let v = so_far + pb;
-                    if next[sum].is_none_or(|x| x < v) {
-                        next[sum] = Some(v);
+                    let at = &mut next[sum as usize];
+                    if at.is_none_or(|x| x < v) {
+                        *at = Some(v);
                     }
                 }
             }
         }
-        placed = next;
+        std::mem::swap(&mut placed, &mut next);
     }
     let most = placed.iter().flatten().copied().max().unwrap_or(0);
     Some(Ok(Distance {
@@ -322,7 +314,14 @@ pub(super) struct Plan {
     kinds: Vec<(usize, usize)>,
     ways: usize,
     decoded: Vec<usize>,
+    /// `sum[a * ways + b]`: the choice using the groups of choices `a` and `b` together,
+    /// or [`NO_SUM`] when that is more of some kind than the pattern has. Worked out once
+    /// per pattern: the parts' choices are combined for every distance asked.
+    sum: Vec<u16>,
 }
+
+/// In [`Plan::sum`]: two choices that together use more groups than there are.
+const NO_SUM: u16 = u16::MAX;
 
 impl Plan {
     /// The plan for `pat`, or `None` when its groups may mix values of every attribute
@@ -352,11 +351,28 @@ impl Plan {
                 code /= n + 1;
             }
         }
+        let mut sum = Vec::with_capacity(ways * ways);
+        for a in 0..ways {
+            for b in 0..ways {
+                let (da, db) = (&decoded[a * kinds.len()..], &decoded[b * kinds.len()..]);
+                let (mut code, mut scale, mut fits) = (0, 1, true);
+                for (k, (_, n)) in kinds.iter().enumerate() {
+                    if da[k] + db[k] > *n {
+                        fits = false;
+                        break;
+                    }
+                    code += (da[k] + db[k]) * scale;
+                    scale *= n + 1;
+                }
+                sum.push(if fits { code as u16 } else { NO_SUM });
+            }
+        }
         Some(Plan {
             attr,
             kinds,
             ways,
             decoded,
+            sum,
         })
     }
 }
