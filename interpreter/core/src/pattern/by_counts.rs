@@ -63,7 +63,10 @@ pub(super) fn applies(
 }
 
 /// A part as counts by value, and what each kind of group does with them.
+#[derive(Clone, Debug)]
 struct Row {
+    /// The attribute whose value each card is read by.
+    key: u16,
     /// The distinct values, in increasing order.
     values: Vec<i64>,
     /// How many cards of each value, four bits each (value `i` at bits `4i`).
@@ -73,6 +76,7 @@ struct Row {
 }
 
 /// What one kind of group (a slot and its copies) may be.
+#[derive(Clone, Debug)]
 struct Kind {
     size: usize,
     same: bool,
@@ -167,6 +171,7 @@ impl Row {
             counts += 1 << (4 * i);
         }
         Some(Row {
+            key,
             values,
             counts,
             kinds: out_kinds,
@@ -257,7 +262,7 @@ fn runs_impossible(
 }
 
 /// What deciding a whole match by counts needs of a pattern, worked out when the
-/// program is compiled ([`plan`]): the attribute that splits a hand into parts no group
+/// program is compiled (`plan`): the attribute that splits a hand into parts no group
 /// crosses (a suit), and the kinds of group (a slot and its copies).
 #[derive(Clone, Debug)]
 pub struct CountsPlan {
@@ -266,6 +271,12 @@ pub struct CountsPlan {
     radix: Vec<u32>,
     /// The code of every group used.
     full: u32,
+    /// Per class of `attr` (in the deck's order), its cards read as a row of values
+    /// (`Row::of` of the whole class, whose checks then hold for any part of it), or
+    /// `None` when they cannot be.
+    rows: Vec<Option<Row>>,
+    /// Each card's place among its class's values (`u8::MAX`: none).
+    index: Vec<u8>,
 }
 
 /// Most choices of groups a counts plan may have (codes are bits of a `u128`).
@@ -304,11 +315,31 @@ pub(crate) fn plan(deck: &Deck, pat: &crate::ir::PatternDef) -> Option<CountsPla
         .try_fold(1u32, |w, r| w.checked_mul(*r))
         .filter(|w| *w <= MOST_CODES)?;
     let full = ways - 1;
+    let mut index = vec![u8::MAX; deck.len()];
+    let rows = deck
+        .classes(attr)
+        .iter()
+        .map(|class| {
+            // A row holds at most 15 cards of each of its values: a larger class is
+            // never one (and is not compared card with card).
+            if class.len() > MOST_VALUES * 15 {
+                return None;
+            }
+            let row = Row::of(deck, &pat.slots, &kinds, *class, true)?;
+            for c in class.iter() {
+                let at = row.values.binary_search(&deck.attr(row.key, c)).ok()?;
+                index[c as usize] = at as u8;
+            }
+            Some(row)
+        })
+        .collect();
     Some(CountsPlan {
         attr,
         kinds,
         radix,
         full,
+        rows,
+        index,
     })
 }
 
@@ -319,7 +350,6 @@ pub(crate) fn plan(deck: &Deck, pat: &crate::ir::PatternDef) -> Option<CountsPla
 /// `steps` counts the rows worked out.
 pub(crate) fn matches(
     deck: &Deck,
-    pat: &crate::ir::PatternDef,
     plan: &CountsPlan,
     hand: CardSet,
     formed: &[CardSet],
@@ -327,12 +357,12 @@ pub(crate) fn matches(
 ) -> Option<bool> {
     let mut reach: u128 = 1;
     let classes = deck.classes(plan.attr);
-    for class in classes {
+    for (k, class) in classes.iter().enumerate() {
         let part = class.inter(hand);
         if part.is_empty() {
             continue;
         }
-        let codes = exact_codes(deck, pat, plan, part, steps)?;
+        let codes = exact_codes(plan, k, part, steps)?;
         reach = combine(reach, codes, &plan.radix);
         if reach == 0 {
             return Some(false);
@@ -343,7 +373,8 @@ pub(crate) fn matches(
         if classes.iter().filter(|c| !c.inter(*f).is_empty()).count() != 1 {
             return Some(false);
         }
-        let one_group = exact_codes(deck, pat, plan, *f, steps)? & single_groups(&plan.radix);
+        let k = classes.iter().position(|c| !c.inter(*f).is_empty())?;
+        let one_group = exact_codes(plan, k, *f, steps)? & single_groups(&plan.radix);
         reach = combine(reach, one_group, &plan.radix);
         if reach == 0 {
             return Some(false);
@@ -352,17 +383,60 @@ pub(crate) fn matches(
     Some(reach >> plan.full & 1 == 1)
 }
 
-/// The choices of groups (codes) that take exactly the cards of `part`.
-fn exact_codes(
+/// Whether `rest` can split into the groups of `pat`'s slots from `from` on (a search
+/// that has placed the groups before `from`): `false` only when it certainly cannot, so
+/// the search may leave the branch. `None` when the counts cannot tell.
+pub(crate) fn splits_into(
     deck: &Deck,
     pat: &crate::ir::PatternDef,
     plan: &CountsPlan,
-    part: CardSet,
+    rest: CardSet,
+    from: usize,
     steps: &mut u64,
-) -> Option<u128> {
-    let row = Row::of(deck, &pat.slots, &plan.kinds, part, true)?;
+) -> Option<bool> {
+    // The code of the groups left: per kind, its slots from `from` on.
+    let mut want = 0u32;
+    let mut scale = 1u32;
+    for ((slot, _), r) in plan.kinds.iter().zip(&plan.radix) {
+        let left = pat
+            .slots
+            .iter()
+            .enumerate()
+            .skip(from)
+            .filter(|(i, s)| *i == *slot || s.copy_of == Some(*slot))
+            .count() as u32;
+        want += left * scale;
+        scale *= r;
+    }
+    let mut reach: u128 = 1;
+    for (k, class) in deck.classes(plan.attr).iter().enumerate() {
+        let part = class.inter(rest);
+        if part.is_empty() {
+            continue;
+        }
+        let codes = exact_codes(plan, k, part, steps)?;
+        reach = combine(reach, codes, &plan.radix);
+        if reach == 0 {
+            return Some(false);
+        }
+    }
+    Some(reach >> want & 1 == 1)
+}
+
+/// The choices of groups (codes) that take exactly the cards of `part`, which lies in
+/// class `k`.
+fn exact_codes(plan: &CountsPlan, k: usize, part: CardSet, steps: &mut u64) -> Option<u128> {
+    let row = plan.rows.get(k)?.as_ref()?;
+    let mut counts = 0u64;
+    for c in part.iter() {
+        let at = *plan.index.get(c as usize)?;
+        if at == u8::MAX || (counts >> (4 * at)) & 15 == 15 {
+            return None;
+        }
+        counts += 1 << (4 * at);
+    }
     let mut out = 0u128;
-    row.exact(row.counts, 0, &plan.radix, &mut out, steps);
+    row.exact(counts, 0, &plan.radix, &mut out, steps);
     (*steps <= MOST_ROWS).then_some(out)
 }
 

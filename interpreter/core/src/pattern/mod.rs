@@ -155,7 +155,7 @@ fn by_counts_or_alternatives(
         return Ok(Some(false));
     }
     let mut steps = 0;
-    let found = by_counts::matches(&p.deck, pat, plan, cards, formed, &mut steps);
+    let found = by_counts::matches(&p.deck, plan, cards, formed, &mut steps);
     cx.charge(steps)?;
     Ok(found)
 }
@@ -462,6 +462,16 @@ impl Search<'_, '_, '_> {
             return Ok(());
         }
         let pat = self.pat;
+        // A branch whose cards left cannot split into the groups left is left at once,
+        // where the counts can tell: the splits found, and their order, are the same.
+        if let (true, Some(plan)) = (i > 0, &pat.counts) {
+            let mut steps = 0;
+            let can = by_counts::splits_into(&cx.p.deck, pat, plan, rest, i, &mut steps);
+            cx.charge(steps)?;
+            if can == Some(false) {
+                return Ok(());
+            }
+        }
         let slot = &pat.slots[i];
         // Copies of one group are ordered by their lowest card.
         let pool = match slot.copy_of {
