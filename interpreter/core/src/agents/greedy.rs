@@ -29,6 +29,9 @@ pub struct Greedy {
     /// moved): past [`SILENT_PROBES`], playouts are only tried now and then (see
     /// [`Greedy::by_rollouts`]).
     silent: u32,
+    /// Decisions still to take without playouts before the next probe, and the gap
+    /// after the next silent probe (see [`Greedy::by_rollouts`]).
+    quiet: (u32, u32),
 }
 
 /// What one decision cost the greedy player: the measure its budgets bound, so that a
@@ -56,6 +59,7 @@ impl Greedy {
             last: DecisionWork::default(),
             lookahead_left: Greedy::LOOKAHEAD_BUDGET,
             silent: 0,
+            quiet: (0, PROBE_EVERY),
         }
     }
 
@@ -217,9 +221,15 @@ impl Agent for Greedy {
 /// stops playing out every decision: in a climbing game whose rounds mostly end with
 /// nobody out, playouts cost the whole lookahead budget by mid-game and say nothing.
 const SILENT_PROBES: u32 = 4;
-/// Once playouts have been silent that long, one decision in this many still plays out
-/// (a round near its end, where a win comes within reach, speaks again).
+/// Once playouts have been silent that long, the next decision that plays out comes
+/// after this many without, and each probe that is silent too doubles the gap, up to
+/// [`MOST_QUIET`] (exponential back-off): a round near its end, where a win comes within
+/// reach, speaks again and playouts resume at every decision, while a game whose
+/// playouts never speak (a climbing game whose rounds end by the wall) spends little on
+/// them.
 const PROBE_EVERY: u32 = 8;
+/// The longest gap between probes.
+const MOST_QUIET: u32 = 128;
 
 /// Playouts per move when a game has no patterns to aim at: each in its own reshuffled
 /// world, the same worlds for every move.
@@ -269,10 +279,8 @@ impl Greedy {
         };
         // Playouts that have told nothing for a while are tried only now and then; in
         // between, the move that sheds most is taken at once.
-        if self.silent >= SILENT_PROBES
-            && !(self.silent - SILENT_PROBES).is_multiple_of(PROBE_EVERY)
-        {
-            self.silent += 1;
+        if self.quiet.0 > 0 {
+            self.quiet.0 -= 1;
             let all: Vec<usize> = (0..n).collect();
             return self.fewest_held(p, st, seat, me, &all);
         }
@@ -359,9 +367,13 @@ impl Greedy {
         // that tie for this seat still pay others, and its moves stay as they were.
         if best.len() > 1 && best.len() == tried && !stirred {
             self.silent += 1;
+            if self.silent >= SILENT_PROBES {
+                self.quiet = (self.quiet.1, (self.quiet.1 * 2).min(MOST_QUIET));
+            }
             return self.fewest_held(p, st, seat, me, &best);
         }
         self.silent = 0;
+        self.quiet = (0, PROBE_EVERY);
         best[self.rng.below(best.len() as u32) as usize]
     }
 
