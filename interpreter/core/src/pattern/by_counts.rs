@@ -279,6 +279,17 @@ pub struct CountsPlan {
     index: Vec<u8>,
 }
 
+/// The pattern's kinds of group: each slot that is no copy, and how many slots it and
+/// its copies (`*N`) make.
+pub(super) fn kinds_of(slots: &[SlotDef]) -> Vec<(usize, usize)> {
+    slots
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.copy_of.is_none())
+        .map(|(i, _)| (i, 1 + slots.iter().filter(|s| s.copy_of == Some(i)).count()))
+        .collect()
+}
+
 /// Most choices of groups a counts plan may have (codes are bits of a `u128`).
 const MOST_CODES: u32 = 128;
 
@@ -297,18 +308,7 @@ pub(crate) fn plan(deck: &Deck, pat: &crate::ir::PatternDef) -> Option<CountsPla
         return None;
     }
     let attr = super::distance::within_one(deck, &pat.slots)?;
-    let kinds: Vec<(usize, usize)> = pat
-        .slots
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.copy_of.is_none())
-        .map(|(i, _)| {
-            (
-                i,
-                1 + pat.slots.iter().filter(|s| s.copy_of == Some(i)).count(),
-            )
-        })
-        .collect();
+    let kinds = kinds_of(&pat.slots);
     let radix: Vec<u32> = kinds.iter().map(|(_, n)| *n as u32 + 1).collect();
     let ways = radix
         .iter()
@@ -355,19 +355,8 @@ pub(crate) fn matches(
     formed: &[CardSet],
     steps: &mut u64,
 ) -> Option<bool> {
-    let mut reach: u128 = 1;
     let classes = deck.classes(plan.attr);
-    for (k, class) in classes.iter().enumerate() {
-        let part = class.inter(hand);
-        if part.is_empty() {
-            continue;
-        }
-        let codes = exact_codes(plan, k, part, steps)?;
-        reach = combine(reach, codes, &plan.radix);
-        if reach == 0 {
-            return Some(false);
-        }
-    }
+    let mut reach = parts_reach(plan, classes, hand, steps)?;
     for f in formed {
         // A group lies within one class: a formed set across classes is no group.
         if classes.iter().filter(|c| !c.inter(*f).is_empty()).count() != 1 {
@@ -408,19 +397,31 @@ pub(crate) fn splits_into(
         want += left * scale;
         scale *= r;
     }
+    let reach = parts_reach(plan, deck.classes(plan.attr), rest, steps)?;
+    Some(reach >> want & 1 == 1)
+}
+
+/// The choices of groups (codes) that take exactly the cards of `cards`, its parts in
+/// `classes` (the classes of `plan.attr`) each taking some of the groups; `None` when
+/// some part cannot be read by its counts.
+fn parts_reach(
+    plan: &CountsPlan,
+    classes: &[CardSet],
+    cards: CardSet,
+    steps: &mut u64,
+) -> Option<u128> {
     let mut reach: u128 = 1;
-    for (k, class) in deck.classes(plan.attr).iter().enumerate() {
-        let part = class.inter(rest);
+    for (k, class) in classes.iter().enumerate() {
+        let part = class.inter(cards);
         if part.is_empty() {
             continue;
         }
-        let codes = exact_codes(plan, k, part, steps)?;
-        reach = combine(reach, codes, &plan.radix);
+        reach = combine(reach, exact_codes(plan, k, part, steps)?, &plan.radix);
         if reach == 0 {
-            return Some(false);
+            break;
         }
     }
-    Some(reach >> want & 1 == 1)
+    Some(reach)
 }
 
 /// The choices of groups (codes) that take exactly the cards of `part`, which lies in

@@ -328,18 +328,7 @@ impl Plan {
     /// or it has too many choices of groups.
     fn of(deck: &crate::model::Deck, pat: &PatternDef) -> Option<Plan> {
         let attr = within_one(deck, &pat.slots)?;
-        let kinds: Vec<(usize, usize)> = pat
-            .slots
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.copy_of.is_none())
-            .map(|(i, _)| {
-                (
-                    i,
-                    1 + pat.slots.iter().filter(|s| s.copy_of == Some(i)).count(),
-                )
-            })
-            .collect();
+        let kinds = super::by_counts::kinds_of(&pat.slots);
         let ways = kinds
             .iter()
             .try_fold(1usize, |w, (_, n)| w.checked_mul(n + 1))
