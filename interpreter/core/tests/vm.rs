@@ -181,6 +181,13 @@ fn fugi_is_lowered_and_plays_the_engines_games() {
 }
 
 #[test]
+fn jukugo_is_lowered_and_plays_the_engines_games() {
+    // 熟語麻雀 hands a hand zone to a procedure's `cards` parameter (one that moves no
+    // card) and walks a list of called melds.
+    lowered_and_same(&["jukugo-mahjong.fuda", "jukugo-mahjong-all-words.fuda"], 4);
+}
+
+#[test]
 fn teigi_is_lowered_and_plays_the_engines_games() {
     // 帝戯's composition: moves over numbers and items, a list's items assigned.
     lowered_and_same(&["teigi.fuda"], 3);
@@ -216,7 +223,11 @@ seats 2 { 2: A B }
 zone 山 shared stack hidden
 zone 手 per seat pile owner
 var n: int = 0
-proc 数える(h: cards) { n = count(h) }
+proc 数える(h: cards) {
+  n = count(h)
+  # A procedure that may move a card sees the zone as it is then, not as it was handed.
+  if n > 99 { move top(山) to 手[0] }
+}
 proc match {
   gather 山
   shuffle 山

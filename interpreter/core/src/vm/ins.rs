@@ -452,6 +452,14 @@ pub enum Ins {
         var: Reg,
         exit: u32,
     },
+    /// The next item of a list of card sets into `var` (a card-set register), or a jump
+    /// to `exit`.
+    ListNextSet {
+        list: Reg,
+        idx: Reg,
+        var: Reg,
+        exit: u32,
+    },
     /// A `choose`: entry of [`super::Image::picks`].
     Pick(u16),
     /// A `choose` of one move or another when a count or comparison holds (draw or

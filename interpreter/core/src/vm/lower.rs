@@ -255,6 +255,12 @@ impl<'a> Lower<'a> {
                 var,
                 exit: to,
             },
+            Ins::ListNextSet { list, idx, var, .. } => Ins::ListNextSet {
+                list,
+                idx,
+                var,
+                exit: to,
+            },
             Ins::SetPop { rest, var, .. } => Ins::SetPop {
                 rest,
                 var,
@@ -322,7 +328,9 @@ impl<'a> Lower<'a> {
         for at in std::mem::take(&mut self.fix) {
             let target = match self.im.code[at] {
                 Ins::Jump(t) | Ins::JumpUnless(_, t) => t,
-                Ins::LoopNext { exit, .. } | Ins::ListNext { exit, .. } => exit,
+                Ins::LoopNext { exit, .. }
+                | Ins::ListNext { exit, .. }
+                | Ins::ListNextSet { exit, .. } => exit,
                 Ins::SetPop { exit, .. } => exit,
                 _ => continue,
             };
@@ -838,6 +846,17 @@ impl<'a> Lower<'a> {
         else {
             return Err(Declined::new("a loop without its start"));
         };
+        // A list of card sets (a player's called melds) is walked into a set register.
+        if let (Walk::List, Some(SlotReg::Set(r))) = (walk, self.slots.get(var as usize)) {
+            let var = *r;
+            self.jump_op(Ins::ListNextSet {
+                list: obj,
+                idx,
+                var,
+                exit,
+            });
+            return Ok(());
+        }
         let var = match self.slots.get(var as usize) {
             Some(SlotReg::Num(r, _)) => *r,
             // A loop whose value has no name (`repeat 6`): a register nothing reads.
@@ -911,8 +930,16 @@ impl<'a> Lower<'a> {
                 Kind::Num(k) if matches!(got, Kind::Num(g) if g != NumKind::Zone) => {
                     Arg::Num(self.num(a)?, k)
                 }
-                // A zone handed to a `cards` parameter stays the zone in the engine.
+                // A zone handed to a `cards` parameter stays the zone in the engine: the
+                // machine hands its cards over as they are at the call, which is the
+                // same while the callee moves no card.
                 Kind::Set if got == Kind::Set => Arg::Set(self.set(a)?),
+                Kind::Set
+                    if got == Kind::Num(NumKind::Zone)
+                        && moves_no_cards(self.p, q, &mut Vec::new()) =>
+                {
+                    Arg::Set(self.set(a)?)
+                }
                 Kind::Obj if got == Kind::Obj => Arg::Obj(self.obj(a)?),
                 _ => return Err(Declined::new("an argument of another kind")),
             });
@@ -921,6 +948,29 @@ impl<'a> Lower<'a> {
         self.emit(Ins::Call { proc: q, args });
         Ok(())
     }
+}
+
+/// Whether procedure `q`, and every procedure it calls, moves no card (no `move`,
+/// `deal`, `gather`, `shuffle`, `cut` or draw for the dealer); `seen` holds those already
+/// asked about (a call back into one of them adds nothing).
+fn moves_no_cards(p: &crate::ir::Program, q: u16, seen: &mut Vec<u16>) -> bool {
+    if seen.contains(&q) {
+        return true;
+    }
+    seen.push(q);
+    let Some(proc) = p.procs.get(q as usize) else {
+        return false;
+    };
+    proc.code.iter().all(|op| match op {
+        Op::Move(..)
+        | Op::Shuffle(..)
+        | Op::Cut(..)
+        | Op::Deal { .. }
+        | Op::Gather(..)
+        | Op::DealerByDraw { .. } => false,
+        Op::Call(c, ..) | Op::CallValue(c, ..) => moves_no_cards(p, *c, seen),
+        _ => true,
+    })
 }
 
 /// Which ops of a procedure something jumps to (or a decision goes on at).

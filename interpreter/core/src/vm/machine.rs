@@ -745,6 +745,26 @@ impl Machine<'_> {
                         }
                     }
                 }
+                Ins::ListNextSet {
+                    list,
+                    idx,
+                    var,
+                    exit,
+                } => {
+                    checked!();
+                    let i = self.n[idx as usize] as usize;
+                    let Value::List(items) = &self.o[self.ob + list as usize] else {
+                        return Err(Stop::Value);
+                    };
+                    match items.get(i) {
+                        None => pc = exit,
+                        Some(Value::Cards(c)) => {
+                            self.s[(var & SET_MASK) as usize] = *c;
+                            self.n[idx as usize] = i as i64 + 1;
+                        }
+                        Some(_) => return Err(Stop::Value),
+                    }
+                }
                 // A decision of the usual shape goes straight to its quick form,
                 // without the general one's frame.
                 Ins::Pick(k) => {
