@@ -934,10 +934,7 @@ impl<'a> Lower<'a> {
                 // machine hands its cards over as they are at the call, which is the
                 // same while the callee moves no card.
                 Kind::Set if got == Kind::Set => Arg::Set(self.set(a)?),
-                Kind::Set
-                    if got == Kind::Num(NumKind::Zone)
-                        && moves_no_cards(self.p, q, &mut Vec::new()) =>
-                {
+                Kind::Set if got == Kind::Num(NumKind::Zone) && moves_no_cards(self.p, q) => {
                     Arg::Set(self.set(a)?)
                 }
                 Kind::Obj if got == Kind::Obj => Arg::Obj(self.obj(a)?),
@@ -951,26 +948,35 @@ impl<'a> Lower<'a> {
 }
 
 /// Whether procedure `q`, and every procedure it calls, moves no card (no `move`,
-/// `deal`, `gather`, `shuffle`, `cut` or draw for the dealer); `seen` holds those already
-/// asked about (a call back into one of them adds nothing).
-fn moves_no_cards(p: &crate::ir::Program, q: u16, seen: &mut Vec<u16>) -> bool {
-    if seen.contains(&q) {
-        return true;
+/// `deal`, `gather`, `shuffle`, `cut` or draw for the dealer). The calls are followed
+/// with a list, not recursion, so that a long chain of procedures cannot exhaust the
+/// stack, each procedure once.
+fn moves_no_cards(p: &crate::ir::Program, q: u16) -> bool {
+    let mut seen = vec![false; p.procs.len()];
+    let mut todo = vec![q];
+    while let Some(q) = todo.pop() {
+        match seen.get_mut(q as usize) {
+            Some(s) if !*s => *s = true,
+            Some(_) => continue,
+            None => return false,
+        }
+        let Some(proc) = p.procs.get(q as usize) else {
+            return false;
+        };
+        for op in &proc.code {
+            match op {
+                Op::Move(..)
+                | Op::Shuffle(..)
+                | Op::Cut(..)
+                | Op::Deal { .. }
+                | Op::Gather(..)
+                | Op::DealerByDraw { .. } => return false,
+                Op::Call(c, ..) | Op::CallValue(c, ..) => todo.push(*c),
+                _ => {}
+            }
+        }
     }
-    seen.push(q);
-    let Some(proc) = p.procs.get(q as usize) else {
-        return false;
-    };
-    proc.code.iter().all(|op| match op {
-        Op::Move(..)
-        | Op::Shuffle(..)
-        | Op::Cut(..)
-        | Op::Deal { .. }
-        | Op::Gather(..)
-        | Op::DealerByDraw { .. } => false,
-        Op::Call(c, ..) | Op::CallValue(c, ..) => moves_no_cards(p, *c, seen),
-        _ => true,
-    })
+    true
 }
 
 /// Which ops of a procedure something jumps to (or a decision goes on at).
