@@ -475,10 +475,12 @@ impl Planner {
     /// or the seat is not the one asked; the first move when none does.
     fn leave(&mut self, p: &Program, w: &State, seat: u8) -> usize {
         let Some(site) = site_of(w) else { return 0 };
-        if let Some(&i) = self.phase_mut().leave.get(&site) {
+        let n = seat_moves(w, seat).map_or(0, |m| m.len());
+        // Remembered by where it is decided; a decision there offering fewer moves (an
+        // option whose guard now fails) is worked out again.
+        if let Some(&i) = self.phase_mut().leave.get(&site).filter(|&&i| i < n) {
             return i;
         }
-        let n = seat_moves(w, seat).map_or(0, |m| m.len());
         let counts = zone_counts(w);
         let mut found = 0;
         for i in 0..n {
