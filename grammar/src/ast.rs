@@ -632,8 +632,9 @@ pub enum StmtKind {
     Expect(Expr),
     /// `require EXPR [else "message"]`: stop with an error when it fails.
     Require(Expr, Option<Spanned<String>>),
-    /// `tally LABEL EXPR`: count a value under a label in statistics.
-    Tally(Ident, Expr),
+    /// `tally LABEL EXPR [for SEAT]`: count a value under a label in statistics (for a
+    /// seat: under the label and the agent in that seat).
+    Tally(Ident, Expr, Option<Expr>),
     /// `answer MOVE[(ARG)]`: in a test, the move the next decision takes.
     Answer(Ident, Option<Expr>),
     /// `name(args)`.

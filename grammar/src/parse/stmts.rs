@@ -154,7 +154,12 @@ impl Builder {
             }
             Rule::tally_stmt => {
                 let label = ident(k.need(Rule::ident)?);
-                StmtKind::Tally(label, self.expr(k.need(Rule::expr)?)?)
+                let value = self.expr(k.need(Rule::expr)?)?;
+                let seat = match k.opt(Rule::expr) {
+                    Some(e) => Some(self.expr(e)?),
+                    None => None,
+                };
+                StmtKind::Tally(label, value, seat)
             }
             Rule::call_stmt => {
                 let name = ident(k.need(Rule::ident)?);

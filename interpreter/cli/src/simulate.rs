@@ -310,7 +310,11 @@ pub fn play(
                     Ok(rec) => {
                         sums.add(seating, i, &rec);
                         if per_game {
-                            per_game_totals.push(Some(stats::game_totals(&rec, seating.seated(i))));
+                            per_game_totals.push(Some(stats::game_totals(
+                                &rec,
+                                seating.seated(i),
+                                seating.names(),
+                            )));
                         }
                     }
                     Err(e) => {

@@ -290,9 +290,31 @@ fn seat_wins(r: &GameRecord, seats: usize) -> Vec<u64> {
     won.iter().map(|w| (*w).min(deals)).collect()
 }
 
+/// The values game `r` tallied, each with its label: a value tallied for a seat (`tally
+/// … for SEAT`) under the label and the name of the agent in that seat (`残り (greedy)`),
+/// `seated` giving each seat's agent as an index in `names`.
+fn tallied<'r>(
+    r: &'r GameRecord,
+    seated: &'r [usize],
+    names: &'r [String],
+) -> impl Iterator<Item = (std::borrow::Cow<'r, str>, &'r str)> {
+    let plain = r
+        .tallies
+        .iter()
+        .map(|(l, v)| (std::borrow::Cow::Borrowed(&**l), v.as_str()));
+    let by_seat = r.seat_tallies.iter().map(move |(l, v, s)| {
+        let label = match seated.get(*s as usize).and_then(|&a| names.get(a)) {
+            Some(agent) => std::borrow::Cow::Owned(format!("{l} ({agent})")),
+            None => std::borrow::Cow::Borrowed(&**l),
+        };
+        (label, v.as_str())
+    });
+    plain.chain(by_seat)
+}
+
 /// One game's [`GameTotals`]; `seated` is the index of each seat's agent in the batch's
-/// agent names (see [`Seating::seated`]).
-pub fn game_totals(r: &GameRecord, seated: Vec<usize>) -> GameTotals {
+/// agent names `names` (see [`Seating::seated`]).
+pub fn game_totals(r: &GameRecord, seated: Vec<usize>, names: &[String]) -> GameTotals {
     let seats = r.seats as usize;
     let mut t = GameTotals {
         deals: r.outcomes.len() as u64,
@@ -320,13 +342,13 @@ pub fn game_totals(r: &GameRecord, seated: Vec<usize>) -> GameTotals {
     }
     // Bounded as a batch's tallies are: a value the batch keeps a row for is kept with
     // its exact count in every game that has it (see `Tally`).
-    let mut tallies: BTreeMap<&str, Tally> = BTreeMap::new();
-    for (label, value) in &r.tallies {
-        tallies.entry(label).or_default().add(value, 1);
+    let mut tallies: BTreeMap<String, Tally> = BTreeMap::new();
+    for (label, value) in tallied(r, &t.seated, names) {
+        entry(&mut tallies, &label).add(value, 1);
     }
     t.tallies = tallies
         .into_iter()
-        .map(|(label, values)| (label.to_string(), values.rows()))
+        .map(|(label, values)| (label, values.rows()))
         .collect();
     for (dealer, delta) in &r.deal_chips {
         for (s, c) in delta.iter().enumerate() {
@@ -533,8 +555,9 @@ impl Sums {
                 }
             }
         }
-        for (label, value) in &r.tallies {
-            entry(&mut self.tallies, label).add(value, 1);
+        let seated = seating.seated(game);
+        for (label, value) in tallied(r, &seated, seating.names()) {
+            entry(&mut self.tallies, &label).add(value, 1);
         }
         let n = r.outcomes.len() as u64;
         self.deals += n;

@@ -69,3 +69,57 @@ fn a_value_unique_to_each_deal_is_counted_in_a_bounded_report() {
     let counted: u64 = values.iter().map(|v| v[1].as_u64().expect("count")).sum();
     assert_eq!(counted, 2 * 1_200, "every tally counted once");
 }
+
+/// A value tallied for a seat (`tally … for SEAT`) is counted under its label and the
+/// agent in that seat, wherever the agents are rotated to: here each seat tallies its
+/// own agent's mark, so every row under an agent's label is that agent's.
+#[test]
+fn a_value_tallied_for_a_seat_is_counted_under_its_agent() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = rule_file(
+        dir.path(),
+        "seats.fuda",
+        "ruleset \"seats\"\nimport \"std/hanafuda\"\nseats 3 { 3: a b c }\n\
+         zone z shared pile public\n\
+         proc match { repeat 4 {\n for x in seats() { tally 席 x for x }\n\
+         choose 0 { move x { } move y { } }\n outcome \"x\" } }\n",
+    );
+    let r = fuda(&[
+        "simulate",
+        &file,
+        "--games",
+        "6",
+        "--threads",
+        "1",
+        "--agents",
+        "greedy,random,random",
+        "--json",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.all());
+    let json: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let tallies = json["tallies"].as_array().expect("tallies");
+    let counted = |label: &str| -> Vec<(String, u64)> {
+        let t = tallies
+            .iter()
+            .find(|t| t["label"] == label)
+            .unwrap_or_else(|| panic!("no tally {label}: {tallies:?}"));
+        t["values"]
+            .as_array()
+            .expect("values")
+            .iter()
+            .map(|v| {
+                (
+                    v[0].as_str().expect("value").to_string(),
+                    v[1].as_u64().expect("count"),
+                )
+            })
+            .collect()
+    };
+    // Six games of four deals: greedy's seat moves round the table game by game (two
+    // games in each seat), random holds the other two seats.
+    let greedy = counted("席 (greedy)");
+    let random = counted("席 (random)");
+    assert_eq!(greedy.iter().map(|v| v.1).sum::<u64>(), 24, "{greedy:?}");
+    assert_eq!(random.iter().map(|v| v.1).sum::<u64>(), 48, "{random:?}");
+    assert_eq!(greedy.len(), 3, "greedy sat in every seat: {greedy:?}");
+}

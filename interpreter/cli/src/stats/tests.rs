@@ -95,7 +95,7 @@ fn game_totals_add_up_to_the_summary() {
     };
     let roles = ["親".to_string(), "子".to_string()];
     let s = summarize(&[(0, &g), (1, &g)], &one("greedy", 2), &roles);
-    let t = game_totals(&g, vec![0, 0]);
+    let t = game_totals(&g, vec![0, 0], &["greedy".to_string()]);
     assert_eq!(2 * t.deals, s.deals);
     assert_eq!(2 * t.outcomes["上がり"], s.outcomes[0].count);
     assert_eq!(2 * t.yaku["素役"], s.yaku[0].count);
@@ -169,7 +169,7 @@ fn agent_rows_follow_the_seating() {
     assert_eq!(fixed.seats[0].agent.as_deref(), Some("greedy"));
     assert_eq!(fixed.seats[0].win_rate, s.seats[0].win_rate);
     // One game's totals, seated as game 1 (random at seat 0).
-    let t = game_totals(&g, rotated.seated(1));
+    let t = game_totals(&g, rotated.seated(1), rotated.names());
     assert_eq!(t.agent_wins(1), (2, 2));
     assert_eq!(t.agent_wins(0), (0, 2));
     assert_eq!(t.agent_chips(0), (-4, 1));

@@ -92,7 +92,11 @@ pub(super) fn op_exprs(op: &mut Op, f: &mut dyn FnMut(&mut Expr)) {
         | Op::Say(e)
         | Op::Expect(e, _)
         | Op::Require(e, _, _)
-        | Op::Tally(_, e) => f(e),
+        | Op::Tally(_, e, None) => f(e),
+        Op::Tally(_, e, Some(s)) => {
+            f(e);
+            f(s)
+        }
         Op::Assign(t, _, e, _) => {
             target_exprs(t, f);
             f(e);

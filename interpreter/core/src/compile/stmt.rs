@@ -838,11 +838,15 @@ impl Compiler {
                 let x = arg.as_ref().map(|a| self.expr(sc, a).0);
                 g.emit(Op::Answer(name.node.clone(), x));
             }
-            StmtKind::Tally(label, e) => {
+            StmtKind::Tally(label, e, seat) => {
                 let saved = self.open_calls(sc);
                 let (mut x, _) = self.expr(sc, e);
-                self.close_calls(sc, g, saved, &mut [&mut x]);
-                g.emit(Op::Tally(label.node.clone(), x));
+                let mut s = seat.as_ref().map(|s| self.expr_of(sc, s, &Type::Seat));
+                match &mut s {
+                    Some(s) => self.close_calls(sc, g, saved, &mut [&mut x, s]),
+                    None => self.close_calls(sc, g, saved, &mut [&mut x]),
+                }
+                g.emit(Op::Tally(label.node.clone(), x, s));
             }
             StmtKind::Call(f, args) => self.call_stmt(sc, g, f, args, loc),
         }

@@ -610,11 +610,15 @@ impl State {
                 };
                 self.answers.push_back((name.clone(), v, at));
             }
-            Op::Tally(label, e) => {
+            Op::Tally(label, e, seat) => {
                 let v = ev!(e);
                 let text = super::show::value_on(p, Some(&self.board), &v);
                 let text = super::state::event_text(&text).into_owned();
-                self.push_event(Event::Tally(label.as_str().into(), text), at)?;
+                let seat = match seat {
+                    Some(s) => Some(seat_of(&ev!(s), self.board.seats, at)?),
+                    None => None,
+                };
+                self.push_event(Event::Tally(label.as_str().into(), text, seat), at)?;
             }
             // A valued call enters its frame alike; `Op::ReturnValue` writes the value.
             Op::Call(q, args, _) | Op::CallValue(q, args, _, _) => {

@@ -432,7 +432,7 @@ pub enum Event {
     /// A message.
     Say(String),
     /// A value counted under a label.
-    Tally(Arc<str>, String),
+    Tally(Arc<str>, String, Option<u8>),
 }
 
 /// Which body a frame runs.

@@ -538,7 +538,7 @@ pub enum Op {
     /// A rule's own check: stop with the message when the condition fails.
     Require(Expr, Option<String>, Loc),
     /// Count a value under a label in statistics.
-    Tally(String, Expr),
+    Tally(String, Expr, Option<Expr>),
     /// Queue a test's answer for the next decision: move name and argument.
     Answer(String, Option<Expr>),
     /// Call a procedure with arguments.

@@ -29,6 +29,8 @@ pub struct GameRecord {
     pub record_deals: Vec<usize>,
     /// Tallied values: label and value.
     pub tallies: Vec<(Arc<str>, String)>,
+    /// Values tallied for a seat (`tally … for SEAT`): label, value and seat.
+    pub seat_tallies: Vec<(Arc<str>, String, u8)>,
     /// The dealer of each round, parallel to `outcomes`.
     pub dealers: Vec<u8>,
     /// Final values of the first per-seat int ledger variable (e.g. chips), per seat.
@@ -69,7 +71,8 @@ impl GameRecord {
                     self.records.push((s, r, d));
                     self.record_deals.push(self.outcomes.len());
                 }
-                Event::Tally(l, v) => self.tallies.push((l, v)),
+                Event::Tally(l, v, None) => self.tallies.push((l, v)),
+                Event::Tally(l, v, Some(s)) => self.seat_tallies.push((l, v, s)),
                 Event::Say(_) => {}
             }
         }

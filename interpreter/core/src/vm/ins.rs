@@ -511,7 +511,11 @@ pub enum Ins {
     OutcomeValue(Reg),
     /// `tally label v`: [`super::Image::labels`] entry `label`, and the value shown as
     /// the engine shows it.
-    Tally { label: u16, v: Arg },
+    Tally {
+        label: u16,
+        v: Arg,
+        seat: Option<Reg>,
+    },
     /// `record r for seat`.
     Record { r: Reg, seat: Num },
     /// `dst = a score table's result` (args: entry of [`super::Image::arg_lists`]).

@@ -550,7 +550,14 @@ impl<'a> Lower<'a> {
                 self.emit(Ins::Require(c));
                 Ok(())
             }
-            Op::Tally(label, e) => {
+            Op::Tally(label, e, seat) => {
+                let seat = match seat {
+                    Some(s) => {
+                        let n = self.num(s)?;
+                        Some(self.num_reg(n))
+                    }
+                    None => None,
+                };
                 let v = match self.kind(e)? {
                     Kind::Num(k) => Arg::Num(self.num(e)?, k),
                     Kind::Set => Arg::Set(self.set(e)?),
@@ -559,7 +566,7 @@ impl<'a> Lower<'a> {
                 };
                 self.im.labels.push(label.as_str().into());
                 let label = (self.im.labels.len() - 1) as u16;
-                self.emit(Ins::Tally { label, v });
+                self.emit(Ins::Tally { label, v, seat });
                 Ok(())
             }
             Op::Answer(..) => Err(Declined::new("a test's answer")),

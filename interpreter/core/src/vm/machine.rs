@@ -875,12 +875,16 @@ impl Machine<'_> {
                     self.push_event(Event::Outcome(text, self.board.dealer))?;
                     self.new_round();
                 }
-                Ins::Tally { label, v } => {
+                Ins::Tally { label, v, seat } => {
                     let v = self.arg_value(v)?;
                     let shown = crate::engine::show::value_on(self.p, Some(&self.board), &v);
                     let shown = crate::engine::event_text(&shown).into_owned();
                     let label = self.im.labels[label as usize].clone();
-                    self.push_event(Event::Tally(label, shown))?;
+                    let seat = match seat {
+                        Some(r) => Some(self.seat_of(self.n[r as usize])? as u8),
+                        None => None,
+                    };
+                    self.push_event(Event::Tally(label, shown, seat))?;
                 }
                 Ins::Record { r, seat } => {
                     let seat = self.seat_of(self.num(seat)?)? as u8;
