@@ -796,7 +796,7 @@ impl Observed {
                     o.records.insert(*s as usize, (names, r.total));
                 }
                 Event::Outcome(t, _) => o.outcomes.push(t.to_string()),
-                Event::Tally(l, v) => o.tallies.push((l.to_string(), v.clone())),
+                Event::Tally(l, v, _) => o.tallies.push((l.to_string(), v.clone())),
                 Event::Say(_) => {}
             }
         }
