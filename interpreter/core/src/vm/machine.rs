@@ -254,6 +254,24 @@ pub(super) fn new_files() -> (Nums, Sets) {
 }
 
 impl Machine<'_> {
+    /// The next item of the list in object register `list` at the index in `idx`, the
+    /// index moved past it; `None` at the list's end.
+    fn list_item(
+        &mut self,
+        list: super::ins::Reg,
+        idx: super::ins::Reg,
+    ) -> Result<Option<Value>, Stop> {
+        let i = self.n[idx as usize] as usize;
+        let Value::List(items) = &self.o[self.ob + list as usize] else {
+            return Err(Stop::Value);
+        };
+        let item = items.get(i).cloned();
+        if item.is_some() {
+            self.n[idx as usize] = i as i64 + 1;
+        }
+        Ok(item)
+    }
+
     /// Plays the game from the entry procedure's start to its end: the record.
     fn run(&mut self, players: &mut AutoPlayers<'_>) -> Result<GameRecord, Stop> {
         let entry = self
@@ -732,17 +750,9 @@ impl Machine<'_> {
                     exit,
                 } => {
                     checked!();
-                    let i = self.n[idx as usize] as usize;
-                    let Value::List(items) = &self.o[self.ob + list as usize] else {
-                        return Err(Stop::Value);
-                    };
-                    match items.get(i) {
+                    match self.list_item(list, idx)? {
                         None => pc = exit,
-                        Some(v) => {
-                            let v = scalar_of(v).ok_or(Stop::Value)?;
-                            self.n[var as usize] = v;
-                            self.n[idx as usize] = i as i64 + 1;
-                        }
+                        Some(v) => self.n[var as usize] = scalar_of(&v).ok_or(Stop::Value)?,
                     }
                 }
                 Ins::ListNextSet {
@@ -752,16 +762,9 @@ impl Machine<'_> {
                     exit,
                 } => {
                     checked!();
-                    let i = self.n[idx as usize] as usize;
-                    let Value::List(items) = &self.o[self.ob + list as usize] else {
-                        return Err(Stop::Value);
-                    };
-                    match items.get(i) {
+                    match self.list_item(list, idx)? {
                         None => pc = exit,
-                        Some(Value::Cards(c)) => {
-                            self.s[(var & SET_MASK) as usize] = *c;
-                            self.n[idx as usize] = i as i64 + 1;
-                        }
+                        Some(Value::Cards(c)) => self.s[(var & SET_MASK) as usize] = c,
                         Some(_) => return Err(Stop::Value),
                     }
                 }
