@@ -132,7 +132,7 @@ mod tests {
 
     proptest! {
         /// Dealing round by round leaves every list, set, fit sum and place as one
-        /// `deal_top` per seat and round does, on 珊瑚花's board (one fit table) for 2
+        /// `deal_top` per seat and round does, on a 48-card board with one fit table, for 2
         /// to 4 players, from any seat, with cards already in the hands.
         #[test]
         fn dealing_in_rounds_matches_one_deal_top_each(

@@ -225,8 +225,8 @@ mod tests {
     use crate::model::CardIx;
     use proptest::prelude::*;
 
-    /// 珊瑚花's board (48 cards, one fit table: the narrow check's board), with the
-    /// stock's cards dealt out to its instances by `to`.
+    /// The bundled hanafuda draw-and-discard ruleset's board (48 cards, one fit table: the
+    /// narrow check's board), with the stock's cards dealt out to its instances by `to`.
     fn dealt(to: &[usize]) -> Board {
         // Compiled once per test thread: compiling in every case was most of the
         // test's time in a debug build.

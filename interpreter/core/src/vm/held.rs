@@ -421,8 +421,8 @@ mod tests {
     use crate::engine::State;
     use proptest::prelude::*;
 
-    /// A board of 珊瑚花 with every card in the stock (instance 0); the pile is
-    /// instance 1 and the hands 2, 3 and 4.
+    /// The bundled draw-and-discard ruleset's board with every card in the stock
+    /// (instance 0); the pile is instance 1 and the hands 2, 3 and 4.
     fn board() -> Board {
         // Compiled once per test thread: compiling in every case was most of the
         // test's time in a debug build.

@@ -280,7 +280,7 @@ pub enum Ins {
         seat: Option<Reg>,
         r: Reg,
     },
-    /// `v[index] op= arg` on a list variable's slot (帝戯's `目標[番号(x)] = t`).
+    /// `v[index] op= arg` on a list variable's slot (`目標[番号(x)] = t`).
     SetItem {
         slot: u16,
         index: Num,

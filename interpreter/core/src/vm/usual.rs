@@ -457,10 +457,11 @@ impl Machine<'_> {
 mod tests {
     use super::*;
 
-    /// 珊瑚花's usual turn holds its zones in words on a board as the game starts (so
-    /// its runs take `turns_held`, not the loop's pieces), for every seat count.
+    /// A draw-and-discard game's usual turn holds its zones in words on a board as the
+    /// game starts (so its runs take `turns_held`, not the loop's pieces), for every seat
+    /// count.
     #[test]
-    fn sangohanas_turn_holds_its_zones_in_words() {
+    fn the_usual_turn_holds_its_zones_in_words() {
         let text = include_str!("../../../../rulesets/sangohana.fuda");
         let p = match crate::compile("sangohana.fuda", text, &crate::loader::NoFiles) {
             Ok(c) => c.program,
