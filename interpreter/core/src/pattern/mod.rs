@@ -20,6 +20,8 @@
 mod alternatives;
 mod assign;
 mod by_counts;
+#[cfg(test)]
+mod counts_tests;
 mod distance;
 mod fit_table;
 mod formed;

@@ -941,7 +941,10 @@ impl<'a> Lower<'a> {
                 // machine hands its cards over as they are at the call, which is the
                 // same while the callee moves no card.
                 Kind::Set if got == Kind::Set => Arg::Set(self.set(a)?),
-                Kind::Set if got == Kind::Num(NumKind::Zone) && moves_no_cards(self.p, q) => {
+                Kind::Set
+                    if got == Kind::Num(NumKind::Zone)
+                        && super::lower_calls::moves_no_cards(self.p, q) =>
+                {
                     Arg::Set(self.set(a)?)
                 }
                 Kind::Obj if got == Kind::Obj => Arg::Obj(self.obj(a)?),
@@ -952,38 +955,6 @@ impl<'a> Lower<'a> {
         self.emit(Ins::Call { proc: q, args });
         Ok(())
     }
-}
-
-/// Whether procedure `q`, and every procedure it calls, moves no card (no `move`,
-/// `deal`, `gather`, `shuffle`, `cut` or draw for the dealer). The calls are followed
-/// with a list, not recursion, so that a long chain of procedures cannot exhaust the
-/// stack, each procedure once.
-fn moves_no_cards(p: &crate::ir::Program, q: u16) -> bool {
-    let mut seen = vec![false; p.procs.len()];
-    let mut todo = vec![q];
-    while let Some(q) = todo.pop() {
-        match seen.get_mut(q as usize) {
-            Some(s) if !*s => *s = true,
-            Some(_) => continue,
-            None => return false,
-        }
-        let Some(proc) = p.procs.get(q as usize) else {
-            return false;
-        };
-        for op in &proc.code {
-            match op {
-                Op::Move(..)
-                | Op::Shuffle(..)
-                | Op::Cut(..)
-                | Op::Deal { .. }
-                | Op::Gather(..)
-                | Op::DealerByDraw { .. } => return false,
-                Op::Call(c, ..) | Op::CallValue(c, ..) => todo.push(*c),
-                _ => {}
-            }
-        }
-    }
-    true
 }
 
 /// Which ops of a procedure something jumps to (or a decision goes on at).

@@ -25,6 +25,7 @@ pub mod image;
 pub mod ins;
 mod limits;
 mod lower;
+mod lower_calls;
 mod lower_decide;
 mod lower_expr;
 mod lower_quant;
