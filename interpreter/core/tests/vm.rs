@@ -760,13 +760,6 @@ fn sangohanas_turn_runs_its_pairs_as_one_instruction_each() {
     assert!(!code
         .iter()
         .any(|i| matches!(i, Ins::DrawTo { .. } | Ins::MoveCardTo { .. })));
-    // And the whole turn, from the draw or take back to it, is recognised as one: its
-    // runs are played in `vm/usual.rs`, the same games as the engine's.
-    assert_eq!(
-        image.usual.iter().flatten().count(),
-        1,
-        "the usual turn, recognised whole"
-    );
     assert_eq!(same_games(&p, 10), 20, "the machine played every game");
 }
 
@@ -776,20 +769,6 @@ fn sangohana_with(from: &str, to: &str) -> fuda_core::Program {
     let text = std::fs::read_to_string(dir.join("sangohana.fuda")).expect("a bundled ruleset");
     assert!(text.contains(from), "{from}");
     program(&text.replace(from, to))
-}
-
-#[test]
-fn a_turn_of_another_shape_is_played_piece_by_piece_as_the_engine_plays_it() {
-    // `巡 += 2` then `巡 -= 1` at the loop's head: the same game, but the turn no longer
-    // leads straight back to its draw or take, so it is not run as a usual turn (in
-    // `vm/usual.rs`) but one instruction after another by the machine's loop.
-    let p = sangohana_with(
-        "if s == dealer { 巡 += 1 }",
-        "if s == dealer {\n      巡 += 2\n      巡 -= 1\n    }",
-    );
-    let image = p.vm.image(&p, seats(&p)).expect("lowered");
-    assert!(image.usual.iter().all(Option::is_none), "no usual turn");
-    assert_eq!(same_games(&p, 10), 20, "the machine played every game");
 }
 
 #[test]
@@ -889,10 +868,9 @@ fn a_match_longer_than_one_rounds_limit_is_the_machines_to_finish() {
 fn a_win_guard_the_plans_cannot_answer_reads_the_hands_as_the_engine_does() {
     // A yaku worth 0 keeps `役代(…).total > 0` from being answered by the plans alone,
     // so each hand that may win runs the guard's code, which reads the hands off the
-    // board in the middle of a usual turn: they must be there, as the engine has them.
+    // board: they must be there, as the engine has them.
     let p = sangohana_with("素役     1  when", "素役     0  when");
     let image = p.vm.image(&p, seats(&p)).expect("lowered");
-    assert_eq!(image.usual.iter().flatten().count(), 1, "a usual turn");
     assert!(
         image.hands.iter().all(|h| !h.exact),
         "no guard answered by plans"

@@ -251,17 +251,6 @@ fn select_bmi2(w: u64, k: u32) -> Option<u32> {
     (found != 0).then(|| found.trailing_zeros())
 }
 
-/// Card `k` (from 0) of the set whose cards are `w`'s bits, by [`select_bmi2`]: for
-/// code compiled with BMI2 (a caller that has checked the processor for it), in which
-/// the deposit is compiled in place rather than called.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "bmi2")]
-#[inline]
-pub(crate) fn nth_in_word_bmi2(w: u64, k: usize) -> Option<CardIx> {
-    let k = u32::try_from(k).ok()?;
-    select_bmi2(w, k).map(|place| place as CardIx)
-}
-
 impl std::fmt::Debug for CardSet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_set().entries(self.iter()).finish()
@@ -330,21 +319,6 @@ mod tests {
         fn nth_of_a_one_word_set_is_the_iterators_nth(word: u64, k in 0usize..70) {
             let s = CardSet([word, 0, 0, 0]);
             proptest::prop_assert_eq!(s.nth(k), s.iter().nth(k));
-        }
-
-        /// The BMI2 pick a usual run's copy compiled with BMI2 uses is `nth` of the
-        /// one-word set (where the processor has BMI2), `k` past the word's bits
-        /// included.
-        #[test]
-        #[cfg(target_arch = "x86_64")]
-        fn the_bmi2_pick_is_nth(word: u64, sparse: u64, k in 0usize..70) {
-            if std::arch::is_x86_feature_detected!("bmi2") {
-                for w in [word, word & sparse] {
-                    // SAFETY: the processor has just been found to have BMI2.
-                    let picked = unsafe { nth_in_word_bmi2(w, k) };
-                    proptest::prop_assert_eq!(picked, CardSet([w, 0, 0, 0]).nth(k));
-                }
-            }
         }
 
         /// The deposit (where the processor has BMI2) and the portable sums agree,

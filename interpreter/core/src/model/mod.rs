@@ -5,8 +5,6 @@ mod deck;
 mod face_sets;
 mod rng;
 
-#[cfg(target_arch = "x86_64")]
-pub(crate) use cardset::nth_in_word_bmi2;
 pub use cardset::{CardIx, CardSet, CardSetIter, MAX_CARDS};
 pub use deck::{AttrClasses, AttrDef, AttrKind, CardParseError, Deck};
 pub use face_sets::{face_sets, face_sets_alike, same_faces, TooManySets, MAX_FACE_SETS};

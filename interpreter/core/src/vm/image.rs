@@ -52,9 +52,6 @@ pub struct Image {
     pub take_picks: Vec<super::shapes::TakePick>,
     /// Decisions of the win-or-discard shape, resolved (see [`Ins::PickOwn`]).
     pub own_picks: Vec<super::shapes::OwnPick>,
-    /// For each take pick, its usual turn when its options lead through one back to
-    /// it (see `usual.rs`).
-    pub usual: Vec<Option<super::usual::UsualTurn>>,
     /// Claim windows.
     pub claims: Vec<ClaimDef>,
     /// Hand guards.
@@ -259,7 +256,7 @@ pub struct HandDef {
     pub exact: bool,
 }
 
-/// The parts of a hand guard whose table's sums the board keeps that a usual turn's
+/// The parts of a hand guard whose table's sums the board keeps that the quick
 /// decisions read every time (copied from the [`HandDef`] into the quick forms that
 /// ask it, so that they read them without a lookup).
 #[derive(Clone, Debug)]

@@ -511,9 +511,7 @@ impl Machine<'_> {
                 }
                 Ins::NextOf { dst, s } => self.next_of(dst, s)?,
                 Ins::AddVar { slot, k } => self.add_var(slot, k)?,
-                // Each fused pair is counted as the instructions it stands for. (A usual
-                // turn runs them in `usual.rs`; here they are met in turns of other
-                // shapes.)
+                // Each fused pair is counted as the instructions it stands for.
                 Ins::DrawOwn {
                     dst,
                     from,
@@ -778,16 +776,7 @@ impl Machine<'_> {
                         }
                     )
                 }
-                // A usual turn, and the ones after it, run in `usual.rs` (without going
-                // back round the loop between its pieces); any other take pick here.
-                Ins::PickTake(first) => match self.im.usual.get(first as usize) {
-                    Some(Some(u)) => {
-                        self.steps = steps;
-                        pc = self.usual_turns(u, players)?;
-                        steps = self.steps;
-                    }
-                    _ => decision!(self.pick_take(first, players)?),
-                },
+                Ins::PickTake(k) => decision!(self.pick_take(k, players)?),
                 Ins::PickOwn(k) => decision!(self.pick_own(k, players)?),
                 // A window nobody claims goes on after its own instruction.
                 Ins::Claim(k) => {

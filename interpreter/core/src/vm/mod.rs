@@ -20,7 +20,6 @@
 //! work per step than the engine charges (see `machine.rs`).
 
 mod decide;
-mod held;
 pub mod image;
 pub mod ins;
 mod limits;
@@ -35,7 +34,6 @@ mod quick;
 mod runtime;
 pub mod shapes;
 mod turn;
-mod usual;
 
 pub use image::{Declined, Image};
 pub use limits::GameLimits;

@@ -9,7 +9,6 @@ use crate::agents::AutoPlayers;
 use crate::ir::MOST_SEATS;
 use crate::model::CardSet;
 
-use super::held::{Held, Places};
 use super::image::HandFit;
 use super::ins::Num;
 use super::machine::{Machine, Stop};
@@ -48,9 +47,7 @@ impl Machine<'_> {
     }
 
     /// A `choose` of one move always or another when a count or comparison holds
-    /// (draw, or take): where the rules go on. (A usual turn's is taken in `usual.rs`,
-    /// through [`Machine::take_counted`] with its count read off the held zones; this
-    /// one starts a turn of another shape.)
+    /// (draw, or take): where the rules go on.
     #[inline(never)]
     pub(super) fn pick_take(&mut self, k: u16, players: &mut AutoPlayers<'_>) -> Result<u32, Stop> {
         let im = self.im;
@@ -85,8 +82,7 @@ impl Machine<'_> {
     }
 
     /// A `choose` of a win on the decider's own hand or a card of that hand (declare,
-    /// or discard): where the rules go on, the card bound when one is discarded. (A
-    /// usual turn's is taken in `usual.rs`, off the hand held in a word.)
+    /// or discard): where the rules go on, the card bound when one is discarded.
     #[inline(never)]
     pub(super) fn pick_own(&mut self, k: u16, players: &mut AutoPlayers<'_>) -> Result<u32, Stop> {
         let im = self.im;
@@ -166,7 +162,7 @@ impl Machine<'_> {
             true => {
                 // The guard's code, if run, counts its instructions in the machine.
                 self.steps = *steps;
-                let wins = self.judge(q.hand, q.full, b.sets[zi], Some(sum), None, players);
+                let wins = self.judge(q.hand, q.full, b.sets[zi], Some(sum), players);
                 *steps = self.steps;
                 wins?
             }
@@ -184,8 +180,7 @@ impl Machine<'_> {
 
     /// Whether hand guard `hand` holds on `cards`, a hand its fit table says may fit:
     /// by the table's plans when they answer, else by the guard's code `full`, which
-    /// reads the board (so a run's zones held in words are written back first, and
-    /// read again after). `sum`: the hand's entry in the guard's fit table, when the
+    /// reads the board. `sum`: the hand's entry in the guard's fit table, when the
     /// caller has it (a running sum), so that it is not added up again.
     #[inline(never)]
     pub(super) fn judge(
@@ -194,7 +189,6 @@ impl Machine<'_> {
         full: u16,
         cards: CardSet,
         sum: Option<u32>,
-        held: Option<(&mut Held, &Places)>,
         players: &mut AutoPlayers<'_>,
     ) -> Result<bool, Stop> {
         let h = self.im.hands.get(hand as usize).ok_or(Stop::Internal)?;
@@ -209,15 +203,7 @@ impl Machine<'_> {
                 return Ok(pays);
             }
         }
-        match held {
-            None => self.snippet(full, players),
-            Some((held, places)) => {
-                held.flush(&mut self.board, places);
-                let holds = self.snippet(full, players);
-                held.reload(&self.board, places).ok_or(Stop::Internal)?;
-                holds
-            }
-        }
+        self.snippet(full, players)
     }
 
     /// How many moves an option offers.
@@ -300,7 +286,7 @@ impl Machine<'_> {
         if may == 0 {
             return Ok(q.after);
         }
-        self.claim_judged(q, c, first, asked, may, None, players)
+        self.claim_judged(q, c, first, asked, may, players)
     }
 
     /// The seats window `q` asks: the first, and how many (round the table from it).
@@ -356,9 +342,7 @@ impl Machine<'_> {
 
     /// The rest of [`Machine::claim_quick`] once some of the `asked` seats from `first`
     /// may fit with card `c` (bit `i` of `may` for the `i`-th asked): each of them
-    /// judged, and those who can claim asked in turn. The hands are read off `held`
-    /// when a run holds them in words, else off the board.
-    #[allow(clippy::too_many_arguments)]
+    /// judged (their hands read off the board), and those who can claim asked in turn.
     #[inline(never)]
     pub(super) fn claim_judged(
         &mut self,
@@ -367,7 +351,6 @@ impl Machine<'_> {
         first: u8,
         asked: u8,
         may: u32,
-        mut held: Option<(&mut Held, &Places)>,
         players: &mut AutoPlayers<'_>,
     ) -> Result<u32, Stop> {
         let n = self.board.seats;
@@ -381,23 +364,10 @@ impl Machine<'_> {
             let k = first + i;
             let seat = if k >= n { k - n } else { k };
             self.n[bind] = seat as i64;
-            // The hand with the card, and its sum when the run holds it in words (the
-            // card, another seat's discard, is not in the hand).
-            let (hand, sum) = match &held {
-                Some((held, _)) => {
-                    let (hand, sum) = (held.hand(seat), held.sum(seat));
-                    let fresh = hand >> (c % 64) & 1 == 0;
-                    let sum = fresh.then(|| sum.wrapping_add(held.weight(c)));
-                    (CardSet([hand, 0, 0, 0]), sum)
-                }
-                None => {
-                    let zi = q.fit.first as usize + seat as usize;
-                    (*self.board.sets.get(zi).ok_or(Stop::Value)?, None)
-                }
-            };
+            let zi = q.fit.first as usize + seat as usize;
+            let hand = *self.board.sets.get(zi).ok_or(Stop::Value)?;
             let with = hand.union(CardSet::single(c));
-            let held = held.as_mut().map(|(h, p)| (&mut **h, *p));
-            if self.judge(q.hand, q.full, with, sum, held, players)? {
+            if self.judge(q.hand, q.full, with, None, players)? {
                 *claimants.get_mut(m).ok_or(Stop::Internal)? = seat;
                 m += 1;
             }

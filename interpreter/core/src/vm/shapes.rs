@@ -239,10 +239,6 @@ pub(super) fn resolve(im: &mut Image) {
     }
     fuse_turn_pairs(&mut im.code);
     fuse_turn_ends(&mut im.code);
-    // Last, with every instruction final: the take picks that start usual turns.
-    im.usual = (0..im.take_picks.len() as u16)
-        .map(|k| super::usual::recognise(im, k))
-        .collect();
 }
 
 /// A turn's last test (`if count(山札) == 0`) whose jump lands on the fused next seat
