@@ -1,7 +1,7 @@
 //! Jobs run on worker threads, their results handed on in job order: how `fuda
-//! simulate` plays games in parallel and still adds them up in game order (so that its
-//! numbers do not depend on the threads) while holding only a window of finished games
-//! (a game may keep 20,000 events, and a run may play millions of games).
+//! simulate` plays runs of games in parallel and still merges their sums in game order
+//! (failures are drawn in that order too) while holding only a window of finished runs
+//! (a run may play millions of games).
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};

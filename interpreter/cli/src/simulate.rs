@@ -141,10 +141,10 @@ pub const FIRST_GAMES: u64 = 16;
 /// one game in two would otherwise list half a million for a million games.
 pub const MAX_FAILURES_LISTED: usize = 100;
 
-/// Games finished (or being played) ahead of the next one to be added up, per thread:
-/// room enough that a slow game seldom holds the other threads up, and little enough
-/// that games which each keep their full 20,000 events hold some hundreds of megabytes
-/// at most.
+/// Runs of games finished (or being played) ahead of the next one to be merged, per
+/// thread: room enough that a slow run seldom holds the other threads up. A finished
+/// run holds its sums, not its games' records (a game may keep 20,000 events), so the
+/// window costs little memory.
 const WINDOW_PER_THREAD: u64 = 8;
 
 /// Runs the games; 0 when all finished cleanly, 1 when any failed.
@@ -284,58 +284,72 @@ pub fn play(
     let mut failures = Vec::new();
     let mut failed_games = 0u64;
     let mut per_game_totals = Vec::new();
-    // Games are added to the sums in game order, so the numbers do not depend on the
-    // threads, as each is done: a run holds a window of games, not all of them.
+    // Each worker adds a run of games to sums of its own, which are merged in game
+    // order: the sums merge exactly, so the numbers do not depend on the threads, and
+    // the thread that merges does a run's worth of work per merge rather than a game's.
+    // A run holds a window of runs, not all the games.
     // Plays the shard's games `from..to` (game j of the shard is `part.game(j)` of the
     // batch); how many failed.
+    let mut merged = Ok(());
     let mut games = |from: u64, to: u64| -> miette::Result<u64> {
         let mut failed = 0;
+        let run_len = games_a_run(to - from, threads);
+        let runs = (to - from).div_ceil(run_len);
         crate::in_order::run(
-            from,
-            to,
+            0,
+            runs,
             threads,
             WINDOW_PER_THREAD * threads as u64,
             // A table for each worker: the board every game starts from is built once a
             // worker, not once a game.
             || Worker::new(Table::new(p, game_params)),
-            |worker, j| {
-                let i = part.game(j);
-                let r = one_game(worker, seating, i, game_seed(run.seed, i), seats);
-                bar.inc(1);
-                r
+            |worker, k| {
+                let lo = from + k * run_len;
+                let mut played = Played::new(seating);
+                for j in lo..(lo + run_len).min(to) {
+                    let i = part.game(j);
+                    match one_game(worker, seating, i, game_seed(run.seed, i), seats) {
+                        Ok(rec) => {
+                            played.sums.add(seating, i, &rec);
+                            if per_game {
+                                played.totals.push(Some(stats::game_totals(
+                                    &rec,
+                                    seating.seated(i),
+                                    seating.names(),
+                                )));
+                            }
+                        }
+                        Err(e) => {
+                            played.failed.push((i, e));
+                            if per_game {
+                                played.totals.push(None);
+                            }
+                        }
+                    }
+                    bar.inc(1);
+                }
+                played
             },
-            |j, r| {
-                let i = part.game(j);
-                match r {
-                    Ok(rec) => {
-                        sums.add(seating, i, &rec);
-                        if per_game {
-                            per_game_totals.push(Some(stats::game_totals(
-                                &rec,
-                                seating.seated(i),
-                                seating.names(),
-                            )));
-                        }
+            |_, played| {
+                if let Err(e) = sums.merge(&played.sums) {
+                    merged = merged.clone().and(Err(e));
+                }
+                per_game_totals.extend(played.totals);
+                for (i, e) in played.failed {
+                    let seed = game_seed(run.seed, i);
+                    // Each failure is in the report; only the first ones are drawn.
+                    if crate::budget::draw(fuda_core::diagnostic::Severity::Error) {
+                        errln!("game {i} (seed {seed}) failed:\n{}", rendered_error(p, &e));
                     }
-                    Err(e) => {
-                        let seed = game_seed(run.seed, i);
-                        // Each failure is in the report; only the first ones are drawn.
-                        if crate::budget::draw(fuda_core::diagnostic::Severity::Error) {
-                            errln!("game {i} (seed {seed}) failed:\n{}", rendered_error(p, &e));
-                        }
-                        failed_games += 1;
-                        if failures.len() < MAX_FAILURES_LISTED {
-                            failures.push(Failure {
-                                game: i,
-                                seed,
-                                error: short_error(p, &e),
-                            });
-                        }
-                        if per_game {
-                            per_game_totals.push(None);
-                        }
-                        failed += 1;
+                    failed_games += 1;
+                    if failures.len() < MAX_FAILURES_LISTED {
+                        failures.push(Failure {
+                            game: i,
+                            seed,
+                            error: short_error(p, &e),
+                        });
                     }
+                    failed += 1;
                 }
             },
         )
@@ -354,6 +368,8 @@ pub fn play(
         games(own_first, own)?;
     }
     bar.finish_and_clear();
+    // Sums of the same batch always merge; a failure here is fuda's own error.
+    merged.map_err(|e| miette!("internal error: the sums of a run of games did not merge: {e}"))?;
     let seconds = started.elapsed().as_secs_f64();
     let state = match shard {
         Some(s) => Some(ShardState {
@@ -425,6 +441,31 @@ fn all_fail(
     )
     .map_err(|e| miette!("cannot start {threads} threads: {e}"))?;
     Ok(finished == 0)
+}
+
+/// Games a worker plays and adds up before handing them on: enough that the thread
+/// merging them in order is seldom busy (a cheap game takes microseconds), few enough
+/// that every thread gets work in a short batch (a long match takes seconds).
+fn games_a_run(games: u64, threads: usize) -> u64 {
+    (games / (threads as u64 * 64)).clamp(1, 32)
+}
+
+/// A run of games played by one worker: their sums, each game's totals when asked for
+/// (`None` for a failed game), and the failed games with their errors, in game order.
+struct Played {
+    sums: stats::Sums,
+    totals: Vec<Option<stats::GameTotals>>,
+    failed: Vec<(u64, GameError)>,
+}
+
+impl Played {
+    fn new(seating: &Seating) -> Played {
+        Played {
+            sums: stats::Sums::new(seating),
+            totals: Vec::new(),
+            failed: Vec::new(),
+        }
+    }
 }
 
 /// What one thread keeps from game to game: the table every game starts from, and the

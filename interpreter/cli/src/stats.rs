@@ -1,7 +1,7 @@
 //! Statistics over finished games: outcome shares, result frequencies, and per-seat,
-//! per-role and per-agent win rates and chips with 95% intervals. Aggregation is
-//! sequential, in game order, so the numbers do not depend on how many threads played
-//! the games.
+//! per-role and per-agent win rates and chips with 95% intervals. The sums hold whole
+//! numbers only and merge exactly, so the numbers do not depend on how many threads
+//! played the games, nor on how their runs were cut.
 
 use std::collections::BTreeMap;
 

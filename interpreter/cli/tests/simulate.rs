@@ -7,6 +7,37 @@ use common::{fuda, sangohana, without_timing};
 use serde_json::Value;
 
 #[test]
+fn runs_of_games_added_up_apart_give_the_numbers_of_games_added_one_by_one() {
+    // Each worker adds a run of games to sums of its own (600 games: runs of 9 games on
+    // one thread, 4 on two, 3 on three, 1 on ten), merged in game order: the report is
+    // the same whatever the runs.
+    let run = |threads: &str| {
+        let r = fuda(&[
+            "simulate",
+            &sangohana(),
+            "--games",
+            "600",
+            "--seed",
+            "11",
+            "--set",
+            "deals=1",
+            "--agents",
+            "eager,random",
+            "--json",
+            "--threads",
+            threads,
+        ]);
+        assert_eq!(r.code, 0, "{}", r.all());
+        without_timing(&r.stdout)
+    };
+    let one = run("1");
+    assert_eq!(one["games"], 600);
+    for threads in ["2", "3", "10"] {
+        assert_eq!(one, run(threads), "{threads} threads");
+    }
+}
+
+#[test]
 fn same_numbers_for_any_thread_count() {
     // Two deals per game keep the debug-build run short.
     let run = |threads: &str| {
