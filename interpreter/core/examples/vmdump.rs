@@ -27,6 +27,9 @@ fn main() {
     for (pc, ins) in im.code.iter().enumerate() {
         println!("{pc:4} {ins:?}");
     }
+    for (i, d) in im.picks.iter().enumerate() {
+        println!("pick {i}: {d:?}");
+    }
     for (i, t) in im.take_picks.iter().enumerate() {
         println!("take_pick {i}: {t:?}");
     }

@@ -914,3 +914,36 @@ proc match {
     assert!(p.vm.image(&p, 3).is_ok(), "{:?}", p.vm.image(&p, 3).err());
     assert_eq!(same_games(&p, 30), 60, "the machine played every game");
 }
+
+#[test]
+fn a_card_guard_on_the_cards_class_is_one_intersection_with_the_engines_games() {
+    // `move 取る(f in 場) when f.number == c.number` (浮島) and `when 同月(c, f)` (奈良:
+    // the months compared and a tag tested on each card, the played card's test not
+    // reading f): each option's cards are the zone's cards of one set worked out just
+    // before the decision, not the guard asked card by card; the games are the engine's.
+    use fuda_core::vm::image::{CardGuard, Count};
+    for file in ["ukishima.fuda", "nara-hanaawase.fuda"] {
+        let p = bundled(file);
+        let image = p.vm.image(&p, seats(&p)).expect("lowered");
+        let by_class = image
+            .picks
+            .iter()
+            .flat_map(|d| d.options.iter())
+            .filter(|o| {
+                matches!(
+                    o.count,
+                    Count::Cards {
+                        guard: CardGuard::In(_),
+                        ..
+                    }
+                )
+            })
+            .count();
+        assert_eq!(by_class, 1, "{file}: the capture's option");
+        assert_eq!(
+            same_games(&p, 20),
+            40,
+            "{file}: the machine played every game"
+        );
+    }
+}

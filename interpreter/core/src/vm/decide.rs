@@ -172,6 +172,7 @@ impl Machine<'_> {
                 let allowed = match guard {
                     CardGuard::All => set,
                     CardGuard::AllBut(t) => set.minus(CardSet::single(self.card_in(*t)?)),
+                    CardGuard::In(s) => set.inter(self.set(*s)?),
                     CardGuard::Each(g) => {
                         let mut ok = CardSet::EMPTY;
                         for c in set.iter() {

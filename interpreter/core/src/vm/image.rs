@@ -218,6 +218,11 @@ pub enum CardGuard {
     All,
     /// Every card but the one in a number register (`d != t`).
     AllBut(Reg),
+    /// The cards of a set worked out just before the decision: a guard that asks only
+    /// about the card's attributes, tags and memberships (`f.number == c.number`), as
+    /// the cards of the deck for which it holds, so that the option's cards are one
+    /// intersection instead of the guard asked card by card.
+    In(Set),
     /// The cards for which a guard holds, asked card by card with the card bound.
     Each(Guard),
 }

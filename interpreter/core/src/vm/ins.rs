@@ -390,6 +390,9 @@ pub enum Ins {
     },
     /// `dst = a ∩ b`.
     Inter { dst: Reg, a: Set, b: Set },
+    /// `dst = v` when the comparison holds, else the empty set (a part of a card's
+    /// predicate that does not read the card: every card or none).
+    SetIf { dst: Reg, c: Cond, v: Set },
     /// `dst = the sum of attribute attr over the cards of v`.
     AttrSum { dst: Reg, v: Set, attr: u16 },
     /// `set register dst += the card c`.

@@ -115,7 +115,12 @@ impl Lower<'_> {
                                 _ => CardGuard::Each(Guard::Code(self.snippet(g))),
                             }
                         }
-                        (Some(g), _) => CardGuard::Each(Guard::Code(self.snippet(g))),
+                        // Worked out before the decision (just before its instruction),
+                        // when nothing the guard reads but the card changes until then.
+                        (Some(g), _) => match self.card_pred(*slot, g)? {
+                            Some(s) => CardGuard::In(s),
+                            None => CardGuard::Each(Guard::Code(self.snippet(g))),
+                        },
                     };
                     Count::Cards { of, param, guard }
                 }

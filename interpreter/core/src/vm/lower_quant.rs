@@ -112,9 +112,9 @@ impl Lower<'_> {
 
     /// The cards of the deck for which a quantifier's body holds, as a set, when the
     /// body asks only about the card's attributes (compared with values that do not
-    /// depend on the card), its tags and its membership of sets, joined with `and`,
-    /// `or` and `not`. `None` for any other body (the quantifier then walks its cards).
-    fn card_pred(&mut self, slot: u16, body: &Expr) -> Res<Option<Set>> {
+    /// depend on the card), its tags, its membership of sets and conditions that do not
+    /// read the card at all (every card or none), joined with `and`, `or` and `not`. `None` for any other body (the quantifier then walks its cards).
+    pub(super) fn card_pred(&mut self, slot: u16, body: &Expr) -> Res<Option<Set>> {
         if !self.pred_shape(slot, body)? {
             return Ok(None);
         }
@@ -124,6 +124,9 @@ impl Lower<'_> {
     /// Whether [`Lower::pred`] can make a set of `body`.
     fn pred_shape(&mut self, slot: u16, body: &Expr) -> Res<bool> {
         let elem = |e: &Expr| matches!(e, Expr::Local(s) if *s == slot);
+        if self.card_free(slot, body)? {
+            return Ok(true);
+        }
         Ok(match body {
             Expr::Not(x) => self.pred_shape(slot, x)?,
             Expr::And(a, b) | Expr::Or(a, b) => {
@@ -179,6 +182,20 @@ impl Lower<'_> {
     /// The set [`Lower::card_pred`] describes (its shape checked first).
     fn pred(&mut self, slot: u16, body: &Expr) -> Res<Set> {
         let all = self.set_const(self.p.deck.all());
+        if self.card_free(slot, body)? && !matches!(body, Expr::Const(_)) {
+            let n = self.num(body)?;
+            let dst = self.set_temp();
+            self.emit(Ins::SetIf {
+                dst,
+                c: Cond {
+                    a: n,
+                    cmp: Cmp::Ne,
+                    b: Num::K(0),
+                },
+                v: Set::K(all),
+            });
+            return Ok(Set::R(dst));
+        }
         Ok(match body {
             Expr::Not(x) => {
                 let x = self.pred(slot, x)?;
@@ -247,6 +264,12 @@ impl Lower<'_> {
             }
             _ => return Err(Declined::new("a predicate of another shape")),
         })
+    }
+
+    /// Whether `body` is a condition that does not read the card in `slot` (so it holds
+    /// for every card or for none).
+    fn card_free(&mut self, slot: u16, body: &Expr) -> Res<bool> {
+        Ok(!reads_slot(body, slot) && self.kind(body)? == Kind::Num(NumKind::Bool))
     }
 
     /// Makes the table of attribute `attr`'s cards by value, if not made yet.

@@ -601,6 +601,13 @@ impl Machine<'_> {
                     let v = self.set(a)?.inter(self.set(b)?);
                     self.s[(dst & SET_MASK) as usize] = v;
                 }
+                Ins::SetIf { dst, c, v } => {
+                    let v = match self.holds(c)? {
+                        true => self.set(v)?,
+                        false => CardSet::EMPTY,
+                    };
+                    self.s[(dst & SET_MASK) as usize] = v;
+                }
                 Ins::AttrSum { dst, v, attr } => {
                     let v = self.set(v)?;
                     let values = &self.p.deck.attrs[attr as usize].values;

@@ -410,7 +410,7 @@ fn count(im: &Image, c: &Count) -> Option<QuickCount> {
             let but = match guard {
                 CardGuard::All => None,
                 CardGuard::AllBut(t) => Some(*t),
-                CardGuard::Each(_) => return None,
+                CardGuard::In(_) | CardGuard::Each(_) => return None,
             };
             QuickCount::Cards {
                 first,
