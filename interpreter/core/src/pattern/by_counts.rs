@@ -263,11 +263,10 @@ fn runs_impossible(
 
 /// What deciding a whole match by counts needs of a pattern, worked out when the
 /// program is compiled (`plan`): the attribute that splits a hand into parts no group
-/// crosses (a suit), and the kinds of group (a slot and its copies).
+/// crosses (a suit), and how the kinds of group (a slot and its copies) are coded.
 #[derive(Clone, Debug)]
 pub struct CountsPlan {
     attr: u16,
-    kinds: Vec<(usize, usize)>,
     radix: Vec<u32>,
     /// The code of every group used.
     full: u32,
@@ -277,6 +276,9 @@ pub struct CountsPlan {
     rows: Vec<Option<Row>>,
     /// Each card's place among its class's values (`u8::MAX`: none).
     index: Vec<u8>,
+    /// For each slot `from` (and one past the last), the code of the groups its slots
+    /// from `from` on make: what the split search asks at every node.
+    left_from: Vec<u32>,
 }
 
 /// The pattern's kinds of group: each slot that is no copy, and how many slots it and
@@ -333,13 +335,31 @@ pub(crate) fn plan(deck: &Deck, pat: &crate::ir::PatternDef) -> Option<CountsPla
             Some(row)
         })
         .collect();
+    let left_from = (0..=pat.slots.len())
+        .map(|from| {
+            let mut code = 0u32;
+            let mut scale = 1u32;
+            for ((slot, _), r) in kinds.iter().zip(&radix) {
+                let left = pat
+                    .slots
+                    .iter()
+                    .enumerate()
+                    .skip(from)
+                    .filter(|(i, s)| *i == *slot || s.copy_of == Some(*slot))
+                    .count() as u32;
+                code += left * scale;
+                scale *= r;
+            }
+            code
+        })
+        .collect();
     Some(CountsPlan {
         attr,
-        kinds,
         radix,
         full,
         rows,
         index,
+        left_from,
     })
 }
 
@@ -372,31 +392,18 @@ pub(crate) fn matches(
     Some(reach >> plan.full & 1 == 1)
 }
 
-/// Whether `rest` can split into the groups of `pat`'s slots from `from` on (a search
+/// Whether `rest` can split into the groups of the plan's pattern's slots from `from` on (a search
 /// that has placed the groups before `from`): `false` only when it certainly cannot, so
 /// the search may leave the branch. `None` when the counts cannot tell.
 pub(crate) fn splits_into(
     deck: &Deck,
-    pat: &crate::ir::PatternDef,
     plan: &CountsPlan,
     rest: CardSet,
     from: usize,
     steps: &mut u64,
 ) -> Option<bool> {
-    // The code of the groups left: per kind, its slots from `from` on.
-    let mut want = 0u32;
-    let mut scale = 1u32;
-    for ((slot, _), r) in plan.kinds.iter().zip(&plan.radix) {
-        let left = pat
-            .slots
-            .iter()
-            .enumerate()
-            .skip(from)
-            .filter(|(i, s)| *i == *slot || s.copy_of == Some(*slot))
-            .count() as u32;
-        want += left * scale;
-        scale *= r;
-    }
+    // The code of the groups left (their slots from `from` on).
+    let want = *plan.left_from.get(from)?;
     let reach = parts_reach(plan, deck.classes(plan.attr), rest, steps)?;
     Some(reach >> want & 1 == 1)
 }

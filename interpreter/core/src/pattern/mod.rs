@@ -468,7 +468,7 @@ impl Search<'_, '_, '_> {
         // where the counts can tell: the splits found, and their order, are the same.
         if let (true, Some(plan)) = (i > 0, &pat.counts) {
             let mut steps = 0;
-            let can = by_counts::splits_into(&cx.p.deck, pat, plan, rest, i, &mut steps);
+            let can = by_counts::splits_into(&cx.p.deck, plan, rest, i, &mut steps);
             cx.charge(steps)?;
             if can == Some(false) {
                 return Ok(());
