@@ -6,15 +6,23 @@ mod common;
 use common::{fuda, sangohana, without_timing};
 use serde_json::Value;
 
+/// `fuda simulate` of 珊瑚花 with `args`, as JSON without its timings (it must succeed).
+fn sangohana_report(args: &[&str]) -> Value {
+    let file = sangohana();
+    let mut all = vec!["simulate", file.as_str(), "--json"];
+    all.extend_from_slice(args);
+    let r = fuda(&all);
+    assert_eq!(r.code, 0, "{}", r.all());
+    without_timing(&r.stdout)
+}
+
 #[test]
 fn runs_of_games_added_up_apart_give_the_numbers_of_games_added_one_by_one() {
     // Each worker adds a run of games to sums of its own (600 games: runs of 9 games on
     // one thread, 4 on two, 3 on three, 1 on ten), merged in game order: the report is
     // the same whatever the runs.
     let run = |threads: &str| {
-        let r = fuda(&[
-            "simulate",
-            &sangohana(),
+        sangohana_report(&[
             "--games",
             "600",
             "--seed",
@@ -23,12 +31,9 @@ fn runs_of_games_added_up_apart_give_the_numbers_of_games_added_one_by_one() {
             "deals=1",
             "--agents",
             "eager,random",
-            "--json",
             "--threads",
             threads,
-        ]);
-        assert_eq!(r.code, 0, "{}", r.all());
-        without_timing(&r.stdout)
+        ])
     };
     let one = run("1");
     assert_eq!(one["games"], 600);
@@ -41,21 +46,16 @@ fn runs_of_games_added_up_apart_give_the_numbers_of_games_added_one_by_one() {
 fn same_numbers_for_any_thread_count() {
     // Two deals per game keep the debug-build run short.
     let run = |threads: &str| {
-        let r = fuda(&[
-            "simulate",
-            &sangohana(),
+        sangohana_report(&[
             "--games",
             "50",
             "--seed",
             "7",
             "--set",
             "deals=2",
-            "--json",
             "--threads",
             threads,
-        ]);
-        assert_eq!(r.code, 0, "{}", r.all());
-        without_timing(&r.stdout)
+        ])
     };
     let one = run("1");
     let two = run("2");
