@@ -287,7 +287,7 @@ pub fn play(
     // Each worker adds a run of games to sums of its own, which are merged in game
     // order: the sums merge exactly, so the numbers do not depend on the threads, and
     // the thread that merges does a run's worth of work per merge rather than a game's.
-    // A run holds a window of runs, not all the games.
+    // At most a window of runs' sums is held at once, never all the games.
     // Plays the shard's games `from..to` (game j of the shard is `part.game(j)` of the
     // batch); how many failed.
     let mut merged = Ok(());
@@ -331,8 +331,9 @@ pub fn play(
                 played
             },
             |_, played| {
-                if let Err(e) = sums.merge(&played.sums) {
-                    merged = merged.clone().and(Err(e));
+                // The first failure is kept (each would say the same).
+                if let (Ok(()), Err(e)) = (&merged, sums.merge(&played.sums)) {
+                    merged = Err(e);
                 }
                 per_game_totals.extend(played.totals);
                 for (i, e) in played.failed {

@@ -115,8 +115,8 @@ impl Lower<'_> {
                                 _ => CardGuard::Each(Guard::Code(self.snippet(g))),
                             }
                         }
-                        // Worked out before the decision (just before its instruction),
-                        // when nothing the guard reads but the card changes until then.
+                        // A guard that asks only about the card's class is one set,
+                        // worked out right before the decision's instruction.
                         (Some(g), _) => match self.card_pred(*slot, g)? {
                             Some(s) => CardGuard::In(s),
                             None => CardGuard::Each(Guard::Code(self.snippet(g))),

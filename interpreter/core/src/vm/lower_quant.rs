@@ -113,7 +113,8 @@ impl Lower<'_> {
     /// The cards of the deck for which a quantifier's body holds, as a set, when the
     /// body asks only about the card's attributes (compared with values that do not
     /// depend on the card), its tags, its membership of sets and conditions that do not
-    /// read the card at all (every card or none), joined with `and`, `or` and `not`. `None` for any other body (the quantifier then walks its cards).
+    /// read the card at all (every card or none), joined with `and`, `or` and `not`.
+    /// `None` for any other body (the quantifier then walks its cards).
     pub(super) fn card_pred(&mut self, slot: u16, body: &Expr) -> Res<Option<Set>> {
         if !self.pred_shape(slot, body)? {
             return Ok(None);
@@ -268,8 +269,9 @@ impl Lower<'_> {
 
     /// Whether `body` is a condition that does not read the card in `slot` (so it holds
     /// for every card or for none).
+    /// (A body whose kind is not known is not one: the quantifier walks its cards.)
     fn card_free(&mut self, slot: u16, body: &Expr) -> Res<bool> {
-        Ok(!reads_slot(body, slot) && self.kind(body)? == Kind::Num(NumKind::Bool))
+        Ok(!reads_slot(body, slot) && matches!(self.kind(body), Ok(Kind::Num(NumKind::Bool))))
     }
 
     /// Makes the table of attribute `attr`'s cards by value, if not made yet.
