@@ -5,6 +5,15 @@ mod common;
 
 use common::{fuda, rule_file};
 
+/// `fuda simulate FILE ARGS --json`'s report (the run must succeed).
+fn simulate(file: &str, args: &[&str]) -> serde_json::Value {
+    let mut all = vec!["simulate", file, "--json"];
+    all.extend_from_slice(args);
+    let r = fuda(&all);
+    assert_eq!(r.code, 0, "{}", r.all());
+    serde_json::from_str(&r.stdout).expect("json")
+}
+
 /// Each deal tallies its own number: past 1,000 distinct values, the rest are counted
 /// together, and every tally is still counted once. The values kept are the 1,000
 /// smallest in text order, whatever order they came in (so that shards of a batch
@@ -20,17 +29,7 @@ fn a_value_unique_to_each_deal_is_counted_in_a_bounded_report() {
          proc match { repeat 300 { k += 1\n tally 番号 k\n\
          choose 0 { move x { } move y { } }\n outcome \"x\" } }\n",
     );
-    let r = fuda(&[
-        "simulate",
-        &file,
-        "--games",
-        "5",
-        "--threads",
-        "1",
-        "--json",
-    ]);
-    assert_eq!(r.code, 0, "{}", r.all());
-    let json: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let json = simulate(&file, &["--games", "5", "--threads", "1"]);
     let values = json["tallies"][0]["values"].as_array().expect("values");
     // 300 values a game, the same in every game: all 300 fit.
     assert_eq!(values.len(), 300);
@@ -45,17 +44,7 @@ fn a_value_unique_to_each_deal_is_counted_in_a_bounded_report() {
          proc match { repeat 1200 { k += 1\n tally 番号 k\n\
          choose 0 { move x { } move y { } }\n outcome \"x\" } }\n",
     );
-    let r = fuda(&[
-        "simulate",
-        &file,
-        "--games",
-        "2",
-        "--threads",
-        "1",
-        "--json",
-    ]);
-    assert_eq!(r.code, 0, "{}", r.all());
-    let json: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+    let json = simulate(&file, &["--games", "2", "--threads", "1"]);
     let values = json["tallies"][0]["values"].as_array().expect("values");
     assert_eq!(values.len(), 1_001, "1,000 values and the others");
     let other = values
@@ -84,19 +73,17 @@ fn a_value_tallied_for_a_seat_is_counted_under_its_agent() {
          proc match { repeat 4 {\n for x in seats() { tally 席 x for x }\n\
          choose 0 { move x { } move y { } }\n outcome \"x\" } }\n",
     );
-    let r = fuda(&[
-        "simulate",
+    let json = simulate(
         &file,
-        "--games",
-        "6",
-        "--threads",
-        "1",
-        "--agents",
-        "greedy,random,random",
-        "--json",
-    ]);
-    assert_eq!(r.code, 0, "{}", r.all());
-    let json: serde_json::Value = serde_json::from_str(&r.stdout).expect("json");
+        &[
+            "--games",
+            "6",
+            "--threads",
+            "1",
+            "--agents",
+            "greedy,random,random",
+        ],
+    );
     let tallies = json["tallies"].as_array().expect("tallies");
     let counted = |label: &str| -> Vec<(String, u64)> {
         let t = tallies

@@ -1,6 +1,6 @@
 //! A win guard's exact answer (`pays`) read off a hand's class counts. For a table whose
 //! pattern has a fit table ([`FitTable`]), the hands that may fit are few count vectors
-//! (珊瑚花: how many 光, 種, 短 and 素 cards). For most of them the search has one split
+//! (for a hand of cards of four kinds: how many of each kind). For most of them the search has one split
 //! only, each class dealt whole to one group ([`crate::pattern::one_way`]), and the
 //! plans read that split's classes alone: so the split, which requires hold and whether
 //! a yaku row holds are the same for every hand with those counts, and are worked out
@@ -287,7 +287,7 @@ mod tests {
             seen[usize::from(by_cards) * 2 + usize::from(answer)] += 1;
         }
         assert!(seen[..4].iter().all(|n| *n > 100), "{seen:?}");
-        // Every count vector of 珊瑚花's hands is tabulated.
+        // Every count vector of the bundled ruleset's hands is tabulated.
         assert_eq!(seen[4], 0, "{seen:?}");
     }
 

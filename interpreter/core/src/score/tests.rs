@@ -13,7 +13,7 @@ const SANGOHANA: &str = include_str!("../../../../rulesets/sangohana.fuda");
 const STRICT: &str = include_str!("../../../../rulesets/sangohana-strict.fuda");
 const KASU3: &str = include_str!("../../../../rulesets/sangohana-strict-kasu3.fuda");
 
-/// Stage kinds and modes 珊瑚花 does not use: `all` and `largest` yaku, a `void`, a
+/// Stage kinds and modes the bundled rulesets above do not use: `all` and `largest` yaku, a `void`, a
 /// computed factor, names reading `yaku` and `factor`, enum, bool and int parameters,
 /// quantifiers over groups, several groups of one name, and a table without a pattern.
 const STAGES: &str = r#"
